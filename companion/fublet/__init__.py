@@ -1,0 +1,1 @@
+"""Fublet - Legends of Football: the first complete ruleset on the Touchline core."""

@@ -1,0 +1,169 @@
+"""A live match: a ruleset, its journal, the folded state, undo and redo.
+
+Devices and people propose commands; ``submit`` asks the ruleset to decide, journals the
+accepted events durably, and only then folds them into the state. A refused command
+raises (RuleViolation and its kin) and changes nothing. Undo drops the last command's
+events from the fold (they stay in the journal, redoable); a new command clears redo.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime
+from typing import Any, Callable, Sequence
+
+from .errors import JournalError
+from .events import Event, Source, now
+from .journal import Journal
+from .ruleset import Command, Request, Ruleset
+
+
+class Match:
+    """One match in play. Thread-safe: device threads and the UI may submit concurrently."""
+
+    def __init__(self, ruleset: Ruleset, journal: Journal | None = None,
+                 clock: Callable[[], datetime] = now) -> None:
+        self.ruleset = ruleset
+        self.journal = journal
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._events: list[Event] = []
+        self._batch_starts: list[int] = []          # index into _events where each batch starts
+        self._states: list[Any] = [ruleset.initial_state()]  # state after each batch; [0] is empty
+        self._redo: list[tuple[Event, ...]] = []     # most recently undone last
+        self._next_seq = 1
+
+    # --- building from stored events -------------------------------------------------------
+    @classmethod
+    def from_events(cls, ruleset: Ruleset, events: Sequence[Event], redo: Sequence[Sequence[Event]] = (),
+                    journal: Journal | None = None) -> "Match":
+        match = cls(ruleset, journal)
+        batch: list[Event] = []
+        for event in events:
+            if batch and event.batch != batch[0].batch:
+                match._fold_batch(tuple(batch))
+                batch = []
+            batch.append(event)
+        if batch:
+            match._fold_batch(tuple(batch))
+        match._redo = [tuple(b) for b in reversed(redo)]
+        highest = max([e.seq for e in events] + [e.seq for b in redo for e in b] + [0])
+        match._next_seq = highest + 1
+        return match
+
+    @classmethod
+    def open(cls, path, rulesets: dict[str, Ruleset] | None = None) -> "Match":
+        """Resume a match from its journal file."""
+        from .games import ruleset_for
+
+        journal = Journal.open(path)
+        loaded = journal.load()
+        ruleset = (rulesets or {}).get(loaded.game) or ruleset_for(loaded.game)
+        try:
+            return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
+        except Exception as exc:
+            journal.close()
+            raise JournalError(f"{path}: the stored events do not replay ({exc})") from exc
+
+    def _fold_batch(self, batch: tuple[Event, ...]) -> None:
+        state = self._states[-1]
+        for event in batch:
+            state = self.ruleset.evolve(state, event)
+        self._batch_starts.append(len(self._events))
+        self._events.extend(batch)
+        self._states.append(state)
+
+    # --- reading -----------------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self._states[-1]
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        with self._lock:
+            return tuple(self._events)
+
+    @property
+    def last_seq(self) -> int:
+        return self._next_seq - 1
+
+    def pending(self) -> tuple[Request, ...]:
+        return self.ruleset.pending(self.state)
+
+    def summary(self) -> dict[str, Any]:
+        return self.ruleset.summary(self.state)
+
+    @property
+    def can_undo(self) -> int:
+        """How many steps can be undone."""
+        return len(self._batch_starts)
+
+    @property
+    def can_redo(self) -> int:
+        return len(self._redo)
+
+    # --- changing ----------------------------------------------------------------------------
+    def submit(self, command: Command, source: Source = Source.MANUAL) -> tuple[Event, ...]:
+        """Decide, journal, fold. Returns the accepted events; raises if refused."""
+        if source is Source.RULES:
+            raise ValueError("commands come from devices or people; the rules source is for derived events")
+        with self._lock:
+            state = self.state
+            payloads = list(self.ruleset.decide(state, command))
+            if not payloads:
+                return ()
+            at = self._clock()
+            first = self._next_seq
+            events = tuple(
+                Event(seq=first + i, batch=first, at=at,
+                      source=Source.RULES if p.DERIVED else source, payload=p)
+                for i, p in enumerate(payloads)
+            )
+            new_state = state
+            for event in events:  # fold before storing: a fold error must not reach the disk
+                new_state = self.ruleset.evolve(new_state, event)
+            if self.journal is not None:
+                self.journal.append(events)
+            self._batch_starts.append(len(self._events))
+            self._events.extend(events)
+            self._states.append(new_state)
+            self._redo.clear()
+            self._next_seq = first + len(events)
+            return events
+
+    def undo(self, steps: int = 1) -> int:
+        """Drop the last ``steps`` commands from the fold; returns how many were undone."""
+        done = 0
+        with self._lock:
+            while done < steps and self._batch_starts:
+                start = self._batch_starts[-1]
+                batch = tuple(self._events[start:])
+                if self.journal is not None:
+                    self.journal.mark_undone(batch[0].batch)
+                del self._events[start:]
+                self._batch_starts.pop()
+                self._states.pop()
+                self._redo.append(batch)
+                done += 1
+        return done
+
+    def redo(self, steps: int = 1) -> int:
+        done = 0
+        with self._lock:
+            while done < steps and self._redo:
+                batch = self._redo[-1]
+                new_state = self.state
+                for event in batch:
+                    new_state = self.ruleset.evolve(new_state, event)
+                if self.journal is not None:
+                    self.journal.mark_redone(batch[0].batch)
+                self._redo.pop()
+                self._batch_starts.append(len(self._events))
+                self._events.extend(batch)
+                self._states.append(new_state)
+                done += 1
+        return done
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()

@@ -1,0 +1,64 @@
+"""The two sides of a match and how a figure is named."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class CodeEnum(enum.Enum):
+    """An enum whose repr reads like the code that names it (``Team.HOME``)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.{self.name}"
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class Team(CodeEnum):
+    HOME = "home"
+    AWAY = "away"
+
+    @property
+    def other(self) -> "Team":
+        return Team.AWAY if self is Team.HOME else Team.HOME
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class PlayerRef:
+    """One figure: its side and jersey number. Written ``home#8`` in JSON and messages."""
+
+    team: Team
+    number: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.number, int) or isinstance(self.number, bool) or not 0 <= self.number <= 99:
+            raise ValueError(f"jersey number must be 0..99, got {self.number!r}")
+
+    def __str__(self) -> str:
+        return f"{self.team.value}#{self.number}"
+
+    def to_json(self) -> str:
+        return str(self)
+
+    @classmethod
+    def from_json(cls, value: object) -> "PlayerRef":
+        return cls.parse(value)
+
+    @classmethod
+    def parse(cls, value: object) -> "PlayerRef":
+        if not isinstance(value, str) or "#" not in value:
+            raise ValueError(f"expected a player like 'home#8', got {value!r}")
+        side, _, number = value.partition("#")
+        try:
+            team = Team(side)
+        except ValueError:
+            raise ValueError(f"unknown side {side!r} in {value!r}: use 'home' or 'away'") from None
+        if not number.isdigit():
+            raise ValueError(f"jersey number must be digits in {value!r}")
+        return cls(team, int(number))
