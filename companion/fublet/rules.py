@@ -1,0 +1,70 @@
+"""Fublet as a ruleset on the Touchline core: commands in, events out."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..commands import Choose, PlaceFigure, SubmitRoll
+from ..errors import RuleViolation
+from ..events import Event, EventPayload
+from ..ruleset import Command, Request
+from . import actions, challenges, fouls, movement, restarts, resolve, setup, shots  # noqa: F401  (registration)
+from . import commands as c
+from . import events as ev
+from .evolve import evolve_payload
+from .flow import advance
+from .model import FubletState, Phase
+from .summary import pending, summary
+from .tx import Tx, refuse
+
+HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
+    c.CreateMatch: setup.create_match,
+    SubmitRoll: resolve.submit_roll,
+    Choose: resolve.choose,
+    PlaceFigure: movement.place_figure,
+    c.ChooseBoard: setup.choose_board,
+    c.KickOff: setup.kick_off,
+    c.Declare: actions.declare,
+    c.CallDeflection: actions.call_deflection,
+    c.Volley: shots.volley,
+    c.Move: movement.move,
+    c.ZoneMove: movement.zone_move,
+    c.TacticalMove: movement.tactical_move,
+    c.CallOffside: movement.call_offside,
+    c.PassTurn: movement.pass_turn,
+    c.ReachBall: movement.reach_ball,
+    c.CallSubstitution: fouls.call_substitution,
+    c.SetWall: restarts.set_wall,
+    c.ChooseTaker: restarts.choose_taker,
+    c.TakeShootoutKick: setup.take_shootout_kick,
+}
+
+
+class FubletRules:
+    game = "fublet"
+    created_type = ev.MatchCreated
+
+    def initial_state(self) -> FubletState:
+        return FubletState()
+
+    def decide(self, state: FubletState, command: Command) -> Sequence[EventPayload]:
+        handler = HANDLERS.get(type(command))
+        if handler is None:
+            raise RuleViolation("Fublet", f"{type(command).__name__} is not a Fublet command")
+        if not state.created and not isinstance(command, c.CreateMatch):
+            raise refuse("Game Setup", "create the match first")
+        if state.phase is Phase.OVER and not isinstance(command, c.CreateMatch):
+            raise refuse("Winning the Match", "the match is over; nothing more can be recorded")
+        tx = Tx(state)
+        handler(tx, command)
+        advance(tx)
+        return tx.out
+
+    def evolve(self, state: FubletState, event: Event) -> FubletState:
+        return evolve_payload(state, event.payload)
+
+    def pending(self, state: FubletState) -> tuple[Request, ...]:
+        return pending(state)
+
+    def summary(self, state: FubletState) -> dict[str, Any]:
+        return summary(state)
