@@ -57,7 +57,7 @@ def declare(tx: Tx, cmd: Declare) -> None:
     if s.phase is Phase.RESTART and s.restart is not None:
         waiting = blockers(s)
         if waiting:
-            raise refuse("Tactical Positioning Rules", "the restart is not ready: " + "; ".join(waiting))
+            raise refuse("Tactical Positioning Rules", "the restart is not ready: " + "; ".join(t for _, t in waiting))
         restart = s.restart
         allowed = RESTART_ACTIONS[restart.kind]
         if cmd.action not in allowed:

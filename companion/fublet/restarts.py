@@ -77,29 +77,29 @@ def in_penalty_area(s, r: Restart) -> list[PlayerRef]:
             and p.ref != r.taker and not (p.goalkeeper and p.ref.team is r.team.other)]
 
 
-def blockers(s) -> list[str]:
-    """What must happen before the restart can be taken (empty when it can)."""
+def blockers(s) -> list[tuple[Team | None, str]]:
+    """What must happen, and by whom, before the restart can be taken (empty when it can)."""
     r = s.restart
-    out = []
+    out: list[tuple[Team | None, str]] = []
     close_ones = too_close(s, r)
     if close_ones:
-        out.append(f"{r.team.other.label}: move {', '.join(str(x) for x in close_ones)} beyond "
-                   f"{FREE_KICK_DISTANCE_MS} MS of the {r.kind.label} spot")
+        out.append((r.team.other, f"{r.team.other.label}: move {', '.join(str(x) for x in close_ones)} beyond "
+                                  f"{FREE_KICK_DISTANCE_MS} MS of the {r.kind.label} spot"))
     if r.step < steps(r.kind):
         team = step_team(r)
         if r.kind is RestartKind.THROW_IN:
-            out.append(f"{team.label}: throw-in positioning {r.step + 1} of 4 (move a player within his "
-                       f"speed, or pass)")
+            out.append((team, f"{team.label}: throw-in positioning step {r.step + 1} of 4 (move a player within "
+                              f"his speed, or pass)"))
         else:
             attacking, zone = ORDERED_STEPS[r.step]
-            out.append(f"{team.label}: position players from your {zone.value} zone (step {r.step + 1} of 6), "
-                       f"then pass")
+            out.append((team, f"{team.label}: position players from your {zone.value} zone (step {r.step + 1} "
+                              f"of 6), then pass"))
     if r.taker is None:
-        out.append(f"{r.team.label}: choose who takes the {r.kind.label}")
+        out.append((r.team, f"{r.team.label}: choose who takes the {r.kind.label}"))
     if r.kind is RestartKind.PENALTY:
         inside = in_penalty_area(s, r)
         if inside:
-            out.append(f"clear the penalty area: {', '.join(str(x) for x in inside)} must leave it")
+            out.append((None, f"clear the penalty area: {', '.join(str(x) for x in inside)} must leave it"))
     return out
 
 

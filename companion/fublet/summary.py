@@ -43,7 +43,7 @@ def _phase_requests(s: FubletState) -> list[Request]:
         from .restarts import blockers
         waiting = blockers(s)
         if waiting:
-            return [Request(f"restart{i}", "action", None, text) for i, text in enumerate(waiting)]
+            return [Request(f"restart{i}", "action", team, text) for i, (team, text) in enumerate(waiting)]
         return [Request("declare", "action", s.restart.team, f"{s.restart.team.label}: take the "
                                                              f"{s.restart.kind.label} (declare an action)")]
     if phase is Phase.DECLARATION and s.ball.carrier is not None:
