@@ -74,7 +74,10 @@ def declare(tx: Tx, cmd: Declare) -> None:
     team = cmd.player.team
     b = q.board(s)
     start_ms = p.ms
-    start_ps = b.ms_to_ps(p.ms) if p.ms is not None else (restart.spot_ps if restart else None)
+    start_ps = b.ms_to_ps(p.ms) if p.ms is not None else None
+    if restart is not None and restart.spot_ps is not None:
+        # A set piece starts where the ball was placed, wherever the taker's figure stands.
+        start_ms, start_ps = restart.spot_ms, restart.spot_ps
     attacked = q.attacked_end(s, team)
     action = cmd.action
     target_ps, target_ms, shot = cmd.target_ps, cmd.target_ms, None

@@ -191,10 +191,11 @@ def player_injured(s: FubletState, e: ev.PlayerInjured) -> FubletState:
 
 def card_shown(s: FubletState, e: ev.CardShown) -> FubletState:
     p = s.players[e.player]
-    booking = Booking(e.player, e.colour, s.period, s.match_minute)
+    booking = Booking(e.player, e.colour, s.period, s.match_minute, e.sent_off)
     s = _with(s, bookings=s.bookings + (booking,))
+    # A second yellow is a red card: the player is sent off.
     changes: dict[str, Any] = {"yellow": p.yellow + (1 if e.colour == "yellow" else 0),
-                               "red": p.red or e.colour == "red"}
+                               "red": p.red or e.colour == "red" or e.sent_off}
     if e.sent_off:
         changes.update(sent_off=True, where=Where.OUT, ms=None, goalkeeper=False)
         s = _with(s, subs_pending=tuple(sp for sp in s.subs_pending if sp[0] != e.player))
@@ -262,7 +263,7 @@ def round_stopped(s: FubletState, e: ev.RoundStopped) -> FubletState:
 
 def shootout_started(s: FubletState, e: ev.ShootoutStarted) -> FubletState:
     return _with(s, period=Period.SHOOTOUT, phase=Phase.SHOOTOUT, shootout_first=e.first, round_kind=None,
-                 attacking=None, turn=e.first)
+                 attacking=None, turn=e.first, minute=0, time_up=False)
 
 
 def shootout_kick_resolved(s: FubletState, e: ev.ShootoutKickResolved) -> FubletState:
@@ -270,7 +271,9 @@ def shootout_kick_resolved(s: FubletState, e: ev.ShootoutKickResolved) -> Fublet
 
 
 def match_ended(s: FubletState, e: ev.MatchEnded) -> FubletState:
-    return _with(s, result=e.result, period=Period.FULL_TIME, phase=Phase.OVER, queue=(), turn=None)
+    # Full time shows the minute the match ended on (the period's own count no longer applies).
+    return _with(s, result=e.result, period=Period.FULL_TIME, phase=Phase.OVER, queue=(), turn=None,
+                 minute=s.match_minute)
 
 
 HANDLERS: dict[type, Callable[[FubletState, Any], FubletState]] = {

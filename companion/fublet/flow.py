@@ -344,6 +344,7 @@ def end_period(tx: Tx) -> None:
             finish_match(tx, "extra time")
             return
         tx.emit(ev.RestartSet(None, "end of extra time"))
+        tx.emit(ev.BallSet(Ball()))
         tx.emit(ev.ShootoutStarted(first=s.first_kicker.other))
         return
     if s.restart is not None:

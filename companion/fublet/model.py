@@ -480,6 +480,7 @@ class Booking:
     colour: str
     period: Period
     minute: int
+    sent_off: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,8 +124,8 @@ def summary(s: FubletState) -> dict[str, Any]:
         "substitutions_used": {"home": s.subs_used[Team.HOME], "away": s.subs_used[Team.AWAY]},
         "goals": [{"team": g.team.value, "scorer": str(g.scorer) if g.scorer else None, "minute": g.minute,
                    "period": g.period.value} for g in s.goals],
-        "cards": [{"player": str(b.player), "colour": b.colour, "minute": b.minute, "period": b.period.value}
-                  for b in s.bookings],
+        "cards": [{"player": str(b.player), "colour": b.colour, "sent_off": b.sent_off, "minute": b.minute,
+                   "period": b.period.value} for b in s.bookings],
         "players": players,
         "last_outcome": s.last_outcome,
         "pending": [r.to_json() for r in pending(s)],
