@@ -136,10 +136,12 @@ def declare(tx: Tx, cmd: Declare) -> None:
                 o = s.players.get(opp)
                 if o is None or opp.team is team or not o.on_pitch or o.injured:
                     raise refuse("Speed Dribbling", f"{opp} is not an opponent on the pitch")
+    keeper = q.goalkeeper(s, team.other) if shot is not None else None
     decl = Declaration(team=team, player=cmd.player, action=action, distance=distance, start_ms=start_ms,
                        start_ps=start_ps, target_ps=target_ps, target_ms=target_ms, shot=shot,
                        opponents=cmd.opponents, wall=restart.wall if restart else (),
-                       restart=restart.kind if restart else None, penalty_kick=penalty_kick)
+                       restart=restart.kind if restart else None, penalty_kick=penalty_kick,
+                       gk_ms=keeper.ms if keeper is not None else None)
 
     if restart is not None:
         flow.start_phase(tx, Phase.DECLARATION, s.round + 1, RoundKind.REGULAR, team)

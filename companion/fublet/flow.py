@@ -180,7 +180,12 @@ def open_engagement(tx: Tx, eng) -> None:
     s = tx.state
     if s.ball.carrier != eng.attacker:
         return
-    attacker = q.skill_test(s, eng.attacker, Skill.DRIBBLING, "Dribbling (engagement)", "event")
+    carrier = s.players[eng.attacker]
+    # A goalkeeper engaged inside his own penalty area always tests his rush out.
+    if carrier.goalkeeper and q.ms_in(s, "penalty_area", q.own_end(s, eng.attacker.team), carrier.ms):
+        attacker = q.skill_test(s, eng.attacker, Skill.RUSH_OUT, "Rush Out (engaged)", "event")
+    else:
+        attacker = q.skill_test(s, eng.attacker, Skill.DRIBBLING, "Dribbling (engagement)", "event")
     defender = q.skill_test(s, eng.defender, eng.skill, f"{eng.skill.label} (engagement)", "event")
     open_contest(tx, (attacker, defender), EngagementCtx(foul_ms=s.players[eng.attacker].ms))
 

@@ -446,6 +446,7 @@ class Declaration:
     restart: RestartKind | None = None
     penalty_kick: bool = False
     shot_result: int | None = None   # a good shot's roll, carried to the save
+    gk_ms: Square | None = None      # where the goalkeeper stood when the shot was declared
 
 
 @dataclass(frozen=True, slots=True)

@@ -169,16 +169,19 @@ def shot_on_its_way(tx: Tx) -> None:
 # --- the goalkeeper --------------------------------------------------------------------------
 
 def dive_distance(s) -> int | None:
+    """MS the goalkeeper dives, counted from where he stood when the shot was declared: a
+    step he took in the Movement phase is the first MS of his dive, not extra reach."""
     d = s.declaration
     gk = q.goalkeeper(s, d.team.other)
     shot = d.shot
-    if gk is not None and gk.ms is not None:
+    start = d.gk_ms if d.gk_ms is not None else (gk.ms if gk is not None else None)
+    if start is not None:
         target = shot.save_ms
         if target is None and d.target_ps is not None:
             cells = q.board(s).ps_cells(d.target_ps)
-            target = min(cells, key=lambda c: grid_distance(gk.ms, c))
+            target = min(cells, key=lambda c: grid_distance(start, c))
         if target is not None:
-            return grid_distance(gk.ms, target)
+            return grid_distance(start, target)
     return shot.gk_dive
 
 
@@ -306,8 +309,10 @@ def volley(tx: Tx, cmd: Volley) -> None:
     goal_line = q.board(s).area_squares(f"goal_line_{attacked}")
     target = shot.trajectory[-1] if shot.trajectory else goal_line[0]
     tx.emit(ev.ChoiceMade(f"c{head.id}", "volley"))
+    keeper = q.goalkeeper(s, cmd.player.team.other)
     decl = Declaration(team=cmd.player.team, player=cmd.player, action=Action.FINALIZATION, distance=1,
-                       start_ms=p.ms, start_ps=start_ps, target_ps=target, shot=shot)
+                       start_ms=p.ms, start_ps=start_ps, target_ps=target, shot=shot,
+                       gk_ms=keeper.ms if keeper is not None else None)
     tx.emit(ev.DeclarationSet(decl))
     mods = (Modifier("shot-on-goal tokens", -sum(shot.tokens)), Modifier("save attempt token", -shot.save_token))
     attacker = q.skill_test(tx.state, cmd.player, Skill.VOLLEY, "Volley", "event", mods)
