@@ -255,7 +255,7 @@ def _decode_rows(path: Path, rows: Iterable[tuple]) -> Iterator[Event]:
             yield Event.from_json({"seq": seq, "batch": batch, "at": at, "source": source,
                                    "type": type_, "data": json.loads(data)})
         except (DecodeError, json.JSONDecodeError, ValueError) as exc:
-            raise JournalError(f"{path}: event {seq} cannot be read ({exc}); the journal was left untouched")
+            raise JournalError(f"{path}: event {seq} cannot be read ({exc}); the journal was left untouched") from None
 
 
 def _group_batches(events: Sequence[Event]) -> tuple[tuple[Event, ...], ...]:

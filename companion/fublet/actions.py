@@ -285,7 +285,7 @@ def resolve_pass(tx: Tx, contest: Contest) -> None:
     long_ball = d.action in (Action.LONG_PASS, Action.CROSS)
     spread = 2 if long_ball else 1
     lines = [verdict(s, attacker)]
-    for i, t in enumerate(contest.tests[1:], start=1):
+    for _i, t in enumerate(contest.tests[1:], start=1):
         outcome = challenge(attacker, t)
         if outcome == "tie":
             flow.reopen(tx, contest, "; ".join(lines + [verdict(s, t), "tie: both roll again"]))

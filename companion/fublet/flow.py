@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..board import grid_distance
-from ..dice import DieKind
 from ..teams import PlayerRef, Team
 from . import events as ev
 from . import queries as q

@@ -10,16 +10,16 @@ are spent whether or not it succeeds.
 
 from __future__ import annotations
 
-from ..board import Square, grid_distance
+from ..board import Square
 from ..commands import PlaceFigure
-from ..teams import PlayerRef, Team
+from ..teams import Team
 from . import events as ev
 from . import flow
 from . import queries as q
 from .commands import CallOffside, Move, PassTurn, ReachBall, TacticalMove, ZoneMove
 from .components import Skill
 from .model import (Contest, Flight, OffsideCtx, OffsideEscapeCtx, Phase, PlayerState, RestartKind, RoundKind,
-                    Status, TacticalMoveCtx, Test, Where)
+                    Status, TacticalMoveCtx, Where)
 from .resolve import RESOLVERS, close, verdict
 from .restarts import award, check_square
 from .tx import Tx, refuse
@@ -220,14 +220,12 @@ def resolve_tactical_move(tx: Tx, contest: Contest) -> None:
     s = tx.state
     t = contest.tests[0]
     ctx: TacticalMoveCtx = contest.ctx
-    p = s.players[t.player]
     if t.success and q.occupant(s, ctx.to, ignore=(t.player,)) is None:
         close(tx, contest, verdict(s, t) + f"; {t.player} moves to MS {ctx.to}")
         tx.emit(ev.PlayerRelocated(t.player, ctx.to, Where.PITCH, "tactical movement", ctx.facing))
     else:
         close(tx, contest, verdict(s, t) + f"; {t.player} stays (MP spent anyway)")
     flow.exhaust(tx, t.player)
-    del p
 
 
 # --- offside -------------------------------------------------------------------------------------

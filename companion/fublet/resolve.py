@@ -18,7 +18,7 @@ from ..teams import PlayerRef, Team
 from . import events as ev
 from . import flow
 from . import queries as q
-from .model import (INJURY_RESULTS, Ball, Choice, Contest, Flight, Restart, RestartKind, ScatterCtx, Test,
+from .model import (INJURY_RESULTS, Ball, Choice, Contest, Flight, RestartKind, ScatterCtx, Test,
                     request_id)
 from .tx import Tx, refuse
 

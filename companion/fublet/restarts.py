@@ -19,7 +19,7 @@ from . import flow
 from . import queries as q
 from .commands import ChooseTaker, Move, PassTurn, SetWall
 from .components import Skill
-from .model import (FREE_KICK_DISTANCE_MS, MAX_WALL, Ball, Contest, Phase, Restart, RestartKind,
+from .model import (FREE_KICK_DISTANCE_MS, MAX_WALL, Contest, Phase, Restart, RestartKind,
                     ThrowInPositionCtx, Zone)
 from .resolve import RESOLVERS, close, verdict
 from .tx import Tx, refuse

@@ -259,7 +259,6 @@ def on_catch_choice(tx: Tx, choice, option: str) -> None:
     s = tx.state
     ctx: CatchChoiceCtx = choice.ctx
     keeper = choice.player
-    d = s.declaration
     if option == "no":
         tx.emit(ev.BallSet(Ball(ps=ctx.save_ps, flight=Flight.LOOSE, last_touch=keeper.team)))
         open_scatter(tx, ctx.save_ps, 2, "save", keeper.team)

@@ -8,7 +8,7 @@ from typing import Any
 from ..ruleset import Request
 from ..teams import Team
 from . import queries as q
-from .model import Choice, Contest, FubletState, Phase, RoundKind, request_id
+from .model import Choice, FubletState, Phase, RoundKind, request_id
 from .resolve import describe_test
 
 
