@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from .errors import DecodeError
 
-Decoder = Callable[[Any, str], Any]
+Decoder = Callable[[Any, "str | None"], Any]
 
 _decoders: dict[Any, Decoder] = {}
 
@@ -65,8 +65,27 @@ def _key_to_json(key: Any) -> str:
 
 
 def from_json(tp: Any, value: Any, path: str = "") -> Any:
-    """Decode ``value`` as type ``tp``; raise DecodeError naming the field that is wrong."""
-    return decoder_for(tp)(value, path)
+    """Decode ``value`` as type ``tp``; raise DecodeError naming the field that is wrong.
+
+    Decoding first runs without tracking field paths (building a path string for every
+    field would cost more than the decoding); only when it fails does it run again with
+    paths, to say exactly where.
+    """
+    decoder = decoder_for(tp)
+    try:
+        return decoder(value, None)
+    except DecodeError:
+        return decoder(value, path)
+
+
+def _sub(p: str | None, name: object) -> str | None:
+    if p is None:
+        return None
+    return f"{p}.{name}" if p else str(name)
+
+
+def _item(p: str | None, index: int) -> str | None:
+    return None if p is None else f"{p}[{index}]"
 
 
 def decoder_for(tp: Any) -> Decoder:
@@ -153,7 +172,7 @@ def _build(tp: Any) -> Decoder:
         def dec_frozenset(v: Any, p: str) -> frozenset:
             if not isinstance(v, list):
                 raise DecodeError(p, f"expected a list, got {_describe(v)}")
-            return frozenset(item(x, f"{p}[{i}]") for i, x in enumerate(v))
+            return frozenset(item(x, _item(p, i)) for i, x in enumerate(v))
         return dec_frozenset
     if origin is dict or origin is typing.Mapping or tp is dict:
         key_tp, val_tp = args if args else (str, Any)
@@ -215,7 +234,7 @@ def _tagged_decoder(members: list, optional: bool) -> Decoder:
             raise DecodeError(p, f"expected an object, got {_describe(v)}")
         member = by_tag.get(v.get("kind"))
         if member is None:
-            raise DecodeError(f"{p}.kind" if p else "kind", f"expected one of {tags}, got {_describe(v.get('kind'))}")
+            raise DecodeError(_sub(p, "kind"), f"expected one of {tags}, got {_describe(v.get('kind'))}")
         return decoder_for(member)(v, p)
     return dec_tagged
 
@@ -227,7 +246,9 @@ def _tuple_decoder(args: tuple) -> Decoder:
         def dec_var_tuple(v: Any, p: str) -> tuple:
             if not isinstance(v, list):
                 raise DecodeError(p, f"expected a list, got {_describe(v)}")
-            return tuple(item(x, f"{p}[{i}]") for i, x in enumerate(v))
+            if p is None:
+                return tuple([item(x, None) for x in v])
+            return tuple(item(x, _item(p, i)) for i, x in enumerate(v))
         return dec_var_tuple
     items = [decoder_for(a) for a in args]
     n = len(items)
@@ -235,7 +256,7 @@ def _tuple_decoder(args: tuple) -> Decoder:
     def dec_fixed_tuple(v: Any, p: str) -> tuple:
         if not isinstance(v, list) or len(v) != n:
             raise DecodeError(p, f"expected a list of {n} values, got {_describe(v)}")
-        return tuple(dec(x, f"{p}[{i}]") for i, (dec, x) in enumerate(zip(items, v)))
+        return tuple(dec(x, _item(p, i)) for i, (dec, x) in enumerate(zip(items, v)))
     return dec_fixed_tuple
 
 
@@ -256,46 +277,43 @@ def _dict_decoder(key_tp: Any, val_tp: Any) -> Decoder:
     def dec_dict(v: Any, p: str) -> dict:
         if not isinstance(v, dict):
             raise DecodeError(p, f"expected an object, got {_describe(v)}")
-        return {key(k, f"{p}.{k}"): val(x, f"{p}.{k}") for k, x in v.items()}
+        return {key(k, _sub(p, k)): val(x, _sub(p, k)) for k, x in v.items()}
     return dec_dict
 
 
 def _dataclass_decoder(tp: type) -> Decoder:
     hints = typing.get_type_hints(tp)
-    fields = [f for f in dataclasses.fields(tp) if f.init]
-    specs = []
-    for f in fields:
-        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        specs.append((f.name, required))
-    known = {name for name, _ in specs}
+    specs = [(f.name, f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+             for f in dataclasses.fields(tp) if f.init]
+    known = frozenset([name for name, _ in specs] + (["kind"] if getattr(tp, "TAG", None) else []))
     tag = getattr(tp, "TAG", None)
-    if tag:
-        known.add("kind")
-    # Field decoders are built lazily so self-referencing dataclasses work.
-    field_decoders: dict[str, Decoder] = {}
+    name_of = tp.__name__
+    # Field decoders are looked up on first use, so self-referencing dataclasses work.
+    resolved: list[tuple[str, bool, Decoder]] = []
 
-    def dec_dataclass(v: Any, p: str) -> Any:
-        if not isinstance(v, dict):
-            raise DecodeError(p, f"expected an object for {tp.__name__}, got {_describe(v)}")
-        unknown = [k for k in v if k not in known]
-        if unknown:
-            raise DecodeError(p, f"unknown field {unknown[0]!r} for {tp.__name__}")
+    def fields() -> list[tuple[str, bool, Decoder]]:
+        if not resolved:
+            resolved.extend((name, required, decoder_for(hints[name])) for name, required in specs)
+        return resolved
+
+    def dec_dataclass(v: Any, p: str | None) -> Any:
+        if type(v) is not dict:
+            raise DecodeError(p, f"expected an object for {name_of}, got {_describe(v)}")
+        if not known.issuperset(v):
+            unknown = next(k for k in v if k not in known)
+            raise DecodeError(p, f"unknown field {unknown!r} for {name_of}")
         if tag and v.get("kind", tag) != tag:
-            raise DecodeError(f"{p}.kind" if p else "kind", f"expected {tag!r}, got {_describe(v.get('kind'))}")
+            raise DecodeError(_sub(p, "kind"), f"expected {tag!r}, got {_describe(v.get('kind'))}")
         kwargs = {}
-        for name, required in specs:
-            sub = f"{p}.{name}" if p else name
+        for name, required, dec in resolved or fields():
             if name in v:
-                dec = field_decoders.get(name)
-                if dec is None:
-                    dec = field_decoders[name] = decoder_for(hints[name])
-                kwargs[name] = dec(v[name], sub)
+                kwargs[name] = dec(v[name], None if p is None else (f"{p}.{name}" if p else name))
             elif required:
-                raise DecodeError(sub, f"missing field for {tp.__name__}")
+                raise DecodeError(_sub(p, name), f"missing field for {name_of}")
         try:
             return tp(**kwargs)
         except DecodeError:
             raise
         except (ValueError, TypeError) as exc:
-            raise DecodeError(p, f"invalid {tp.__name__}: {exc}") from None
+            raise DecodeError(p, f"invalid {name_of}: {exc}") from None
     return dec_dataclass

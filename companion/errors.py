@@ -27,14 +27,24 @@ class DiceMismatch(RuleViolation):
 class DecodeError(TouchlineError):
     """A stored or imported value does not have the shape its type needs."""
 
-    def __init__(self, path: str, message: str) -> None:
+    def __init__(self, path: str | None, message: str) -> None:
         super().__init__(f"{path}: {message}" if path else message)
-        self.path = path
+        self.path = path or ""
         self.reason = message
 
 
 class JournalError(TouchlineError):
     """A journal file cannot be used: foreign, newer, corrupt, or unreadable. It was not modified."""
+
+
+class ReplayError(TouchlineError):
+    """Stored or imported events do not fold into a match: ``seq`` names the first that fails."""
+
+    def __init__(self, seq: int, type_: str, reason: str) -> None:
+        super().__init__(f"event {seq} ({type_}) does not replay: {reason}")
+        self.seq = seq
+        self.type = type_
+        self.reason = reason
 
 
 class DataFileError(TouchlineError):

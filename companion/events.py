@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, ClassVar
 
-from .codec import decoder_for, to_json
+from .codec import from_json, to_json
 from .errors import DecodeError
 from .teams import CodeEnum
 
@@ -49,7 +49,26 @@ class EventPayload:
         EventPayload.registry[name] = cls
 
 
+_ENVELOPE = frozenset(("seq", "batch", "at", "source", "type", "data", "status"))
+_SOURCES = {s.value: s for s in Source}
+
+
 def payload_type(name: str) -> type[EventPayload]:
+    """The payload class registered under ``name``. A game's types register when its rules
+    module is imported; a name like ``"fublet.goal_scored"`` loads that game on first use, so
+    reading a journal or an export never depends on what happened to be imported before."""
+    try:
+        return EventPayload.registry[name]
+    except KeyError:
+        pass
+    game, dot, _ = name.partition(".")
+    if dot:
+        from .games import ruleset_for
+
+        try:
+            ruleset_for(game)
+        except KeyError:
+            pass
     try:
         return EventPayload.registry[name]
     except KeyError:
@@ -85,28 +104,29 @@ class Event:
 
     @classmethod
     def from_json(cls, obj: Any) -> "Event":
-        if not isinstance(obj, dict):
+        if type(obj) is not dict:
             raise DecodeError("", f"expected a JSON object for an event, got {type(obj).__name__}")
-        missing = [k for k in ("seq", "at", "source", "type", "data") if k not in obj]
-        if missing:
-            raise DecodeError(missing[0], "missing field")
-        unknown = [k for k in obj if k not in ("seq", "batch", "at", "source", "type", "data", "status")]
-        if unknown:
-            raise DecodeError(unknown[0], "unknown field")
-        seq = decoder_for(int)(obj["seq"], "seq")
-        if seq < 1:
-            raise DecodeError("seq", f"must be 1 or more, got {seq}")
-        batch = decoder_for(int)(obj.get("batch", seq), "batch")
-        if not 1 <= batch <= seq:
-            raise DecodeError("batch", f"must be between 1 and seq ({seq}), got {batch}")
-        at = parse_time(obj["at"])
-        source = decoder_for(Source)(obj["source"], "source")
-        name = decoder_for(str)(obj["type"], "type")
+        if not _ENVELOPE.issuperset(obj):
+            raise DecodeError(next(k for k in obj if k not in _ENVELOPE), "unknown field")
+        try:
+            seq, at, source, name, data = obj["seq"], obj["at"], obj["source"], obj["type"], obj["data"]
+        except KeyError as exc:
+            raise DecodeError(exc.args[0], "missing field") from None
+        if type(seq) is not int or seq < 1:
+            raise DecodeError("seq", f"must be an integer of 1 or more, got {seq!r}")
+        batch = obj.get("batch", seq)
+        if type(batch) is not int or not 1 <= batch <= seq:
+            raise DecodeError("batch", f"must be an integer between 1 and seq ({seq}), got {batch!r}")
+        source = _SOURCES.get(source) if isinstance(source, str) else None
+        if source is None:
+            raise DecodeError("source", f"expected one of {', '.join(_SOURCES)}, got {obj['source']!r}")
+        if not isinstance(name, str):
+            raise DecodeError("type", f"expected a string, got {name!r}")
         ptype = payload_type(name)
-        payload = decoder_for(ptype)(obj["data"], "data")
+        payload = from_json(ptype, data, "data")
         if ptype.DERIVED and source is not Source.RULES:
             raise DecodeError("source", f"{name} is derived by the rules; its source must be 'rules'")
-        return cls(seq=seq, batch=batch, at=at, source=source, payload=payload)
+        return cls(seq=seq, batch=batch, at=parse_time(at), source=source, payload=payload)
 
     @classmethod
     def from_line(cls, line: str) -> "Event":

@@ -273,13 +273,16 @@ def finish_round(tx: Tx) -> bool:
                                         f"the substitute", tuple(str(b.ref) for b in q.bench(s, p.ref.team)),
                         SubstituteChoiceCtx(injured=p.ref), player=p.ref)
             return False
+    ball_at = q.ball_ps(s)
     for off, on in s.subs_pending:
         tx.emit(ev.SubstitutionMade(off, on))
     for p in q.on_pitch(tx.state):
         if p.injured:
             tx.emit(ev.SubstitutionMade(p.ref, None))
-    if tx.state.ball.carrier is not None and not tx.state.players[tx.state.ball.carrier].on_pitch:
-        tx.emit(ev.BallSet(Ball(ps=tx.state.ball.ps, last_touch=tx.state.ball.last_touch)))
+    carrier = tx.state.ball.carrier
+    if carrier is not None and not tx.state.players[carrier].on_pitch:
+        # The ball stays where the player who left had it.
+        tx.emit(ev.BallSet(Ball(ps=ball_at, flight=Flight.LOOSE, last_touch=carrier.team)))
     for team in (Team.HOME, Team.AWAY):
         if not missing_goalkeeper(tx, team):
             return False

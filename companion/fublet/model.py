@@ -123,7 +123,7 @@ class Options:
     home_defends_low: bool = True  # home's goal is at x = 0 (no change of ends: see assumptions)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Ball:
     carrier: PlayerRef | None = None
     ps: Square | None = None        # where a loose ball lies
@@ -135,7 +135,7 @@ class Ball:
         return self.carrier is None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class PlayerState:
     ref: PlayerRef
     card: PlayerCard
@@ -255,7 +255,7 @@ class ScatterCtx:
     towards_team_goal: Team | None = None  # the defending team: face 1 points at its goal
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BallControlCtx:
     TAG: ClassVar[str] = "ball_control"
 
@@ -315,7 +315,7 @@ ContestCtx = (OpeningCtx | ActionCtx | ShotDeflectionCtx | WallCtx | SaveCtx | H
               | ThrowInPositionCtx | VolleyCtx | ShootoutCtx)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Contest:
     """Dice the rules wait for: one test, or a challenge of two (or more) tests."""
 
@@ -429,7 +429,7 @@ class ShotPlan:
         return sum(self.tokens) + self.save_token
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Declaration:
     team: Team
     player: PlayerRef
@@ -456,7 +456,7 @@ class Engagement:
     skill: Skill
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Restart:
     kind: RestartKind
     team: Team
@@ -501,7 +501,7 @@ class Result:
     points_away: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FubletState:
     created: bool = False
     home: TeamRoster | None = None
