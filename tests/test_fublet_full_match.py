@@ -77,3 +77,9 @@ def test_replay_through_the_cli(tmp_path):
     assert out.returncode == 0, out.stderr
     s = json.loads(out.stdout)
     assert s["result"]["winner"] == "home" and s["score"] == {"home": 1, "away": 1}
+
+
+def test_the_shipped_demo_is_this_match():
+    demo = Path(__file__).parent.parent / "companion" / "demo" / "fublet_demo.jsonl"
+    assert demo.read_bytes() == MATCH.read_bytes(), \
+        "copy tests/data/fublet_full_match.jsonl to companion/demo/fublet_demo.jsonl"

@@ -390,6 +390,10 @@ def main(argv: list[str]) -> int:
     export_lines(((e, "active") for e in sc.m.events), buf)
     out.write_text(buf.getvalue(), encoding="utf-8")
     print(f"{out}: {len(sc.m.events)} events")
+    if len(argv) <= 1:  # the shipped demo replays the same match
+        demo = HERE.parent.parent / "companion" / "demo" / "fublet_demo.jsonl"
+        demo.write_text(buf.getvalue(), encoding="utf-8")
+        print(f"{demo}: copied")
     return 0
 
 
