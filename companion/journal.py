@@ -215,12 +215,18 @@ def inspect(path: Path) -> str:
         header = fh.read(100)
     if not header.startswith(b"SQLite format 3\x00"):
         raise JournalError(f"{path}: not a Touchline journal (not an SQLite file); it was left untouched")
+    if len(header) < 100:
+        raise JournalError(f"{path}: the journal is damaged (cut short at {len(header)} bytes, shorter than "
+                           f"its header); it was left untouched. Restore it from a JSON Lines export if you have one")
     app_id = int.from_bytes(header[68:72], "big")
     if app_id != APPLICATION_ID:
         raise JournalError(f"{path}: an SQLite file, but not a Touchline journal (application id "
                            f"{app_id:#x}); it was left untouched")
+    # Without a write-ahead log beside the file nobody is writing to it: read it immutable, so
+    # SQLite does not leave -wal and -shm files next to a file that may not even be ours.
+    busy = Path(f"{path}-wal").exists() or Path(f"{path}-shm").exists()
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{'' if busy else '&immutable=1'}", uri=True)
     except sqlite3.Error as exc:
         raise JournalError(f"{path}: cannot be read ({exc}); it was left untouched") from None
     try:

@@ -21,10 +21,10 @@ _STATUSES = (ACTIVE, UNDONE, DISCARDED)
 
 
 class ImportError_(TouchlineError):
-    """A JSON Lines file has a bad line; ``line`` is its 1-based number."""
+    """A JSON Lines file has a bad line; ``line`` is its 1-based number (0: the file as a whole)."""
 
     def __init__(self, path: str, line: int, reason: str) -> None:
-        super().__init__(f"{path}, line {line}: {reason}")
+        super().__init__(f"{path}, line {line}: {reason}" if line else f"{path}: {reason}")
         self.line = line
         self.reason = reason
 
@@ -52,11 +52,14 @@ def export_lines(rows: Iterable[tuple[Event, str]], out: IO[str], include_undone
 
 def export_journal(journal: Journal, path: str | os.PathLike, include_undone: bool = True) -> int:
     tmp = Path(f"{path}.partial")
-    with open(tmp, "w", encoding="utf-8") as out:
-        count = export_lines(journal.rows(), out, include_undone)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as out:
+            count = export_lines(journal.rows(), out, include_undone)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return count
 
 
@@ -116,7 +119,14 @@ def read_file(path: str | os.PathLike) -> Imported:
 
 
 def import_to_journal(imported: Imported, path: str | os.PathLike, game: str) -> Journal:
-    """Write imported events into a new journal file, keeping their seq, time and status."""
+    """Write imported events into a new journal file, keeping their seq, time and status.
+    If writing fails, the half-made journal is removed again."""
     journal = Journal.create(path, game)
-    journal.insert_rows(imported.all_rows)
+    try:
+        journal.insert_rows(imported.all_rows)
+    except BaseException:
+        journal.close()
+        for leftover in (Path(path), Path(f"{path}-wal"), Path(f"{path}-shm")):
+            leftover.unlink(missing_ok=True)
+        raise
     return journal

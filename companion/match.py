@@ -12,7 +12,7 @@ import threading
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
-from .errors import JournalError
+from .errors import JournalError, ReplayError
 from .events import Event, Source, now
 from .journal import Journal
 from .ruleset import Command, Request, Ruleset
@@ -57,10 +57,20 @@ class Match:
         from .games import ruleset_for
 
         journal = Journal.open(path)
-        loaded = journal.load()
-        ruleset = (rulesets or {}).get(loaded.game) or ruleset_for(loaded.game)
+        try:
+            ruleset = (rulesets or {}).get(journal.game) or ruleset_for(journal.game)
+            loaded = journal.load()  # after the ruleset: its import registers the game's event types
+        except KeyError as exc:
+            journal.close()
+            raise JournalError(f"{path}: {exc.args[0]}") from None
+        except BaseException:
+            journal.close()
+            raise
         try:
             return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
+        except ReplayError as exc:
+            journal.close()
+            raise JournalError(f"{path}: {exc}; the journal was left untouched") from exc
         except Exception as exc:
             journal.close()
             raise JournalError(f"{path}: the stored events do not replay ({exc})") from exc
@@ -68,7 +78,10 @@ class Match:
     def _fold_batch(self, batch: tuple[Event, ...]) -> None:
         state = self._states[-1]
         for event in batch:
-            state = self.ruleset.evolve(state, event)
+            try:
+                state = self.ruleset.evolve(state, event)
+            except Exception as exc:  # a stored event the rules cannot apply: name it
+                raise ReplayError(event.seq, event.type, str(exc) or type(exc).__name__) from exc
         self._batch_starts.append(len(self._events))
         self._events.extend(batch)
         self._states.append(state)

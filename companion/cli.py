@@ -1,0 +1,315 @@
+"""The ``touchline`` command: replay, export and import match journals; the demo match.
+
+    touchline replay FILE [--json-indent N]      a journal or a JSON Lines export -> summary
+    touchline export JOURNAL OUT.jsonl [--active-only] [--force]
+    touchline import IN.jsonl JOURNAL
+    touchline demo
+
+Expected failures (a bad file, a refused import...) print one line on stderr and exit with
+status 2; they never show a Python traceback. Each subcommand is registered by a small
+``add_*`` function in ``SUBCOMMANDS``, so more (vision, markers, tray tools) plug in the same
+way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import shutil
+import sys
+import tempfile
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Iterator, Sequence
+
+from . import __version__
+from .errors import JournalError, TouchlineError
+from .events import Event
+from .journal import Journal, Loaded
+from .jsonl import export_journal, import_to_journal, read_file
+from .match import Match
+from .ruleset import Ruleset
+
+log = logging.getLogger("touchline")
+
+EXIT_OK, EXIT_ERROR = 0, 2
+SQLITE_HEADER = b"SQLite format 3\x00"
+JOURNAL_SUFFIXES = (".sqlite", ".sqlite3", ".db")
+DEMO_FILE = "demo/fublet_demo.jsonl"
+
+
+class CliError(TouchlineError):
+    """A command cannot go on (bad arguments, a file in the way, an unknown game)."""
+
+
+# --- reading matches -----------------------------------------------------------------------------
+
+def is_journal_file(path: Path) -> bool:
+    """A journal by its suffix, or by the SQLite header whatever it is called."""
+    if path.suffix.lower() in JOURNAL_SUFFIXES:
+        return True
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+@contextmanager
+def journal_snapshot(path: Path) -> Iterator[Journal]:
+    """Open a private copy of a journal (with its write-ahead log), so reading it never
+    changes the original, not even the SQLite header or a checkpoint. Errors name ``path``."""
+    if not path.exists():
+        raise JournalError(f"{path}: no such journal; check the path")
+    if path.is_dir():
+        raise JournalError(f"{path}: is a folder, not a journal file")
+    folder = Path(tempfile.mkdtemp(prefix="touchline-read-"))
+    copy = folder / "journal.sqlite"
+    try:
+        shutil.copyfile(path, copy)
+        wal = Path(f"{path}-wal")
+        if wal.exists():  # events acknowledged but not yet checkpointed live here
+            shutil.copyfile(wal, Path(f"{copy}-wal"))
+        try:
+            journal = Journal.open(copy)
+        except JournalError as exc:
+            raise JournalError(str(exc).replace(str(copy), str(path))) from None
+        try:
+            yield journal
+        except JournalError as exc:
+            raise JournalError(str(exc).replace(str(copy), str(path))) from None
+        finally:
+            journal.close()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def ruleset_named(game: str) -> Ruleset:
+    from .games import ruleset_for
+
+    try:
+        return ruleset_for(game)
+    except KeyError as exc:
+        raise CliError(exc.args[0]) from None
+
+
+def game_of(events: Sequence[Event], name: str) -> str:
+    """The game a JSON Lines file belongs to: the prefix of its first event's type."""
+    if not events:
+        raise CliError(f"{name}: holds no events; a match starts with its creation event")
+    game, dot, _ = events[0].type.partition(".")
+    if not dot:
+        raise CliError(f"{name}: event {events[0].seq} has type {events[0].type!r}, which names no game "
+                       f"(expected '<game>.<event>')")
+    return game
+
+
+def build_match(ruleset: Ruleset, loaded: Loaded | Any, name: str) -> Match:
+    """Fold stored events into a match; a failure names the file and the event's seq."""
+    events = loaded.events
+    if events and not isinstance(events[0].payload, ruleset.created_type):
+        raise CliError(f"{name}: event {events[0].seq} is {events[0].type}; a {ruleset.game} match starts with "
+                       f"{ruleset.created_type.TYPE}")
+    try:
+        return Match.from_events(ruleset, events, loaded.redo)
+    except TouchlineError as exc:
+        raise CliError(f"{name}: {exc}") from None
+
+
+def load_match(path: Path) -> Match:
+    """A match from a journal (read through a private copy) or a JSON Lines export."""
+    if is_journal_file(path):
+        with journal_snapshot(path) as journal:
+            loaded = journal.load()
+        return build_match(ruleset_named(loaded.game), loaded, str(path))
+    imported = read_file(path)
+    every = tuple(event for event, _ in imported.all_rows)
+    return build_match(ruleset_named(game_of(every, str(path))), imported, str(path))
+
+
+# --- output -----------------------------------------------------------------------------------------
+
+def print_json(value: Any, indent: int) -> None:
+    text = json.dumps(value, indent=indent if indent > 0 else None, ensure_ascii=False)
+    sys.stdout.write(text + "\n")
+
+
+def scoreboard(summary: dict[str, Any]) -> str:
+    """One line for people: teams, score, period and minute, or the result."""
+    teams, score = summary.get("teams"), summary.get("score")
+    if not isinstance(teams, dict) or not isinstance(score, dict):
+        return f"{summary.get('game', 'match')}: {summary.get('phase', 'not started')}"
+    line = f"{teams.get('home')} {score.get('home')} - {score.get('away')} {teams.get('away')}"
+    shootout = summary.get("shootout")
+    if isinstance(shootout, dict):
+        line += f" ({shootout.get('home')} - {shootout.get('away')} on penalties)"
+    result = summary.get("result")
+    if isinstance(result, dict):
+        winner = result.get("winner")
+        who = teams.get(winner, winner) if winner else None
+        verdict = f"{who} win" if who else "a draw"
+        return f"{line} | final: {verdict} ({result.get('decided_by')})"
+    where = f"{summary.get('half')}, {summary.get('minute')}'"
+    return f"{line} | {where} | round {summary.get('round')}, {str(summary.get('phase', '')).replace('_', ' ')}"
+
+
+# --- subcommands --------------------------------------------------------------------------------------
+
+def add_replay(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("replay", help="rebuild a match from a journal or a JSON Lines export and print its summary",
+                       description="Rebuild a match from its events and print the state summary as JSON. FILE is "
+                                   "a journal (.sqlite/.db, read through a private copy: never modified) or a "
+                                   "JSON Lines export.")
+    p.add_argument("file", type=Path, metavar="FILE")
+    add_indent(p)
+    p.set_defaults(run=cmd_replay)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    match = load_match(args.file)
+    print_json(match.summary(), args.json_indent)
+    return EXIT_OK
+
+
+def add_export(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("export", help="write a journal's events as JSON Lines",
+                       description="Write every event of a journal as JSON Lines (undone and discarded ones "
+                                   "carry their status), for sharing and bug reports. The journal is not modified.")
+    p.add_argument("journal", type=Path, metavar="JOURNAL")
+    p.add_argument("out", type=Path, metavar="OUT.jsonl")
+    p.add_argument("--active-only", action="store_true", help="leave out undone and discarded events")
+    p.add_argument("--force", action="store_true", help="replace OUT.jsonl if it exists")
+    p.set_defaults(run=cmd_export)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    out: Path = args.out
+    if out.exists() and not args.force:
+        raise CliError(f"{out}: a file already exists there; choose another name or add --force")
+    if out.exists() and args.journal.exists() and out.resolve() == args.journal.resolve():
+        raise CliError(f"{out}: is the journal itself; choose another name")
+    if out.exists() and is_journal_file(out):
+        raise CliError(f"{out}: is an SQLite file (a journal?); it will not be replaced by an export")
+    with journal_snapshot(args.journal) as journal:
+        count = export_journal(journal, out, include_undone=not args.active_only)
+    print(f"exported {count} events from {args.journal} to {out}")
+    return EXIT_OK
+
+
+def add_import(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("import", help="make a new journal from a JSON Lines export",
+                       description="Check a JSON Lines export line by line, replay it, and write it into a new "
+                                   "journal file (never over an existing file).")
+    p.add_argument("source", type=Path, metavar="IN.jsonl")
+    p.add_argument("journal", type=Path, metavar="JOURNAL")
+    p.set_defaults(run=cmd_import)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    target: Path = args.journal
+    if target.exists():
+        raise CliError(f"{target}: a file already exists there; importing never overwrites: choose a new path")
+    imported = read_file(args.source)
+    every = tuple(event for event, _ in imported.all_rows)
+    game = game_of(every, str(args.source))
+    build_match(ruleset_named(game), imported, str(args.source))  # refuse what would not replay
+    import_to_journal(imported, target, game).close()
+    print(f"imported {len(every)} events ({game}) from {args.source} into {target}")
+    return EXIT_OK
+
+
+def add_demo(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("demo", help="replay the demo match shipped with Touchline",
+                       description="Replay the shipped demo match and print its summary and scoreboard.")
+    add_indent(p)
+    p.set_defaults(run=cmd_demo)
+
+
+def demo_path() -> Path | None:
+    """The shipped demo match, if this installation has one."""
+    ref = resources.files(__package__).joinpath(DEMO_FILE)
+    try:
+        if ref.is_file():
+            return Path(os.fspath(ref))
+    except (OSError, TypeError):  # not a plain file on disk (zipped install)
+        return None
+    return None
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    path = demo_path()
+    if path is None:
+        print(f"The demo match is not shipped in this version yet (companion/{DEMO_FILE} is missing).\n"
+              f"Replay a match of your own instead: touchline replay MATCH.sqlite (or an export .jsonl).")
+        return EXIT_OK
+    match = load_match(path)
+    summary = match.summary()
+    print_json(summary, args.json_indent)
+    print(scoreboard(summary))
+    return EXIT_OK
+
+
+def add_indent(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json-indent", type=int, default=2, metavar="N",
+                   help="indent the JSON by N spaces (0: one line); default 2")
+
+
+# Each entry registers one subcommand; add new ones (vision, markers, tray-sim, tray-listen...) here.
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_replay, add_export, add_import, add_demo]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="touchline", description="Touchline: the companion for football board "
+                                                                   "games. Journals, replays and the demo match.")
+    parser.add_argument("--version", action="version", version=f"touchline {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="log more (-vv for debug)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def configure_logging(verbosity: int) -> None:
+    level = logging.WARNING if verbosity <= 0 else logging.INFO if verbosity == 1 else logging.DEBUG
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("touchline: %(levelname)s: %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+
+
+def describe_error(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and not isinstance(exc, TouchlineError):
+        where = exc.filename if exc.filename is not None else ""
+        reason = exc.strerror or str(exc)
+        return f"{where}: {reason}" if where else reason
+    return str(exc)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``touchline`` command; returns the exit status (0 ok, 2 expected failure)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) or a usage error (2): argparse printed why
+        return exc.code if isinstance(exc.code, int) else EXIT_ERROR
+    configure_logging(args.verbose)
+    try:
+        return args.run(args)
+    except (TouchlineError, OSError) as exc:
+        log.debug("%s failed", args.command, exc_info=True)
+        print(f"touchline {args.command}: error: {describe_error(exc)}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print(f"touchline {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+__all__ = ["main", "build_parser", "SUBCOMMANDS", "load_match", "journal_snapshot", "scoreboard", "CliError"]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
