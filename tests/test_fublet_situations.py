@@ -252,3 +252,15 @@ def test_a_draw_goes_to_extra_time_then_a_shootout():
     with pytest.raises(RuleViolation, match="has kicked already"):
         m.submit(c.TakeShootoutKick(H(9)))
     assert [(k.kicker, k.scored) for k in m.state.shootout] == [(H(9), True), (A(9), False)]
+
+
+def test_a_traced_trajectory_fixes_the_token_sides():
+    m = started()
+    m.submit(PlaceFigure(A(8), square=(14, 14), correction=True))  # PS (7, 7): behind the outstanding lines
+    path = ((7, 7), (6, 7), (5, 7), (4, 7), (3, 7), (2, 7), (1, 7), (0, 7))
+    with pytest.raises(RuleViolation, match="-10, -5, -5, -5, -5, -5, -5, -5"):
+        m.submit(c.Declare(A(8), Action.LONG_SHOT, shot=ShotPlan(tokens=(5,) * 8, save_token=5, trajectory=path)))
+    m.submit(c.Declare(A(8), Action.LONG_SHOT, shot=ShotPlan(tokens=(10,) + (5,) * 7, save_token=5,
+                                                            trajectory=path)))
+    assert m.state.declaration.target_ps == (0, 7)
+    assert "- shot-on-goal tokens 45 - save attempt token 5" in m.pending()[0].text

@@ -182,6 +182,11 @@ def check_shot(s, cmd: Declare, start_ps: Square | None, attacked: str, penalty_
         for a, b in zip(path, path[1:]):
             if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
                 raise refuse(SHOT, f"the trajectory must run through neighbouring PS; {a} to {b} does not")
+        expected = suggest_tokens(s, path, cmd.player.team, shot.chip)
+        if tuple(shot.tokens) != expected:
+            raise refuse("Outstanding Shots", f"along this trajectory the tokens are "
+                                              f"{', '.join(f'-{t}' for t in expected)}: -10 on every PS behind the "
+                                              f"outstanding-shot and zone lines, -5 once the ball crosses them")
     return shot
 
 
