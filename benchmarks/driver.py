@@ -28,7 +28,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ from companion.errors import RuleViolation
 from companion.events import Source
 from companion.fublet import commands as c
 from companion.fublet import queries as q
-from companion.fublet.components import Action, load_components, shipped_team
+from companion.fublet.components import Action, Components, MovementCosts, MpGain, load_components, shipped_team
 from companion.fublet.model import ActionCtx, Phase, RestartKind, RoundKind, ShotPlan, Status, VolleyChoiceCtx, Zone
 from companion.fublet.rules import FubletRules
 from companion.match import Match
@@ -81,11 +81,11 @@ class AutoDriver:
     seed: int = 0
     positions: bool = True
     slow: bool = False  # short passes and many movements: long matches (for the benchmarks)
+    components: Components | None = None  # the box data to play with; the shipped files by default
     source: Source = Source.MANUAL
     rng: random.Random = field(init=False)
     refusals: list[Refusal] = field(default_factory=list)
     commands: int = 0
-    matches: int = 0
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
@@ -119,6 +119,8 @@ class AutoDriver:
         source = self.source
         if isinstance(cmd, SubmitRoll):
             source = cmd.roll.source
+        elif isinstance(cmd, PlaceFigure) and cmd.square is not None:
+            source = Source.VISION  # the camera sees the line-up
         self.match.submit(cmd, source)
         self.commands += 1
 
@@ -142,7 +144,8 @@ class AutoDriver:
         s = m.state
         requests = m.pending()
         if not s.created:
-            return [], c.CreateMatch(shipped_team("rovers"), shipped_team("harbour"), load_components())
+            return [], c.CreateMatch(shipped_team("rovers"), shipped_team("harbour"),
+                                     self.components or load_components())
         for req in requests:
             if req.kind == "dice":
                 return self.deflection(), self.roll_for(req)
@@ -257,7 +260,6 @@ class AutoDriver:
 
         s = self.match.state
         r = s.restart
-        b = q.board(s)
         # Defenders too close to a free kick or corner spot, or players in the way of a
         # penalty: a coach's hand puts them elsewhere (placement is free at a restart).
         blocked = []
@@ -545,6 +547,29 @@ class AutoDriver:
         candidates = [p.ref for p in q.on_pitch(s) if not p.injured and p.status is not Status.STUNNED
                       and not p.goalkeeper]
         return c.ReachBall((self.rng.choice(candidates),), self.rng.randint(0, 6))
+
+
+def busy_components() -> Components:
+    """The shipped box data with every tactical board earning 10 MP per declaration and
+    charging 1 MP per movement: coaches move most of their players every round, so a match
+    runs to several thousand events (for the benchmarks)."""
+    comps = load_components()
+    boards = tuple(replace(b, mp={a: MpGain(10, 10) for a in b.mp}, costs=MovementCosts(1, 1, 1, 1))
+                   for b in comps.tactical_boards)
+    return replace(comps, tactical_boards=boards)
+
+
+def long_match(min_events: int, seed: int = 0, journal=None) -> AutoDriver:
+    """A Fublet match of at least ``min_events`` events, played by the driver in its slow
+    style on busy boards (a seed whose match ends too early is skipped)."""
+    for attempt in range(seed, seed + 50):
+        driver = AutoDriver.new(seed=attempt, slow=True, components=busy_components(), journal=journal)
+        driver.play(events=min_events)
+        if driver.match.last_seq >= min_events:
+            return driver
+        if journal is not None:
+            raise RuntimeError(f"seed {attempt}: the match ended after {driver.match.last_seq} events")
+    raise RuntimeError(f"no match reached {min_events} events")
 
 
 def main(argv: list[str] | None = None) -> int:
