@@ -190,7 +190,8 @@ class AutoDriver:
         s = self.match.state
         d = s.declaration
         if (s.phase is not Phase.OUTCOME or d is None or not d.action.is_pass or not s.queue
-                or not isinstance(getattr(s.queue[0], "ctx", None), ActionCtx) or self.rng.random() > 0.15):
+                or not isinstance(getattr(s.queue[0], "ctx", None), ActionCtx)
+                or s.queue[0].tests[0].result is not None or self.rng.random() > 0.15):
             return []
         passer = s.players[d.player]
         defenders = [p.ref for p in q.on_pitch(s, d.team.other) if not p.injured and p.ref not in d.deflectors
@@ -216,16 +217,17 @@ class AutoDriver:
 
     def lineup_moves(self) -> list[PlaceFigure]:
         """Placements that bring every figure on the pitch to its kick-off square: first
-        the figures in the way are lifted off the board, then each is put down."""
+        the misplaced figures are lifted off the board, then each is put down."""
         s = self.match.state
         wanted: dict[PlayerRef, tuple[int, int]] = {}
         for team in (Team.HOME, Team.AWAY):
             players = sorted(q.on_pitch(s, team), key=lambda p: (not p.goalkeeper, p.ref.number))
             for p, square in zip(players, self.shape(team)):
                 wanted[p.ref] = square
-        squares = set(wanted.values())
+        # Lift every misplaced figure first: one in the way could hold a square, or be the
+        # third of a team in a pass square.
         lift = [PlaceFigure(ref) for ref, p in s.players.items()
-                if p.on_pitch and p.ms is not None and p.ms != wanted.get(ref) and p.ms in squares]
+                if p.on_pitch and p.ms is not None and p.ms != wanted.get(ref)]
         if lift:
             return lift[:1]
         facing = {Team.HOME: 0 if q.own_end(s, Team.HOME) == "low" else 180}

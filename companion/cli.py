@@ -189,8 +189,6 @@ def cmd_export(args: argparse.Namespace) -> int:
     out: Path = args.out
     if out.exists() and not args.force:
         raise CliError(f"{out}: a file already exists there; choose another name or add --force")
-    if out.exists() and args.journal.exists() and out.resolve() == args.journal.resolve():
-        raise CliError(f"{out}: is the journal itself; choose another name")
     if out.exists() and is_journal_file(out):
         raise CliError(f"{out}: is an SQLite file (a journal?); it will not be replaced by an export")
     with journal_snapshot(args.journal) as journal:
