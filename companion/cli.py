@@ -29,7 +29,7 @@ from . import __version__
 from .errors import JournalError, TouchlineError
 from .events import Event
 from .journal import Journal, Loaded
-from .jsonl import export_journal, import_to_journal, read_file
+from .jsonl import Imported, export_journal, import_to_journal, read_file
 from .match import Match
 from .ruleset import Ruleset
 
@@ -107,7 +107,7 @@ def game_of(events: Sequence[Event], name: str) -> str:
     return game
 
 
-def build_match(ruleset: Ruleset, loaded: Loaded | Any, name: str) -> Match:
+def build_match(ruleset: Ruleset, loaded: Loaded | Imported, name: str) -> Match:
     """Fold stored events into a match; a failure names the file and the event's seq."""
     events = loaded.events
     if events and not isinstance(events[0].payload, ruleset.created_type):
@@ -119,15 +119,20 @@ def build_match(ruleset: Ruleset, loaded: Loaded | Any, name: str) -> Match:
         raise CliError(f"{name}: {exc}") from None
 
 
+def load_export(path: Path) -> tuple[Imported, str, Match]:
+    """A JSON Lines export checked line by line, its game, and the match it replays to."""
+    imported = read_file(path)
+    game = game_of(tuple(event for event, _ in imported.all_rows), str(path))
+    return imported, game, build_match(ruleset_named(game), imported, str(path))
+
+
 def load_match(path: Path) -> Match:
     """A match from a journal (read through a private copy) or a JSON Lines export."""
     if is_journal_file(path):
         with journal_snapshot(path) as journal:
             loaded = journal.load()
         return build_match(ruleset_named(loaded.game), loaded, str(path))
-    imported = read_file(path)
-    every = tuple(event for event, _ in imported.all_rows)
-    return build_match(ruleset_named(game_of(every, str(path))), imported, str(path))
+    return load_export(path)[2]
 
 
 # --- output -----------------------------------------------------------------------------------------
@@ -210,12 +215,9 @@ def cmd_import(args: argparse.Namespace) -> int:
     target: Path = args.journal
     if target.exists():
         raise CliError(f"{target}: a file already exists there; importing never overwrites: choose a new path")
-    imported = read_file(args.source)
-    every = tuple(event for event, _ in imported.all_rows)
-    game = game_of(every, str(args.source))
-    build_match(ruleset_named(game), imported, str(args.source))  # refuse what would not replay
+    imported, game, _ = load_export(args.source)  # refuses what would not replay
     import_to_journal(imported, target, game).close()
-    print(f"imported {len(every)} events ({game}) from {args.source} into {target}")
+    print(f"imported {len(imported.all_rows)} events ({game}) from {args.source} into {target}")
     return EXIT_OK
 
 
