@@ -204,9 +204,13 @@ class AutoDriver:
         head = s.queue[0] if s.queue else None
         speculative: list[Command] = []
         if head is not None and isinstance(getattr(head, "ctx", None), VolleyChoiceCtx) and self.rng.random() < 0.5:
+            keeper = q.goalkeeper(s, head.player.team.other)
+            known = keeper is not None and keeper.ms is not None
             speculative.append(c.Volley(head.player, ShotPlan(tokens=(5,), save_token=5,
-                                                              gk_dive=None if self.positions else 1)))
-        return speculative, Choose(req.id, self.rng.choice(req.options))
+                                                              gk_dive=None if known else 1)))
+        # "volley" is answered with a Volley command (it needs its tokens), never a bare choice.
+        options = [o for o in req.options if o != "volley"] or list(req.options)
+        return speculative, Choose(req.id, self.rng.choice(options))
 
     # --- set pieces -----------------------------------------------------------------------------------
     def shape(self, team: Team) -> list[tuple[int, int]]:

@@ -264,3 +264,33 @@ def test_a_traced_trajectory_fixes_the_token_sides():
                                                             trajectory=path)))
     assert m.state.declaration.target_ps == (0, 7)
     assert "- shot-on-goal tokens 45 - save attempt token 5" in m.pending()[0].text
+
+
+def test_a_shot_with_the_keepers_position_unknown_needs_his_dive():
+    from fublet_kit import die, lineup
+    m = fixed_match()
+    die(m, Team.HOME, 7)
+    die(m, Team.AWAY, 3)
+    m.submit(c.ChooseBoard(Team.HOME, "bruce"))
+    m.submit(c.ChooseBoard(Team.AWAY, "paul"))
+    m.submit(c.KickOff(A(8)))  # nobody placed: positions unknown
+    with pytest.raises(RuleViolation, match="give his dive"):
+        m.submit(c.Declare(A(8), Action.LONG_SHOT, shot=ShotPlan(tokens=(5,), save_token=5)))
+    m.submit(c.Declare(A(8), Action.LONG_SHOT, shot=ShotPlan(tokens=(5,), save_token=5, gk_dive=2)))
+    pct(m, Team.AWAY, 10)
+    choose(m, "none")  # positions unknown: any defender might be adjacent, so the coach is asked
+    pass_phase(m)
+    assert "dive 2 MS 20" in m.pending()[0].text
+
+
+def test_the_volley_choice_offers_both_answers_and_a_volley_needs_its_plan():
+    m = started()
+    m.submit(PlaceFigure(A(9), square=(15, 11), correction=True))
+    m.submit(c.Declare(A(8), Action.LONG_PASS, target_ps=(7, 6)))
+    pct(m, Team.AWAY, 10)
+    m.submit(c.Move(A(9), (15, 12)))
+    pass_phase(m)
+    req = m.pending()[0]
+    assert req.options == ("ball_control", "volley")
+    with pytest.raises(RuleViolation, match="declare it as a volley"):
+        m.submit(Choose(req.id, "volley"))

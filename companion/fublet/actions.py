@@ -161,6 +161,10 @@ def check_shot(s, cmd: Declare, start_ps: Square | None, attacked: str, penalty_
         return shot
     if shot is None:
         raise refuse(SHOT, "a shot needs its shot-on-goal tokens and the save attempt token")
+    keeper = q.goalkeeper(s, cmd.player.team.other)
+    if keeper is not None and keeper.ms is None and shot.gk_dive is None:
+        raise refuse("GK - Save", "the goalkeeper's position is not known: place him, or give his dive in MS "
+                                  "with the shot")
     if not shot.tokens:
         raise refuse(SHOT, "place a shot-on-goal token on every PS of the trajectory (at least one)")
     if any(t not in (5, 10) for t in shot.tokens):

@@ -219,7 +219,7 @@ def receive(tx: Tx, ref: PlayerRef, after_tactical: bool = False) -> None:
         p = s.players[ref]
         if p.ms is not None and not q.in_own_half(s, ref.team, p.ms) and ref.team is s.attacking:
             open_choice(tx, ref.team, f"{q.label(ref, s)} meets the high ball in the opponents' half: "
-                                      f"ball control, or declare a volley", ("ball_control",),
+                                      f"ball control, or declare a volley", ("ball_control", "volley"),
                         VolleyChoiceCtx(), player=ref)
             return
         open_ball_control(tx, ref)

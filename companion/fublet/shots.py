@@ -324,6 +324,9 @@ def volley(tx: Tx, cmd: Volley) -> None:
 
 
 def on_volley_choice(tx: Tx, choice, option: str) -> None:
+    if option == "volley":
+        raise refuse("Volley Shots", "a volley needs its shot-on-goal tokens and save attempt token: declare it "
+                                     "as a volley shot")
     flow.open_ball_control(tx, choice.player)
 
 
