@@ -14,6 +14,7 @@ way.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import os
@@ -261,7 +262,19 @@ def add_indent(p: argparse.ArgumentParser) -> None:
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_replay, add_export, add_import, add_demo]
 
 
-def build_parser() -> argparse.ArgumentParser:
+# Subcommands that live in the other packages (camera, dice tray, tablet). Their modules may
+# import cv2, serial or kivy, so each is imported only when its own command runs: the rules
+# core stays pure and ``touchline replay`` stays quick. A plugin module provides
+# ``add_arguments(parser)``, which must ``parser.set_defaults(run=...)``; ``run(args)``
+# returns the exit status.
+PLUGINS: dict[str, tuple[str, str]] = {}
+
+
+def plugin(name: str, module: str, help_text: str) -> None:
+    PLUGINS[name] = (module, help_text)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="touchline", description="Touchline: the companion for football board "
                                                                    "games. Journals, replays and the demo match.")
     parser.add_argument("--version", action="version", version=f"touchline {__version__}")
@@ -269,7 +282,24 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in SUBCOMMANDS:
         add(sub)
+    for name, (module, help_text) in PLUGINS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == command:
+            try:
+                importlib.import_module(module).add_arguments(p)
+            except ImportError as exc:
+                raise CliError(f"'touchline {name}' needs {exc.name or 'a missing module'}: install the project "
+                               f"with its dependencies (pip install -e .)") from None
+        else:
+            p.add_argument("args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return parser
+
+
+def _command_of(argv: Sequence[str]) -> str | None:
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg
+    return None
 
 
 def configure_logging(verbosity: int) -> None:
@@ -291,7 +321,12 @@ def describe_error(exc: BaseException) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``touchline`` command; returns the exit status (0 ok, 2 expected failure)."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser(_command_of(argv))
+    except CliError as exc:
+        print(f"touchline: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) or a usage error (2): argparse printed why
@@ -308,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-__all__ = ["main", "build_parser", "SUBCOMMANDS", "load_match", "journal_snapshot", "scoreboard", "CliError"]
+__all__ = ["main", "build_parser", "SUBCOMMANDS", "PLUGINS", "plugin", "load_match", "journal_snapshot", "scoreboard", "CliError"]
 
 
 if __name__ == "__main__":

@@ -313,3 +313,21 @@ def test_python_m_companion_cli(played, tmp_path):
     assert done.returncode == 2
     assert done.stdout == ""
     one_error_line(done.stderr, "line 4", "not valid JSON")
+
+
+def test_plugin_commands_are_imported_only_when_run(tmp_path, monkeypatch, capsys):
+    from companion import cli
+
+    (tmp_path / "fake_touchline_plugin.py").write_text(
+        "def add_arguments(p):\n    p.add_argument('--n', type=int, default=1)\n    p.set_defaults(run=run)\n"
+        "def run(args):\n    print('plugin ran', args.n)\n    return 0\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(cli.PLUGINS, "fake", ("fake_touchline_plugin", "a test plugin"))
+    monkeypatch.setitem(cli.PLUGINS, "broken", ("no_such_touchline_module", "needs a module that is missing"))
+    import sys
+    sys.modules.pop("fake_touchline_plugin", None)
+    assert cli.main(["demo", "--help"]) == 0 and "fake_touchline_plugin" not in sys.modules
+    assert cli.main(["fake", "--n", "3"]) == 0
+    assert "plugin ran 3" in capsys.readouterr().out
+    assert cli.main(["broken"]) == 2
+    assert "needs no_such_touchline_module" in capsys.readouterr().err
