@@ -274,6 +274,13 @@ def plugin(name: str, module: str, help_text: str) -> None:
     PLUGINS[name] = (module, help_text)
 
 
+plugin("vision", "vision.cli", "locate the figures on camera images, or watch a camera live")
+plugin("markers", "vision.markers_cli", "write the printable sheet of figure caps, ball token and corner markers")
+plugin("calibrate-lens", "calibration.lens_cli", "calibrate the camera's lens with a ChArUco board")
+plugin("tray-sim", "firmware_bridge.sim_cli", "run a simulated dice tray on a virtual serial port")
+plugin("tray-listen", "firmware_bridge.listen_cli", "print the rolls a dice tray reports, as JSON lines")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="touchline", description="Touchline: the companion for football board "
                                                                    "games. Journals, replays and the demo match.")
