@@ -16,6 +16,7 @@ from .errors import JournalError, ReplayError
 from .events import Event, Source, now
 from .journal import Journal
 from .ruleset import Command, Request, Ruleset
+from .sightings import Sighting
 
 
 class Match:
@@ -143,6 +144,15 @@ class Match:
             self._redo.clear()
             self._next_seq = first + len(events)
             return events
+
+    def sight(self, sighting: Sighting) -> tuple[Event, ...]:
+        """Propose what the camera saw: the ruleset says which command it stands for, and
+        that command is submitted with the source ``vision`` (refused like any other)."""
+        with self._lock:
+            command = self.ruleset.command_for(self.state, sighting)
+            if command is None:
+                return ()
+            return self.submit(command, Source.VISION)
 
     def undo(self, steps: int = 1) -> int:
         """Drop the last ``steps`` commands from the fold; returns how many were undone."""

@@ -13,6 +13,7 @@ from typing import Any, Protocol, Sequence
 
 from .dice import DiceSpec
 from .events import Event, EventPayload
+from .sightings import Sighting
 from .teams import Team
 
 
@@ -63,3 +64,7 @@ class Ruleset(Protocol):
     def pending(self, state: Any) -> tuple[Request, ...]: ...
 
     def summary(self, state: Any) -> dict[str, Any]: ...
+
+    def command_for(self, state: Any, sighting: Sighting) -> Command | None:
+        """The command a camera sighting proposes now (see companion/sightings.py)."""
+        ...

@@ -8,12 +8,14 @@ from ..commands import Choose, PlaceFigure, SubmitRoll
 from ..errors import RuleViolation
 from ..events import Event, EventPayload
 from ..ruleset import Command, Request
+from ..sightings import Sighting
 from . import actions, challenges, fouls, movement, restarts, resolve, setup, shots  # noqa: F401  (registration)
 from . import commands as c
 from . import events as ev
 from .evolve import evolve_payload
 from .flow import advance
 from .model import FubletState, Phase
+from .sightings import command_for
 from .summary import pending, summary
 from .tx import Tx, refuse
 
@@ -68,3 +70,6 @@ class FubletRules:
 
     def summary(self, state: FubletState) -> dict[str, Any]:
         return summary(state)
+
+    def command_for(self, state: FubletState, sighting: Sighting) -> Command | None:
+        return command_for(state, sighting)
