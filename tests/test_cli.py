@@ -290,7 +290,8 @@ def test_parser_is_built_from_small_functions():
 
     names = set(build_parser()._subparsers._group_actions[0].choices)
     assert {"replay", "export", "import", "demo"} <= names
-    assert len(cli.SUBCOMMANDS) == len(names)
+    assert len(cli.SUBCOMMANDS) + len(cli.PLUGINS) == len(names)
+    assert set(cli.PLUGINS) <= names
 
 
 # --- as a separate process ---------------------------------------------------------------------------
