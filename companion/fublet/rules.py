@@ -8,7 +8,9 @@ from ..commands import Choose, PlaceFigure, SubmitRoll
 from ..errors import RuleViolation
 from ..events import Event, EventPayload
 from ..ruleset import Command, Request
+from ..board import GridBoard
 from ..sightings import Sighting
+from ..teams import PlayerRef
 from . import actions, challenges, fouls, movement, restarts, resolve, setup, shots  # noqa: F401  (registration)
 from . import commands as c
 from . import events as ev
@@ -16,7 +18,8 @@ from .evolve import evolve_payload
 from .flow import advance
 from .model import FubletState, Phase
 from .sightings import command_for
-from .summary import pending, summary
+from .ranges import reachable
+from .summary import log_line, pending, summary
 from .tx import Tx, refuse
 
 HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
@@ -73,3 +76,12 @@ class FubletRules:
 
     def command_for(self, state: FubletState, sighting: Sighting) -> Command | None:
         return command_for(state, sighting)
+
+    def board(self, state: FubletState) -> GridBoard | None:
+        return state.components.board if state.components is not None else None
+
+    def reachable(self, state: FubletState, player: PlayerRef) -> frozenset:
+        return reachable(state, player)
+
+    def log_line(self, state_before: FubletState, event: Event) -> str | None:
+        return log_line(state_before, event.payload)

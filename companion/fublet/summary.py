@@ -133,3 +133,44 @@ def summary(s: FubletState) -> dict[str, Any]:
         "shootout": shootout,
         "result": result,
     }
+
+
+def log_line(state_before: FubletState, payload) -> str | None:
+    """A line for the tablet's event log, or None for bookkeeping events nobody reads."""
+    from . import events as ev
+
+    if isinstance(payload, ev.ContestResolved):
+        return payload.outcome
+    if isinstance(payload, ev.ActionDeclared):
+        d = payload.declaration
+        target = d.target_ps or d.target_ms
+        return f"{d.team.label}: #{d.player.number} declares {d.action.label.lower()}" + (f" to {target}" if target else "")
+    if isinstance(payload, ev.GoalScored):
+        who = f" (#{payload.scorer.number})" if payload.scorer else ""
+        return f"GOAL for {payload.team.label}{who}"
+    if isinstance(payload, ev.CardShown):
+        sent = ", sent off" if payload.sent_off else ""
+        return f"{payload.colour.capitalize()} card: {payload.player}{sent}"
+    if isinstance(payload, ev.PlayerInjured):
+        return f"{payload.player} is injured (rolled {payload.result})"
+    if isinstance(payload, ev.SubstitutionMade):
+        return f"Substitution: {payload.off} off" + (f", {payload.on} on" if payload.on else " (no substitute left)")
+    if isinstance(payload, ev.PeriodStarted):
+        return f"--- {payload.period.label} ---"
+    if isinstance(payload, ev.PhaseStarted) and payload.round != state_before.round:
+        if payload.round_kind is RoundKind.TRANSITION:
+            return f"Round {payload.round} (transition: nobody has the ball)"
+        return f"Round {payload.round}"
+    if isinstance(payload, ev.RestartSet) and payload.restart is not None and state_before.restart is None:
+        return f"{payload.restart.kind.label.capitalize()} for {payload.restart.team.label} ({payload.reason})"
+    if isinstance(payload, ev.PaceSet):
+        return f"Round pace {payload.pace} (zone {payload.zone_pace})"
+    if isinstance(payload, ev.MpChanged) and payload.delta:
+        sign = "+" if payload.delta > 0 else ""
+        return f"{payload.team.label} MP {sign}{payload.delta} = {payload.total} ({payload.reason})"
+    if isinstance(payload, ev.MatchEnded):
+        r = payload.result
+        return f"Final: {r.home}-{r.away}" + (f", {r.winner.label} win ({r.decided_by})" if r.winner else " (draw)")
+    if isinstance(payload, ev.FigurePlaced) and payload.correction:
+        return f"Correction: {payload.player} placed at {payload.ms}"
+    return None
