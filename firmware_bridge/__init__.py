@@ -1,0 +1,16 @@
+"""The dice tray bridge: a serial line protocol, a layered host driver, a tray simulator,
+and the keypad and software dice behind the same roll-source interface.
+
+Layers, each in its own module (as pyserial's threaded Protocol and pymodbus do):
+
+- ``wire``: the protocol's constants (message types, limits, timings) as enums;
+- ``framing``: bytes in, frames out and back; pure, no I/O;
+- ``messages``: frames as typed messages (HELLO, ROLL, ACK...), with their validation;
+- ``link``: the host's side of a session, sans I/O (handshake, acks, duplicates, silence);
+- ``transport``: opening a port with pyserial's ``serial_for_url``, with clear errors;
+- ``session``: the thread that runs a link over a transport and reconnects with backoff;
+- ``feed``: drains the rolls into a ``companion.match.Match`` and reports refusals.
+
+The protocol is documented in docs/dice-tray-protocol.md; the reference firmware is in
+``firmware/``.
+"""

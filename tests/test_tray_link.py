@@ -1,0 +1,250 @@
+"""The host's link, without I/O: handshake, acknowledgements, duplicates, bad dice, wrong
+versions, silence; then the reference firmware's tray and the host's link talking through
+a lossy in-memory line (seeded), which is where lost and repeated rolls would show."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.dice import Die, DieKind
+from companion.events import Source
+from companion.teams import Team
+from firmware_bridge import messages as m
+from firmware_bridge.faults import mangle
+from firmware_bridge.firmware import traycore
+from firmware_bridge.framing import decode, encode, frame_of
+from firmware_bridge.link import Timing, TrayLink
+from firmware_bridge.notices import (BatteryReport, DiceTumbling, RollReceived, TrayConnected, TrayFault, TrayProblem,
+                                     TrayRebooted)
+from firmware_bridge.sim import REFERENCE_DICE
+from firmware_bridge.wire import FlashColour, NakReason, Reject
+
+BOOT = "5B1E9C02"
+DICE = "d10:home-black:black,d10:home-white:white,d10:away-black:black,d10:away-white:white,d8:green"
+
+
+def hello(seq=1, boot=BOOT, proto=1, device="TL-7F3A") -> bytes:
+    return encode(frame_of("HELLO", seq, id=device, fw="1.0.0", proto=proto, boot=boot, dice=DICE))
+
+
+def roll(seq=17, boot=BOOT, dice="d10:home-black:4,d10:home-white:0") -> bytes:
+    return encode(frame_of("ROLL", seq, boot=boot, dice=dice))
+
+
+def sent(out) -> list:
+    return [m.parse(f, m.Direction.HOST) for b in out.send for f in decode(b)]
+
+
+@pytest.fixture
+def link() -> TrayLink:
+    return TrayLink("test-port")
+
+
+def connected(link: TrayLink) -> TrayLink:
+    link.open(0.0)
+    link.receive(hello(), 0.01)
+    return link
+
+
+def test_open_sends_a_ping_and_hello_connects(link):
+    assert [type(x) for x in sent(link.open(0.0))] == [m.Ping]
+    out = link.receive(hello(), 0.01)
+    assert out.notices == [TrayConnected("test-port", "TL-7F3A", "1.0.0", BOOT,
+                                         ("d10:home-black:black", "d10:home-white:white", "d10:away-black:black",
+                                          "d10:away-white:white", "d8:green"))]
+    assert link.receive(hello(seq=2), 0.02).notices == []  # the same boot again: nothing new
+
+
+def test_a_roll_becomes_a_notice_then_an_ack(link):
+    connected(link)
+    out = link.receive(roll(), 0.1)
+    [notice] = out.notices
+    assert isinstance(notice, RollReceived) and notice.request is None
+    assert notice.roll.source is Source.TRAY
+    assert notice.roll.device == "tray TL-7F3A boot=5B1E9C02#17"
+    assert [d.die for d in notice.roll.dice] == [Die(DieKind.D10, "black", Team.HOME), Die(DieKind.D10, "white", Team.HOME)]
+    assert notice.roll.faces == (4, 0)
+    assert sent(out) == [m.Ack(2, BOOT, 17)]
+
+
+def test_a_duplicate_is_acknowledged_again_but_not_passed_on(link):
+    connected(link)
+    link.receive(roll(), 0.1)
+    out = link.receive(roll(), 0.2)
+    assert out.notices == [] and [type(x) for x in sent(out)] == [m.Ack]
+    assert link.counters.rejected[Reject.DUPLICATE] == 1 and link.counters.rolls == 1
+
+
+def test_same_seq_under_a_new_boot_is_a_new_roll(link):
+    connected(link)
+    link.receive(roll(seq=3), 0.1)
+    out = link.receive(hello(boot="00000001") + roll(seq=3, boot="00000001"), 0.2)
+    assert [type(n) for n in out.notices] == [TrayRebooted, RollReceived]
+    assert link.counters.reboots == 1
+
+
+def test_duplicates_are_recognised_across_reconnects(link):
+    connected(link)
+    link.receive(roll(), 0.1)
+    link.open(1.0)
+    out = link.receive(hello() + roll(), 1.1)
+    assert [type(n) for n in out.notices] == [TrayConnected]
+
+
+def test_no_ack_before_hello_and_the_roll_comes_again(link):
+    link.open(0.0)
+    out = link.receive(roll(), 0.1)
+    assert out.notices == [] and [type(x) for x in sent(out)] == [m.Ping]
+    assert link.counters.rejected[Reject.NO_HELLO] == 1
+    out = link.receive(hello() + roll(), 0.2)
+    assert [type(n) for n in out.notices] == [TrayConnected, RollReceived]
+
+
+@pytest.mark.parametrize("dice, why", [
+    ("d10:home-black:10", NakReason.BAD_DIE),
+    ("d6:x:0", NakReason.BAD_DIE),
+    ("d20:x:5", NakReason.BAD_DIE),
+    ("d10:home-black", NakReason.MALFORMED),
+    ("d10:home-black:4,d10:home-black:5", NakReason.MALFORMED),
+])
+def test_a_roll_with_a_bad_die_is_refused_with_a_nak(link, dice, why):
+    connected(link)
+    out = link.receive(roll(dice=dice), 0.1)
+    assert sent(out) == [m.Nak(2, BOOT, 17, why)]
+    assert [type(n) for n in out.notices] == [TrayProblem]
+    assert "roll again" in out.notices[0].message
+    assert link.counters.rolls == 0
+
+
+def test_wrong_protocol_version_is_reported_and_nothing_gets_through(link, caplog):
+    link.open(0.0)
+    out = link.receive(hello(proto=2) + roll(), 0.1)
+    assert [type(n) for n in out.notices] == [TrayProblem]
+    assert "protocol 2" in out.notices[0].message and "speaks 1" in out.notices[0].message
+    assert link.counters.rejected[Reject.WRONG_VERSION] == 1 and link.counters.rolls == 0
+    assert "protocol 2" in caplog.text
+
+
+@pytest.mark.parametrize("data, reason", [
+    (b"garbage\r\n", Reject.GARBAGE),
+    (encode(frame_of("FROB", 1)), Reject.UNKNOWN_TYPE),
+    (encode(frame_of("ACK", 1, boot=BOOT, seq=3)), Reject.WRONG_DIRECTION),  # an echo of our own ACK
+    (encode(frame_of("BATTERY", 1, percent=140)), Reject.BAD_FIELD),
+    (b"$" + b"x" * 600 + b"\n", Reject.OVERLONG),
+    (roll()[:-4] + b"00\r\n", Reject.CHECKSUM),
+])
+def test_bad_input_is_counted_and_never_passed_on(link, data, reason):
+    connected(link)
+    out = link.receive(data, 0.1)
+    assert [n for n in out.notices if isinstance(n, RollReceived)] == []
+    assert link.counters.rejected[reason] == 1
+
+
+def test_a_damaged_frame_hurries_a_resend_but_not_too_often(link):
+    connected(link)
+    bad = roll()[:-4] + b"00\r\n"
+    assert [type(x) for x in sent(link.receive(bad, 1.0))] == [m.Ping]
+    assert sent(link.receive(bad, 1.01)) == []
+    assert [type(x) for x in sent(link.receive(bad, 1.1))] == [m.Ping]
+
+
+def test_silence_pings_then_asks_for_a_reconnect(link):
+    t = Timing()
+    connected(link)
+    assert sent(link.tick(0.5)) == [] and not link.tick(0.5).reconnect
+    assert [type(x) for x in sent(link.tick(t.probe + 0.1))] == [m.Ping]
+    assert "no frame" in link.tick(t.silence + 0.1).reconnect
+
+
+def test_ping_repeats_until_hello(link):
+    link.open(0.0)
+    assert sent(link.tick(0.1)) == []
+    assert [type(x) for x in sent(link.tick(0.6))] == [m.Ping]
+
+
+def test_status_messages_become_notices(link):
+    connected(link)
+    data = (encode(frame_of("ROLLING", 5, dice="green")) + encode(frame_of("BATTERY", 6, percent=9, charging=0))
+            + encode(frame_of("ERROR", 7, code="rng", detail="stuck")) + encode(frame_of("BEAT", 8, pending=0)))
+    assert link.receive(data, 0.1).notices == [DiceTumbling("TL-7F3A", ("green",)), BatteryReport("TL-7F3A", 9, False),
+                                               TrayFault("TL-7F3A", "rng", "stuck")]
+
+
+def test_flash_frames(link):
+    assert m.parse(decode(link.flash(FlashColour.GREEN))[0], m.Direction.HOST) == m.Flash(1, FlashColour.GREEN)
+
+
+# --- the firmware's tray and the host's link, through a lossy line ---------------------------------------
+
+class Line:
+    """Tray and link joined in memory, with a fake clock and seeded byte faults both ways."""
+
+    def __init__(self, seed: int, corrupt: float = 0.0, drop: float = 0.0, back: float = 0.0) -> None:
+        self.rng = random.Random(seed)
+        self.corrupt, self.drop, self.back = corrupt, drop, back
+        self.now = 0.0
+        self.to_host = bytearray()
+        self.link = TrayLink("mem")
+        self.store = traycore.MemoryStore()
+        self.boots = 0
+        self.made: list[tuple[str, int, str]] = []
+        self.got: list = []
+        self.tray = self.boot()
+        self.link_send(self.link.open(self.now))
+
+    def boot(self) -> traycore.Tray:
+        self.boots += 1
+        tray = traycore.Tray("MEM-1", list(REFERENCE_DICE), "%08X" % self.boots, self.to_host.extend, self.store)
+        tray.start(self.ms())
+        return tray
+
+    def ms(self) -> int:
+        return int(self.now * 1000)
+
+    def link_send(self, out) -> None:
+        self.got += [n.roll for n in out.notices if isinstance(n, RollReceived)]
+        for data in out.send:
+            self.tray.receive(mangle(data, self.rng, self.back, self.back), self.ms())
+
+    def step(self, dt: float = 0.01) -> None:
+        self.now += dt
+        self.tray.poll(self.ms())
+        data, self.to_host[:] = bytes(self.to_host), b""
+        self.link_send(self.link.receive(mangle(data, self.rng, self.drop, self.corrupt), self.now))
+        out = self.link.tick(self.now)
+        if out.reconnect:
+            out = self.link.open(self.now)
+        self.link_send(out)
+
+    def throw(self, group: tuple[str, ...]) -> None:
+        faces = [(i, self.rng.randrange(0, 10) if i != "green" else self.rng.randrange(1, 9)) for i in group]
+        seq = self.tray.roll(faces, self.ms())
+        assert seq is not None
+        self.made.append((self.tray.boot, seq, ",".join(f"{'d8' if i == 'green' else 'd10'}:{i}:{f}" for i, f in faces)))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_roll_lost_or_doubled_through_a_lossy_line_with_reboots(seed):
+    line = Line(seed, corrupt=0.01, drop=0.005, back=0.01)
+    groups = [("home-black", "home-white"), ("away-black", "away-white"), ("green",)]
+    for i in range(60):
+        while len(line.store.rolls) >= traycore.MAX_PENDING:  # a full tray asks the coach to wait
+            line.step()
+        line.throw(groups[i % 3])
+        for _ in range(line.rng.randrange(1, 30)):
+            line.step()
+        if i % 20 == 10:  # a restart with rolls still unacknowledged: they survive in flash
+            line.to_host.extend(b"$ROLL 99 boo")  # and a frame cut in half
+            line.tray = line.boot()
+    for _ in range(2000):
+        if not line.store.rolls:
+            break
+        line.step()
+    assert not line.store.rolls, "the tray still has unacknowledged rolls"
+    received = [(r.device.split("boot=")[1].split("#")[0], int(r.device.split("#")[1]), r) for r in line.got]
+    assert [(b, s) for b, s, _ in received] == [(b, s) for b, s, _ in line.made]  # none lost, none twice, in order
+    for (_, _, text), (_, _, got) in zip(line.made, received):
+        assert got.faces == tuple(int(d.split(":")[2]) for d in text.split(","))
+    assert line.link.counters.rejected[Reject.CHECKSUM] > 0  # the faults really happened
