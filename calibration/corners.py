@@ -1,0 +1,78 @@
+"""Pitch calibration from a camera frame: find the four corner markers (16 corner points with
+known board positions) and fit the camera; or fit it to points a person tapped."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.board import GridBoard
+
+from .errors import CalibrationError
+from .lens import LensCalibration
+from .pitch import PitchSettings, fit_pitch
+from .store import Calibration, now
+
+
+def _ms_size(board: GridBoard) -> float:
+    return min(board.ms_size_mm)
+
+
+def calibrate_from_points(image_px: np.ndarray, board_mm: np.ndarray, size: tuple[int, int], board: GridBoard,
+                          lens: LensCalibration | None = None, settings: PitchSettings = PitchSettings(),
+                          method: str = "tapped points", labels: list[str] | None = None,
+                          camera_name: str = "") -> Calibration:
+    """A calibration from image points (N, 2) px whose board positions (N, 2) mm are known."""
+    fit = fit_pitch(image_px, board_mm, size, _ms_size(board), lens, settings, labels)
+    return Calibration(fit.camera, board.name, (board.length_mm, board.width_mm), fit.quality, method,
+                       fit.focal_source, now(), camera_name, {}, fit.warnings, fit.homography)
+
+
+def calibrate_from_corners(corners_px: np.ndarray, size: tuple[int, int], board: GridBoard,
+                           lens: LensCalibration | None = None, settings: PitchSettings = PitchSettings(),
+                           camera_name: str = "") -> Calibration:
+    """A calibration from the pixel positions (4, 2) of the pitch's outer corners at board
+    (0, 0), (L, 0), (L, W), (0, W)."""
+    px = np.asarray(corners_px, float).reshape(-1, 2)
+    if px.shape != (4, 2):
+        raise CalibrationError(f"give exactly four pitch corners, got {len(px)}")
+    L, W = board.length_mm, board.width_mm
+    mm = np.array([[0, 0], [L, 0], [L, W], [0, W]], float)
+    names = ["corner (0,0)", f"corner ({L:g},0)", f"corner ({L:g},{W:g})", f"corner (0,{W:g})"]
+    return calibrate_from_points(px, mm, size, board, lens, settings, "corners", names, camera_name)
+
+
+def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens: LensCalibration | None = None,
+                         settings: PitchSettings = PitchSettings(), detector=None, camera_name: str = "") -> Calibration:
+    """A calibration from the four corner markers seen in one frame (H, W) or (H, W, 3) uint8.
+    Raises CalibrationError naming the markers that were not found."""
+    from vision.config import MarkerSet
+    from vision.detect import DetectorSettings, detect, to_gray
+
+    markers = markers or MarkerSet()
+    detector = detector or DetectorSettings(dictionary=markers.dictionary)
+    gray = to_gray(image)
+    found: dict[int, list[np.ndarray]] = {}
+    for d in detect(detector, gray):
+        found.setdefault(d.marker, []).append(d.corners)
+    layout = markers.corners
+    L, W = board.length_mm, board.width_mm
+    missing = [m for m in layout.ids if m not in found]
+    places = dict(zip(layout.ids, ("(0,0)", f"({L:g},0)", f"({L:g},{W:g})", f"(0,{W:g})")))
+    if missing:
+        which = ", ".join(f"{m} (by pitch corner {places[m]})" for m in missing)
+        raise CalibrationError(f"corner marker{'s' if len(missing) > 1 else ''} {which} not found: check "
+                               f"{'they are' if len(missing) > 1 else 'it is'} in view, uncovered, lit and flat, "
+                               f"then try again (or tap the pitch corners instead)")
+    twice = [m for m in layout.ids if len(found[m]) > 1]
+    if twice:
+        raise CalibrationError(f"corner marker {twice[0]} is seen {len(found[twice[0]])} times: remove the extra "
+                               f"print from the camera's view")
+    board_pts = layout.corners_mm(L, W)
+    px = np.concatenate([found[m][0] for m in layout.ids])
+    mm = np.concatenate([board_pts[m][:, :2] for m in layout.ids])
+    labels = [f"marker {m} corner {k}" for m in layout.ids for k in range(4)]
+    size = (gray.shape[1], gray.shape[0])
+    fit = fit_pitch(px, mm, size, _ms_size(board), lens, settings, labels)
+    corner_px = {m: tuple(float(v) for v in found[m][0].mean(axis=0)) for m in layout.ids}
+    return Calibration(fit.camera, board.name, (L, W), fit.quality, "corner markers", fit.focal_source, now(),
+                       camera_name, corner_px, fit.warnings, fit.homography)

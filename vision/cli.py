@@ -1,0 +1,264 @@
+"""``touchline vision locate`` and ``touchline vision watch``.
+
+    touchline vision locate IMAGE... [--calibration CAL.json | --corners "x0,y0 x1,y1 x2,y2 x3,y3"]
+                                     [--pitch-mm L W] [--marker-height-mm H] [--lens LENS.json] [--map MAP.json]
+    touchline vision watch --source DEVICE|FILE|FOLDER|synthetic [--calibration CAL.json] [--debug-out DIR]
+
+``locate`` prints one JSON object per image, one per line. Without ``--calibration`` or
+``--corners`` each image is calibrated from its own corner markers. ``watch`` prints committed
+moves and status changes as JSON lines until the source ends (or ``--seconds``/``--frames``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import queue
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.corners import calibrate_from_corners, calibrate_from_frame
+from calibration.errors import CalibrationError
+from calibration.lens import LensCalibration
+from calibration.store import Calibration
+from companion.board import GridBoard
+from companion.fublet.components import load_board
+
+from .config import MarkerMap, MarkerSet
+from .detect import detect, to_gray
+from .errors import SourceError, VisionError
+from .locate import VisionSetup, locate
+from .overlay import draw_result
+
+log = logging.getLogger(__name__)
+EXIT_OK, EXIT_ERROR = 0, 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="vision_command", metavar="SUBCOMMAND", required=True)
+    p = sub.add_parser("locate", help="print where the figures are on camera images, as JSON lines",
+                       description="Locate every figure and the ball on each image; one JSON object per image per "
+                                   "line. Without --calibration or --corners each image is calibrated from its "
+                                   "own corner markers.")
+    p.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--calibration", type=Path, metavar="CAL.json", help="a saved pitch calibration")
+    g.add_argument("--corners", metavar='"x0,y0 x1,y1 x2,y2 x3,y3"',
+                   help="pixel positions of the pitch's outer corners at board (0,0), (L,0), (L,W), (0,W)")
+    _common(p)
+    p.add_argument("--debug-out", type=Path, metavar="DIR", help="write an overlay image per input here")
+    p.set_defaults(run=run)
+
+    w = sub.add_parser("watch", help="run the live tracker and print committed moves and health changes",
+                       description="Track the figures live: print each committed move and each health change as a "
+                                   "JSON line. SOURCE is a camera (0, /dev/video2), a video file, a folder of "
+                                   "images, or 'synthetic' (a rendered match).")
+    w.add_argument("--source", required=True, metavar="DEVICE|FILE|synthetic")
+    w.add_argument("--calibration", type=Path, metavar="CAL.json",
+                   help="a saved pitch calibration (default: calibrate from the corner markers first)")
+    _common(w)
+    w.add_argument("--debug-out", type=Path, metavar="DIR", help="write overlay frames (markers, squares, grid) here")
+    w.add_argument("--seconds", type=float, help="stop after this many seconds")
+    w.add_argument("--frames", type=int, help="stop after this many frames")
+    w.add_argument("--settle-ms", type=float, default=150.0, help="how long a figure must stay put to count "
+                                                                  "(default 150)")
+    w.add_argument("--seed", type=int, default=1, help="the synthetic match's seed (default 1)")
+    w.add_argument("--resolution", metavar="WxH", help="ask the camera (or the synthetic one) for this resolution")
+    w.set_defaults(run=run)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pitch-mm", nargs=2, type=float, metavar=("L", "W"), help="the pitch's size in mm "
+                   "(default: the Fublet board data)")
+    p.add_argument("--marker-height-mm", type=float, metavar="H",
+                   help=f"the caps' height above the board (default {MarkerSet().cap_height_mm:g})")
+    p.add_argument("--lens", type=Path, metavar="LENS.json", help="a lens calibration from 'touchline calibrate-lens'")
+    p.add_argument("--map", type=Path, metavar="MAP.json", help="which marker belongs to which figure "
+                   "(default: ids 0-15 home #1-16, 16-31 away #1-16)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.vision_command == "locate":
+        return run_locate(args)
+    return run_watch(args)
+
+
+def _board(args: argparse.Namespace) -> GridBoard:
+    board = load_board()
+    if args.pitch_mm:
+        L, W = args.pitch_mm
+        if L <= 0 or W <= 0:
+            raise VisionError(f"--pitch-mm needs a positive length and width, got {L:g} {W:g}")
+        board = replace(board, length_mm=L, width_mm=W)
+    return board
+
+
+def _markers(args: argparse.Namespace) -> MarkerSet:
+    if args.marker_height_mm is None:
+        return MarkerSet()
+    if not 0 <= args.marker_height_mm < 500:
+        raise VisionError(f"--marker-height-mm must be 0..500 mm above the board, got {args.marker_height_mm:g}")
+    return MarkerSet(cap_height_mm=args.marker_height_mm)
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """'x0,y0 x1,y1 x2,y2 x3,y3' -> (4, 2) pixels."""
+    try:
+        pts = [tuple(float(v) for v in pair.split(",")) for pair in text.replace(";", " ").split()]
+        arr = np.array(pts, float)
+    except ValueError:
+        arr = np.zeros((0,))
+    if arr.shape != (4, 2):
+        raise VisionError(f"--corners needs four pixel points like \"102,80 1810,95 1790,1000 120,990\", got {text!r}")
+    return arr
+
+
+def run_locate(args: argparse.Namespace) -> int:
+    board, markers = _board(args), _markers(args)
+    lens = LensCalibration.load(args.lens) if args.lens else None
+    marker_map = MarkerMap.load(args.map) if args.map else MarkerMap.default(markers)
+    saved = None
+    if args.calibration:
+        saved = Calibration.load(args.calibration)
+        saved.check_board(board, name=str(args.calibration))
+    corners = parse_corners(args.corners) if args.corners else None
+    if args.debug_out:
+        args.debug_out.mkdir(parents=True, exist_ok=True)
+    failed = 0
+    for path in args.images:
+        try:
+            line = _locate_one(path, board, markers, marker_map, lens, saved, corners, args)
+        except (SourceError, CalibrationError, VisionError) as exc:
+            text = str(exc)
+            print(f"touchline vision locate: error: {text if str(path) in text else f'{path}: {text}'}", file=sys.stderr)
+            failed += 1
+            continue
+        sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    return EXIT_ERROR if failed else EXIT_OK
+
+
+def _locate_one(path: Path, board, markers, marker_map, lens, saved, corners, args) -> dict:
+    from .sources import read_image
+
+    image = read_image(path)
+    size = (image.shape[1], image.shape[0])
+    gray = to_gray(image)
+    if saved is not None:
+        saved.check_frame(size, str(args.calibration))
+        cal = saved
+    elif corners is not None:
+        cal = calibrate_from_corners(corners, size, board, lens)
+    else:
+        cal = calibrate_from_frame(gray, board, markers, lens)
+    setup = VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+    result = locate(setup, detect(setup.detector, gray))
+    out = {"image": str(path), **result.to_json()}
+    out["warnings"] = list(cal.warnings) + out["warnings"]
+    if args.debug_out:
+        cv2.imwrite(str(args.debug_out / f"{path.stem}.overlay.png"), draw_result(image, setup, result))
+    return out
+
+
+# --- watch ---------------------------------------------------------------------------------------
+
+def _resolution(text: str | None) -> tuple[int, int] | None:
+    if not text:
+        return None
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+        return (w, h)
+    except ValueError:
+        raise VisionError(f"--resolution needs WIDTHxHEIGHT like 1920x1080, got {text!r}") from None
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    from .live import VisionWorker
+    from .sources import CameraSource, IterSource, source_for
+    from .tracker import TrackerSettings
+
+    board, markers = _board(args), _markers(args)
+    lens = LensCalibration.load(args.lens) if args.lens else None
+    marker_map = MarkerMap.load(args.map) if args.map else MarkerMap.default(markers)
+    size = _resolution(args.resolution)
+    setup = None
+    if args.calibration:
+        cal = Calibration.load(args.calibration)
+        cal.check_board(board, name=str(args.calibration))
+        setup = VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+
+    def calibrate(image: np.ndarray) -> VisionSetup:
+        cal = calibrate_from_frame(image, board, markers, lens)
+        for w in cal.warnings:
+            log.warning("calibration: %s", w)
+        _print({"type": "calibrated", "quality": cal.quality.to_json(), "focal_source": cal.focal_source})
+        return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+
+    if args.source == "synthetic":
+        def open_source():
+            return IterSource(_synthetic_frames(board, markers, args.seed, size or (1920, 1080)), "synthetic")
+    else:
+        def open_source():
+            src = source_for(args.source)
+            if isinstance(src, CameraSource) and size:
+                src.size = size
+            return src
+
+    if args.debug_out:
+        args.debug_out.mkdir(parents=True, exist_ok=True)
+
+    def on_frame(frame, result) -> None:
+        if args.debug_out and worker.tracker is not None:
+            cv2.imwrite(str(args.debug_out / f"frame{frame.index:05d}.png"), draw_result(frame.image, reader_setup(), result))
+
+    def reader_setup() -> VisionSetup:
+        return worker._setup
+
+    worker = VisionWorker(open_source, setup, calibrate, TrackerSettings(settle_s=args.settle_ms / 1000.0),
+                          on_frame=on_frame if args.debug_out else None)
+    worker.start()
+    started = time.monotonic()
+    try:
+        while True:
+            done = worker.finished.wait(0.05)
+            for q in (worker.status, worker.sightings):
+                while True:
+                    try:
+                        _print(q.get_nowait().to_json())
+                    except queue.Empty:
+                        break
+            if done:
+                break
+            if args.seconds is not None and time.monotonic() - started >= args.seconds:
+                break
+            if args.frames is not None and worker.frames >= args.frames:
+                break
+    finally:
+        worker.stop()
+    for q in (worker.status, worker.sightings):
+        while not q.empty():
+            _print(q.get_nowait().to_json())
+    if worker.frames:
+        log.info("%d frames, %.1f ms each on average", worker.frames, 1000 * worker.seconds_processing / worker.frames)
+    return EXIT_OK
+
+
+def _print(obj: dict) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+def _synthetic_frames(board: GridBoard, markers: MarkerSet, seed: int, size: tuple[int, int]):
+    from .scenario import random_script, render_sequence
+    from .synth import random_scene
+
+    scene = random_scene(seed, board, markers, size=size, hand=False, distortion=0.0)
+    script = random_script(np.random.default_rng(seed), scene)
+    for image, t, _, _ in render_sequence(scene, script, seed=seed):
+        yield image, t

@@ -1,0 +1,195 @@
+"""From detected markers to board millimetres and squares.
+
+:func:`locate` is a pure stage: ``(setup, detections) -> FrameResult``. Each marker's corners are
+cast as rays from the camera onto the plane at that marker's height (cap height for figures,
+token thickness for the ball, the board for corner markers), which removes the parallax of
+the caps; the centre of the four board points is the figure's position, and the marker's top
+edge gives its facing. Squares come only from ``companion.board.GridBoard``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.camera import CameraModel
+from calibration.layout import facing_of
+from companion.board import GridBoard, Square
+from companion.teams import PlayerRef
+
+from .config import MarkerMap, MarkerSet
+from .detect import Detection, DetectorSettings
+
+OFF_PITCH = "off the pitch"
+
+
+@dataclass(frozen=True)
+class VisionSetup:
+    """Everything a frame is read with: the posed camera, the board, the printed markers, the
+    marker map and the detector settings. ``max_size_error`` is how far a marker's measured size
+    may be from its printed size (as a fraction) before it is taken for lifted or tilted."""
+
+    camera: CameraModel
+    board: GridBoard
+    markers: MarkerSet = MarkerSet()
+    marker_map: MarkerMap = field(default_factory=MarkerMap.default)
+    detector: DetectorSettings = DetectorSettings()
+    max_size_error: float = 0.12
+    plane_homography: np.ndarray | None = field(default=None, repr=False)
+    corner_px: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_calibration(cls, calibration, board: GridBoard, **kw) -> "VisionSetup":
+        """A setup reading frames with a pitch calibration (``calibration.store.Calibration``)."""
+        return cls(calibration.camera, board, plane_homography=calibration.plane_homography,
+                   corner_px=dict(calibration.corner_px), **kw)
+
+    def __repr__(self) -> str:
+        return (f"VisionSetup(camera={self.camera!r}, board={self.board.name!r}, markers={self.markers!r}, "
+                f"marker_map={self.marker_map!r})")
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A figure or the ball where the camera sees it. ``square`` is the movement square (None off
+    the pitch), ``area`` the named off-pitch area (bench, substitution area) or "off the pitch";
+    ``size_ratio`` is the marker's measured over printed size (1.0 at its expected height)."""
+
+    marker: int
+    player: PlayerRef | None
+    x_mm: float
+    y_mm: float
+    facing_deg: float
+    square: Square | None
+    pass_square: Square | None
+    area: str | None
+    size_ratio: float = 1.0
+    center_px: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def is_ball(self) -> bool:
+        return self.player is None
+
+    def to_json(self) -> dict:
+        out: dict = {"marker": self.marker}
+        if self.player is None:
+            out["ball"] = True
+        else:
+            out["player"] = str(self.player)
+        out.update({"x_mm": round(self.x_mm, 1), "y_mm": round(self.y_mm, 1), "facing_deg": round(self.facing_deg, 1),
+                    "square": None if self.square is None else {"ms": list(self.square), "ps": list(self.pass_square)}})
+        if self.area is not None:
+            out["off_pitch"] = self.area
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A marker that cannot be a figure: its id seen more than once, or not in the marker map."""
+
+    marker: int
+    reason: str
+    at_mm: tuple[tuple[float, float], ...] = ()
+
+    def to_json(self) -> dict:
+        return {"marker": self.marker, "reason": self.reason,
+                "at_mm": [[round(x, 1), round(y, 1)] for x, y in self.at_mm]}
+
+
+@dataclass(frozen=True)
+class FrameResult:
+    """What one frame shows: figures (sorted by marker), the ball, conflicts, warnings, and the
+    pixel centres of the corner markers seen (for noticing a bumped camera)."""
+
+    figures: tuple[Seen, ...] = ()
+    ball: Seen | None = None
+    conflicts: tuple[Conflict, ...] = ()
+    warnings: tuple[str, ...] = ()
+    corner_px: dict[int, tuple[float, float]] = field(default_factory=dict)
+    detections: tuple[Detection, ...] = field(default=(), repr=False)
+
+    def to_json(self) -> dict:
+        seen = list(self.figures) + ([self.ball] if self.ball else [])
+        return {"figures": [s.to_json() for s in seen], "conflicts": [c.to_json() for c in self.conflicts],
+                "warnings": list(self.warnings)}
+
+
+def marker_points_mm(camera: CameraModel, corners_px: np.ndarray, heights: np.ndarray,
+                     plane_homography: np.ndarray | None = None) -> np.ndarray:
+    """Corners (N, 4, 2) px of markers lying at ``heights`` (N,) mm -> board points (N, 4, 2) mm.
+
+    With ``plane_homography`` (board plane -> undistorted pixels, as fitted), the point on the
+    board plane comes from it and only the parallax shift (from the board plane up to the
+    marker's height) from the camera model: the fitted homography is exact on the board even
+    where the camera model, resting on an assumed principal point, is not."""
+    n = len(corners_px)
+    px = np.asarray(corners_px, float).reshape(-1, 2)
+    z = np.repeat(np.asarray(heights, float), 4)
+    at_height = camera.to_plane(px, z)
+    if plane_homography is not None:
+        ideal = camera.undistort_pixels(px)
+        back = np.linalg.inv(plane_homography) @ np.column_stack([ideal, np.ones(len(ideal))]).T
+        base = (back[:2] / back[2]).T
+        at_height = base + (at_height - camera.to_plane(px, 0.0))
+    return at_height.reshape(n, 4, 2)
+
+
+def place(board: GridBoard, x: float, y: float) -> tuple[Square | None, Square | None, str | None]:
+    """Movement square, pass square and off-pitch area of a board point."""
+    ms = board.mm_to_ms(x, y)
+    if ms is not None:
+        return ms, board.ms_to_ps(ms), None
+    return None, None, board.off_pitch_area(x, y) or OFF_PITCH
+
+
+def locate(setup: VisionSetup, detections: list[Detection]) -> FrameResult:
+    """Board positions of the detected markers; conflicts and doubtful markers set aside."""
+    ms, board = setup.markers, setup.board
+    if not detections:
+        return FrameResult()
+    corners = np.stack([d.corners for d in detections]).astype(float)
+    heights = np.array([ms.height_of(d.marker) for d in detections])
+    pts = marker_points_mm(setup.camera, corners, heights, setup.plane_homography)
+    by_id: dict[int, list[int]] = {}
+    for i, d in enumerate(detections):
+        by_id.setdefault(d.marker, []).append(i)
+    figures: list[Seen] = []
+    ball: Seen | None = None
+    conflicts: list[Conflict] = []
+    warnings: list[str] = []
+    corner_px: dict[int, tuple[float, float]] = {}
+    for marker, idx in sorted(by_id.items()):
+        kind = ms.kind_of(marker)
+        centres = [tuple(float(v) for v in pts[i].mean(axis=0)) for i in idx]
+        if not all(np.isfinite(c).all() for c in centres):
+            warnings.append(f"marker {marker} lies above the camera's horizon; check the calibration")
+            continue
+        if len(idx) > 1:
+            conflicts.append(Conflict(marker, f"marker {marker} seen {len(idx)} times", tuple(centres)))
+            continue
+        i = idx[0]
+        if kind == "corner":
+            c = detections[i].center
+            corner_px[marker] = (float(c[0]), float(c[1]))
+            continue
+        entry = setup.marker_map.get(marker) if kind == "figure" else None
+        if kind == "unknown" or (kind == "figure" and entry is None):
+            conflicts.append(Conflict(marker, f"marker {marker} is not in the marker map", tuple(centres)))
+            continue
+        side = float(np.mean(np.linalg.norm(pts[i] - np.roll(pts[i], 1, axis=0), axis=1)))
+        ratio = side / ms.side_of(marker)
+        if abs(ratio - 1.0) > setup.max_size_error:
+            warnings.append(f"marker {marker} looks {ratio:.2f} times its printed size: lifted or tipped over, "
+                            f"so not placed")
+            continue
+        x, y = centres[0]
+        square, ps, area = place(board, x, y)
+        facing = facing_of(pts[i])
+        c = detections[i].center
+        if kind == "ball":
+            ball = Seen(marker, None, x, y, facing, square, ps, area, ratio, (float(c[0]), float(c[1])))
+        else:
+            facing = (facing + entry.facing_offset_deg) % 360.0
+            figures.append(Seen(marker, entry.player, x, y, facing, square, ps, area, ratio, (float(c[0]), float(c[1]))))
+    return FrameResult(tuple(figures), ball, tuple(conflicts), tuple(warnings), corner_px, tuple(detections))

@@ -1,0 +1,207 @@
+"""The live tracker: from per-frame positions to committed moves.
+
+A figure's position is committed only after it has stayed put (within ``still_mm``) for
+``settle_s``; then exactly one :class:`~vision.sighting.Sighting` is emitted. A figure that is
+not seen (a hand over it, or its marker in conflict) keeps its last committed position, is
+marked unseen and never produces a move. Jitter below ``move_mm`` (and ``turn_deg`` of facing)
+is not a move; a square change needs ``cross_mm`` at least, so a figure standing on a line does
+not flicker between two squares.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from calibration.monitor import CornerMonitor
+from companion.board import GridBoard, Square
+from companion.teams import PlayerRef
+
+from .locate import FrameResult, Seen, place
+from .sighting import BallSighting, ConflictNotice, Event, HealthChange, RecalibrationNeeded, Sighting
+
+
+@dataclass(frozen=True, slots=True)
+class TrackerSettings:
+    settle_s: float = 0.15
+    still_mm: float = 3.0
+    move_mm: float = 5.0
+    cross_mm: float = 1.5
+    turn_deg: float = 30.0
+    max_gap_s: float = 0.1
+    unseen_after_s: float = 0.2
+    slow_frame_s: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    x_mm: float
+    y_mm: float
+    facing_deg: float
+
+
+@dataclass(frozen=True, slots=True)
+class TrackedFigure:
+    """A figure as the tracker holds it: where it was last committed, whether it is seen now."""
+
+    marker: int
+    player: PlayerRef | None
+    committed: Pose | None
+    square: Square | None
+    area: str | None
+    seen: bool
+    last_seen_s: float | None
+
+
+@dataclass
+class _Candidate:
+    since: float
+    last: float
+    n: int = 0
+    sx: float = 0.0
+    sy: float = 0.0
+    sc: float = 0.0
+    ss: float = 0.0
+
+    def add(self, s: Seen, t: float) -> None:
+        self.n += 1
+        self.sx += s.x_mm
+        self.sy += s.y_mm
+        self.sc += math.cos(math.radians(s.facing_deg))
+        self.ss += math.sin(math.radians(s.facing_deg))
+        self.last = t
+
+    @property
+    def pose(self) -> Pose:
+        return Pose(self.sx / self.n, self.sy / self.n, math.degrees(math.atan2(self.ss, self.sc)) % 360.0)
+
+
+@dataclass
+class _Track:
+    marker: int
+    player: PlayerRef | None
+    committed: Pose | None = None
+    square: Square | None = None
+    area: str | None = None
+    candidate: _Candidate | None = None
+    last_seen: float | None = None
+
+
+def _angle(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+@dataclass
+class Tracker:
+    """Feed :meth:`update` one :class:`~vision.locate.FrameResult` per frame with its time; it
+    returns the events that frame caused. Not thread-safe: one tracker per vision thread."""
+
+    board: GridBoard
+    settings: TrackerSettings = TrackerSettings()
+    monitor: CornerMonitor | None = None
+    _tracks: dict[int, _Track] = field(default_factory=dict)
+    _conflicts: dict[int, tuple[float, str, bool]] = field(default_factory=dict)
+    _health: str = "ok"
+    _last_t: float | None = None
+    _ball_marker: int | None = None
+
+    @property
+    def health(self) -> str:
+        return self._health
+
+    def figures(self, now: float | None = None) -> tuple[TrackedFigure, ...]:
+        """Every figure ever committed or seen, with its committed position and whether it is seen."""
+        now = self._last_t if now is None else now
+        out = []
+        for tr in sorted(self._tracks.values(), key=lambda tr: tr.marker):
+            seen = tr.last_seen is not None and now is not None and now - tr.last_seen <= self.settings.unseen_after_s
+            out.append(TrackedFigure(tr.marker, tr.player, tr.committed, tr.square, tr.area, seen, tr.last_seen))
+        return tuple(out)
+
+    def committed_ball(self) -> tuple[float, float] | None:
+        tr = self._tracks.get(self._ball_marker) if self._ball_marker is not None else None
+        return None if tr is None or tr.committed is None else (tr.committed.x_mm, tr.committed.y_mm)
+
+    def set_health(self, health: str, reason: str, t: float) -> list[Event]:
+        if health == self._health:
+            return []
+        self._health = health
+        return [HealthChange(health, reason, t)]
+
+    def update(self, result: FrameResult, t: float) -> list[Event]:
+        events: list[Event] = []
+        s = self.settings
+        slow = self._last_t is not None and t - self._last_t > s.slow_frame_s
+        gap = 0.0 if self._last_t is None else t - self._last_t
+        self._last_t = t
+        seen: list[Seen] = list(result.figures) + ([result.ball] if result.ball is not None else [])
+        if result.ball is not None:
+            self._ball_marker = result.ball.marker
+        for obs in seen:
+            tr = self._tracks.get(obs.marker)
+            if tr is None:
+                tr = self._tracks[obs.marker] = _Track(obs.marker, obs.player)
+            tr.last_seen = t
+            c = tr.candidate
+            if c is not None:
+                mean = c.pose
+                if (t - c.last > s.max_gap_s or math.hypot(obs.x_mm - mean.x_mm, obs.y_mm - mean.y_mm) > s.still_mm
+                        or _angle(obs.facing_deg, mean.facing_deg) > s.turn_deg / 2):
+                    c = None
+            if c is None:
+                c = tr.candidate = _Candidate(since=t, last=t)
+            c.add(obs, t)
+            if t - c.since >= s.settle_s - 1e-9:
+                event = self._maybe_commit(tr, c.pose, t)
+                if event is not None:
+                    events.append(event)
+        # conflicts that last are worth a notice; a conflicting marker is simply not seen
+        now_conflicts = {c.marker: c.reason for c in result.conflicts}
+        for marker, reason in now_conflicts.items():
+            since, _, told = self._conflicts.get(marker, (t, reason, False))
+            if not told and t - since >= s.settle_s:
+                events.append(ConflictNotice(marker, reason, t))
+                told = True
+            self._conflicts[marker] = (since, reason, told)
+            tr = self._tracks.get(marker)
+            if tr is not None:
+                tr.candidate = None
+        for marker in [m for m in self._conflicts if m not in now_conflicts]:
+            del self._conflicts[marker]
+        problems = self._watch_corners(result, t, events)
+        if slow:
+            problems.append(f"frames arrive slowly ({gap:.2f} s apart)")
+        if problems:
+            events += self.set_health("degraded", "; ".join(problems), t)
+        else:
+            events += self.set_health("ok", "the camera sees the board", t)
+        return events
+
+    def _maybe_commit(self, tr: _Track, pose: Pose, t: float) -> Event | None:
+        square, _, area = place(self.board, pose.x_mm, pose.y_mm)
+        old = tr.committed
+        if old is not None:
+            dist = math.hypot(pose.x_mm - old.x_mm, pose.y_mm - old.y_mm)
+            moved = (dist > self.settings.move_mm or _angle(pose.facing_deg, old.facing_deg) > self.settings.turn_deg
+                     or ((square, area) != (tr.square, tr.area) and dist > self.settings.cross_mm))
+            if not moved:
+                return None
+        tr.committed, tr.square, tr.area = pose, square, area
+        if tr.player is None:
+            return BallSighting(pose.x_mm, pose.y_mm, square, area, t)
+        return Sighting(tr.player, pose.x_mm, pose.y_mm, pose.facing_deg, square, area, tr.marker, t,
+                        self.committed_ball())
+
+    def _watch_corners(self, result: FrameResult, t: float, events: list[Event]) -> list[str]:
+        """Problems with the view, as sentences; a bumped camera also raises an event (once)."""
+        if self.monitor is None:
+            return []
+        before = self.monitor.state
+        state = self.monitor.update(result.corner_px, t)
+        if state == "moved":
+            if before != "moved":
+                events.append(RecalibrationNeeded(self.monitor.shift_px, self.monitor.moved_markers, t))
+            return ["the corner markers moved: calibrate the pitch again"]
+        if state == "hidden":
+            return ["no corner marker seen for a while: is the camera covered or turned away?"]
+        return []
