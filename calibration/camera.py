@@ -160,4 +160,5 @@ class CameraModel:
         """Image scale (pixels per board millimetre) at a board point, from a 1 mm step in x and y."""
         pts = np.array([[x_mm, y_mm, z_mm], [x_mm + 1, y_mm, z_mm], [x_mm, y_mm + 1, z_mm]])
         px = self.project(pts)
-        return float(math.sqrt(abs(np.cross(px[1] - px[0], px[2] - px[0]))))
+        a, b = px[1] - px[0], px[2] - px[0]
+        return float(math.sqrt(abs(a[0] * b[1] - a[1] * b[0])))

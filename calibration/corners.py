@@ -49,11 +49,14 @@ def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens
     from vision.detect import DetectorSettings, detect, to_gray
 
     markers = markers or MarkerSet()
-    detector = detector or DetectorSettings(dictionary=markers.dictionary)
     gray = to_gray(image)
     found: dict[int, list[np.ndarray]] = {}
-    for d in detect(detector, gray):
-        found.setdefault(d.marker, []).append(d.corners)
+    # corner markers are large: a wide threshold window first, a narrow one for what it missed
+    tries = [detector] if detector else [DetectorSettings(window_px=w, dictionary=markers.dictionary) for w in (15, 5)]
+    for k, s in enumerate(tries):
+        for d in detect(s, gray):
+            if k == 0 or (d.marker in markers.corners.ids and d.marker not in found):
+                found.setdefault(d.marker, []).append(d.corners)
     layout = markers.corners
     L, W = board.length_mm, board.width_mm
     missing = [m for m in layout.ids if m not in found]

@@ -47,7 +47,7 @@ class DetectorSettings:
     marker's side); ``min_side_px`` the smallest marker looked for; ``subpix`` refines corners."""
 
     dictionary: str = "DICT_4X4_50"
-    window_px: int = 11
+    window_px: int = 5
     threshold_c: float = 7.0
     min_side_px: float = 9.0
     max_side_px: float = 140.0
@@ -55,6 +55,13 @@ class DetectorSettings:
     ignored_margin: float = 0.2
     subpix: bool = True
     error_correction: float = 0.6
+
+    @classmethod
+    def for_marker_px(cls, side_px: float, **kw) -> "DetectorSettings":
+        """Settings for markers of about ``side_px``: a small threshold window keeps a 20 px
+        marker apart from the dark figure base beside it; larger markers need a larger one."""
+        window = int(np.clip(round(side_px / 4), 5, 21)) | 1
+        return cls(window_px=window, **kw)
 
     def parameters(self, frame_max_side: int) -> cv2.aruco.DetectorParameters:
         p = cv2.aruco.DetectorParameters()

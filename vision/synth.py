@@ -437,6 +437,16 @@ def _apply_look(img: np.ndarray, look: Look) -> np.ndarray:
     return img
 
 
+def compact_board() -> GridBoard:
+    """A small board (8 x 6 pass squares of 2 x 2 movement squares, 20 mm each, a bench and a
+    substitution area below the y = 0 touch line) whose frames render fast: for tests."""
+    from companion.board import Area, MmRect
+
+    return GridBoard(name="compact test board", length_mm=320.0, width_mm=240.0, ps_cols=8, ps_rows=6, ms_per_ps=2,
+                     areas={"bench_home": Area("mm", mm=(MmRect(60.0, -80.0, 150.0, -20.0),)),
+                            "substitution_area": Area("mm", mm=(MmRect(170.0, -80.0, 210.0, -20.0),))})
+
+
 # --- random scenes --------------------------------------------------------------------------------
 
 def scene_extent_mm(board: GridBoard, markers: MarkerSet) -> np.ndarray:
@@ -454,14 +464,14 @@ def scene_extent_mm(board: GridBoard, markers: MarkerSet) -> np.ndarray:
 def random_camera(rng: np.random.Generator, board: GridBoard, markers: MarkerSet, size: tuple[int, int] = (1920, 1080),
                   max_tilt_deg: float = 25.0, height_mm: tuple[float, float] = (600.0, 1000.0),
                   yaw_deg: float | None = None, distortion: float = 0.1, fill: tuple[float, float] = (0.94, 1.0),
-                  tilt_deg: float | None = None) -> CameraModel:
+                  tilt_deg: float | None = None, min_tilt_deg: float = 0.0) -> CameraModel:
     """A webcam above the board: random height, tilt up to ``max_tilt_deg`` in any direction, the
     board's length along the frame's width (either way round, give or take 8 degrees) unless
     ``yaw_deg`` is given, a focal length that frames the whole board, and barrel distortion up to
     ``distortion`` (k1)."""
     W, H = size
     L, Wd = board.length_mm, board.width_mm
-    tilt = math.radians(rng.uniform(0, max_tilt_deg) if tilt_deg is None else tilt_deg)
+    tilt = math.radians(rng.uniform(min_tilt_deg, max_tilt_deg) if tilt_deg is None else tilt_deg)
     azim = rng.uniform(0, 2 * math.pi)
     yaw = math.radians(yaw_deg if yaw_deg is not None else rng.choice([0.0, 180.0]) + rng.uniform(-8, 8))
     height = rng.uniform(*height_mm)
@@ -493,12 +503,21 @@ def random_camera(rng: np.random.Generator, board: GridBoard, markers: MarkerSet
     return CameraModel(W, H, f, f, cx, cy, dist, tuple(cv2.Rodrigues(R)[0].ravel()), tuple(t))
 
 
-def random_figures(rng: np.random.Generator, board: GridBoard, markers: MarkerSet, on_pitch: int = 24,
+def random_figures(rng: np.random.Generator, board: GridBoard, markers: MarkerSet, on_pitch: int | None = None,
                    benched: int = 6, jitter_mm: float = 4.0, ball: bool = True) -> tuple[FigurePose, ...]:
     """Figures on distinct movement squares (centre +- ``jitter_mm``), a few on the benches, the ball
     on a free square."""
     ids = list(markers.figure_ids)
     rng.shuffle(ids)
+    benches = [a for name, a in sorted(board.areas.items()) if a.grid == "mm"]
+    spots = []
+    for area in benches:
+        for r in area.mm:
+            for x in np.arange(r.x0 + 15, r.x1 - 14, 25.0):
+                spots.append((float(x), (r.y0 + r.y1) / 2))
+    benched = min(benched, len(spots))
+    if on_pitch is None:
+        on_pitch = min(len(ids) - benched, board.ms_cols * board.ms_rows // 6)
     cells = rng.choice(board.ms_cols * board.ms_rows, size=on_pitch + 1, replace=False)
     half = len(markers.figure_ids) // 2
     figs = []
@@ -506,12 +525,6 @@ def random_figures(rng: np.random.Generator, board: GridBoard, markers: MarkerSe
         x, y = board.ms_center_mm((int(cell % board.ms_cols), int(cell // board.ms_cols)))
         figs.append(FigurePose(int(marker), x + rng.uniform(-jitter_mm, jitter_mm), y + rng.uniform(-jitter_mm, jitter_mm),
                                float(rng.uniform(0, 360)), team="home" if marker < half else "away"))
-    benches = [a for name, a in sorted(board.areas.items()) if a.grid == "mm"]
-    spots = []
-    for area in benches:
-        for r in area.mm:
-            for x in np.arange(r.x0 + 15, r.x1 - 14, 25.0):
-                spots.append((float(x), (r.y0 + r.y1) / 2))
     for marker, i in zip(ids[on_pitch:on_pitch + benched], rng.permutation(len(spots))):
         x, y = spots[int(i)]
         figs.append(FigurePose(int(marker), x + rng.uniform(-2, 2), y + rng.uniform(-2, 2), float(rng.uniform(0, 360)),
@@ -539,11 +552,11 @@ def random_hand(rng: np.random.Generator, board: GridBoard) -> Hand:
 
 def random_scene(seed: int, board: GridBoard, markers: MarkerSet = MarkerSet(), size: tuple[int, int] = (1920, 1080),
                  hand: bool | None = None, distortion: float = 0.1, look_strength: float = 1.0,
-                 **camera_kw) -> Scene:
+                 figures: int | None = None, **camera_kw) -> Scene:
     """A whole random scene from one seed."""
     rng = np.random.default_rng(seed)
     cam = random_camera(rng, board, markers, size, distortion=distortion, **camera_kw)
-    figs = random_figures(rng, board, markers)
+    figs = random_figures(rng, board, markers, **({} if figures is None else {"on_pitch": figures}))
     with_hand = bool(rng.random() < 0.5) if hand is None else hand
     hands = (random_hand(rng, board),) if with_hand else ()
     return Scene(cam, board, markers, figs, hands, random_look(rng, look_strength))

@@ -1,0 +1,176 @@
+"""Detection and locating on rendered frames of a small board (640 x 480, fast to draw): every
+visible figure found in its square, nothing hidden reported, conflicts kept apart."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from calibration.corners import calibrate_from_frame
+from calibration.errors import CalibrationError
+from calibration.lens import LensCalibration
+from vision.config import MapEntry, MarkerMap, MarkerSet
+from vision.detect import DetectorSettings, detect, detect_default, to_gray
+from vision.locate import OFF_PITCH, VisionSetup, locate
+from vision.synth import FigurePose, Hand, compact_board, random_scene, render
+
+BOARD = compact_board()
+MARKERS = MarkerSet()
+SIZE = (640, 480)
+
+
+def lens_of(cam) -> LensCalibration:
+    """The renderer's true lens, as a perfect 'touchline calibrate-lens' would measure it."""
+    return LensCalibration(cam.width, cam.height, cam.fx, cam.fy, cam.cx, cam.cy, cam.dist)
+
+
+def calibrated(scene, lens: bool = True) -> VisionSetup:
+    """Calibrate on the scene without hands (as a person would), from its corner markers."""
+    empty, _ = render(replace(scene, hands=()))
+    cal = calibrate_from_frame(empty, BOARD, MARKERS, lens_of(scene.camera) if lens else None)
+    return VisionSetup.from_calibration(cal, BOARD, markers=MARKERS)
+
+
+@pytest.fixture(scope="module")
+def frames():
+    """Six seeded scenes (half with a hand over the board), their frames and truths."""
+    out = []
+    for seed in range(6):
+        scene = random_scene(seed, BOARD, MARKERS, size=SIZE, hand=seed % 2 == 0, look_strength=0.8)
+        image, truth = render(scene)
+        out.append((scene, image, truth))
+    return out
+
+
+def test_every_fully_visible_marker_is_found_and_no_hidden_one(frames):
+    errors = []
+    for scene, image, truth in frames:
+        found = {d.marker: d for d in detect(DetectorSettings(), to_gray(image))}
+        for marker, t in truth.items():
+            if t.seen:
+                assert marker in found, f"seed scene: marker {marker} ({t.side_px:.1f} px) missed"
+                errors.append(np.abs(found[marker].corners - t.corners_px).max())  # px, corners in ArUco order
+            if t.hidden:
+                assert marker not in found, f"marker {marker} is {1 - t.visible:.0%} covered yet reported"
+        assert set(found) <= set(truth)
+    assert np.median(errors) < 0.5 and max(errors) < 1.5
+
+
+def test_the_tuned_detector_finds_at_least_what_opencv_defaults_find(frames):
+    for _, image, truth in frames:
+        gray = to_gray(image)
+        ours = {d.marker for d in detect(DetectorSettings(), gray)}
+        default = {d.marker for d in detect_default(gray)}
+        assert default - ours <= {m for m, t in truth.items() if not t.seen}
+
+
+def test_searching_windows_finds_what_the_whole_frame_shows(frames):
+    _, image, truth = frames[1]
+    gray = to_gray(image)
+    rois = []
+    for t in truth.values():
+        c = t.corners_px.mean(axis=0)
+        r = 1.6 * t.side_px
+        rois.append((int(c[0] - r), int(c[1] - r), int(c[0] + r), int(c[1] + r)))
+    whole = {d.marker: d.center for d in detect(DetectorSettings(), gray)}
+    windows = {d.marker: d.center for d in detect(DetectorSettings(), gray, rois)}
+    assert set(windows) == set(whole)
+    for m in whole:
+        assert np.linalg.norm(windows[m] - whole[m]) < 1e-3
+
+
+def test_figures_land_in_their_square_within_a_millimetre_or_two(frames):
+    for scene, image, truth in frames:
+        setup = calibrated(scene)
+        result = locate(setup, detect(setup.detector, to_gray(image)))
+        assert result.conflicts == ()
+        seen = {s.marker: s for s in result.figures}
+        if result.ball is not None:
+            seen[result.ball.marker] = result.ball
+        for marker, t in truth.items():
+            if marker in MARKERS.corners.ids or not t.seen:
+                continue
+            s = seen[marker]
+            assert np.hypot(s.x_mm - t.x_mm, s.y_mm - t.y_mm) < 1.5  # mm
+            assert abs((s.facing_deg - t.facing_deg + 180) % 360 - 180) < 6.0  # degrees
+            square = BOARD.mm_to_ms(t.x_mm, t.y_mm)
+            assert s.square == square
+            if square is None:
+                assert s.area == (BOARD.off_pitch_area(t.x_mm, t.y_mm) or OFF_PITCH)
+            else:
+                assert s.pass_square == BOARD.ms_to_ps(square)
+        for marker, t in truth.items():
+            if t.hidden:
+                assert marker not in seen
+        assert all(s.player is not None for s in result.figures)
+        assert result.ball is None or result.ball.player is None
+
+
+def test_without_a_lens_calibration_a_distortion_free_camera_is_estimated_from_the_corners():
+    errors = []
+    for seed in range(3):
+        scene = random_scene(100 + seed, BOARD, MARKERS, size=SIZE, hand=False, distortion=0.0, min_tilt_deg=12.0)
+        image, truth = render(scene)
+        setup = calibrated(scene, lens=False)
+        result = locate(setup, detect(setup.detector, to_gray(image)))
+        for s in result.figures:
+            t = truth[s.marker]
+            errors.append(np.hypot(s.x_mm - t.x_mm, s.y_mm - t.y_mm))
+    assert np.median(errors) < 2.0 and max(errors) < 6.0  # mm: the estimated camera is not exact
+
+
+def two_of_a_kind():
+    """One scene with two caps printed with id 5, an unknown id 35 and an unmapped figure id 7."""
+    scene = random_scene(7, BOARD, MARKERS, size=SIZE, hand=False, figures=6)
+    free = [(60.0, 200.0), (280.0, 40.0), (280.0, 200.0)]
+    extra = (FigurePose(5, *free[0], 0.0), FigurePose(5, *free[1], 90.0), FigurePose(35, *free[2], 0.0))
+    figs = tuple(f for f in scene.figures if f.marker != 5) + extra
+    return replace(scene, figures=figs)
+
+
+def test_a_marker_seen_twice_or_unknown_is_a_conflict_never_a_figure():
+    scene = two_of_a_kind()
+    image, _ = render(scene)
+    setup = calibrated(scene)
+    entries = {m: e for m, e in MarkerMap.default().entries.items() if m != 7}
+    setup = replace(setup, marker_map=MarkerMap(entries, "test map"))
+    result = locate(setup, detect(setup.detector, to_gray(image)))
+    reasons = {c.marker: c.reason for c in result.conflicts}
+    assert "seen 2 times" in reasons[5] and len(next(c for c in result.conflicts if c.marker == 5).at_mm) == 2
+    assert "not in the marker map" in reasons[35]
+    if any(f.marker == 7 for f in scene.figures):
+        assert "not in the marker map" in reasons[7]
+    assert not {5, 7, 35} & {s.marker for s in result.figures}
+
+
+def test_a_lifted_figure_is_not_placed():
+    scene = random_scene(8, BOARD, MARKERS, size=SIZE, hand=False, figures=5)
+    lifted = scene.figures[0]
+    scene_up = replace(scene, figures=(replace(lifted, lift_mm=70.0),) + scene.figures[1:])
+    setup = calibrated(scene)
+    image, truth = render(scene_up)
+    result = locate(setup, detect(setup.detector, to_gray(image)))
+    assert lifted.marker not in {s.marker for s in result.figures}
+    assert any(f"marker {lifted.marker} looks" in w for w in result.warnings)
+
+
+def test_the_facing_offset_of_the_map_turns_the_reported_facing():
+    scene = random_scene(9, BOARD, MARKERS, size=SIZE, hand=False, figures=4)
+    image, truth = render(scene)
+    setup = calibrated(scene)
+    base = {s.marker: s.facing_deg for s in locate(setup, detect(setup.detector, to_gray(image))).figures}
+    turned_map = MarkerMap({m: MapEntry(e.player, 90.0) for m, e in MarkerMap.default().entries.items()}, "turned")
+    turned = locate(replace(setup, marker_map=turned_map), detect(setup.detector, to_gray(image)))
+    for s in turned.figures:
+        assert (s.facing_deg - base[s.marker]) % 360 == pytest.approx(90.0, abs=1e-6)
+
+
+def test_calibration_names_the_corner_markers_it_cannot_see():
+    scene = random_scene(10, BOARD, MARKERS, size=SIZE, hand=False)
+    x, y = MARKERS.corners.centres_mm(BOARD.length_mm, BOARD.width_mm)[41]
+    covered = replace(scene, hands=(Hand(x - 20, y + 30, 270.0, 60.0, 1.2),))
+    image, _ = render(covered)
+    with pytest.raises(CalibrationError, match=r"corner markers? 41 \(by pitch corner \(320,0\)\).* not found"):
+        calibrate_from_frame(image, BOARD, MARKERS)
