@@ -43,11 +43,14 @@ class Detection:
 
 @dataclass(frozen=True, slots=True)
 class DetectorSettings:
-    """ArUco parameters for our markers. ``window_px`` is the adaptive-threshold window (about a
-    marker's side); ``min_side_px`` the smallest marker looked for; ``subpix`` refines corners."""
+    """ArUco parameters for our markers. ``window_px`` and ``window_max_px`` are the two
+    adaptive-threshold windows (the small one parts a cap from the dark figure base beside it, the
+    larger one two caps side by side); ``min_side_px`` is the smallest marker looked for;
+    ``subpix`` fits the corners to the marker's edges."""
 
     dictionary: str = "DICT_4X4_50"
     window_px: int = 5
+    window_max_px: int = 11
     threshold_c: float = 7.0
     min_side_px: float = 9.0
     max_side_px: float = 140.0
@@ -61,13 +64,13 @@ class DetectorSettings:
         """Settings for markers of about ``side_px``: a small threshold window keeps a 20 px
         marker apart from the dark figure base beside it; larger markers need a larger one."""
         window = int(np.clip(round(side_px / 4), 5, 21)) | 1
-        return cls(window_px=window, **kw)
+        return cls(window_px=window, window_max_px=window + 6, **kw)
 
     def parameters(self, frame_max_side: int) -> cv2.aruco.DetectorParameters:
         p = cv2.aruco.DetectorParameters()
         p.adaptiveThreshWinSizeMin = self.window_px
-        p.adaptiveThreshWinSizeMax = self.window_px
-        p.adaptiveThreshWinSizeStep = 10
+        p.adaptiveThreshWinSizeMax = max(self.window_px, self.window_max_px)
+        p.adaptiveThreshWinSizeStep = max(2, self.window_max_px - self.window_px)
         p.adaptiveThreshConstant = self.threshold_c
         p.minMarkerPerimeterRate = 4 * self.min_side_px / frame_max_side
         p.maxMarkerPerimeterRate = 4 * self.max_side_px / frame_max_side

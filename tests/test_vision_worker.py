@@ -1,0 +1,193 @@
+"""The vision thread and the frame sources: nothing waits on the thread, a camera that is missing
+or unplugged makes health "lost" and is reopened when it returns, files are named in errors."""
+
+from __future__ import annotations
+
+import queue
+import time
+from dataclasses import replace
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.corners import calibrate_from_frame
+from vision.config import MarkerSet
+from vision.detect import detect, to_gray
+from vision.errors import SourceError
+from vision.live import VisionWorker
+from vision.locate import VisionSetup
+from vision.sighting import HealthChange, Sighting
+from vision.sources import Frame, ImageFolderSource, VideoFileSource, read_image, source_for
+from vision.synth import compact_board, random_scene, render
+
+BOARD = compact_board()
+MARKERS = MarkerSet()
+
+
+@pytest.fixture(scope="module")
+def still():
+    scene = random_scene(41, BOARD, MARKERS, size=(640, 480), hand=False, distortion=0.0, look_strength=0.4, figures=5)
+    image, truth = render(scene)
+    setup = VisionSetup.from_calibration(calibrate_from_frame(image, BOARD, MARKERS), BOARD, markers=MARKERS)
+    return image, truth, setup
+
+
+class FlakySource:
+    """A camera that is missing at first, then sends ``good`` frames, then is unplugged, then is back."""
+
+    opened = 0
+
+    def __init__(self, image: np.ndarray, script: list[str]):
+        self.image, self.script, self.name = image, script, "flaky camera"
+        self.t = 0.0
+
+    def open(self) -> None:
+        FlakySource.opened += 1
+        if self.script and self.script[0] == "missing":
+            self.script.pop(0)
+            raise SourceError("flaky camera: no camera there")
+
+    def read(self) -> Frame | None:
+        if not self.script:
+            return None
+        step = self.script.pop(0)
+        if step == "unplug":
+            raise SourceError("flaky camera: stopped sending frames (unplugged?)")
+        self.t += 1 / 30
+        return Frame(self.image, self.t, int(self.t * 30), self.name)
+
+    def close(self) -> None:
+        pass
+
+
+def drain(q: queue.Queue) -> list:
+    out = []
+    while True:
+        try:
+            out.append(q.get_nowait())
+        except queue.Empty:
+            return out
+
+
+def test_lost_then_back_then_unplugged_then_back(still):
+    image, truth, setup = still
+    script = ["missing"] + ["frame"] * 10 + ["unplug", "missing"] + ["frame"] * 10
+    shared = FlakySource(image, script)
+    worker = VisionWorker(lambda: shared, setup, reconnect_s=0.01).start()
+    assert worker.finished.wait(20)
+    health = [e.health for e in drain(worker.status) if isinstance(e, HealthChange)]
+    assert health == ["lost", "ok", "lost", "ok"]
+    sightings = drain(worker.sightings)
+    # every figure committed once, and not again after the reconnection: nothing moved
+    markers = [s.marker for s in sightings if isinstance(s, Sighting)]
+    assert sorted(markers) == sorted(set(markers))
+    found = {d.marker for d in detect(setup.detector, to_gray(image))}
+    assert set(markers) == found & set(MARKERS.figure_ids)
+
+
+def test_the_worker_calibrates_itself_and_waits_for_the_corner_markers(still):
+    image, truth, _ = still
+    blank = np.full_like(image, 90)
+    frames = [blank] * 3 + [image] * 8
+
+    class Source:
+        name = "s"
+
+        def __init__(self):
+            self.i = 0
+
+        def open(self):
+            pass
+
+        def read(self):
+            if self.i >= len(frames):
+                return None
+            self.i += 1
+            return Frame(frames[self.i - 1], self.i / 30, self.i, "s")
+
+        def close(self):
+            pass
+
+    def calibrate(img):
+        return VisionSetup.from_calibration(calibrate_from_frame(img, BOARD, MARKERS), BOARD, markers=MARKERS)
+
+    worker = VisionWorker(Source, None, calibrate).start()
+    assert worker.finished.wait(20)
+    status = drain(worker.status)
+    assert status[0].health == "degraded" and "corner markers 40" in status[0].reason
+    assert [e.health for e in status if isinstance(e, HealthChange)][-1] == "ok"
+    assert drain(worker.sightings)
+
+
+def test_a_frame_of_another_size_than_the_calibration_is_lost_with_the_reason(still):
+    image, _, setup = still
+    small = cv2.resize(image, (320, 240))
+
+    class Source:
+        name = "s"
+
+        def open(self):
+            pass
+
+        def read(self):
+            return Frame(small, 0.0, 0, "s")
+
+        def close(self):
+            pass
+
+    worker = VisionWorker(Source, setup).start()
+    assert worker.finished.wait(10)
+    (event,) = drain(worker.status)
+    assert event.health == "lost" and "320x240 frames but the calibration is for 640x480" in event.reason
+
+
+def test_stopping_the_worker_never_blocks():
+    worker = VisionWorker(lambda: source_for("/dev/video98"), setup=replace_setup(), reconnect_s=30.0).start()
+    time.sleep(0.2)
+    started = time.monotonic()
+    worker.stop()
+    assert time.monotonic() - started < 2.0
+    assert worker.health == "lost"
+
+
+def replace_setup() -> VisionSetup:
+    scene = random_scene(42, BOARD, MARKERS, size=(640, 480), hand=False, distortion=0.0, figures=1)
+    return VisionSetup(scene.camera, BOARD)
+
+
+def test_sources_read_folders_and_videos_and_name_bad_files(tmp_path, still):
+    image = still[0]
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(folder / f"{i}.png"), image)
+    (folder / "notes.txt").write_text("ignored")
+    src = ImageFolderSource(folder, fps=10)
+    src.open()
+    frames = [src.read() for _ in range(4)]
+    assert [f.time_s for f in frames[:3]] == [0.0, 0.1, 0.2] and frames[3] is None
+    video = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 25.0, (640, 480))
+    if not writer.isOpened():
+        pytest.skip("this OpenCV build writes no MJPG video")
+    for _ in range(4):
+        writer.write(image)
+    writer.release()
+    vs = source_for(str(video))
+    assert isinstance(vs, VideoFileSource)
+    vs.open()
+    got = [vs.read() for _ in range(5)]
+    assert [round(f.time_s, 3) for f in got[:4]] == [0.0, 0.04, 0.08, 0.12] and got[4] is None
+    bad = tmp_path / "bad.avi"
+    bad.write_bytes(b"nonsense")
+    with pytest.raises(SourceError, match="bad.avi: cannot be opened as a video"):
+        source_for(str(bad)).open()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(SourceError, match="empty: holds no images"):
+        ImageFolderSource(empty).open()
+    with pytest.raises(SourceError, match="is a single image"):
+        source_for(str(folder / "0.png"))
+    with pytest.raises(SourceError, match="notes.txt: cannot be read as an image"):
+        read_image(folder / "notes.txt")
