@@ -9,6 +9,7 @@ and refines corners to sub-pixel accuracy on the grey image.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -23,22 +24,24 @@ Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive) in pixels
 @dataclass(frozen=True, slots=True)
 class Detection:
     """One decoded marker: its id and its corners (4, 2) in pixels, ArUco order (top-left,
-    top-right, bottom-right, bottom-left of the printed marker)."""
+    top-right, bottom-right, bottom-left of the printed marker). ``center`` (2,) and ``side_px``
+    are worked out once."""
 
     marker: int
     corners: np.ndarray = field(repr=False, compare=False)
+    center: np.ndarray = field(init=False, repr=False, compare=False)
+    side_px: float = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = self.corners.tolist()  # plain floats: many small markers
+        object.__setattr__(self, "center", np.array([(ax + bx + cx + dx) / 4, (ay + by + cy + dy) / 4]))
+        side = (math.hypot(bx - ax, by - ay) + math.hypot(cx - bx, cy - by) + math.hypot(dx - cx, dy - cy)
+                + math.hypot(ax - dx, ay - dy)) / 4
+        object.__setattr__(self, "side_px", side)
 
     def __repr__(self) -> str:
         c = self.center
         return f"Detection(marker={self.marker}, center=({c[0]:.1f}, {c[1]:.1f}), side_px={self.side_px:.1f})"
-
-    @property
-    def center(self) -> np.ndarray:
-        return self.corners.mean(axis=0)
-
-    @property
-    def side_px(self) -> float:
-        return float(np.mean(np.linalg.norm(self.corners - np.roll(self.corners, 1, axis=0), axis=1)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,10 +107,12 @@ def to_gray(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
-def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None = None) -> list[Detection]:
+def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None = None,
+           known: list[Detection] = ()) -> list[Detection]:
     """Markers in a grey frame (H, W) uint8, searching the whole frame or only ``rois``
-    (rectangles in frame pixels; overlapping finds are merged). Returns detections in frame
-    pixels, sorted by id; an id may appear twice (two markers with one id are a conflict)."""
+    (rectangles in frame pixels; overlapping finds are merged). Candidates on top of ``known``
+    markers (already read this frame) are not read again. Returns detections in frame pixels,
+    sorted by id; an id may appear twice (two markers with one id are a conflict)."""
     if rois is None:
         rois = [(0, 0, gray.shape[1], gray.shape[0])]
     quads: list[np.ndarray] = []
@@ -135,8 +140,21 @@ def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None
         return []
     # every candidate, accepted or rejected by OpenCV, is refined and read once, in one batch
     q = _clockwise(np.stack(quads))
-    sides = np.linalg.norm(q - np.roll(q, 1, axis=1), axis=2)
-    q = q[(sides.min(axis=1) >= settings.min_side_px * 0.7) & (sides.max(axis=1) <= settings.max_side_px)]
+    sides = np.linalg.norm(q - q[:, [3, 0, 1, 2]], axis=2)
+    smin, smax = sides.min(axis=1), sides.max(axis=1)
+    q = q[(smin >= settings.min_side_px * 0.7) & (smax <= settings.max_side_px) & (smax <= 2.5 * smin)]
+    # the same quad found with both threshold windows, or beside a marker already read: once
+    centres = q.mean(axis=1)
+    key = np.round(centres / 2.0).astype(np.int64)
+    _, first = np.unique(key[:, 0] * 100003 + key[:, 1], return_index=True)
+    q, centres = q[np.sort(first)], centres[np.sort(first)]
+    if known:
+        kc = np.stack([d.center for d in known])
+        ks = np.array([d.side_px for d in known])
+        near = np.linalg.norm(centres[:, None, :] - kc[None, :, :], axis=2) < ks[None, :] / 2
+        q = q[~near.any(axis=1)]
+    if not len(q):
+        return []
     if settings.subpix:
         q, _ = fit_edges(gray, q)
     marker_ids, turned = read_bits(gray, q, settings.dictionary)
@@ -186,15 +204,38 @@ def _detect_mosaic(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect
 
 def _merge(found: list[tuple[int, np.ndarray]]) -> list[Detection]:
     """One detection per physical marker: finds of one id whose centres lie within half a side
-    of each other (overlapping search rectangles) are the same marker."""
-    out: list[Detection] = []
-    for marker, corners in found:
-        c = corners.mean(axis=0)
-        side = float(np.linalg.norm(corners[0] - corners[1]))
-        if any(d.marker == marker and np.linalg.norm(d.center - c) < side / 2 for d in out):
-            continue
-        out.append(Detection(marker, corners))
-    return out
+    of each other (overlapping search rectangles) are the same marker; the first find is kept."""
+    if not found:
+        return []
+    ids = np.array([m for m, _ in found])
+    quads = np.stack([c for _, c in found]).astype(np.float64)
+    centres = quads.mean(axis=1)
+    sides = np.linalg.norm(quads[:, 0] - quads[:, 1], axis=1)
+    keep = np.ones(len(found), bool)
+    for i in range(len(found)):
+        if keep[i]:
+            same = (ids == ids[i]) & (np.linalg.norm(centres - centres[i], axis=1) < sides[i] / 2)
+            same[: i + 1] = False
+            keep &= ~same
+    return [Detection(int(ids[i]), found[i][1]) for i in np.flatnonzero(keep)]
+
+
+def confirm(settings: DetectorSettings, gray: np.ndarray, previous: list[Detection],
+            max_shift_px: float = 1.5) -> tuple[list[Detection], list[Detection]]:
+    """Re-read markers where they were in the previous frame, without searching: fit their edges
+    starting from the old corners and read their bits again. Returns (confirmed, lost): a marker
+    that moved more than ``max_shift_px``, or no longer reads as itself, is lost (search for it)."""
+    if not previous:
+        return [], []
+    old = np.stack([d.corners for d in previous]).astype(np.float64)
+    fitted, ok = fit_edges(gray, old)
+    ids, turned = read_bits(gray, fitted, settings.dictionary)
+    shift = np.linalg.norm(turned - old, axis=2).max(axis=1)
+    want = np.array([d.marker for d in previous])
+    good = ok & (ids == want) & (shift <= max_shift_px)
+    confirmed = [Detection(int(m), c.astype(np.float32)) for m, c, g in zip(want, turned, good) if g]
+    lost = [d for d, g in zip(previous, good) if not g]
+    return confirmed, lost
 
 
 def detect_default(gray: np.ndarray, dictionary: str = "DICT_4X4_50") -> list[Detection]:

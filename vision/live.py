@@ -23,7 +23,7 @@ import numpy as np
 from calibration.errors import CalibrationError
 from calibration.monitor import CornerMonitor
 
-from .detect import Rect, detect, to_gray
+from .detect import Detection, Rect, confirm, detect, to_gray
 from .errors import SourceError
 from .locate import FrameResult, VisionSetup, locate
 from .sighting import BallSighting, Event, HealthChange, Sighting
@@ -36,28 +36,37 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class LiveSettings:
     """``window``: search this many marker sides around a known marker; ``bands``: the board is
-    swept in this many bands, one per frame; ``motion_*``: change detection on a frame shrunk
-    ``motion_scale`` times, grey-level threshold, and frames a changed area stays searched."""
+    swept in this many bands, one per frame; ``motion_*``: change detection on every
+    ``motion_scale``-th pixel, its grey-level threshold, and for how many frames after it stops
+    changing an area is searched."""
 
     window: float = 1.6
-    bands: int = 6
+    bands: int = 16
     motion_scale: int = 4
-    motion_threshold: int = 18
+    motion_threshold: int = 24
     motion_linger: int = 4
     full_every: int = 0  # 0: never (bands cover the board); else a whole-frame search every N frames
 
 
 @dataclass
 class LiveReader:
-    """Reads one frame after another with what the previous frames showed."""
+    """Reads one frame after another with what the previous frames showed.
+
+    Markers seen last frame are re-read in place (:func:`~vision.detect.confirm`: an edge fit
+    and a bit read, no search). The detector then searches only where something changed lately
+    but has stopped changing (where a hand just left, perhaps a figure), windows around markers
+    that did not read in place (unless a hand is on them now), and one band of the board in
+    turn, so the whole board is swept every ``bands`` frames."""
 
     setup: VisionSetup
     settings: LiveSettings = LiveSettings()
     _prev_small: np.ndarray | None = None
-    _known: dict[int, tuple[float, float, float]] = field(default_factory=dict)
+    _known: list[Detection] = field(default_factory=list)
     _motion: list[tuple[Rect, int]] = field(default_factory=list)
     _frame: int = 0
     _board_rect: Rect | None = None
+    _last_change: np.ndarray | None = None
+    searched_share: float = 1.0
 
     def board_rect(self, size: tuple[int, int]) -> Rect:
         """The part of the frame holding the board, benches and corner markers."""
@@ -69,65 +78,77 @@ class LiveReader:
             self._board_rect = (max(0, x0), max(0, y0), min(size[0], x1), min(size[1], y1))
         return self._board_rect
 
-    def plan(self, gray: np.ndarray) -> list[Rect] | None:
-        """Where to search this frame; None for the whole frame."""
+    def _changes(self, gray: np.ndarray) -> tuple[np.ndarray, list[Rect]] | None:
+        """What changes now (a mask on every k-th pixel) and the rectangles that changed lately but
+        are still now: where a hand just was, and where it may have left a figure. None on the
+        first frame."""
         s = self.settings
-        h, w = gray.shape
-        small = cv2.resize(gray, (w // s.motion_scale, h // s.motion_scale), interpolation=cv2.INTER_AREA)
+        k = s.motion_scale
+        small = gray[k // 2::k, k // 2::k].copy()  # every k-th pixel: costs nothing, noisier than averaging
         prev, self._prev_small = self._prev_small, small
         self._frame += 1
-        if prev is None or not self._known or (s.full_every and self._frame % s.full_every == 0):
+        if prev is None:
+            self._last_change = np.full(small.shape, -10 ** 6, np.int32)
             return None
+        now = cv2.absdiff(small, prev) > s.motion_threshold
+        self._last_change[now] = self._frame
+        age = self._frame - self._last_change
+        trail = ((age >= 1) & (age <= s.motion_linger)).astype(np.uint8)
         rects: list[Rect] = []
-        for x, y, side in self._known.values():
-            r = side * s.window + 4
-            rects.append((int(x - r), int(y - r), int(x + r + 1), int(y + r + 1)))
-        # what changed, and keeps being searched a few frames after it stops changing
-        moving = cv2.absdiff(small, prev) > s.motion_threshold
-        if moving.any():
-            moving = cv2.dilate(moving.astype(np.uint8), np.ones((3, 3), np.uint8))
-            n, _, stats, _ = cv2.connectedComponentsWithStats(moving, connectivity=8)
+        if trail.any():
+            n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(trail, np.ones((3, 3), np.uint8)),
+                                                              connectivity=8)
             pad = 24
-            for x, y, bw, bh, _ in stats[1:n]:
-                k = s.motion_scale
-                self._motion.append(((x * k - pad, y * k - pad, (x + bw) * k + pad, (y + bh) * k + pad),
-                                     self._frame + s.motion_linger))
-        self._motion = [(r, until) for r, until in self._motion if until >= self._frame]
-        rects += [r for r, _ in self._motion]
-        bx0, by0, bx1, by1 = self.board_rect((w, h))
-        band_h = (by1 - by0) / s.bands
-        k = self._frame % s.bands
-        overlap = 40
-        rects.append((bx0, int(by0 + k * band_h - overlap), bx1, int(by0 + (k + 1) * band_h + overlap)))
-        return _merge_rects(rects)
+            rects = [(x * k - pad, y * k - pad, (x + bw) * k + pad, (y + bh) * k + pad) for x, y, bw, bh, _ in stats[1:n]]
+        return now, rects
+
+    def _window(self, d: Detection) -> Rect:
+        c, r = d.center, d.side_px * self.settings.window + 4
+        return (int(c[0] - r), int(c[1] - r), int(c[0] + r + 1), int(c[1] + r + 1))
 
     def read(self, image: np.ndarray) -> FrameResult:
         """One frame (H, W, 3) or (H, W) uint8 -> what it shows."""
         gray = to_gray(image)
-        rois = self.plan(gray)
-        detections = detect(self.setup.detector, gray, rois)
-        result = locate(self.setup, detections)
-        self._known = {d.marker: (float(d.center[0]), float(d.center[1]), d.side_px) for d in detections}
-        return result
+        h, w = gray.shape
+        changes = self._changes(gray)
+        s = self.settings
+        if changes is None or not self._known or (s.full_every and self._frame % s.full_every == 0):
+            detections = detect(self.setup.detector, gray)
+            self.searched_share = 1.0
+        else:
+            now, rects = changes
+            confirmed, lost = confirm(self.setup.detector, gray, self._known)
+            k = s.motion_scale
+            for d in lost:  # look again around a marker that did not read in place, unless a hand is on it
+                x, y = int(d.center[0]) // k, int(d.center[1]) // k
+                if not now[min(max(y, 0), now.shape[0] - 1), min(max(x, 0), now.shape[1] - 1)]:
+                    rects.append(self._window(d))
+            bx0, by0, bx1, by1 = self.board_rect((w, h))
+            band_h = (by1 - by0) / s.bands
+            b = self._frame % s.bands
+            # bands overlap by a cap's size plus a little, so every cap lies whole in one of them
+            overlap = 6 + int(np.median([d.side_px for d in self._known])) // 2
+            y0, y1 = int(by0 + b * band_h - overlap), int(by0 + (b + 1) * band_h + overlap)
+            step = 400  # the band in pieces packs tighter into the detector's mosaic
+            rects += [(x, y0, min(x + step + 2 * overlap, bx1), y1) for x in range(bx0, bx1, step)]
+            rects = _drop_contained(rects)
+            self.searched_share = sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects) / float(w * h)
+            detections = sorted(confirmed + detect(self.setup.detector, gray, rects, known=confirmed),
+                                key=lambda d: d.marker)
+        self._known = detections
+        return locate(self.setup, detections)
 
 
-def _merge_rects(rects: list[Rect]) -> list[Rect]:
-    """Union overlapping rectangles until none overlap (fewer, larger windows)."""
-    rects = [r for r in rects if r[2] > r[0] and r[3] > r[1]]
-    merged = True
-    while merged:
-        merged = False
-        out: list[Rect] = []
-        for r in rects:
-            for i, o in enumerate(out):
-                if r[0] < o[2] and o[0] < r[2] and r[1] < o[3] and o[1] < r[3]:
-                    out[i] = (min(r[0], o[0]), min(r[1], o[1]), max(r[2], o[2]), max(r[3], o[3]))
-                    merged = True
-                    break
-            else:
-                out.append(r)
-        rects = out
-    return rects
+def _drop_contained(rects: list[Rect]) -> list[Rect]:
+    """Rectangles not inside another one. Overlaps stay: they go side by side into the detector's
+    mosaic, and a marker found twice is merged; a union would search the empty space between."""
+    rects = sorted({r for r in rects if r[2] > r[0] and r[3] > r[1]}, key=lambda r: (r[2] - r[0]) * (r[3] - r[1]),
+                   reverse=True)
+    kept: list[Rect] = []
+    for r in rects:
+        if not any(o[0] <= r[0] and o[1] <= r[1] and r[2] <= o[2] and r[3] <= o[3] for o in kept):
+            kept.append(r)
+    return kept
 
 
 class VisionWorker:

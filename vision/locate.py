@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from calibration.camera import CameraModel
-from calibration.layout import facing_of
 from companion.board import GridBoard, Square
 from companion.teams import PlayerRef
 
@@ -162,47 +161,52 @@ def locate(setup: VisionSetup, detections: list[Detection]) -> FrameResult:
     by_id: dict[int, list[int]] = {}
     for i, d in enumerate(detections):
         by_id.setdefault(d.marker, []).append(i)
+    # everything per marker at once; the loop below only sorts markers into kinds
+    centres = pts.mean(axis=1)
+    finite = np.isfinite(centres).all(axis=1)
+    up = (pts[:, 0] + pts[:, 1]) / 2 - (pts[:, 2] + pts[:, 3]) / 2
+    facings = (np.degrees(np.arctan2(up[:, 1], up[:, 0])) % 360.0).tolist()
+    # measured against the frame's typical cap, not the printed size: edge blur shrinks every
+    # marker alike by a few per cent, while a lifted cap is nearer the camera and looks larger
+    sides = np.linalg.norm(pts - pts[:, [3, 0, 1, 2]], axis=2).mean(axis=1) / np.array(
+        [ms.side_of(d.marker) for d in detections])
+    kinds = [ms.kind_of(d.marker) for d in detections]
+    caps = sides[[k == "figure" for k in kinds] & finite]
+    typical = float(np.median(caps)) if len(caps) >= 5 else 1.0
+    ratios = (sides / typical).tolist()
+    xy = centres.tolist()
+    px = [d.center.tolist() for d in detections]
     figures: list[Seen] = []
     ball: Seen | None = None
     conflicts: list[Conflict] = []
     warnings: list[str] = []
     corner_px: dict[int, tuple[float, float]] = {}
-    # measured against the frame's typical cap, not the printed size: edge blur shrinks every
-    # marker alike by a few per cent, while a lifted cap is nearer the camera and looks larger
-    sides = np.linalg.norm(pts - np.roll(pts, 1, axis=1), axis=2).mean(axis=1) / np.array(
-        [ms.side_of(d.marker) for d in detections])
-    caps = [sides[i] for i, d in enumerate(detections) if ms.kind_of(d.marker) == "figure" and np.isfinite(sides[i])]
-    typical = float(np.median(caps)) if len(caps) >= 5 else 1.0
     for marker, idx in sorted(by_id.items()):
-        kind = ms.kind_of(marker)
-        centres = [tuple(float(v) for v in pts[i].mean(axis=0)) for i in idx]
-        if not all(np.isfinite(c).all() for c in centres):
+        kind = kinds[idx[0]]
+        if not all(finite[i] for i in idx):
             warnings.append(f"marker {marker} lies above the camera's horizon; check the calibration")
             continue
         if len(idx) > 1:
-            conflicts.append(Conflict(marker, f"marker {marker} seen {len(idx)} times", tuple(centres)))
+            conflicts.append(Conflict(marker, f"marker {marker} seen {len(idx)} times", tuple(tuple(xy[i]) for i in idx)))
             continue
         i = idx[0]
         if kind == "corner":
-            c = detections[i].center
-            corner_px[marker] = (float(c[0]), float(c[1]))
+            corner_px[marker] = tuple(px[i])
             continue
         entry = setup.marker_map.get(marker) if kind == "figure" else None
         if kind == "unknown" or (kind == "figure" and entry is None):
-            conflicts.append(Conflict(marker, f"marker {marker} is not in the marker map", tuple(centres)))
+            conflicts.append(Conflict(marker, f"marker {marker} is not in the marker map", (tuple(xy[i]),)))
             continue
-        ratio = float(sides[i]) / typical
+        ratio = ratios[i]
         if abs(ratio - 1.0) > (setup.max_size_error if kind == "figure" else 3 * setup.max_size_error):
             warnings.append(f"marker {marker} looks {ratio:.2f} times the size of the other caps: lifted or "
                             f"tipped over, so not placed")
             continue
-        x, y = centres[0]
+        x, y = xy[i]
         square, ps, area = place(board, x, y)
-        facing = facing_of(pts[i])
-        c = detections[i].center
         if kind == "ball":
-            ball = Seen(marker, None, x, y, facing, square, ps, area, ratio, (float(c[0]), float(c[1])))
+            ball = Seen(marker, None, x, y, facings[i], square, ps, area, ratio, tuple(px[i]))
         else:
-            facing = (facing + entry.facing_offset_deg) % 360.0
-            figures.append(Seen(marker, entry.player, x, y, facing, square, ps, area, ratio, (float(c[0]), float(c[1]))))
+            facing = (facings[i] + entry.facing_offset_deg) % 360.0
+            figures.append(Seen(marker, entry.player, x, y, facing, square, ps, area, ratio, tuple(px[i])))
     return FrameResult(tuple(figures), ball, tuple(conflicts), tuple(warnings), corner_px, tuple(detections))

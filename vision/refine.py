@@ -70,9 +70,15 @@ def _clockwise(quads: np.ndarray) -> np.ndarray:
 def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear grey values at points (..., 2) -> (...) float32."""
     shape = pts.shape[:-1]
-    flat = pts.reshape(1, -1, 2).astype(np.float32)
-    out = cv2.remap(gray, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(shape).astype(np.float32)
+    flat = pts.reshape(-1, 2).astype(np.float32)
+    n = len(flat)
+    width = 1024  # remap wants maps narrower than 32767 pixels: fold the points into rows
+    rows = -(-n // width)
+    grid = np.zeros((rows * width, 2), np.float32)
+    grid[:n] = flat
+    grid = grid.reshape(rows, width, 2)
+    out = cv2.remap(gray, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(-1)[:n].reshape(shape).astype(np.float32)
 
 
 def fit_edges(gray: np.ndarray, quads: np.ndarray, samples: int = 7) -> tuple[np.ndarray, np.ndarray]:
@@ -176,5 +182,6 @@ def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str,
     j = np.argmax(match, axis=1)
     out_ids = np.where(found, ids[j], -1)
     rot = rots[j]
-    turned = np.stack([np.roll(qd, int(r), axis=0) for qd, r in zip(quads, rot)]) if n else quads
+    order = (np.arange(4)[None, :] - rot[:, None]) % 4  # corner k of the id is corner k - rotation here
+    turned = quads[np.arange(n)[:, None], order]
     return out_ids, turned
