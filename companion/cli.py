@@ -274,6 +274,7 @@ def plugin(name: str, module: str, help_text: str) -> None:
     PLUGINS[name] = (module, help_text)
 
 
+plugin("app", "ui.cli", "start the tablet app (what plain 'touchline' does)")
 plugin("vision", "vision.cli", "locate the figures on camera images, or watch a camera live")
 plugin("markers", "vision.markers_cli", "write the printable sheet of figure caps, ball token and corner markers")
 plugin("calibrate-lens", "calibration.lens_cli", "calibrate the camera's lens with a ChArUco board")
@@ -302,6 +303,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _default_argv(argv: list[str]) -> list[str]:
+    """Plain ``touchline`` starts the tablet app."""
+    return argv or ["app"]
+
+
 def _command_of(argv: Sequence[str]) -> str | None:
     for arg in argv:
         if not arg.startswith("-"):
@@ -328,7 +334,7 @@ def describe_error(exc: BaseException) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``touchline`` command; returns the exit status (0 ok, 2 expected failure)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = _default_argv(list(sys.argv[1:] if argv is None else argv))
     try:
         parser = build_parser(_command_of(argv))
     except CliError as exc:

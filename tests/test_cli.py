@@ -276,8 +276,11 @@ def test_scoreboard_lines():
     assert scoreboard({"game": "fublet", "created": False}) == "fublet: not started"
 
 
-def test_usage(capsys):
-    assert main([]) == 2
+def test_usage(capsys, monkeypatch):
+    from companion import cli
+
+    assert cli._default_argv([]) == ["app"]  # plain `touchline` starts the tablet app
+    assert main(["--bogus"]) == 2
     assert "usage: touchline" in capsys.readouterr().err
     assert main(["--help"]) == 0
     assert "replay" in capsys.readouterr().out

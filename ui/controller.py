@@ -97,6 +97,8 @@ class Controller:
         self._health = {"camera": "off", "tray": "off"}
         self._threaded = threaded
         self._jobs: queue.Queue = queue.Queue()
+        self._in_flight = 0
+        self._count_lock = threading.Lock()
         self._worker: threading.Thread | None = None
         if threaded:
             self._worker = threading.Thread(target=self._run, name="touchline-commands", daemon=True)
@@ -105,10 +107,14 @@ class Controller:
     # --- the worker ----------------------------------------------------------------------------
     def _run(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job is None:
+            item = self._jobs.get()
+            if item is None:
                 return
+            job, counted = item
             self._do(job)
+            if counted:  # only after its view was posted, so "idle" means the screen can know
+                with self._count_lock:
+                    self._in_flight -= 1
 
     def _do(self, job: Callable[[], str | None]) -> None:
         try:
@@ -121,17 +127,25 @@ class Controller:
         self._publish(error)
 
     def _queue(self, job: Callable[[], str | None]) -> None:
-        if self._threaded:
-            self._jobs.put(job)
-        else:
+        if not self._threaded:
             self._do(job)
+            return
+        with self._count_lock:
+            self._in_flight += 1
+        self._jobs.put((job, True))
+
+    @property
+    def idle(self) -> bool:
+        """No command is queued or running."""
+        with self._count_lock:
+            return self._in_flight == 0
 
     def wait(self, timeout: float = 10.0) -> None:
         """Block until every queued command ran (tests and shutdown only)."""
         if not self._threaded:
             return
         done = threading.Event()
-        self._jobs.put(lambda: done.set() and None)
+        self._jobs.put((lambda: done.set(), False))
         done.wait(timeout)
 
     def close(self) -> None:

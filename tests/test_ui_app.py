@@ -1,0 +1,49 @@
+"""The tablet app, headless: a short match played through touches, screenshots of every
+screen (kept in test-artifacts/ for people to look at), and the rules core's state after."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+
+
+def run_scenario(size: str, tmp_path: Path) -> dict:
+    out = ARTIFACTS / f"ui-{size}"
+    env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2", TOUCHLINE_DATA_DIR=str(tmp_path))
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_scenario.py"), str(out), size], env=env,
+                          capture_output=True, text=True, timeout=240)
+    result_file = out / "result.json"
+    assert result_file.exists(), f"the app did not finish:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    return json.loads(result_file.read_text())
+
+
+def not_blank(path: str) -> bool:
+    import cv2
+    image = cv2.imread(path)
+    return image is not None and image.size > 0 and float(image.std()) > 10.0
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_a_short_match_through_touches(size, tmp_path):
+    result = run_scenario(size, tmp_path)
+    assert result["error"] == "", result["error"]
+    assert result["window"] == [int(v) for v in size.split("x")]
+    s = result["summary"]
+    assert s["score"] == {"home": 0, "away": 1}
+    assert s["goals"][0]["scorer"] == "away#8"
+    assert s["phase"] == "kick_off" and s["restart"]["team"] == "home"
+    players = {p["player"]: p for p in s["players"]}
+    assert players["away#8"]["ms"] == [12, 14]
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"home", "setup", "live_kickoff", "live_save", "live_goal", "settings"} <= names
+    for shot in result["screenshots"]:
+        assert not_blank(shot), f"{shot} is blank"
+    assert Path(result["journal"]).exists()

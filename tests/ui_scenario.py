@@ -1,0 +1,244 @@
+"""Drive the real tablet app headless, by touches, and report what happened.
+
+Run by tests/test_ui_app.py in a subprocess (Kivy opens one window per process):
+
+    python tests/ui_scenario.py OUT_DIR [WIDTHxHEIGHT]
+
+It plays: new match, opening rolls and the kick-off through the keypad and touches, a figure
+moved by the manual override, a long shot declared on the tablet, the keeper's roll through
+the keypad, a goal. It writes a screenshot of every screen and result.json with the rules
+core's final state.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+OUT = Path(sys.argv[1])
+SIZE = sys.argv[2] if len(sys.argv) > 2 else "1280x800"
+OUT.mkdir(parents=True, exist_ok=True)
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+os.environ["KIVY_WINDOW"] = "sdl2"
+os.environ["KIVY_NO_ARGS"] = "1"
+os.environ["KIVY_NO_CONSOLELOG"] = "1"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kivy.config import Config  # noqa: E402
+
+width, height = SIZE.split("x")
+Config.set("graphics", "width", width)
+Config.set("graphics", "height", height)
+
+from kivy.base import EventLoop  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.input.motionevent import MotionEvent  # noqa: E402
+from kivy.uix.button import Button  # noqa: E402
+
+from companion.teams import PlayerRef, Team  # noqa: E402
+from ui.app import build_app_class  # noqa: E402
+
+H = lambda n: PlayerRef(Team.HOME, n)  # noqa: E731
+A = lambda n: PlayerRef(Team.AWAY, n)  # noqa: E731
+
+
+class Touch(MotionEvent):
+    """A finger on the glass at window coordinates."""
+
+    def __init__(self, x: float, y: float) -> None:
+        super().__init__("scenario", 1, {"x": x, "y": y}, is_touch=True, type_id="touch")
+
+    def depack(self, args) -> None:
+        self.sx = args["x"] / Window.width
+        self.sy = args["y"] / Window.height
+        super().depack(args)
+
+
+def tap(x: float, y: float) -> None:
+    touch = Touch(x, y)
+    EventLoop.post_dispatch_input("begin", touch)
+    EventLoop.post_dispatch_input("end", touch)
+
+
+def widgets(root):
+    yield root
+    for child in root.children:
+        yield from widgets(child)
+
+
+class Scenario:
+    def __init__(self, app) -> None:
+        self.app = app
+        self.log: list[str] = []
+        self.shots: list[str] = []
+        self.steps = self.play()
+        self.frames = 0
+
+    # --- finding and touching things ------------------------------------------------------------
+    def screen(self):
+        return self.app.root.current_screen
+
+    def button(self, text: str, startswith: bool = False, within=None) -> Button:
+        found = [w for w in widgets(within or self.screen()) if isinstance(w, Button) and not w.disabled
+                 and (w.text.startswith(text) if startswith else w.text == text)]
+        if not found:
+            raise AssertionError(f"no button {text!r} on {self.screen().name}; buttons: "
+                                 f"{[w.text for w in widgets(self.screen()) if isinstance(w, Button)][:60]}")
+        return found[0]
+
+    def press(self, text: str, startswith: bool = False, within=None) -> None:
+        b = self.button(text, startswith, within)
+        x, y = b.to_window(b.center_x, b.center_y)
+        tap(x, y)
+        self.log.append(f"press {text}")
+
+    def keypad(self, digits: str) -> None:
+        panel = self.screen().ids.panel
+        for d in digits:
+            self.press(d, within=panel)
+        self.press("Roll", within=panel)
+
+    def tap_square(self, ms) -> None:
+        pitch = self.screen().ids.pitch
+        x, y = pitch.to_window(*pitch.ms_centre(ms))
+        tap(x, y)
+        self.log.append(f"tap MS {ms}")
+
+    def card(self, ref: PlayerRef) -> None:
+        box = self.screen().ids.cards
+        row = box.children[::-1][0 if ref.team is Team.HOME else 1]
+        chip = next(w for w in row.children if w.text.rstrip("~xYR+?") == str(ref.number))
+        x, y = chip.to_window(chip.center_x, chip.center_y)
+        tap(x, y)
+        self.log.append(f"card {ref}")
+
+    def screenshot(self, name: str) -> None:
+        path = Window.screenshot(name=str(OUT / f"{name}.png"))
+        self.shots.append(path)
+
+    @property
+    def state(self):
+        return self.app.controller.view.state
+
+    # --- the match ---------------------------------------------------------------------------------
+    def play(self):
+        yield "settle"
+        self.screenshot("home")
+        self.press("New match")
+        yield "settle"
+        self.screenshot("setup")
+        self.press("Start match")
+        yield "settle"
+        # Opening roll through the keypad: Home 7, Away 3.
+        self.keypad("7")
+        yield "settle"
+        self.keypad("3")
+        yield "settle"
+        assert self.state.phase.value == "board_pick", self.state.phase
+        self.press("High defence line, short passing, offensive")
+        yield "settle"
+        self.press("Low defence line, long passing, offensive")
+        yield "settle"
+        assert self.state.phase.value == "kick_off"
+        # Place three figures by touch: a card, then a square.
+        for ref, ms in ((H(1), (1, 15)), (A(8), (29, 12)), (A(9), (30, 14))):
+            self.card(ref)
+            yield "settle"
+            self.tap_square(ms)
+            yield "settle"
+        assert self.state.players[A(8)].ms == (29, 12), self.state.players[A(8)]
+        self.screenshot("live_kickoff")
+        self.card(A(8))
+        yield "settle"
+        self.press("Kick off to #8")
+        yield "settle"
+        assert self.state.ball.carrier == A(8), self.state.ball
+        # The camera missed a run: a coach moves #8 with the manual override.
+        self.press("Override")
+        yield "settle"
+        self.tap_square((29, 12))
+        yield "settle"
+        self.tap_square((12, 14))
+        yield "settle"
+        self.press("Override")
+        yield "settle"
+        assert self.state.players[A(8)].ms == (12, 14) and self.state.players[A(8)].manual
+        # A long shot declared on the tablet.
+        self.press("Long Shot")
+        yield "settle"
+        self.press("Shoot at the near goal-line PS")
+        yield "settle"
+        assert self.state.declaration is not None, self.app.controller.view.error
+        self.keypad("01")  # a good shot whatever the placeholder skill
+        yield "settle"
+        for _ in range(3):  # both coaches pass the Movement phase
+            if self.state.phase.value != "movement":
+                break
+            self.press_pass()
+            yield "settle"
+        assert self.state.phase.value == "event", (self.state.phase, self.app.controller.view.error)
+        self.screenshot("live_save")
+        self.keypad("95")
+        yield "settle"
+        self.screenshot("live_goal")
+        self.press("Menu")
+        yield "settle"
+        self.press("Settings")
+        yield "settle"
+        self.screenshot("settings")
+        yield "done"
+
+    def press_pass(self) -> None:
+        b = next(w for w in widgets(self.screen()) if isinstance(w, Button) and w.text.endswith(": pass"))
+        x, y = b.to_window(b.center_x, b.center_y)
+        tap(x, y)
+        self.log.append(f"press {b.text}")
+
+    def tick(self, _dt) -> bool | None:
+        ctl = self.app.controller
+        if not ctl.idle or not self.app._views.empty():
+            self.frames = 0
+            return None
+        self.frames += 1
+        if self.frames < 3:  # let the screens catch up with the view
+            return None
+        self.frames = 0
+        try:
+            step = next(self.steps)
+        except StopIteration:
+            step = "done"
+        except Exception:
+            self.finish(traceback.format_exc())
+            return False
+        if step == "done":
+            self.finish("")
+            return False
+        return None
+
+    def finish(self, error: str) -> None:
+        summary = self.app.controller.view.summary
+        result = {"error": error, "log": self.log, "screenshots": self.shots, "summary": summary,
+                  "journal": self.app.controller.view.path, "window": list(Window.size)}
+        (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
+        self.app.stop()
+
+
+def main() -> None:
+    app_class = build_app_class()
+    data = Path(tempfile.mkdtemp(prefix="touchline-ui-"))
+    app = app_class(data_dir=data)
+    scenario = Scenario(app)
+
+    def start(*_args):
+        Clock.schedule_interval(scenario.tick, 0.05)
+    app.bind(on_start=start)
+    app.run()
+
+
+if __name__ == "__main__":
+    main()

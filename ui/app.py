@@ -1,0 +1,103 @@
+"""The Touchline tablet app: screens, the controller, and the queue between them.
+
+Work that may block (the journal's fsync, the camera, the dice tray) runs on worker
+threads; views reach the UI thread through a queue drained by a Clock trigger, so the UI
+thread never waits.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+from pathlib import Path
+
+
+def prepare_environment(headless: bool = False) -> None:
+    """Settings Kivy reads when it is first imported."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1" if headless else "0")
+    if headless:
+        os.environ.setdefault("KIVY_WINDOW", "sdl2")
+
+
+def build_app_class():
+    from kivy.app import App
+    from kivy.clock import Clock
+    from kivy.lang import Builder
+    from kivy.properties import ObjectProperty
+    from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+    from companion.fublet.components import load_components
+
+    from .controller import Controller, View
+    from .screens.home import HomeScreen
+    from .screens.live import LiveScreen
+    from .screens.settings import SettingsScreen
+    from .screens.setup import SetupScreen
+    from .widgets.keypad import Bar  # noqa: F401  (used by the kv rules)
+    from .widgets.pitch import PitchView  # noqa: F401
+
+    kv_dir = Path(__file__).parent / "kv"
+
+    class TouchlineApp(App):
+        title = "Touchline"
+        view = ObjectProperty(View())
+
+        def __init__(self, data_dir: Path | None = None, **kwargs) -> None:
+            super().__init__(**kwargs)
+            self._data_dir = data_dir
+            self._views: queue.Queue = queue.Queue()
+            self._trigger = Clock.create_trigger(self._drain)
+            self.controller = Controller(post=self._post, data_dir=data_dir)
+            self.match_settings: dict[str, str] = {"dice": "software", "camera": "none"}
+
+        # Called on the controller's worker thread: hand the view over, never touch widgets.
+        def _post(self, view: View) -> None:
+            self._views.put(view)
+            self._trigger()
+
+        def _drain(self, _dt) -> None:
+            view = None
+            while True:
+                try:
+                    view = self._views.get_nowait()
+                except queue.Empty:
+                    break
+            if view is not None:
+                self.view = view
+                self.root.get_screen("live").view = view
+
+        def build(self):
+            for name in ("home", "setup", "live", "settings"):
+                Builder.load_file(str(kv_dir / f"{name}.kv"))
+            sm = ScreenManager(transition=NoTransition())
+            for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen()):
+                sm.add_widget(screen)
+            sm.current = "home"
+            return sm
+
+        def show(self, name: str) -> None:
+            self.root.current = name
+
+        def components_dir(self) -> Path:
+            return self.controller.data_dir / "components"
+
+        def components(self):
+            """The box data: the table's own files where it has them, else the shipped ones."""
+            folder = self.components_dir()
+            return load_components(folder if folder.is_dir() else None)
+
+        def settings_for_match(self, **settings: str) -> None:
+            self.match_settings.update(settings)
+
+        def on_stop(self) -> None:
+            self.controller.close()
+
+    return TouchlineApp
+
+
+def main(argv: list[str] | None = None) -> int:
+    prepare_environment()
+    app_class = build_app_class()
+    app_class().run()
+    return 0

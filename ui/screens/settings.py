@@ -1,0 +1,47 @@
+"""Settings: where matches and box data live; copying the box data to enter real values."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from kivy.app import App
+from kivy.properties import StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.fublet import components
+
+
+class SettingsScreen(Screen):
+    info = StringProperty("")
+
+    def on_pre_enter(self, *_args) -> None:
+        self.refresh()
+
+    def refresh(self, note: str = "") -> None:
+        app = App.get_running_app()
+        folder = app.components_dir()
+        lines = [f"Matches: {app.controller.matches_dir()}", f"Box data: {folder}"]
+        try:
+            notes = app.components().placeholders()
+        except Exception as exc:  # a bad file: say which, keep the screen usable
+            notes = [f"cannot load the box data: {exc}"]
+        lines += [f"- {n}" for n in notes] or ["- no placeholder values in use"]
+        if note:
+            lines.append(note)
+        self.info = "\n".join(lines)
+
+    def copy_box_data(self) -> None:
+        """Put the shipped data files where a table can edit them (never over its own)."""
+        folder = App.get_running_app().components_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        source = Path(str(components.DATA))
+        copied = []
+        for path in source.glob("*.json"):
+            target = folder / path.name
+            if not target.exists():
+                shutil.copyfile(path, target)
+                copied.append(path.name)
+        note = f"Copied {', '.join(copied)}: edit them, and set \"placeholder\": false." if copied else \
+            "Your box data files are already there."
+        self.refresh(note)

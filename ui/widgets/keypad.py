@@ -1,0 +1,81 @@
+"""Small widgets of the live screen: the dice keypad and labelled bars."""
+
+from __future__ import annotations
+
+from kivy.graphics import Color, Rectangle
+from kivy.metrics import dp, sp
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+TOUCH = dp(48)  # smallest touch target
+
+
+def button(text: str, on_press, **kwargs) -> Button:
+    b = Button(text=text, size_hint_y=None, height=TOUCH, font_size=sp(17), **kwargs)
+    b.bind(on_release=lambda *_: on_press())
+    return b
+
+
+class DiceKeypad(BoxLayout):
+    """Digits for the dice a request asks for; ``on_roll(text)`` when the coach confirms."""
+
+    text = StringProperty("")
+    __events__ = ("on_roll",)
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        kwargs.setdefault("spacing", dp(4))
+        super().__init__(**kwargs)
+        self.size_hint_y = None
+        self.display = Label(text="", font_size=sp(28), size_hint_y=None, height=TOUCH)
+        self.add_widget(self.display)
+        grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=2 * TOUCH + dp(4))
+        for digit in "1234567890":
+            grid.add_widget(button(digit, lambda d=digit: self.press(d)))
+        self.add_widget(grid)
+        row = BoxLayout(spacing=dp(4), size_hint_y=None, height=TOUCH)
+        row.add_widget(button("Clear", self.clear))
+        row.add_widget(button("Roll", lambda: self.dispatch("on_roll", self.text)))
+        self.add_widget(row)
+        self.height = TOUCH * 4 + dp(16)
+        self.bind(text=lambda *_: setattr(self.display, "text", self.text or "-"))
+
+    def press(self, digit: str) -> None:
+        self.text = (self.text + digit)[-4:]
+
+    def clear(self) -> None:
+        self.text = ""
+
+    def on_roll(self, text: str) -> None:
+        pass
+
+
+class Bar(Widget):
+    """A horizontal bar: ``value`` out of ``maximum``, in ``colour``, with a caption."""
+
+    value = NumericProperty(0)
+    maximum = NumericProperty(20)
+    colour = ListProperty([0.9, 0.2, 0.2, 1])
+    caption = StringProperty("")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.label = Label(font_size=sp(16), bold=True)
+        self.add_widget(self.label)
+        self.bind(pos=self.redraw, size=self.redraw, value=self.redraw, maximum=self.redraw, caption=self.redraw)
+
+    def redraw(self, *_args) -> None:
+        self.canvas.before.clear()
+        share = max(0.0, min(1.0, self.value / self.maximum)) if self.maximum else 0
+        with self.canvas.before:
+            Color(0.18, 0.18, 0.2, 1)
+            Rectangle(pos=self.pos, size=self.size)
+            Color(*self.colour)
+            Rectangle(pos=self.pos, size=(self.width * share, self.height))
+        self.label.pos = self.pos
+        self.label.size = self.size
+        self.label.text = self.caption
