@@ -15,10 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 
 
-def run_scenario(size: str, tmp_path: Path) -> dict:
-    out = ARTIFACTS / f"ui-{size}"
+def run_scenario(size: str, tmp_path: Path, mode: str = "full") -> dict:
+    out = ARTIFACTS / f"ui-{size}-{mode}"
     env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2", TOUCHLINE_DATA_DIR=str(tmp_path))
-    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_scenario.py"), str(out), size], env=env,
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_scenario.py"), str(out), size, mode], env=env,
                           capture_output=True, text=True, timeout=240)
     result_file = out / "result.json"
     assert result_file.exists(), f"the app did not finish:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
@@ -47,3 +47,15 @@ def test_a_short_match_through_touches(size, tmp_path):
     for shot in result["screenshots"]:
         assert not_blank(shot), f"{shot} is blank"
     assert Path(result["journal"]).exists()
+
+
+def test_a_killed_app_resumes_the_match_where_it_was(tmp_path):
+    killed = run_scenario("1280x800", tmp_path, "kill")
+    assert killed["error"] == ""
+    before = killed["summary"]
+    resumed = run_scenario("1280x800", tmp_path, "resume")
+    assert resumed["error"] == "", resumed["error"]
+    after = resumed["summary"]
+    assert after == before
+    assert {p["player"]: p["ms"] for p in after["players"]}["away#8"] == [12, 14]
+    assert all(not_blank(s) for s in resumed["screenshots"])

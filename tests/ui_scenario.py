@@ -21,6 +21,7 @@ from pathlib import Path
 
 OUT = Path(sys.argv[1])
 SIZE = sys.argv[2] if len(sys.argv) > 2 else "1280x800"
+MODE = sys.argv[3] if len(sys.argv) > 3 else "full"   # full / kill (dies mid-match) / resume
 OUT.mkdir(parents=True, exist_ok=True)
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ["KIVY_WINDOW"] = "sdl2"
@@ -128,6 +129,11 @@ class Scenario:
     # --- the match ---------------------------------------------------------------------------------
     def play(self):
         yield "settle"
+        if MODE == "resume":
+            self.screenshot("resumed")
+            assert self.screen().name == "live", self.screen().name
+            yield "done"
+            return
         self.screenshot("home")
         self.press("New match")
         yield "settle"
@@ -168,6 +174,9 @@ class Scenario:
         self.press("Override")
         yield "settle"
         assert self.state.players[A(8)].ms == (12, 14) and self.state.players[A(8)].manual
+        if MODE == "kill":
+            self.finish("", stop=False)
+            os._exit(0)  # no clean shutdown: as if the tablet's battery died
         # A long shot declared on the tablet.
         self.press("Long Shot")
         yield "settle"
@@ -220,17 +229,18 @@ class Scenario:
             return False
         return None
 
-    def finish(self, error: str) -> None:
+    def finish(self, error: str, stop: bool = True) -> None:
         summary = self.app.controller.view.summary
         result = {"error": error, "log": self.log, "screenshots": self.shots, "summary": summary,
                   "journal": self.app.controller.view.path, "window": list(Window.size)}
         (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
-        self.app.stop()
+        if stop:
+            self.app.stop()
 
 
 def main() -> None:
     app_class = build_app_class()
-    data = Path(tempfile.mkdtemp(prefix="touchline-ui-"))
+    data = Path(os.environ.get("TOUCHLINE_DATA_DIR") or tempfile.mkdtemp(prefix="touchline-ui-"))
     app = app_class(data_dir=data)
     scenario = Scenario(app)
 

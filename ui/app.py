@@ -66,6 +66,7 @@ def build_app_class():
             if view is not None:
                 self.view = view
                 self.root.get_screen("live").view = view
+                self._after_resume(view)
 
         def build(self):
             for name in ("home", "setup", "live", "settings"):
@@ -75,6 +76,19 @@ def build_app_class():
                 sm.add_widget(screen)
             sm.current = "home"
             return sm
+
+        def on_start(self) -> None:
+            # A match that was not finished (the app was closed or killed) comes straight back.
+            last = self.controller.last_journal()
+            if last is not None:
+                self.controller.resume(last)
+                self._resuming = True
+
+        def _after_resume(self, view: View) -> None:
+            if getattr(self, "_resuming", False) and view.active:
+                self._resuming = False
+                if view.summary.get("phase") != "over":
+                    self.show("live")
 
         def show(self, name: str) -> None:
             self.root.current = name
