@@ -66,27 +66,38 @@ def after_shot_test(tx: Tx) -> None:
 
 
 def resolve_wall(tx: Tx, contest: Contest) -> None:
+    d = tx.state.declaration
+    wall_ps = next((q.ps_of(tx.state, r) for r in d.wall if q.ps_of(tx.state, r) is not None), None)
+    resolve_block(tx, contest, "the wall", wall_ps)
+
+
+def resolve_block(tx: Tx, contest: Contest, who: str, block_ps: Square | None) -> None:
+    """A good shot against something in its way (the wall, a defender's deflection): the
+    blocker must succeed and beat the shot's result, or the shot flies on."""
     s = tx.state
     d = s.declaration
-    shooter, wall = contest.tests
-    outcome = challenge(shooter, wall)
-    text = f"{verdict(s, shooter)}; Wall {wall.result} vs {wall.target}"
+    shooter, blocker = contest.tests
+    outcome = challenge(shooter, blocker)
+    text = f"{verdict(s, shooter)}; {verdict(s, blocker)}"
     if outcome == "tie":
-        flow.reopen(tx, contest, text + ": tie, both roll again")
+        flow.reopen(tx, contest, text + "; tie: both roll again")
         return
-    if not shooter.success:
+    if not shooter.success:  # only after a re-roll
         close(tx, contest, text + "; the shot misses the goal")
         missed(tx, d.team)
         return
     if outcome == "b":
-        close(tx, contest, text + "; the wall deflects the shot")
-        wall_ps = next((q.ps_of(s, r) for r in d.wall if q.ps_of(s, r) is not None), None)
+        close(tx, contest, text + f"; {who} deflects the shot")
         tx.emit(ev.DeclarationSet(replace(d, shot_result=None, wall=())))
-        tx.emit(ev.BallSet(Ball(ps=wall_ps, flight=Flight.LOOSE, last_touch=d.team.other)))
-        open_scatter(tx, wall_ps, 2, "deflection", d.team.other)
+        tx.emit(ev.BallSet(Ball(ps=block_ps, flight=Flight.LOOSE, last_touch=d.team.other)))
+        open_scatter(tx, block_ps, 2, "deflection", d.team.other)
         return
-    close(tx, contest, text + "; the ball flies over the wall")
-    tx.emit(ev.DeclarationSet(replace(d, shot_result=shooter.result, wall=())))
+    if blocker.player is not None:
+        close(tx, contest, text + f"; the deflection fails, {blocker.player} is stunned")
+        flow.stun(tx, blocker.player)
+    else:
+        close(tx, contest, text + "; the ball flies over the wall")
+    tx.emit(ev.DeclarationSet(replace(tx.state.declaration, shot_result=shooter.result, wall=())))
     offer_shot_deflection(tx)
 
 
@@ -131,29 +142,8 @@ def on_shot_deflection_choice(tx: Tx, choice, option: str) -> None:
 
 
 def resolve_shot_deflection(tx: Tx, contest: Contest) -> None:
-    s = tx.state
-    d = s.declaration
-    shooter, t = contest.tests
-    outcome = challenge(shooter, t)
-    text = f"{verdict(s, shooter)}; {verdict(s, t)}"
-    if outcome == "tie":
-        flow.reopen(tx, contest, text + "; tie: both roll again")
-        return
-    if not shooter.success:
-        close(tx, contest, text + "; the shot misses the goal")
-        missed(tx, d.team)
-        return
-    if outcome == "b":
-        close(tx, contest, text + f"; {t.player} deflects the shot")
-        tx.emit(ev.DeclarationSet(replace(d, shot_result=None)))
-        ps = q.ps_of(s, t.player)
-        tx.emit(ev.BallSet(Ball(ps=ps, flight=Flight.LOOSE, last_touch=t.player.team)))
-        open_scatter(tx, ps, 2, "deflection", t.player.team)
-        return
-    close(tx, contest, text + f"; the deflection fails, {t.player} is stunned")
-    flow.stun(tx, t.player)
-    tx.emit(ev.DeclarationSet(replace(tx.state.declaration, shot_result=shooter.result)))
-    offer_shot_deflection(tx)
+    defender = contest.tests[1].player
+    resolve_block(tx, contest, str(defender), q.ps_of(tx.state, defender))
 
 
 def shot_on_its_way(tx: Tx) -> None:
