@@ -87,6 +87,8 @@ class TraySim:
         self._next_byte_at = 0.0
         self._down_until = 0.0
         self._scheduled: list[tuple[float, tuple]] = []
+        self._unrun = 0                      # commands queued and not yet done
+        self.on_made = None                  # callback(Made) for each roll made (the CLI prints them)
 
     # --- control (any thread) -------------------------------------------------------------------
     def start(self) -> str:
@@ -168,7 +170,20 @@ class TraySim:
                 self._changed.wait(left)
         return True
 
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until every command given so far has run and every roll was acknowledged."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._unrun or self._scheduled or self.store.rolls:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(left)
+        return True
+
     def _command(self, command: tuple) -> None:
+        with self._changed:
+            self._unrun += 1
         self._commands.put(command)
         os.write(self._wake_w, b"x")
 
@@ -196,7 +211,8 @@ class TraySim:
                         self._read_host()
                 self._run_commands()
                 self._run_scheduled()
-                self.tray.poll(self._ms())
+                if not self._out:  # on a slow line the tray waits for its UART, as the real one does
+                    self.tray.poll(self._ms())
                 self._flush()
                 with self._changed:
                     self._changed.notify_all()
@@ -225,28 +241,38 @@ class TraySim:
                 command = self._commands.get_nowait()
             except queue.Empty:
                 return
-            name = command[0]
-            if name == "roll":
-                ids, faces = command[1], command[2]
-                if self.tumble > 0:
-                    self.tray.tumbling(ids, self._ms())
-                    self._scheduled.append((time.monotonic() + self.tumble, ("throw", ids, faces)))
-                else:
-                    self._throw(ids, faces)
-            elif name == "raw":
-                self.tray.pending.append((self.tray.boot, self.tray._next(), command[1]))
-                self.store.save(self.tray.pending)
-                self.tray.poll(self._ms())
-            elif name == "disconnect":
-                self._close_pty()
-                self._down_until = time.monotonic() + command[1]
-            elif name == "reboot":
-                self._boot(mid_frame=command[1])
+            try:
+                self._run_command(command)
+            finally:
+                with self._changed:
+                    self._unrun -= 1
+
+    def _run_command(self, command: tuple) -> None:
+        name = command[0]
+        if name == "roll":
+            ids, faces = command[1], command[2]
+            if self.tumble > 0:
+                self.tray.tumbling(ids, self._ms())
+                self._scheduled.append((time.monotonic() + self.tumble, ("throw", ids, faces)))
+            else:
+                self._throw(ids, faces)
+        elif name == "raw":
+            self.tray.pending.append((self.tray.boot, self.tray._next(), command[1]))
+            self.store.save(self.tray.pending)
+            self.tray.poll(self._ms())
+        elif name == "disconnect":
+            self._close_pty()
+            self._down_until = time.monotonic() + command[1]
+        elif name == "reboot":
+            self._boot(mid_frame=command[1])
 
     def _run_scheduled(self) -> None:
         now = time.monotonic()
         due = [item for item in self._scheduled if item[0] <= now]
-        self._scheduled = [item for item in self._scheduled if item[0] > now]
+        if not due:
+            return
+        with self._changed:
+            self._scheduled = [item for item in self._scheduled if item[0] > now]
         for _, (_, ids, faces) in due:
             self._throw(ids, faces)
 
@@ -260,6 +286,8 @@ class TraySim:
         if seq is not None:
             boot, seq, text = self.tray.pending[-1]
             self.made.append(Made(boot, seq, text))
+            if self.on_made is not None:
+                self.on_made(self.made[-1])
 
     def _kind(self, die_id: str) -> str:
         return next(kind for kind, i, _ in self.dice if i == die_id)
