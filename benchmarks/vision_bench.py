@@ -38,9 +38,9 @@ from calibration.corners import calibrate_from_frame  # noqa: E402
 from calibration.lens import CharucoSpec, LensCalibration, calibrate_lens, find_charuco  # noqa: E402
 from companion.fublet.components import load_board  # noqa: E402
 from vision.config import MarkerSet  # noqa: E402
-from vision.detect import detect, detect_default, to_gray  # noqa: E402
+from vision.detect import detect_default, to_gray  # noqa: E402
 from vision.live import LiveReader  # noqa: E402
-from vision.locate import OFF_PITCH, VisionSetup, locate  # noqa: E402
+from vision.locate import OFF_PITCH, VisionSetup, read_frame  # noqa: E402
 from vision.scenario import random_script, render_sequence  # noqa: E402
 from vision.synth import random_camera, random_figures, random_hand, random_look, render, render_charuco  # noqa: E402
 from vision.synth import Scene  # noqa: E402
@@ -122,7 +122,7 @@ def single_frames(n: int, size: tuple[int, int], seed: int, lenses: list | None,
         gray = to_gray(image)
         # interleaved, one thread, same frame
         t0 = time.thread_time()
-        result = locate(setup, detect(setup.detector, gray))
+        result = read_frame(setup, gray)
         t1 = time.thread_time()
         default = detect_default(gray)
         t2 = time.thread_time()
@@ -134,9 +134,9 @@ def single_frames(n: int, size: tuple[int, int], seed: int, lenses: list | None,
 def _reframe(cam, pose):
     """Keep the camera's orientation but slide it along its axis until the board, benches and
     corner markers fill the frame (as a person sets a camera up): 2 % margin on the tight side."""
-    from vision.synth import scene_extent_mm
+    from vision.locate import board_extent_mm
 
-    extent = scene_extent_mm(BOARD, MARKERS)
+    extent = board_extent_mm(BOARD, MARKERS)
     axis, start = cam.R[2], cam.center_mm
 
     def overflow(d: float) -> float:

@@ -30,16 +30,18 @@ class PitchSettings:
     ``ransac_px``: a point further than this from the fitted homography is an outlier.
     ``refuse_rms_ms`` / ``refuse_max_ms``: refuse a calibration whose reprojection error (root
     mean square / worst point) exceeds this fraction of a movement square.
-    ``prior_hfov_deg``: horizontal field of view assumed when the focal length cannot be measured.
-    ``min_tilt_deg``: below this tilt the homography does not show the focal length.
+    ``camera_height_mm``: the camera's height above the board assumed when the focal length
+    cannot be measured (the middle of the 60-100 cm the set-up asks for, or a measured height).
+    ``min_perspective``: below this (see :func:`perspective`; about 10 degrees of tilt over a
+    pitch seen whole) the homography does not show the focal length well enough.
     """
 
     ransac_px: float = 4.0
     good_rms_ms: float = 0.1
     refuse_rms_ms: float = 0.25
     refuse_max_ms: float = 0.5
-    prior_hfov_deg: float = 70.0
-    min_tilt_deg: float = 8.0
+    camera_height_mm: float = 800.0
+    min_perspective: float = 0.12
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +126,23 @@ def pose_from_homography(H: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.n
     return R, t
 
 
-def prior_focal(width: int, hfov_deg: float) -> float:
-    return (width / 2) / math.tan(math.radians(hfov_deg) / 2)
+def perspective(H: np.ndarray, board_mm: np.ndarray) -> float:
+    """How much nearer the camera one end of the board is than the other: the spread of the
+    homography's projective depth over the points, over its mean. 0 for a camera looking straight
+    down; the focal length shows in the homography only as far as this is well above the noise."""
+    w = np.column_stack([board_mm, np.ones(len(board_mm))]) @ np.asarray(H, float)[2]
+    return float((w.max() - w.min()) / abs(w.mean()))
+
+
+def prior_focal(H: np.ndarray, board_mm: np.ndarray, height_mm: float) -> float:
+    """The focal length (pixels) of a camera ``height_mm`` above the middle of the points, looking
+    down: the board's scale there (pixels per mm, from the homography) times the height."""
+    c = board_mm.mean(axis=0)
+    p = np.array([[c[0], c[1]], [c[0] + 1, c[1]], [c[0], c[1] + 1]])
+    q = np.column_stack([p, np.ones(3)]) @ np.asarray(H, float).T
+    q = q[:, :2] / q[:, 2:3]
+    a, b = q[1] - q[0], q[2] - q[0]
+    return math.sqrt(abs(a[0] * b[1] - a[1] * b[0])) * height_mm
 
 
 def fit_pitch(image_px: np.ndarray, board_mm: np.ndarray, size: tuple[int, int], ms_size_mm: float,
@@ -164,19 +181,15 @@ def fit_pitch(image_px: np.ndarray, board_mm: np.ndarray, size: tuple[int, int],
     else:
         f = focal_from_homography(H, width / 2, height / 2)
         focal_source = "pitch"
-        if f is not None and 0.3 * width <= f <= 4.0 * width:
-            R, _ = pose_from_homography(H, np.array([[f, 0, width / 2], [0, f, height / 2], [0, 0, 1]]))
-            tilt = math.degrees(math.acos(min(1.0, abs(R[2, 2]))))
-            if tilt < settings.min_tilt_deg:
-                f = None
-        else:
+        if f is None or not 0.3 * width <= f <= 4.0 * width or perspective(H, mm[inliers]) < settings.min_perspective:
             f = None
         if f is None:
-            f = prior_focal(width, settings.prior_hfov_deg)
+            f = prior_focal(H, mm[inliers], settings.camera_height_mm)
             focal_source = "prior"
-            warnings.append(f"the camera looks almost straight down, so the pitch cannot show its focal length: a "
-                            f"{settings.prior_hfov_deg:g} degree lens is assumed for the parallax of the caps; run "
-                            f"'touchline calibrate-lens' for exact positions")
+            warnings.append(f"the camera looks almost straight down, so the pitch cannot show its focal length: the "
+                            f"camera is taken to be {settings.camera_height_mm:g} mm above the board for the parallax "
+                            f"of the caps; give its height (--camera-height-mm) or run 'touchline calibrate-lens' "
+                            f"for exact positions")
         focal = (f, f)
     cam = CameraModel(width, height, focal[0], focal[1], base.cx, base.cy, base.dist)
     R, t = pose_from_homography(H, cam.K)

@@ -105,15 +105,19 @@ def test_too_few_or_collinear_points_are_refused(tilted):
         fit_pitch(seen_by(tilted, line), line, tilted.size, MS)
 
 
-def test_a_camera_looking_straight_down_assumes_a_lens_and_says_so():
+def test_a_camera_looking_straight_down_assumes_its_height_and_says_so():
     R = np.diag([1.0, -1.0, -1.0])
     cam = CameraModel(1920, 1080, 1100.0, 1100.0, 960.0, 540.0, rvec=tuple(cv2.Rodrigues(R)[0].ravel()),
                       tvec=tuple(-R @ np.array([480.0, 320.0, 800.0])))
     mm = grid_points()
     fit = fit_pitch(seen_by(cam, mm), mm, cam.size, MS)
     assert fit.focal_source == "prior"
-    assert any("straight down" in w and "calibrate-lens" in w for w in fit.warnings)
+    assert any("straight down" in w and "800 mm above the board" in w and "calibrate-lens" in w for w in fit.warnings)
     assert fit.quality.rms_mm < 1e-3  # the board plane itself is still exact
+    assert fit.camera.fx == pytest.approx(1100.0, rel=1e-6)  # it is 800 mm up: the assumption holds
+    higher = fit_pitch(seen_by(cam, mm), mm, cam.size, MS, settings=PitchSettings(camera_height_mm=1000.0))
+    assert higher.camera.fx == pytest.approx(1100.0 * 1000 / 800, rel=1e-6)
+    assert higher.camera.center_mm[2] == pytest.approx(1000.0, rel=1e-3)
 
 
 def test_a_lens_calibration_fixes_intrinsics_and_undistorts():

@@ -121,7 +121,7 @@ def test_locate_names_an_unreadable_image_and_goes_on_with_the_others(capsys, sh
 
 def test_locate_says_which_corner_markers_it_cannot_find(capsys, shots, tmp_path):
     image = cv2.imread(str(shots[0][0]))
-    scene, truth = shots[0][1], shots[0][2]
+    truth = shots[0][2]
     for marker in (40, 42):  # paint over two corner markers
         c = truth[marker].corners_px
         x0, y0 = np.floor(c.min(axis=0)).astype(int) - 6

@@ -26,14 +26,15 @@ import numpy as np
 from calibration.corners import calibrate_from_corners, calibrate_from_frame
 from calibration.errors import CalibrationError
 from calibration.lens import LensCalibration
+from calibration.pitch import PitchSettings
 from calibration.store import Calibration
 from companion.board import GridBoard
 from companion.fublet.components import load_board
 
 from .config import MarkerMap, MarkerSet
-from .detect import detect, to_gray
+from .detect import to_gray
 from .errors import SourceError, VisionError
-from .locate import VisionSetup, locate
+from .locate import VisionSetup, read_frame
 from .overlay import draw_result
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--marker-height-mm", type=float, metavar="H",
                    help=f"the caps' height above the board (default {MarkerSet().cap_height_mm:g})")
     p.add_argument("--lens", type=Path, metavar="LENS.json", help="a lens calibration from 'touchline calibrate-lens'")
+    p.add_argument("--camera-height-mm", type=float, metavar="H", help="the camera's height above the board, used "
+                   "for the caps' parallax when neither a lens calibration nor the view shows it (default 800)")
     p.add_argument("--map", type=Path, metavar="MAP.json", help="which marker belongs to which figure "
                    "(default: ids 0-15 home #1-16, 16-31 away #1-16)")
 
@@ -105,6 +108,14 @@ def _markers(args: argparse.Namespace) -> MarkerSet:
     if not 0 <= args.marker_height_mm < 500:
         raise VisionError(f"--marker-height-mm must be 0..500 mm above the board, got {args.marker_height_mm:g}")
     return MarkerSet(cap_height_mm=args.marker_height_mm)
+
+
+def _pitch_settings(args: argparse.Namespace) -> PitchSettings:
+    if args.camera_height_mm is None:
+        return PitchSettings()
+    if not 100 <= args.camera_height_mm <= 5000:
+        raise VisionError(f"--camera-height-mm must be 100..5000 mm, got {args.camera_height_mm:g}")
+    return PitchSettings(camera_height_mm=args.camera_height_mm)
 
 
 def parse_corners(text: str) -> np.ndarray:
@@ -154,11 +165,11 @@ def _locate_one(path: Path, board, markers, marker_map, lens, saved, corners, ar
         saved.check_frame(size, str(args.calibration))
         cal = saved
     elif corners is not None:
-        cal = calibrate_from_corners(corners, size, board, lens)
+        cal = calibrate_from_corners(corners, size, board, lens, _pitch_settings(args))
     else:
-        cal = calibrate_from_frame(gray, board, markers, lens)
+        cal = calibrate_from_frame(gray, board, markers, lens, _pitch_settings(args))
     setup = VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
-    result = locate(setup, detect(setup.detector, gray))
+    result = read_frame(setup, gray)
     out = {"image": str(path), **result.to_json()}
     out["warnings"] = list(cal.warnings) + out["warnings"]
     if args.debug_out:
@@ -194,7 +205,7 @@ def run_watch(args: argparse.Namespace) -> int:
         setup = VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
 
     def calibrate(image: np.ndarray) -> VisionSetup:
-        cal = calibrate_from_frame(image, board, markers, lens)
+        cal = calibrate_from_frame(image, board, markers, lens, _pitch_settings(args))
         for w in cal.warnings:
             log.warning("calibration: %s", w)
         _print({"type": "calibrated", "quality": cal.quality.to_json(), "focal_source": cal.focal_source})

@@ -14,7 +14,7 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import cv2
@@ -25,7 +25,7 @@ from calibration.monitor import CornerMonitor
 
 from .detect import Detection, Rect, confirm, detect, to_gray
 from .errors import SourceError
-from .locate import FrameResult, VisionSetup, locate
+from .locate import FrameResult, VisionSetup, board_rect, locate
 from .sighting import BallSighting, Event, HealthChange, Sighting
 from .sources import Frame, FrameSource
 from .tracker import Tracker, TrackerSettings
@@ -38,14 +38,16 @@ class LiveSettings:
     """``window``: search this many marker sides around a known marker; ``bands``: the board is
     swept in this many bands, one per frame; ``motion_*``: change detection on every
     ``motion_scale``-th pixel, its grey-level threshold, and for how many frames after it stops
-    changing an area is searched."""
+    changing an area is searched; ``reread_every``: a marker in a still part of the frame is
+    re-read in place every this many frames (else it is taken to be where it was)."""
 
     window: float = 1.6
-    bands: int = 16
+    bands: int = 25  # odd: a band comes round with the other threshold window next time
     motion_scale: int = 4
     motion_threshold: int = 24
     motion_linger: int = 4
     full_every: int = 0  # 0: never (bands cover the board); else a whole-frame search every N frames
+    reread_every: int = 6
 
 
 @dataclass
@@ -66,16 +68,13 @@ class LiveReader:
     _frame: int = 0
     _board_rect: Rect | None = None
     _last_change: np.ndarray | None = None
+    _age: np.ndarray | None = None
     searched_share: float = 1.0
 
-    def board_rect(self, size: tuple[int, int]) -> Rect:
+    def board_rect(self) -> Rect:
         """The part of the frame holding the board, benches and corner markers."""
         if self._board_rect is None:
-            from .synth import scene_extent_mm
-            px = self.setup.camera.project(scene_extent_mm(self.setup.board, self.setup.markers))
-            x0, y0 = np.floor(px.min(axis=0)).astype(int) - 20
-            x1, y1 = np.ceil(px.max(axis=0)).astype(int) + 20
-            self._board_rect = (max(0, x0), max(0, y0), min(size[0], x1), min(size[1], y1))
+            self._board_rect = board_rect(self.setup)
         return self._board_rect
 
     def _changes(self, gray: np.ndarray) -> tuple[np.ndarray, list[Rect]] | None:
@@ -93,6 +92,7 @@ class LiveReader:
         now = cv2.absdiff(small, prev) > s.motion_threshold
         self._last_change[now] = self._frame
         age = self._frame - self._last_change
+        self._age = age
         trail = ((age >= 1) & (age <= s.motion_linger)).astype(np.uint8)
         rects: list[Rect] = []
         if trail.any():
@@ -113,17 +113,26 @@ class LiveReader:
         changes = self._changes(gray)
         s = self.settings
         if changes is None or not self._known or (s.full_every and self._frame % s.full_every == 0):
-            detections = detect(self.setup.detector, gray)
+            detections = detect(self.setup.detector, gray, [self.board_rect()])
             self.searched_share = 1.0
         else:
             now, rects = changes
-            confirmed, lost = confirm(self.setup.detector, gray, self._known)
+            # a marker where nothing changed lately is where it was: it is re-read only in turn
+            # (every ``reread_every`` frames), the others at once
             k = s.motion_scale
+            still, check = [], []
+            for i, d in enumerate(self._known):
+                x0, y0, x1, y1 = self._window(d)
+                patch = self._age[max(y0 // k, 0):max(y1 // k, 1), max(x0 // k, 0):max(x1 // k, 1)]
+                quiet = patch.size == 0 or patch.min() > s.motion_linger
+                (still if quiet and (i + self._frame) % s.reread_every else check).append(d)
+            confirmed, lost = confirm(self.setup.detector, gray, check)
+            confirmed += still
             for d in lost:  # look again around a marker that did not read in place, unless a hand is on it
                 x, y = int(d.center[0]) // k, int(d.center[1]) // k
                 if not now[min(max(y, 0), now.shape[0] - 1), min(max(x, 0), now.shape[1] - 1)]:
                     rects.append(self._window(d))
-            bx0, by0, bx1, by1 = self.board_rect((w, h))
+            bx0, by0, bx1, by1 = self.board_rect()
             band_h = (by1 - by0) / s.bands
             b = self._frame % s.bands
             # bands overlap by a cap's size plus a little, so every cap lies whole in one of them
@@ -133,8 +142,12 @@ class LiveReader:
             rects += [(x, y0, min(x + step + 2 * overlap, bx1), y1) for x in range(bx0, bx1, step)]
             rects = _drop_contained(rects)
             self.searched_share = sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects) / float(w * h)
-            detections = sorted(confirmed + detect(self.setup.detector, gray, rects, known=confirmed),
-                                key=lambda d: d.marker)
+            # one threshold window per frame, the two taking turns: half the search's cost, and
+            # an area searched on two frames running is searched with both
+            d = self.setup.detector
+            w = d.window_px if self._frame % 2 else d.window_max_px
+            search = replace(d, window_px=w, window_max_px=w)
+            detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
         self._known = detections
         return locate(self.setup, detections)
 

@@ -18,7 +18,7 @@ from companion.board import GridBoard, Square
 from companion.teams import PlayerRef
 
 from .config import MarkerMap, MarkerSet
-from .detect import Detection, DetectorSettings
+from .detect import Detection, DetectorSettings, detect
 
 OFF_PITCH = "off the pitch"
 
@@ -120,6 +120,33 @@ class FrameResult:
         seen = list(self.figures) + ([self.ball] if self.ball else [])
         return {"figures": [s.to_json() for s in seen], "conflicts": [c.to_json() for c in self.conflicts],
                 "warnings": list(self.warnings)}
+
+
+def board_extent_mm(board: GridBoard, markers: MarkerSet) -> np.ndarray:
+    """Board points (N, 3) mm the camera must see: the pitch, the off-pitch areas and the corner
+    markers with a little room, on the board and at cap height."""
+    L, W = board.length_mm, board.width_mm
+    o = markers.corners.offset_mm + markers.corners.side_mm / 2 + 8
+    rects = [r for a in board.areas.values() if a.grid == "mm" for r in a.mm]
+    x_low, x_high = min([-o] + [r.x0 - 8 for r in rects]), max([L + o] + [r.x1 + 8 for r in rects])
+    y_low, y_high = min([-o] + [r.y0 - 8 for r in rects]), max([W + o] + [r.y1 + 8 for r in rects])
+    pts = [(x, y, 0.0) for x in (x_low, x_high) for y in (y_low, y_high)]
+    return np.array(pts + [(x, y, markers.cap_height_mm) for x, y, _ in pts])
+
+
+def board_rect(setup: "VisionSetup", margin_px: int = 20) -> tuple[int, int, int, int]:
+    """The part of the frame (x0, y0, x1, y1) holding the board, its off-pitch areas and the
+    corner markers: nothing outside it needs searching."""
+    cam = setup.camera
+    px = cam.project(board_extent_mm(setup.board, setup.markers))
+    x0, y0 = np.floor(px.min(axis=0)).astype(int) - margin_px
+    x1, y1 = np.ceil(px.max(axis=0)).astype(int) + margin_px
+    return (max(0, int(x0)), max(0, int(y0)), min(cam.width, int(x1)), min(cam.height, int(y1)))
+
+
+def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
+    """One frame (H, W) uint8, read on its own: the board's part of it searched, then located."""
+    return locate(setup, detect(setup.detector, gray, [board_rect(setup)]))
 
 
 def marker_points_mm(camera: CameraModel, corners_px: np.ndarray, heights: np.ndarray,

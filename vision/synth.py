@@ -20,6 +20,7 @@ from calibration.layout import marker_corners_mm
 from companion.board import GridBoard
 
 from .config import MarkerSet
+from .locate import board_extent_mm as scene_extent_mm
 
 TABLE_BGR = (62, 88, 118)
 PITCH_BGR = (58, 138, 52)
@@ -448,18 +449,6 @@ def compact_board() -> GridBoard:
 
 
 # --- random scenes --------------------------------------------------------------------------------
-
-def scene_extent_mm(board: GridBoard, markers: MarkerSet) -> np.ndarray:
-    """Board points (N, 3) the camera must see: pitch, benches and corner markers, with room."""
-    L, W = board.length_mm, board.width_mm
-    o = markers.corners.offset_mm + markers.corners.side_mm / 2 + 8
-    y_low = min([-o] + [r.y0 - 8 for a in board.areas.values() if a.grid == "mm" for r in a.mm])
-    y_high = max([W + o] + [r.y1 + 8 for a in board.areas.values() if a.grid == "mm" for r in a.mm])
-    x_low = min([-o] + [r.x0 - 8 for a in board.areas.values() if a.grid == "mm" for r in a.mm])
-    x_high = max([L + o] + [r.x1 + 8 for a in board.areas.values() if a.grid == "mm" for r in a.mm])
-    pts = [(x, y, 0.0) for x in (x_low, x_high) for y in (y_low, y_high)]
-    return np.array(pts + [(x, y, markers.cap_height_mm) for x, y, _ in pts])
-
 
 def random_camera(rng: np.random.Generator, board: GridBoard, markers: MarkerSet, size: tuple[int, int] = (1920, 1080),
                   max_tilt_deg: float = 25.0, height_mm: tuple[float, float] = (600.0, 1000.0),
