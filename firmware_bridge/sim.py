@@ -15,6 +15,7 @@ import logging
 import os
 import queue
 import random
+import re
 import selectors
 import tempfile
 import threading
@@ -38,6 +39,9 @@ REFERENCE_DICE: tuple[tuple[str, str, str], ...] = (
 REFERENCE_GROUPS: dict[str, tuple[str, ...]] = {
     "home": ("home-black", "home-white"), "away": ("away-black", "away-white"), "scatter": ("green",),
 }
+
+
+_ROLL_HEAD = re.compile(rb"\$ROLL (\d+) boot=([0-9A-F]{8}) ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,10 +311,9 @@ class TraySim:
 
     # --- the line ----------------------------------------------------------------------------------
     def _write(self, frame: bytes) -> None:
-        if frame.startswith(b"$ROLL "):
-            seq_text = frame.split(b" ", 2)[1]
-            boot = frame.split(b"boot=", 1)[1][:8].decode()
-            self.first_sent.setdefault((boot, int(seq_text)), time.perf_counter())
+        sent = _ROLL_HEAD.match(frame)
+        if sent and frame.endswith(b"\r\n"):  # when a roll first leaves: the benchmark's clock starts
+            self.first_sent.setdefault((sent.group(2).decode(), int(sent.group(1))), time.perf_counter())
         if self._master < 0:
             return  # the cable is out: the tray's bytes go nowhere
         copies = 2 if self.faults.duplicate and self.rng.random() < self.faults.duplicate else 1
