@@ -148,7 +148,12 @@ class CameraModel:
     def to_plane(self, pixels: np.ndarray, z_mm: float | np.ndarray = 0.0) -> np.ndarray:
         """Where the rays through pixels (N, 2) meet the plane(s) at height ``z_mm`` (scalar or
         (N,)): board (x, y) in mm, shape (N, 2). Rays that never reach the plane give NaN."""
-        d = self.rays(pixels)
+        return self.cast(self.normalize(pixels), z_mm)
+
+    def cast(self, normalized: np.ndarray, z_mm: float | np.ndarray = 0.0) -> np.ndarray:
+        """:meth:`to_plane` for points already undistorted and normalized (:meth:`normalize`)."""
+        n = np.asarray(normalized, dtype=float).reshape(-1, 2)
+        d = np.column_stack([n, np.ones(len(n))]) @ self._R
         c = self.center_mm
         z = np.broadcast_to(np.asarray(z_mm, dtype=float), (len(d),))
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -204,11 +204,12 @@ def run_watch(args: argparse.Namespace) -> int:
         cal.check_board(board, name=str(args.calibration))
         setup = VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
 
+    notes: queue.Queue = queue.Queue()  # lines from the vision thread, printed by this one
+
     def calibrate(image: np.ndarray) -> VisionSetup:
         cal = calibrate_from_frame(image, board, markers, lens, _pitch_settings(args))
-        for w in cal.warnings:
-            log.warning("calibration: %s", w)
-        _print({"type": "calibrated", "quality": cal.quality.to_json(), "focal_source": cal.focal_source})
+        notes.put({"type": "calibrated", "quality": cal.quality.to_json(), "focal_source": cal.focal_source,
+                   "warnings": list(cal.warnings)})
         return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
 
     if args.source == "synthetic":
@@ -225,11 +226,8 @@ def run_watch(args: argparse.Namespace) -> int:
         args.debug_out.mkdir(parents=True, exist_ok=True)
 
     def on_frame(frame, result) -> None:
-        if args.debug_out and worker.tracker is not None:
-            cv2.imwrite(str(args.debug_out / f"frame{frame.index:05d}.png"), draw_result(frame.image, reader_setup(), result))
-
-    def reader_setup() -> VisionSetup:
-        return worker._setup
+        if worker.setup is not None:
+            cv2.imwrite(str(args.debug_out / f"frame{frame.index:05d}.png"), draw_result(frame.image, worker.setup, result))
 
     worker = VisionWorker(open_source, setup, calibrate, TrackerSettings(settle_s=args.settle_ms / 1000.0),
                           on_frame=on_frame if args.debug_out else None)
@@ -238,12 +236,13 @@ def run_watch(args: argparse.Namespace) -> int:
     try:
         while True:
             done = worker.finished.wait(0.05)
-            for q in (worker.status, worker.sightings):
+            for q in (notes, worker.status, worker.sightings):
                 while True:
                     try:
-                        _print(q.get_nowait().to_json())
+                        item = q.get_nowait()
                     except queue.Empty:
                         break
+                    _print(item if isinstance(item, dict) else item.to_json())
             if done:
                 break
             if args.seconds is not None and time.monotonic() - started >= args.seconds:
@@ -252,9 +251,10 @@ def run_watch(args: argparse.Namespace) -> int:
                 break
     finally:
         worker.stop()
-    for q in (worker.status, worker.sightings):
+    for q in (notes, worker.status, worker.sightings):
         while not q.empty():
-            _print(q.get_nowait().to_json())
+            item = q.get_nowait()
+            _print(item if isinstance(item, dict) else item.to_json())
     if worker.frames:
         log.info("%d frames, %.1f ms each on average", worker.frames, 1000 * worker.seconds_processing / worker.frames)
     return EXIT_OK

@@ -156,13 +156,30 @@ def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None
     if not len(q):
         return []
     if settings.subpix:
-        q, _ = fit_edges(gray, q)
+        q, ok = fit_edges(gray, q)
+        # where no clean edges were found, OpenCV's contour corners stand about 0.8 px inside
+        # each edge (they are the dark pixels' centres, and blur eats in): move them out
+        c = q[~ok].mean(axis=1, keepdims=True)
+        half = np.linalg.norm(q[~ok] - c, axis=2, keepdims=True)
+        q[~ok] = c + (q[~ok] - c) * (1 + CONTOUR_INSET_PX * math.sqrt(2) / np.maximum(half, 1.0))
     marker_ids, turned = read_bits(gray, q, settings.dictionary)
+    # a small marker read with corners half a pixel off samples its cells' edges: try it a
+    # little larger and a little smaller (an exact match is still required)
+    for grow in (0.6, -0.6):
+        miss = np.flatnonzero(marker_ids < 0)
+        if not len(miss):
+            break
+        c = q[miss].mean(axis=1, keepdims=True)
+        half = np.linalg.norm(q[miss] - c, axis=2, keepdims=True)
+        again, again_turned = read_bits(gray, c + (q[miss] - c) * (1 + grow * math.sqrt(2) / np.maximum(half, 1.0)),
+                                        settings.dictionary)
+        marker_ids[miss], turned[miss] = again, np.where((again >= 0)[:, None, None], again_turned, turned[miss])
     found = [(int(m), c.astype(np.float32)) for m, c in zip(marker_ids, turned) if m >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
 
 
 MOSAIC_MAX_SHARE = 0.6
+CONTOUR_INSET_PX = 0.8
 MOSAIC_WIDTH = 1280
 _GAP = 4
 

@@ -201,6 +201,11 @@ class VisionWorker:
     def health(self) -> str:
         return self._health
 
+    @property
+    def setup(self) -> VisionSetup | None:
+        """What frames are read with (None until the worker has calibrated itself)."""
+        return self._setup
+
     def start(self) -> "VisionWorker":
         self._thread = threading.Thread(target=self._run, name="touchline-vision", daemon=True)
         self._thread.start()

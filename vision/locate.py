@@ -158,14 +158,15 @@ def marker_points_mm(camera: CameraModel, corners_px: np.ndarray, heights: np.nd
     marker's height) from the camera model: the fitted homography is exact on the board even
     where the camera model, resting on an assumed principal point, is not."""
     n = len(corners_px)
-    px = np.asarray(corners_px, float).reshape(-1, 2)
+    norm = camera.normalize(np.asarray(corners_px, float).reshape(-1, 2))  # the lens undone once
     z = np.repeat(np.asarray(heights, float), 4)
-    at_height = camera.to_plane(px, z)
+    at_height = camera.cast(norm, z)
     if plane_homography is not None:
-        ideal = camera.undistort_pixels(px)
-        back = np.linalg.inv(plane_homography) @ np.column_stack([ideal, np.ones(len(ideal))]).T
-        base = (back[:2] / back[2]).T
-        at_height = base + (at_height - camera.to_plane(px, 0.0))
+        ideal = np.column_stack([norm[:, 0] * camera.fx + camera.cx, norm[:, 1] * camera.fy + camera.cy,
+                                 np.ones(len(norm))])
+        back = ideal @ np.linalg.inv(plane_homography).T
+        base = back[:, :2] / back[:, 2:3]
+        at_height = base + (at_height - camera.cast(norm, 0.0))
     return at_height.reshape(n, 4, 2)
 
 

@@ -114,20 +114,15 @@ def fit_edges(gray: np.ndarray, quads: np.ndarray, samples: int = 7) -> tuple[np
     edge_off = -reach[:, None, None] + (k + 0.5 + sub) * step
     strong = g1 > 8.0
     edge_pts = base + edge_off[..., None] * normal[:, :, None, :]  # (N, 4, S, 2)
-    # total least squares line per side
-    w = strong.astype(np.float64)
-    wsum = np.maximum(w.sum(axis=2), 1e-9)
-    mean = (edge_pts * w[..., None]).sum(axis=2) / wsum[..., None]
-    d = (edge_pts - mean[:, :, None, :]) * np.sqrt(w)[..., None]
-    cxx = (d[..., 0] ** 2).sum(axis=2)
-    cyy = (d[..., 1] ** 2).sum(axis=2)
-    cxy = (d[..., 0] * d[..., 1]).sum(axis=2)
-    ang = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
-    direction = np.stack([np.cos(ang), np.sin(ang)], axis=-1)
-    line_n = np.stack([-direction[..., 1], direction[..., 0]], axis=-1)
-    resid = np.abs(((edge_pts - mean[:, :, None, :]) * line_n[:, :, None, :]).sum(axis=-1))
+    # a total-least-squares line per side, then again without the points far from it (a
+    # neighbouring cap or a figure's base can pull a few edge points away)
     tol = np.maximum(0.5, side[..., None] / 10)
-    ok_side = (w.sum(axis=2) >= samples - 2) & np.all((resid <= tol) | ~strong, axis=2)
+    w = strong.astype(np.float64)
+    mean, direction, resid = _fit_lines(edge_pts, w)
+    w = (strong & (resid <= 2 * tol)).astype(np.float64)
+    mean, direction, resid = _fit_lines(edge_pts, w)
+    used = w > 0
+    ok_side = (used.sum(axis=2) >= samples - 3) & np.all((resid <= tol) | ~used, axis=2)
     # corner k is where side k-1 meets side k
     p1, d1 = np.roll(mean, 1, axis=1), np.roll(direction, 1, axis=1)
     p2, d2 = mean, direction
@@ -142,46 +137,64 @@ def fit_edges(gray: np.ndarray, quads: np.ndarray, samples: int = 7) -> tuple[np
     return out, ok
 
 
+def _fit_lines(pts: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Weighted total-least-squares lines through points (N, 4, S, 2): a point on each line
+    (N, 4, 2), its direction (N, 4, 2), and every point's distance from its line (N, 4, S)."""
+    wsum = np.maximum(w.sum(axis=2), 1e-9)
+    mean = (pts * w[..., None]).sum(axis=2) / wsum[..., None]
+    d = (pts - mean[:, :, None, :]) * np.sqrt(w)[..., None]
+    cxx = (d[..., 0] ** 2).sum(axis=2)
+    cyy = (d[..., 1] ** 2).sum(axis=2)
+    cxy = (d[..., 0] * d[..., 1]).sum(axis=2)
+    ang = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+    direction = np.stack([np.cos(ang), np.sin(ang)], axis=-1)
+    normal = np.stack([-direction[..., 1], direction[..., 0]], axis=-1)
+    resid = np.abs(((pts - mean[:, :, None, :]) * normal[:, :, None, :]).sum(axis=-1))
+    return mean, direction, resid
+
+
+@lru_cache(maxsize=4)
+def _cell_grid(cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sample points (C, 3) in a marker's square of ``cells`` x ``cells`` (a 3 x 3 patch in the
+    middle half of each cell, homogeneous) and the border cells' mask (cells, cells)."""
+    g = np.arange(cells) + 0.5
+    uu = (g[:, None] + np.array([-0.2, 0.0, 0.2])[None, :]).ravel()
+    U, V = np.meshgrid(uu, uu)
+    border = np.ones((cells, cells), bool)
+    border[1:-1, 1:-1] = False
+    return np.column_stack([U.ravel(), V.ravel(), np.ones(U.size)]), border
+
+
 def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str,
               min_contrast: float = 25.0) -> tuple[np.ndarray, np.ndarray]:
     """Decode clockwise quads (N, 4, 2): marker ids (N,) (-1 where nothing reads) and corners
-    (N, 4, 2) turned into ArUco order for the id found."""
+    (N, 4, 2) turned into ArUco order for the id found. A cell is white when it is brighter than
+    halfway between the marker's own black border and its white cells; every border cell must be
+    black and the code must match exactly."""
     codes, ids, rots, nbits = dictionary_codes(dictionary)
     n = len(quads)
     if n == 0:
         return np.zeros(0, int), quads
     cells = nbits + 2
-    # cell centres with a 3 x 3 patch in the middle half of each cell
-    g = np.arange(cells) + 0.5
-    sub = np.array([-0.2, 0.0, 0.2])
-    uu = (g[:, None] + sub[None, :]).ravel()
-    U, V = np.meshgrid(uu, uu)
-    canon = np.column_stack([U.ravel(), V.ravel(), np.ones(U.size)])  # (C, 3)
+    canon, border = _cell_grid(cells)
     Hs = square_homographies(quads, float(cells))
     proj = canon @ Hs.transpose(0, 2, 1)  # (N, C, 3)
     pts = proj[..., :2] / proj[..., 2:3]
     vals = _sample(gray, pts).reshape(n, cells, 3, cells, 3).mean(axis=(2, 4))  # (N, rows, cols)
-    border = np.ones((cells, cells), bool)
-    border[1:-1, 1:-1] = False
     inner = vals[:, 1:-1, 1:-1].reshape(n, -1)
-    # two-class threshold (1-D k-means) over all cells
-    allv = vals.reshape(n, -1)
-    thr = (allv.min(axis=1) + allv.max(axis=1)) / 2
-    for _ in range(4):
-        low = allv <= thr[:, None]
-        lo = np.where(low, allv, 0).sum(1) / np.maximum(low.sum(1), 1)
-        hi = np.where(~low, allv, 0).sum(1) / np.maximum((~low).sum(1), 1)
-        thr = (lo + hi) / 2
-    bad_border = (vals[:, border] > thr[:, None]).sum(axis=1)
-    contrast = hi - lo
+    edge = vals[:, border]
+    lo = edge.mean(axis=1)
+    top = inner.max(axis=1)
+    bright = inner > ((lo + top) / 2)[:, None]
+    hi = np.where(bright, inner, 0).sum(axis=1) / np.maximum(bright.sum(axis=1), 1)
+    thr = (lo + hi) / 2
+    bad_border = (edge > thr[:, None]).sum(axis=1)
     bits = (inner > thr[:, None]).astype(np.int64)
-    weights = (1 << np.arange(nbits * nbits, dtype=np.int64))[::-1]
-    code = bits @ weights
+    code = bits @ (1 << np.arange(nbits * nbits, dtype=np.int64))[::-1]
     match = code[:, None] == codes[None, :]
-    found = match.any(axis=1) & (bad_border == 0) & (contrast >= min_contrast)
+    found = match.any(axis=1) & (bad_border == 0) & (hi - lo >= min_contrast)
     j = np.argmax(match, axis=1)
     out_ids = np.where(found, ids[j], -1)
-    rot = rots[j]
-    order = (np.arange(4)[None, :] - rot[:, None]) % 4  # corner k of the id is corner k - rotation here
+    order = (np.arange(4)[None, :] - rots[j][:, None]) % 4  # corner k of the id is corner k - rotation here
     turned = quads[np.arange(n)[:, None], order]
     return out_ids, turned
