@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Copy the packages python-for-android needs into build/src, with the entry point main.py.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+out="$here/build/src"
+rm -rf "$out"
+mkdir -p "$out"
+for pkg in companion vision calibration firmware_bridge ui; do
+  rsync -a --exclude '__pycache__' --exclude 'packaging' "$root/$pkg" "$out/"
+done
+cp "$here/main.py" "$out/main.py"
+echo "staged into $out"
