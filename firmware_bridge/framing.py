@@ -2,7 +2,7 @@
 
 A frame is one ASCII line a person can read in a terminal::
 
-    $ROLL 17 boot=5B1E9C02 dice=d10:home-black:4,d10:home-white:0*6A0F\r\n
+    $ROLL 17 boot=5B1E9C02 dice=d10:home-black:4,d10:home-white:0*6795\r\n
 
 ``$``, the body (message type, sequence number, ``key=value`` fields, single spaces
 between), ``*``, the CRC-16/CCITT-FALSE of the body as four hex digits, and a line end.

@@ -33,7 +33,8 @@ _BOOT_OK = m._BOOT  # a NAK must name a well-formed boot id
 class Timing:
     """The host's timers, in seconds."""
 
-    hello_retry: float = 0.5   # PING again this often until the tray says HELLO
+    hello_retry: float = 0.1   # PING again after this long without HELLO, doubling each time...
+    hello_retry_max: float = 1.0  # ...up to this (a slow line must not drown in HELLOs)
     hurry: float = 0.05        # after a damaged frame, PING (the tray resends at once) at most this often
     probe: float = 1.5         # PING when the tray has been quiet this long
     silence: float = SILENCE   # then give up on the connection and reopen the port
@@ -105,15 +106,19 @@ class TrayLink:
         self._colours: dict[str, str] = {}
         self._seq = 0
         self._last_heard = self._last_ping = 0.0
+        self._hello_wait = timing.hello_retry
         self._last_boot = ""                       # survives reconnects: a new one is a reboot
+        self._known: m.Hello | None = None         # the last HELLO, from before a reconnect
         self._warned: set[str] = set()
 
     # --- driving -------------------------------------------------------------------------------
     def open(self, now: float) -> Output:
         """A new connection: forget the half-read frame and the HELLO, ask the tray for one."""
         self._decoder = Decoder()
+        self._known = self.hello or self._known
         self.hello = None
         self._last_heard = now
+        self._hello_wait = self.timing.hello_retry
         self._warned.clear()
         out = Output()
         self._ping(out, now)
@@ -142,8 +147,9 @@ class TrayLink:
         quiet = now - self._last_heard
         if quiet >= self.timing.silence:
             out.reconnect = f"no frame from the tray for {quiet:.1f} s"
-        elif (self.hello is None or quiet >= self.timing.probe) and now - self._last_ping >= self.timing.hello_retry:
+        elif (self.hello is None or quiet >= self.timing.probe) and now - self._last_ping >= self._hello_wait:
             self._ping(out, now)
+            self._hello_wait = min(self._hello_wait * 2, self.timing.hello_retry_max)
         return out
 
     def flash(self, colour: FlashColour) -> bytes:
@@ -151,6 +157,10 @@ class TrayLink:
 
     # --- handling ------------------------------------------------------------------------------
     def _handle(self, message: m.Message, out: Output, now: float) -> None:
+        known = self._known
+        if (self.hello is None and known is not None and isinstance(message, (m.Beat, m.RollReport))
+                and message.boot == known.boot):
+            self._recognised(known, out)  # the same tray, same boot: no need to wait for its HELLO
         if isinstance(message, m.RollReport):
             self._roll(message, out, now)
         elif isinstance(message, m.Hello):
@@ -163,6 +173,12 @@ class TrayLink:
             device = self.hello.device if self.hello else self.port
             log.warning("%s: tray %s reports an error: %s %s", self.port, device, message.code, message.detail)
             out.notices.append(TrayFault(device, message.code, message.detail))
+
+    def _recognised(self, hello: m.Hello, out: Output) -> None:
+        log.info("%s: tray %s is back (boot %s)", self.port, hello.device, hello.boot)
+        out.notices.append(TrayConnected(self.port, hello.device, hello.firmware, hello.boot,
+                                         tuple(map(str, hello.dice))))
+        self.hello = hello
 
     def _hello(self, hello: m.Hello, out: Output) -> None:
         first = self.hello is None or self.hello.device != hello.device
@@ -181,6 +197,7 @@ class TrayLink:
             out.notices.append(TrayRebooted(self.port, hello.device, hello.boot, self._last_boot))
         self._last_boot = hello.boot
         self.hello = hello
+        self._hello_wait = self.timing.hello_retry
         self._colours = {d.id: d.colour for d in hello.dice}
 
     def _roll(self, report: m.RollReport, out: Output, now: float) -> None:

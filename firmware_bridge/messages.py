@@ -87,16 +87,19 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class Beat:
+    """The heartbeat; its boot lets a host that reconnects recognise the tray at once."""
+
     TYPE: ClassVar[MsgType] = MsgType.BEAT
     seq: int
+    boot: str
     pending: int = 0
 
     def fields(self) -> dict[str, object]:
-        return {"pending": self.pending}
+        return {"boot": self.boot, "pending": self.pending}
 
     @classmethod
     def from_frame(cls, f: Frame) -> "Beat":
-        return cls(f.seq, number(f, "pending", default=0))
+        return cls(f.seq, boot(f), number(f, "pending", default=0))
 
 
 @dataclass(frozen=True, slots=True)

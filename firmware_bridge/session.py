@@ -29,7 +29,7 @@ class Backoff:
     """Waits between reopen attempts: doubling from ``first`` up to ``cap``. The cap is
     what bounds how late a reconnect can be once the port is back."""
 
-    def __init__(self, first: float = 0.05, cap: float = 0.4) -> None:
+    def __init__(self, first: float = 0.05, cap: float = 0.25) -> None:
         self.first, self.cap = first, cap
         self._next = first
 

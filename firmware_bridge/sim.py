@@ -161,7 +161,13 @@ class TraySim:
 
     @property
     def pending(self) -> int:
+        """Rolls the tray holds unacknowledged."""
         return len(self.store.rolls)
+
+    @property
+    def backlog(self) -> int:
+        """Rolls unacknowledged plus commands not yet run: what pacing should look at."""
+        return len(self.store.rolls) + self._unrun
 
     def wait_settled(self, count: int, timeout: float) -> bool:
         """Wait until ``count`` rolls were made and every one was acknowledged."""

@@ -158,3 +158,31 @@ def test_find_tray_says_what_it_tried():
     with pytest.raises(PortError) as caught:
         discovery.find_tray(ports=[port_info("/dev/ttyUSB0", 0x10C4, 0xEA60)])
     assert "no dice tray found" in str(caught.value) and "--probe-all" in str(caught.value)
+
+
+def test_sim_timer_with_faults_and_ctrl_c(tmp_path):
+    import signal
+
+    sim = touchline("tray-sim", "--seed", 3, "--link", tmp_path / "tray", "--every", "0.1", "--group",
+                    "home,away,scatter", "--corrupt", "0.01", "--duplicate", "0.2", "--reboot-every", "0.45",
+                    "--disconnect-every", "0.7", "--down", "0.2", stdin=subprocess.DEVNULL)
+    session = None
+    try:
+        path = sim.stdout.readline().strip()
+        session = TraySession(path).start()
+        rolls = []
+        while len(rolls) < 8:
+            notice = session.notices.get(timeout=WAIT)
+            if isinstance(notice, RollReceived):
+                rolls.append(notice.roll)
+        sim.send_signal(signal.SIGINT)
+        assert sim.wait(timeout=WAIT) == 130
+    finally:
+        if session is not None:
+            session.stop()
+        sim.kill()
+        sim.wait()
+    assert len({r.device for r in rolls}) == len(rolls)  # faults, restarts, disconnects: still no roll twice
+    err = sim.stderr.read()
+    assert "Traceback" not in err and "interrupted" in err
+    assert session.counters.reboots >= 1

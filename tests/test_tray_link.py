@@ -158,16 +158,18 @@ def test_silence_pings_then_asks_for_a_reconnect(link):
     assert "no frame" in link.tick(t.silence + 0.1).reconnect
 
 
-def test_ping_repeats_until_hello(link):
+def test_ping_repeats_until_hello_less_and_less_often(link):
     link.open(0.0)
-    assert sent(link.tick(0.1)) == []
-    assert [type(x) for x in sent(link.tick(0.6))] == [m.Ping]
+    assert sent(link.tick(0.05)) == []
+    pings = [t for t in (i / 1000 for i in range(1, 3000)) if sent(link.tick(t))]
+    assert pings[:4] == pytest.approx([0.1, 0.3, 0.7, 1.5], abs=0.005)  # 0.1 s, then doubling...
+    assert all(b - a <= 1.0 + 0.005 for a, b in zip(pings, pings[1:]))  # ...up to 1 s apart
 
 
 def test_status_messages_become_notices(link):
     connected(link)
     data = (encode(frame_of("ROLLING", 5, dice="green")) + encode(frame_of("BATTERY", 6, percent=9, charging=0))
-            + encode(frame_of("ERROR", 7, code="rng", detail="stuck")) + encode(frame_of("BEAT", 8, pending=0)))
+            + encode(frame_of("ERROR", 7, code="rng", detail="stuck")) + encode(frame_of("BEAT", 8, boot=BOOT, pending=0)))
     assert link.receive(data, 0.1).notices == [DiceTumbling("TL-7F3A", ("green",)), BatteryReport("TL-7F3A", 9, False),
                                                TrayFault("TL-7F3A", "rng", "stuck")]
 
@@ -248,3 +250,18 @@ def test_no_roll_lost_or_doubled_through_a_lossy_line_with_reboots(seed):
     for (_, _, text), (_, _, got) in zip(line.made, received):
         assert got.faces == tuple(int(d.split(":")[2]) for d in text.split(","))
     assert line.link.counters.rejected[Reject.CHECKSUM] > 0  # the faults really happened
+
+
+def test_after_a_reconnect_the_known_tray_is_recognised_by_its_boot_without_waiting_for_hello(link):
+    connected(link)
+    link.open(5.0)  # the port came back
+    out = link.receive(encode(frame_of("BEAT", 9, boot=BOOT, pending=1)) + roll(seq=30), 5.1)
+    assert [type(n) for n in out.notices] == [TrayConnected, RollReceived]
+    assert [type(x) for x in sent(out)] == [m.Ack]
+
+
+def test_after_a_reconnect_another_boot_waits_for_its_hello(link):
+    connected(link)
+    link.open(5.0)
+    out = link.receive(roll(seq=30, boot="0000000B"), 5.1)  # a tray we cannot name yet
+    assert out.notices == [] and link.counters.rejected[Reject.NO_HELLO] == 1

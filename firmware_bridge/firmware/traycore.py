@@ -5,8 +5,8 @@
 # over a pseudo-terminal, so the simulator behaves as the documented tray. MicroPython
 # and CPython alike: no annotations, no f-strings, time passed in as milliseconds.
 #
-# What it does: HELLO at start and in answer to every PING (then resends its oldest
-# unacknowledged roll at once); one ROLL in flight at a time, resent every RESEND_MS until
+# What it does: HELLO at start and in answer to every PING, followed at once by its oldest
+# unacknowledged roll (or a BEAT if it has none); one ROLL in flight at a time, resent every RESEND_MS until
 # ACK or NAK names it by (boot, seq); BEAT when it has been quiet for BEAT_MS. Unacknowledged
 # rolls are kept in a store that survives a restart (flash on the tray), and are resent
 # under the boot and seq they were rolled with, so the host can tell them from new ones.
@@ -87,7 +87,10 @@ class Tray:
         if self.pending and (self.last_roll_sent is None or self.diff(now, self.last_roll_sent) >= self.resend_ms):
             self._send_head(now)
         elif self.diff(now, self.last_sent) >= self.beat_ms:
-            self._send("BEAT", [("pending", len(self.pending))], now)
+            self.beat(now)
+
+    def beat(self, now):
+        self._send("BEAT", [("boot", self.boot), ("pending", len(self.pending))], now)
 
     def tumbling(self, ids, now):
         self._send("ROLLING", [("dice", ",".join(ids))], now)
@@ -139,7 +142,10 @@ class Tray:
                 if fields.get("proto") != str(trayproto.PROTOCOL):
                     self.error("protocol", "host-speaks-%s" % fields.get("proto"), now)
                 self.hello(now)
-                self._send_head(now)
+                if self.pending:
+                    self._send_head(now)
+                else:
+                    self.beat(now)  # short: likelier to get through a noisy line than HELLO
             elif mtype == "ACK" or mtype == "NAK":
                 self.host_seen = now
                 self._settled(fields.get("boot"), fields.get("seq"), now)
