@@ -310,6 +310,8 @@ def main() -> None:
         print(f"\n## single frames, {name}", flush=True)
         for k, v in report[name].items():
             print(f"- {k}: {v:.4g}" if isinstance(v, float) else f"- {k}: {v}", flush=True)
+    if not args.sequences:
+        return
     lt = LiveTally()
     live(args.sequences, (1920, 1080), args.seed + 7, lenses, lt)
     report["live 1080p"] = lt.rows()

@@ -10,7 +10,7 @@ and refines corners to sub-pixel accuracy on the grey image.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -53,7 +53,7 @@ class DetectorSettings:
 
     dictionary: str = "DICT_4X4_50"
     window_px: int = 5
-    window_max_px: int = 11
+    window_max_px: int = 7
     threshold_c: float = 7.0
     min_side_px: float = 9.0
     max_side_px: float = 140.0
@@ -67,7 +67,7 @@ class DetectorSettings:
         """Settings for markers of about ``side_px``: a small threshold window keeps a 20 px
         marker apart from the dark figure base beside it; larger markers need a larger one."""
         window = int(np.clip(round(side_px / 4), 5, 21)) | 1
-        return cls(window_px=window, window_max_px=window + 6, **kw)
+        return cls(window_px=window, window_max_px=window + 2, **kw)
 
     def parameters(self, frame_max_side: int) -> cv2.aruco.DetectorParameters:
         p = cv2.aruco.DetectorParameters()
@@ -112,7 +112,30 @@ def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None
     """Markers in a grey frame (H, W) uint8, searching the whole frame or only ``rois``
     (rectangles in frame pixels; overlapping finds are merged). Candidates on top of ``known``
     markers (already read this frame) are not read again. Returns detections in frame pixels,
-    sorted by id; an id may appear twice (two markers with one id are a conflict)."""
+    sorted by id; an id may appear twice (two markers with one id are a conflict).
+
+    The small threshold window searches everywhere; the larger one only around the markers the
+    first found, where caps stand side by side (OpenCV's own use of several windows keeps one
+    candidate per place, not always the one that reads)."""
+    first = replace(settings, window_max_px=settings.window_px)
+    found = _detect_pass(first, gray, rois, list(known))
+    if settings.window_max_px == settings.window_px or not found:
+        return found
+    typical = float(np.median([d.side_px for d in found]))
+    around = []
+    for d in found:
+        if d.side_px < 2 * typical:  # caps and the ball, not the corner markers
+            r = 2.1 * d.side_px
+            around.append((int(d.center[0] - r), int(d.center[1] - r), int(d.center[0] + r + 1),
+                           int(d.center[1] + r + 1)))
+    second = replace(settings, window_px=settings.window_max_px)
+    more = _detect_pass(second, gray, around, list(known) + found)
+    return sorted(found + more, key=lambda d: d.marker)
+
+
+def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None,
+                 known: list[Detection]) -> list[Detection]:
+    """One threshold window's search: candidates from OpenCV, refined and read here."""
     if rois is None:
         rois = [(0, 0, gray.shape[1], gray.shape[0])]
     quads: list[np.ndarray] = []
@@ -143,11 +166,9 @@ def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None
     sides = np.linalg.norm(q - q[:, [3, 0, 1, 2]], axis=2)
     smin, smax = sides.min(axis=1), sides.max(axis=1)
     q = q[(smin >= settings.min_side_px * 0.7) & (smax <= settings.max_side_px) & (smax <= 2.5 * smin)]
-    # the same quad found with both threshold windows, or beside a marker already read: once
+    # candidates on a marker already read this frame are not read again (a quad found with
+    # both threshold windows is: the two can differ, and the better one should get its chance)
     centres = q.mean(axis=1)
-    key = np.round(centres / 2.0).astype(np.int64)
-    _, first = np.unique(key[:, 0] * 100003 + key[:, 1], return_index=True)
-    q, centres = q[np.sort(first)], centres[np.sort(first)]
     if known:
         kc = np.stack([d.center for d in known])
         ks = np.array([d.side_px for d in known])
@@ -162,24 +183,30 @@ def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None
         c = q[~ok].mean(axis=1, keepdims=True)
         half = np.linalg.norm(q[~ok] - c, axis=2, keepdims=True)
         q[~ok] = c + (q[~ok] - c) * (1 + CONTOUR_INSET_PX * math.sqrt(2) / np.maximum(half, 1.0))
-    marker_ids, turned = read_bits(gray, q, settings.dictionary)
-    # a small marker read with corners half a pixel off samples its cells' edges: try it a
-    # little larger and a little smaller (an exact match is still required)
-    for grow in (0.6, -0.6):
-        miss = np.flatnonzero(marker_ids < 0)
-        if not len(miss):
-            break
-        c = q[miss].mean(axis=1, keepdims=True)
-        half = np.linalg.norm(q[miss] - c, axis=2, keepdims=True)
-        again, again_turned = read_bits(gray, c + (q[miss] - c) * (1 + grow * math.sqrt(2) / np.maximum(half, 1.0)),
-                                        settings.dictionary)
-        marker_ids[miss], turned[miss] = again, np.where((again >= 0)[:, None, None], again_turned, turned[miss])
+    plausible: list = []
+    marker_ids, turned = read_bits(gray, q, settings.dictionary, plausible=plausible)
+    # a small marker read with corners half a pixel off samples its cells' edges: what looks
+    # like a marker but did not read is read again a little larger and a little smaller (in one
+    # batch; an exact match is still required, and the first reading that matches is taken)
+    retry = np.flatnonzero((marker_ids < 0) & plausible[0])
+    if len(retry):
+        r = q[retry]
+        c = r.mean(axis=1, keepdims=True)
+        half = np.maximum(np.linalg.norm(r - c, axis=2, keepdims=True), 1.0)
+        tries = np.concatenate([c + (r - c) * (1 + g * math.sqrt(2) / half) for g in RETRY_GROW_PX])
+        again, again_turned = read_bits(gray, tries, settings.dictionary)
+        again, again_turned = again.reshape(-1, len(retry)), again_turned.reshape(-1, len(retry), 4, 2)
+        pick = np.argmax(again >= 0, axis=0)
+        got = again[pick, np.arange(len(retry))]
+        marker_ids[retry] = got
+        turned[retry] = np.where((got >= 0)[:, None, None], again_turned[pick, np.arange(len(retry))], turned[retry])
     found = [(int(m), c.astype(np.float32)) for m, c in zip(marker_ids, turned) if m >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
 
 
 MOSAIC_MAX_SHARE = 0.6
 CONTOUR_INSET_PX = 0.8
+RETRY_GROW_PX = (0.6, -0.6)
 MOSAIC_WIDTH = 1280
 _GAP = 4
 

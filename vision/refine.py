@@ -14,7 +14,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-_POPCOUNT = np.array([bin(i).count("1") for i in range(1 << 16)], np.uint8)
+SUB_CELL = (-0.18, 0.18)  # where each cell is sampled, in cells from its centre (2 x 2 points)
 
 
 @lru_cache(maxsize=4)
@@ -91,7 +91,7 @@ def fit_edges(gray: np.ndarray, quads: np.ndarray, samples: int = 7) -> tuple[np
         return q, np.zeros(0, bool)
     side = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)  # (N, 4), side k from corner k to k+1
     reach = np.clip(side.mean(axis=1) / 7.0, 1.5, 4.0)  # search +- this far along the normal
-    steps = np.linspace(-1.0, 1.0, 17)  # fraction of reach
+    steps = np.linspace(-1.0, 1.0, 13)  # fraction of reach
     t = np.linspace(0.18, 0.82, samples)
     a, b = q, np.roll(q, -1, axis=1)
     e = (b - a) / side[..., None]
@@ -155,22 +155,23 @@ def _fit_lines(pts: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
 
 @lru_cache(maxsize=4)
 def _cell_grid(cells: int) -> tuple[np.ndarray, np.ndarray]:
-    """Sample points (C, 3) in a marker's square of ``cells`` x ``cells`` (a 3 x 3 patch in the
-    middle half of each cell, homogeneous) and the border cells' mask (cells, cells)."""
+    """Sample points (C, 3) in a marker's square of ``cells`` x ``cells`` (a 2 x 2 patch in the
+    middle of each cell, homogeneous) and the border cells' mask (cells, cells)."""
     g = np.arange(cells) + 0.5
-    uu = (g[:, None] + np.array([-0.2, 0.0, 0.2])[None, :]).ravel()
+    uu = (g[:, None] + np.array(SUB_CELL)[None, :]).ravel()
     U, V = np.meshgrid(uu, uu)
     border = np.ones((cells, cells), bool)
     border[1:-1, 1:-1] = False
     return np.column_stack([U.ravel(), V.ravel(), np.ones(U.size)]), border
 
 
-def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str,
-              min_contrast: float = 25.0) -> tuple[np.ndarray, np.ndarray]:
+def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_contrast: float = 25.0,
+              plausible: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Decode clockwise quads (N, 4, 2): marker ids (N,) (-1 where nothing reads) and corners
     (N, 4, 2) turned into ArUco order for the id found. A cell is white when it is brighter than
     halfway between the marker's own black border and its white cells; every border cell must be
-    black and the code must match exactly."""
+    black and the code must match exactly. ``plausible``, if given, receives a mask (N,) of the
+    quads that look like a marker (contrast, a border all but black) whether or not they read."""
     codes, ids, rots, nbits = dictionary_codes(dictionary)
     n = len(quads)
     if n == 0:
@@ -180,7 +181,8 @@ def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str,
     Hs = square_homographies(quads, float(cells))
     proj = canon @ Hs.transpose(0, 2, 1)  # (N, C, 3)
     pts = proj[..., :2] / proj[..., 2:3]
-    vals = _sample(gray, pts).reshape(n, cells, 3, cells, 3).mean(axis=(2, 4))  # (N, rows, cols)
+    k = len(SUB_CELL)
+    vals = _sample(gray, pts).reshape(n, cells, k, cells, k).mean(axis=(2, 4))  # (N, rows, cols)
     inner = vals[:, 1:-1, 1:-1].reshape(n, -1)
     edge = vals[:, border]
     lo = edge.mean(axis=1)
@@ -192,7 +194,10 @@ def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str,
     bits = (inner > thr[:, None]).astype(np.int64)
     code = bits @ (1 << np.arange(nbits * nbits, dtype=np.int64))[::-1]
     match = code[:, None] == codes[None, :]
-    found = match.any(axis=1) & (bad_border == 0) & (hi - lo >= min_contrast)
+    contrast = hi - lo >= min_contrast
+    found = match.any(axis=1) & (bad_border == 0) & contrast
+    if plausible is not None:
+        plausible.append(contrast & (bad_border <= 3))
     j = np.argmax(match, axis=1)
     out_ids = np.where(found, ids[j], -1)
     order = (np.arange(4)[None, :] - rots[j][:, None]) % 4  # corner k of the id is corner k - rotation here
