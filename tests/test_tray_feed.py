@@ -253,3 +253,21 @@ def test_simulated_tray_to_match_over_a_pty():
     [accepted] = seen.accepted
     assert accepted.faces == (1, 2) and {d.die.owner for d in accepted.dice} == {Team.AWAY}
     assert accepted.device.startswith(f"tray {sim.device_id} boot=")
+
+
+def test_the_tray_source_feeds_the_same_queue_as_the_keypad():
+    from firmware_bridge.sources import TraySource
+
+    m, q, seen = awaiting_away_pass(), queue.Queue(), Seen()
+    with TraySim(seed=8) as sim:
+        tray = TraySource(q, str(sim.link))
+        try:
+            assert tray.session.connected.wait(WAIT)
+            sim.roll("away", [5, 5])
+            assert sim.wait_settled(1, WAIT)
+        finally:
+            tray.close()
+    feed = seen.feed(m, q)
+    while not seen.accepted:
+        assert feed.pump(block=True, timeout=WAIT)
+    assert seen.accepted[0].faces == (5, 5) and seen.accepted[0].source is Source.TRAY
