@@ -26,8 +26,6 @@ from .wire import SILENCE, FlashColour, NakReason, Reject
 
 log = logging.getLogger(__name__)
 
-_BOOT_OK = m._BOOT  # a NAK must name a well-formed boot id
-
 
 @dataclass(frozen=True, slots=True)
 class Timing:
@@ -227,7 +225,7 @@ class TrayLink:
             out.notices.append(TrayProblem(self.port, f"{exc}: update Touchline or flash the tray with firmware "
                                                       f"for this protocol version"))
         boot = frame.get("boot") or ""
-        if frame.type == "ROLL" and _BOOT_OK.match(boot) and frame.seq and self.hello is not None:
+        if frame.type == "ROLL" and m.BOOT_ID.match(boot) and self.hello is not None:
             why = NakReason.BAD_DIE if reason is Reject.BAD_DIE else NakReason.MALFORMED
             self.counters.naks += 1
             out.send.append(self._frame(m.Nak(self._next(), boot, frame.seq, why)))

@@ -19,7 +19,7 @@ from .wire import PROTOCOL_VERSION, Direction, FlashColour, MsgType, NakReason, 
 
 _DEVICE_ID = re.compile(r"[A-Za-z0-9._-]{1,32}\Z")
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9-]{0,15}\Z")
-_BOOT = re.compile(r"[0-9A-F]{8}\Z")
+BOOT_ID = re.compile(r"[0-9A-F]{8}\Z")
 _NUMBER = re.compile(r"(0|[1-9][0-9]{0,9})\Z")
 MAX_DICE = 16
 _KINDS = {k.value: k for k in DieKind}
@@ -285,7 +285,7 @@ def number(f: Frame, key: str, default: object = ...) -> int:
 
 
 def boot(f: Frame) -> str:
-    return text(f, "boot", _BOOT, "8 upper-case hex digits")
+    return text(f, "boot", BOOT_ID, "8 upper-case hex digits")
 
 
 def choice(f: Frame, key: str, enum: type):

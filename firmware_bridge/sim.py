@@ -58,7 +58,8 @@ class TraySim:
     ``disconnect``, ``reboot``) may come from any thread and run in the tray's own."""
 
     def __init__(self, *, link: str | os.PathLike | None = None, device_id: str = "SIM-0001",
-                 dice: Sequence[tuple[str, str, str]] = REFERENCE_DICE, groups: dict[str, tuple[str, ...]] | None = None,
+                 dice: Sequence[tuple[str, str, str]] = REFERENCE_DICE,
+                 groups: dict[str, tuple[str, ...]] | None = None,
                  faults: Faults = Faults(), seed: int | None = None, beat_ms: int = traycore.BEAT_MS,
                  resend_ms: int = traycore.RESEND_MS, tumble: float = 0.0) -> None:
         self.dice = tuple(dice)

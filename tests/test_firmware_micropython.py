@@ -51,7 +51,8 @@ import { loadMicroPython } from "%s";
 import fs from "fs";
 const mp = await loadMicroPython({ stdout: (l) => console.log(l), stderr: (l) => console.error(l) });
 mp.FS.mkdir("/lib");
-for (const [name, path] of Object.entries(JSON.parse(process.argv[2]))) mp.FS.writeFile("/lib/" + name, fs.readFileSync(path));
+const files = JSON.parse(process.argv[2]);
+for (const name in files) mp.FS.writeFile("/lib/" + name, fs.readFileSync(files[name]));
 mp.runPython(fs.readFileSync(process.argv[3], "utf8"));
 '''
 

@@ -13,7 +13,8 @@ from firmware_bridge.firmware import traycore
 from firmware_bridge.framing import Frame, decode
 from firmware_bridge.link import Timing
 from firmware_bridge.session import Backoff
-from firmware_bridge.wire import MAX_FRAME, SILENCE, Direction, MsgType, Reject
+from firmware_bridge.wire import (BEAT_INTERVAL, MAX_FRAME, RESEND_INTERVAL, SILENCE, Direction, MsgType,
+                                  Reject)
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = (ROOT / "docs" / "dice-tray-protocol.md").read_text(encoding="utf-8")
@@ -40,6 +41,7 @@ def test_every_message_type_and_reason_is_documented():
 
 
 def test_the_numbers_in_the_doc_are_the_code_s():
+    assert (BEAT_INTERVAL, RESEND_INTERVAL) == (traycore.BEAT_MS / 1000, traycore.RESEND_MS / 1000)
     assert f"at most {MAX_FRAME} bytes" in DOC
     assert f"resends it every {traycore.RESEND_MS} ms" in DOC
     assert f"up to {traycore.MAX_PENDING} unacknowledged rolls" in DOC

@@ -64,7 +64,8 @@ def test_a_roll_becomes_a_notice_then_an_ack(link):
     assert isinstance(notice, RollReceived) and notice.request is None
     assert notice.roll.source is Source.TRAY
     assert notice.roll.device == "tray TL-7F3A boot=5B1E9C02#17"
-    assert [d.die for d in notice.roll.dice] == [Die(DieKind.D10, "black", Team.HOME), Die(DieKind.D10, "white", Team.HOME)]
+    assert [d.die for d in notice.roll.dice] == [Die(DieKind.D10, "black", Team.HOME),
+                                                 Die(DieKind.D10, "white", Team.HOME)]
     assert notice.roll.faces == (4, 0)
     assert sent(out) == [m.Ack(2, BOOT, 17)]
 
@@ -169,7 +170,8 @@ def test_ping_repeats_until_hello_less_and_less_often(link):
 def test_status_messages_become_notices(link):
     connected(link)
     data = (encode(frame_of("ROLLING", 5, dice="green")) + encode(frame_of("BATTERY", 6, percent=9, charging=0))
-            + encode(frame_of("ERROR", 7, code="rng", detail="stuck")) + encode(frame_of("BEAT", 8, boot=BOOT, pending=0)))
+            + encode(frame_of("ERROR", 7, code="rng", detail="stuck"))
+            + encode(frame_of("BEAT", 8, boot=BOOT, pending=0)))
     assert link.receive(data, 0.1).notices == [DiceTumbling("TL-7F3A", ("green",)), BatteryReport("TL-7F3A", 9, False),
                                                TrayFault("TL-7F3A", "rng", "stuck")]
 
@@ -224,7 +226,8 @@ class Line:
         faces = [(i, self.rng.randrange(0, 10) if i != "green" else self.rng.randrange(1, 9)) for i in group]
         seq = self.tray.roll(faces, self.ms())
         assert seq is not None
-        self.made.append((self.tray.boot, seq, ",".join(f"{'d8' if i == 'green' else 'd10'}:{i}:{f}" for i, f in faces)))
+        text = ",".join(f"{'d8' if i == 'green' else 'd10'}:{i}:{f}" for i, f in faces)
+        self.made.append((self.tray.boot, seq, text))
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -242,3 +242,47 @@ def test_permission_fix_names_the_group_on_linux(monkeypatch):
     monkeypatch.setattr(transport, "_group_of", lambda path: "dialout")
     message = str(port_error("/dev/ttyACM0", serial.SerialException(errno.EACCES, "denied")))
     assert "sudo usermod -aG dialout $USER" in message and "log out" in message
+
+
+def test_socket_url_reaches_a_tray_over_tcp():
+    """``socket://`` (a tray behind a serial-to-network bridge): the reference tray's code
+    serving one connection on the loopback address."""
+    import socket
+    import threading
+
+    from firmware_bridge.firmware import traycore
+    from firmware_bridge.sim import REFERENCE_DICE
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    done = threading.Event()
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        conn.settimeout(0.01)
+        tray = traycore.Tray("NET-1", list(REFERENCE_DICE), "0000BEEF", conn.sendall)
+        start = time.monotonic()
+        ms = lambda: int((time.monotonic() - start) * 1000)  # noqa: E731
+        tray.start(ms())
+        tray.roll([("green", 7)], ms())
+        while not done.is_set():
+            try:
+                data = conn.recv(4096)
+            except socket.timeout:
+                data = b""
+            if data:
+                tray.receive(data, ms())
+            tray.poll(ms())
+        conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    session = TraySession(f"socket://127.0.0.1:{port}").start()
+    try:
+        roll = take(session.notices, RollReceived).roll
+    finally:
+        done.set()
+        session.stop()
+        thread.join(WAIT)
+        server.close()
+    assert roll.faces == (7,) and roll.device == "tray NET-1 boot=0000BEEF#2"

@@ -58,8 +58,8 @@ class Tray:
         self.device_id = device_id
         self.dice = dice
         self.kinds = {}
-        for kind, die_id, colour in dice:
-            self.kinds[die_id] = kind
+        for die in dice:
+            self.kinds[die[1]] = die[0]
         self.boot = boot
         self.write = write
         self.store = store if store is not None else MemoryStore()
