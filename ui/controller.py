@@ -95,6 +95,7 @@ class Controller:
         self._log: list[str] = []
         self._dice: SoftwareDice | None = None
         self._health = {"camera": "off", "tray": "off"}
+        self.vision_enabled = True   # a coach can switch the camera's proposals off
         self._threaded = threaded
         self._jobs: queue.Queue = queue.Queue()
         self._in_flight = 0
@@ -303,10 +304,13 @@ class Controller:
         """Manual override: put the figure there whatever the camera or the rules had."""
         self.submit(PlaceFigure(player, square=square, facing=facing, correction=True))
 
+    def enable_vision(self, on: bool) -> None:
+        self.vision_enabled = on
+
     def sighting(self, sighting: Sighting) -> None:
         """A committed camera sighting (from the vision thread)."""
         def job() -> str | None:
-            if self.match is None:
+            if self.match is None or not self.vision_enabled:
                 return None
             self._apply(lambda: self.match.sight(sighting))
             return None

@@ -51,6 +51,7 @@ class LiveScreen(Screen):
     warning_text = StringProperty("")
     log_text = StringProperty("")
     hint_text = StringProperty("")
+    outcome_text = StringProperty("")
     mp_home = NumericProperty(0)
     mp_away = NumericProperty(0)
     pace = NumericProperty(0)
@@ -76,6 +77,7 @@ class LiveScreen(Screen):
         self.phase_text = f"Round {rnd}{kind}: {s.get('phase', '').replace('_', ' ')}"
         self.health_text = f"camera {view.camera}   tray {view.tray}"
         self.error_text = view.error
+        self.outcome_text = s.get("last_outcome", "")
         self.warning_text = ("Placeholder box data in use (Settings tells where to enter your box's values): "
                              + "; ".join(p.split(":")[0] for p in view.placeholders)) if view.placeholders else ""
         self.log_text = "\n".join(reversed(view.log[-12:]))
