@@ -54,7 +54,7 @@ class DetectorSettings:
     dictionary: str = "DICT_4X4_50"
     window_px: int = 5
     window_max_px: int = 7
-    threshold_c: float = 7.0
+    threshold_c: float = 10.0
     min_side_px: float = 9.0
     max_side_px: float = 140.0
     pixels_per_cell: int = 6

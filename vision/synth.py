@@ -493,9 +493,10 @@ def random_camera(rng: np.random.Generator, board: GridBoard, markers: MarkerSet
 
 
 def random_figures(rng: np.random.Generator, board: GridBoard, markers: MarkerSet, on_pitch: int | None = None,
-                   benched: int = 6, jitter_mm: float = 4.0, ball: bool = True) -> tuple[FigurePose, ...]:
+                   benched: int = 6, jitter_mm: float = 4.0, ball: bool = True, walls: int = 0
+                   ) -> tuple[FigurePose, ...]:
     """Figures on distinct movement squares (centre +- ``jitter_mm``), a few on the benches, the ball
-    on a free square."""
+    on a free square; ``walls`` rows of three figures shoulder to shoulder (caps touching)."""
     ids = list(markers.figure_ids)
     rng.shuffle(ids)
     benches = [a for name, a in sorted(board.areas.items()) if a.grid == "mm"]
@@ -507,12 +508,26 @@ def random_figures(rng: np.random.Generator, board: GridBoard, markers: MarkerSe
     benched = min(benched, len(spots))
     if on_pitch is None:
         on_pitch = min(len(ids) - benched, board.ms_cols * board.ms_rows // 6)
-    cells = rng.choice(board.ms_cols * board.ms_rows, size=on_pitch + 1, replace=False)
+    cols = board.ms_cols
+    wall_cells: list[int] = []
+    for _ in range(walls if on_pitch >= 3 * walls else 0):
+        for _ in range(100):
+            along_x = bool(rng.random() < 0.5)
+            c0 = int(rng.integers(1, cols - (4 if along_x else 1)))
+            r0 = int(rng.integers(1, board.ms_rows - (1 if along_x else 4)))
+            row = [(r0 * cols + c0 + k) if along_x else ((r0 + k) * cols + c0) for k in range(3)]
+            if not set(row) & set(wall_cells):
+                wall_cells += row
+                break
+    free = np.setdiff1d(np.arange(cols * board.ms_rows), wall_cells)
+    rest = rng.choice(free, size=on_pitch + 1 - len(wall_cells), replace=False)
+    cells = np.concatenate([np.array(wall_cells, int), rest])
     half = len(markers.figure_ids) // 2
     figs = []
-    for marker, cell in zip(ids[:on_pitch], cells):
-        x, y = board.ms_center_mm((int(cell % board.ms_cols), int(cell // board.ms_cols)))
-        figs.append(FigurePose(int(marker), x + rng.uniform(-jitter_mm, jitter_mm), y + rng.uniform(-jitter_mm, jitter_mm),
+    for k, (marker, cell) in enumerate(zip(ids[:on_pitch], cells)):
+        x, y = board.ms_center_mm((int(cell % cols), int(cell // cols)))
+        j = 0.4 if k < len(wall_cells) else jitter_mm  # a wall stands square, caps all but touching
+        figs.append(FigurePose(int(marker), x + rng.uniform(-j, j), y + rng.uniform(-j, j),
                                float(rng.uniform(0, 360)), team="home" if marker < half else "away"))
     for marker, i in zip(ids[on_pitch:on_pitch + benched], rng.permutation(len(spots))):
         x, y = spots[int(i)]
