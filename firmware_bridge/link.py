@@ -107,7 +107,8 @@ class TrayLink:
         self._hello_wait = timing.hello_retry
         self._last_boot = ""                       # survives reconnects: a new one is a reboot
         self._known: m.Hello | None = None         # the last HELLO, from before a reconnect
-        self._warned: set[str] = set()
+        self._warned: set[str] = set()            # log lines already written, this connection
+        self._told: set[str] = set()              # problems already shown to people
 
     # --- driving -------------------------------------------------------------------------------
     def open(self, now: float) -> Output:
@@ -221,7 +222,8 @@ class TrayLink:
     def _refused(self, frame: Frame, exc: m.MessageError, out: Output) -> None:
         reason = exc.reason
         self._rejected(reason, str(exc))
-        if reason is Reject.WRONG_VERSION:
+        if reason is Reject.WRONG_VERSION and str(exc) not in self._told:  # it answers every PING: say it once
+            self._told.add(str(exc))
             out.notices.append(TrayProblem(self.port, f"{exc}: update Touchline or flash the tray with firmware "
                                                       f"for this protocol version"))
         boot = frame.get("boot") or ""

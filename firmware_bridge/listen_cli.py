@@ -86,10 +86,12 @@ def first_port(args: argparse.Namespace):
     """Open the port once up front, so a busy port or a missing permission ends the command
     with its fix; then hand that open port to the session, and reopen later ones."""
     if args.port == "auto":
-        if not args.wait:
-            found = find_tray(args.probe_all)
-            say(f"found tray {found.hello.device} on {found.port}")
-        return discovering_opener(args.baud, args.probe_all)
+        rediscover = discovering_opener(args.baud, args.probe_all)
+        if args.wait:
+            return rediscover
+        found = [find_tray(args.probe_all).port]
+        say(f"found a tray on {found[0]}")
+        return lambda: open_port(found.pop(), args.baud) if found else rediscover()
     try:
         first = [open_port(args.port, args.baud)]
     except PortError as exc:

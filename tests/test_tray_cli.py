@@ -185,4 +185,15 @@ def test_sim_timer_with_faults_and_ctrl_c(tmp_path):
     assert len({r.device for r in rolls}) == len(rolls)  # faults, restarts, disconnects: still no roll twice
     err = sim.stderr.read()
     assert "Traceback" not in err and "interrupted" in err
-    assert session.counters.reboots >= 1
+
+
+def test_listen_auto_finds_the_tray_by_usb_id(monkeypatch, capsys):
+    with TraySim(seed=9, device_id="TL-AUTO") as sim:
+        monkeypatch.setattr(discovery.list_ports, "comports",
+                            lambda: [port_info("/dev/ttyS0", None, None), port_info(str(sim.link), 0x2E8A, 0x0005)])
+        sim.roll("home", [3, 1])  # rolled before anyone listens: the tray keeps it until acknowledged
+        assert main(["tray-listen", "auto", "--count", "1", "--timeout", str(WAIT)]) == 0
+    out, err = capsys.readouterr()
+    [line] = out.splitlines()
+    assert [d["face"] for d in json.loads(line)["dice"]] == [3, 1]
+    assert f"found a tray on {sim.link}" in err

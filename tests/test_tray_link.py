@@ -268,3 +268,13 @@ def test_after_a_reconnect_another_boot_waits_for_its_hello(link):
     link.open(5.0)
     out = link.receive(roll(seq=30, boot="0000000B"), 5.1)  # a tray we cannot name yet
     assert out.notices == [] and link.counters.rejected[Reject.NO_HELLO] == 1
+
+
+def test_a_tray_of_another_version_is_reported_once_not_at_every_ping(link):
+    link.open(0.0)
+    problems = []
+    for i in range(5):
+        out = link.receive(hello(seq=i + 1, proto=2), 0.1 * i)
+        problems += [n for n in out.notices if isinstance(n, TrayProblem)]
+        link.tick(0.1 * i + 0.05)
+    assert len(problems) == 1 and link.counters.rejected[Reject.WRONG_VERSION] == 5
