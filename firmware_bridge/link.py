@@ -54,7 +54,7 @@ class Counters:
     acks: int = 0
     naks: int = 0
     pings: int = 0
-    connects: int = 0          # HELLOs that started a connection
+    connects: int = 0          # connections made: by a HELLO, or by a frame from the known boot
     reboots: int = 0
     rejected: Counter = field(default_factory=Counter)  # Reject -> count
 
@@ -174,6 +174,7 @@ class TrayLink:
             out.notices.append(TrayFault(device, message.code, message.detail))
 
     def _recognised(self, hello: m.Hello, out: Output) -> None:
+        self.counters.connects += 1
         log.info("%s: tray %s is back (boot %s)", self.port, hello.device, hello.boot)
         out.notices.append(TrayConnected(self.port, hello.device, hello.firmware, hello.boot,
                                          tuple(map(str, hello.dice))))

@@ -60,7 +60,7 @@ class TraySession:
         self._wake = wake
         self._backoff = backoff or Backoff()
         self._stop = threading.Event()
-        self._outbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self._outbox: queue.SimpleQueue[FlashColour] = queue.SimpleQueue()  # the I/O thread frames them
         self._thread: threading.Thread | None = None
         self._reported: set[str] = set()
         self.connected = threading.Event()   # set while a tray has said HELLO on the open port
@@ -86,7 +86,7 @@ class TraySession:
 
     def flash(self, colour: FlashColour) -> None:
         """Ask the tray to show a colour (say, green for a passed test). Any thread."""
-        self._outbox.put(self.link.flash(colour))
+        self._outbox.put(colour)
 
     # --- the thread ----------------------------------------------------------------------------
     def _run(self) -> None:
@@ -132,7 +132,7 @@ class TraySession:
                 out.reconnect = out.reconnect or later.reconnect
                 while True:
                     try:
-                        out.send.append(self._outbox.get_nowait())
+                        out.send.append(self.link.flash(self._outbox.get_nowait()))
                     except queue.Empty:
                         break
         except (serial.SerialException, OSError) as exc:
