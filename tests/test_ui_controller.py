@@ -10,10 +10,8 @@ from companion.dice import DieKind
 from companion.fublet import commands as c
 from companion.fublet.components import Action, load_components, shipped_team
 from companion.fublet.model import Phase
-from companion.ruleset import Request
-from companion.dice import DiceSpec
 from companion.teams import PlayerRef, Team
-from ui.controller import Controller, keypad_roll
+from ui.controller import Controller
 
 H = lambda n: PlayerRef(Team.HOME, n)  # noqa: E731
 A = lambda n: PlayerRef(Team.AWAY, n)  # noqa: E731
@@ -23,16 +21,25 @@ def create():
     return c.CreateMatch(shipped_team("rovers"), shipped_team("harbour"), load_components())
 
 
-def test_keypad_reads_two_digits_as_black_tens_and_white_units():
-    req = Request("t1", "dice", Team.HOME, "x", dice=DiceSpec((DieKind.D10, DieKind.D10), Team.HOME))
-    roll = keypad_roll(req, "47")
-    assert [(d.die.colour, d.face, d.die.owner) for d in roll.dice] == [("black", 4, Team.HOME), ("white", 7, Team.HOME)]
-    with pytest.raises(ValueError, match="two digits"):
-        keypad_roll(req, "4")
-    d8 = Request("t2", "dice", None, "x", dice=DiceSpec((DieKind.D8,)))
-    assert keypad_roll(d8, "3").faces == (3,)
-    with pytest.raises(ValueError, match="shows 1..8"):
-        keypad_roll(d8, "9")
+def test_the_keypad_reads_two_digits_as_black_tens_and_white_units(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.new_match(create(), seed=5)
+    for req, digits in zip(ctl.view.pending, ("7", "3")):
+        ctl.roll_keypad(req, digits)
+    picker = ctl.view.pending[0].team
+    ctl.submit(c.ChooseBoard(picker, "high_short_offensive"))
+    ctl.submit(c.ChooseBoard(picker.other, "low_short_defensive"))
+    ctl.submit(c.KickOff(A(8)))
+    ctl.submit(c.Declare(A(8), Action.SHORT_PASS, target_ps=(9, 6), distance=5))
+    req = ctl.view.pending[0]
+    ctl.roll_keypad(req, "4")
+    assert "tens first" in ctl.view.error and ctl.view.state.phase is Phase.OUTCOME
+    ctl.roll_keypad(req, "47")
+    rolled = [e.payload.roll for e in ctl.match.events if getattr(e.payload, "roll", None) is not None][-1]
+    assert [(d.die.colour, d.face, d.die.owner) for d in rolled.dice] == [("black", 4, Team.AWAY),
+                                                                         ("white", 7, Team.AWAY)]
+    assert rolled.device == "keypad" and ctl.view.error == ""
+    ctl.close()
 
 
 def test_a_match_played_through_the_controller_is_journaled_and_resumes(tmp_path):
@@ -66,7 +73,7 @@ def test_software_dice_continue_their_sequence_after_resume(tmp_path):
     ctl.close()
     again = Controller(threaded=False, data_dir=tmp_path)
     again.resume()
-    assert again._dice.seed == 77 and again._dice.count == 1
+    assert again.software.dice.seed == 77 and again.software.dice.count == 1
     again.close()
 
 
@@ -104,3 +111,38 @@ def test_no_match_to_resume_says_so(tmp_path):
     ctl.resume()
     assert "no match to resume" in ctl.view.error
     ctl.close()
+
+
+def test_rolls_from_a_simulated_tray_reach_the_match_through_the_controller(tmp_path):
+    import time
+
+    from firmware_bridge.sim import TraySim
+
+    views = []
+    ctl = Controller(post=views.append, threaded=True, data_dir=tmp_path)
+    ctl.new_match(create(), seed=2)
+    ctl.wait()
+    with TraySim(seed=4) as sim:
+        ctl.start_tray(str(sim.link))
+        deadline = time.monotonic() + 20
+        while ctl.view.tray != "ok" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ctl.view.tray == "ok", ctl.view.log
+        sim.roll("scatter")            # nobody waits for a d8: refused with the rules' words
+        sim.roll("home", [0, 7])       # the opening roll wants one d10 each: refused too
+        assert sim.wait_settled(2, 20)
+        deadline = time.monotonic() + 20
+        while "needs" not in ctl.view.error and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "needs 1d10" in ctl.view.error
+        sim.roll("home-black", [7])    # one die each: the opening roll
+        sim.roll("away-black", [3])
+        assert sim.wait_settled(4, 20)
+        deadline = time.monotonic() + 20
+        while ctl.view.state.phase is not Phase.BOARD_PICK and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ctl.view.state.phase is Phase.BOARD_PICK and ctl.view.state.first_picker is Team.HOME
+        rolls = [e for e in ctl.match.events if getattr(e.payload, "roll", None) is not None]
+        assert all(e.source.value == "tray" and e.payload.roll.device.startswith("tray SIM-0001") for e in rolls)
+        ctl.close()
+    assert any("Dice tray SIM-0001 connected" in line for line in ctl.view.log)

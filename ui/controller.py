@@ -20,8 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.commands import Choose, PlaceFigure, SubmitRoll
-from companion.dice import Die, DieKind, DieResult, Roll, SoftwareDice
+from companion.commands import Choose, PlaceFigure
+from companion.dice import Roll
 from companion.errors import TouchlineError
 from companion.events import Source
 from companion.journal import Journal
@@ -30,6 +30,9 @@ from companion.paths import user_data_dir
 from companion.ruleset import Command, Request
 from companion.sightings import Sighting
 from companion.teams import PlayerRef
+from firmware_bridge import notices as tray_notices
+from firmware_bridge.feed import Feed, Refusal
+from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 
 log = logging.getLogger(__name__)
 
@@ -57,32 +60,6 @@ class View:
         return self.state is not None
 
 
-def keypad_roll(request: Request, digits: str) -> Roll:
-    """Dice typed on the keypad for a request: "47" for 2d10 reads black 4 (tens) and white
-    7; one digit per die otherwise. Raises ValueError with what to type instead."""
-    spec = request.dice
-    if spec is None:
-        raise ValueError("this request does not want dice")
-    text = digits.strip()
-    kinds = spec.kinds
-    if kinds == (DieKind.D10, DieKind.D10):
-        if not re.fullmatch(r"\d\d", text):
-            raise ValueError("type two digits: the black die (tens) then the white die (units); 00 is 100")
-        faces = (int(text[0]), int(text[1]))
-        colours = ("black", "white")
-    else:
-        parts = text.split() if " " in text else ([text] if len(kinds) == 1 else list(text))
-        if len(parts) != len(kinds) or not all(p.isdigit() for p in parts):
-            raise ValueError(f"type {len(kinds)} face(s) for {spec.describe()}")
-        faces = tuple(int(p) for p in parts)
-        colours = tuple("" for _ in kinds)
-    dice = []
-    for kind, face, colour in zip(kinds, faces, colours):
-        kind.check_face(face)
-        dice.append(DieResult(Die(kind, colour, spec.owner), face))
-    return Roll(tuple(dice), Source.MANUAL, "keypad")
-
-
 class Controller:
     """Runs commands against the match off the UI thread and publishes views."""
 
@@ -93,7 +70,14 @@ class Controller:
         self.match: Match | None = None
         self.view = View()
         self._log: list[str] = []
-        self._dice: SoftwareDice | None = None
+        # Every roll, from the keypad, software dice or the tray, goes through one queue and
+        # the bridge's feed, which submits it on this worker and passes refusals on.
+        self.notices: queue.Queue = queue.Queue()
+        self.keypad = KeypadSource(self.notices)
+        self.software: SoftwareSource | None = None
+        self.tray: TraySource | None = None
+        self.feed: Feed | None = None
+        self._refusal = ""
         self._health = {"camera": "off", "tray": "off"}
         self.vision_enabled = True   # a coach can switch the camera's proposals off
         self._threaded = threaded
@@ -150,6 +134,7 @@ class Controller:
         done.wait(timeout)
 
     def close(self) -> None:
+        self.stop_tray()
         if self._worker is not None:
             self.wait()
             self._jobs.put(None)
@@ -199,7 +184,7 @@ class Controller:
             journal = Journal.create(path, game)
             self.match = Match(ruleset_for(game), journal)
             self._log = []
-            self._dice = SoftwareDice(seed if seed is not None else random.SystemRandom().randrange(10**9))
+            self._attach_dice(seed if seed is not None else random.SystemRandom().randrange(10**9))
             self._apply(lambda: self.match.submit(create, Source.MANUAL))
         self._queue(job)
 
@@ -213,7 +198,7 @@ class Controller:
                 self.match.close()
             self.match = Match.open(target)
             self._log = self._replay_log()
-            self._dice = self._resume_dice()
+            self._attach_dice(self._software_seed())
             return None
         self._queue(job)
 
@@ -229,25 +214,81 @@ class Controller:
                 lines.append(line)
         return lines[-LOG_LINES:]
 
-    def _resume_dice(self) -> SoftwareDice:
-        """Software dice carry on from the journal's last software roll (seed and count)."""
+    def _software_seed(self) -> int:
+        """The seed of the software dice this match used last, or a new one."""
         for event in reversed(self.match.events):
             roll = getattr(event.payload, "roll", None)
             if isinstance(roll, Roll) and roll.source is Source.SOFTWARE:
                 found = re.fullmatch(r"software seed=(\d+)#(\d+)", roll.device)
                 if found:
-                    return SoftwareDice(int(found.group(1)), int(found.group(2)))
-        return SoftwareDice(random.SystemRandom().randrange(10**9))
+                    return int(found.group(1))
+        return random.SystemRandom().randrange(10**9)
+
+    def _attach_dice(self, seed: int) -> None:
+        self.software = SoftwareSource.resume(self.notices, self.match, seed)
+        self.feed = Feed(self.match, self.notices, on_refused=self._refused, on_accepted=self._accepted,
+                         on_notice=self._tray_notice)
+
+    def _refused(self, refusal: Refusal) -> None:
+        self._refusal = refusal.message
+
+    def _accepted(self, roll: Roll, events: tuple) -> None:
+        self._log_events(self._state_before_roll, events)
+
+    def _pump(self) -> str | None:
+        """Submit the rolls waiting in the queue (on this worker thread)."""
+        if self.feed is None:
+            return "no match: start or resume one first"
+        self._refusal = ""
+        while True:
+            self._state_before_roll = self.match.state
+            if not self.feed.pump(limit=1):
+                break
+        return self._refusal or None
+
+    def _tray_notice(self, notice) -> None:
+        if isinstance(notice, tray_notices.TrayConnected):
+            self._health["tray"] = "ok"
+            self._log.append(f"Dice tray {notice.device} connected on {notice.port}")
+        elif isinstance(notice, tray_notices.TrayDisconnected):
+            self._health["tray"] = "lost"
+            self._log.append(f"Dice tray lost ({notice.reason}): use the keypad until it is back")
+        elif isinstance(notice, tray_notices.TrayProblem):
+            self._health["tray"] = "lost"
+            self._refusal = notice.message
+        elif isinstance(notice, tray_notices.BatteryReport) and notice.percent <= 15:
+            self._log.append(f"Dice tray battery at {notice.percent}%")
+
+    # --- the dice tray -----------------------------------------------------------------------------
+    def start_tray(self, port: str = "", **options) -> None:
+        """Connect a dice tray (found by its USB id when ``port`` is empty); its rolls are
+        pumped on this worker as they arrive, and it reconnects by itself."""
+        def job() -> None:
+            self.stop_tray()
+            self._health["tray"] = "degraded"
+            if not port:
+                from firmware_bridge.discovery import discovering_opener
+                options.setdefault("opener", discovering_opener())
+            self.tray = TraySource(self.notices, port or "auto", wake=lambda: self._queue(self._pump), **options)
+        self._queue(job)
+
+    def stop_tray(self) -> None:
+        if self.tray is not None:
+            self.tray.close()
+            self.tray = None
+            self._health["tray"] = "off"
 
     def _apply(self, submit: Callable[[], tuple]) -> None:
         """Run one change and add its log lines."""
-        m = self.match
-        before = m.state
-        events = submit()
+        before = self.match.state
+        self._log_events(before, submit())
+
+    def _log_events(self, before: Any, events: tuple) -> None:
+        rules = self.match.ruleset
         state = before
         for event in events:
-            line = m.ruleset.log_line(state, event)
-            state = m.ruleset.evolve(state, event)
+            line = rules.log_line(state, event)
+            state = rules.evolve(state, event)
             if line:
                 self._log.append(line)
 
@@ -264,28 +305,20 @@ class Controller:
         self.submit(Choose(request_id, option))
 
     def roll_keypad(self, request: Request, digits: str) -> None:
+        """Faces typed on the keypad ("47" for two d10: black 4 is the tens, white 7)."""
         def job() -> str | None:
-            try:
-                roll = keypad_roll(request, digits)
-            except ValueError as exc:
-                return f"keypad: {exc}"
-            self._apply(lambda: self.match.submit(SubmitRoll(roll, request.id), Source.MANUAL))
-            return None
+            self.keypad.enter(request, digits)
+            return self._pump()
         self._queue(job)
 
     def roll_software(self, request: Request) -> None:
         def job() -> str | None:
-            if request.dice is None:
-                return "this request does not want dice"
-            colours = ("black", "white") if request.dice.kinds == (DieKind.D10, DieKind.D10) else ()
-            roll = self._dice.roll(request.dice, colours)
-            self._apply(lambda: self.match.submit(SubmitRoll(roll, request.id), Source.SOFTWARE))
-            return None
+            if self.software is None:
+                return "no match: start or resume one first"
+            self.software.roll_for(request)
+            return self._pump()
         self._queue(job)
 
-    def submit_roll(self, roll: Roll, request_id: str | None = None) -> None:
-        """A roll from a device (the tray): the same command the keypad sends."""
-        self.submit(SubmitRoll(roll, request_id), roll.source)
 
     def tap_move(self, player: PlayerRef, square: tuple[int, int], facing: int | None = None) -> None:
         """A coach moves a figure on the tablet: the same proposal the camera would make."""

@@ -18,6 +18,7 @@ class SetupScreen(Screen):
     dice = StringProperty("software")     # software / manual / tray
     camera = StringProperty("none")       # none / device / demo
     championship = BooleanProperty(False)
+    tray_port = StringProperty("")        # empty: find the tray by its USB id
     message = StringProperty("")
 
     def on_pre_enter(self, *_args) -> None:
@@ -36,4 +37,8 @@ class SetupScreen(Screen):
                                Options(championship=self.championship))
         app.settings_for_match(dice=self.dice, camera=self.camera)
         app.controller.new_match(create)
+        if self.dice == "tray":
+            app.controller.start_tray(self.tray_port.strip())
+        else:
+            app.controller.stop_tray()
         app.show("live")
