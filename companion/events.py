@@ -160,3 +160,15 @@ def parse_time(value: Any) -> datetime:
 
 def payload_fields(payload: EventPayload) -> dict[str, Any]:
     return {f.name: getattr(payload, f.name) for f in dataclasses.fields(payload)}
+
+
+def rolls_in(events) -> "list[Any]":
+    """The dice rolls a sequence of events records, in order (any payload with a ``roll``)."""
+    from .dice import Roll
+
+    out = []
+    for event in events:
+        roll = getattr(event.payload, "roll", None)
+        if isinstance(roll, Roll):
+            out.append(roll)
+    return out

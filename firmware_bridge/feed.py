@@ -17,7 +17,7 @@ from typing import Callable
 from companion.commands import SubmitRoll
 from companion.dice import Roll
 from companion.errors import RuleViolation
-from companion.events import Event, Source
+from companion.events import Event, Source, rolls_in
 from companion.match import Match
 
 from .notices import Notice, RollReceived
@@ -36,12 +36,7 @@ class Refusal:
 
 def journaled_tray_rolls(events: tuple[Event, ...]) -> set[str]:
     """The device labels (tray, boot, seq) of tray rolls already in a match's journal."""
-    labels = set()
-    for event in events:
-        roll = getattr(event.payload, "roll", None)
-        if isinstance(roll, Roll) and roll.source is Source.TRAY and roll.device:
-            labels.add(roll.device)
-    return labels
+    return {roll.device for roll in rolls_in(events) if roll.source is Source.TRAY and roll.device}
 
 
 class Feed:

@@ -15,7 +15,7 @@ from typing import ClassVar, Sequence
 
 from companion.dice import DiceSpec, Die, DieKind, DieResult, Roll, SoftwareDice
 from companion.errors import TouchlineError
-from companion.events import Source
+from companion.events import Source, rolls_in
 from companion.match import Match
 from companion.ruleset import Request
 
@@ -150,9 +150,8 @@ class SoftwareSource(RollSource):
     def resume(cls, notices: "queue.Queue[Notice]", match: Match, seed: int) -> "SoftwareSource":
         """Go on where this seed's rolls in ``match`` stopped (roll numbers never repeat)."""
         count = 0
-        for event in match.events:
-            roll = getattr(event.payload, "roll", None)
-            found = _SOFTWARE.match(roll.device) if isinstance(roll, Roll) else None
+        for roll in rolls_in(match.events):
+            found = _SOFTWARE.match(roll.device)
             if found and int(found.group(1)) == seed:
                 count = max(count, int(found.group(2)))
         return cls(notices, seed, count)

@@ -23,7 +23,7 @@ from typing import Any, Callable
 from companion.commands import Choose, PlaceFigure
 from companion.dice import Roll
 from companion.errors import TouchlineError
-from companion.events import Source
+from companion.events import Source, rolls_in
 from companion.journal import Journal
 from companion.match import Match
 from companion.paths import user_data_dir
@@ -216,12 +216,10 @@ class Controller:
 
     def _software_seed(self) -> int:
         """The seed of the software dice this match used last, or a new one."""
-        for event in reversed(self.match.events):
-            roll = getattr(event.payload, "roll", None)
-            if isinstance(roll, Roll) and roll.source is Source.SOFTWARE:
-                found = re.fullmatch(r"software seed=(\d+)#(\d+)", roll.device)
-                if found:
-                    return int(found.group(1))
+        for roll in reversed(rolls_in(self.match.events)):
+            found = re.fullmatch(r"software seed=(\d+)#(\d+)", roll.device)
+            if roll.source is Source.SOFTWARE and found:
+                return int(found.group(1))
         return random.SystemRandom().randrange(10**9)
 
     def _attach_dice(self, seed: int) -> None:
