@@ -7,6 +7,7 @@ thread never waits.
 
 from __future__ import annotations
 
+import json
 import os
 import queue
 from pathlib import Path
@@ -23,6 +24,7 @@ def prepare_environment(headless: bool = False) -> None:
 def build_app_class():
     from kivy.app import App
     from kivy.clock import Clock
+    from kivy.logger import Logger
     from kivy.lang import Builder
     from kivy.properties import ObjectProperty
     from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -78,11 +80,15 @@ def build_app_class():
             return sm
 
         def on_start(self) -> None:
-            # A match that was not finished (the app was closed or killed) comes straight back.
+            self.match_settings.update(self._load_settings())
+            # A match that was not finished (the app was closed or killed) comes straight back,
+            # with the dice tray it was using.
             last = self.controller.last_journal()
             if last is not None:
                 self.controller.resume(last)
                 self._resuming = True
+                if self.match_settings.get("dice") == "tray":
+                    self.controller.start_tray(self.match_settings.get("tray_port", ""))
 
         def _after_resume(self, view: View) -> None:
             if getattr(self, "_resuming", False) and view.active:
@@ -103,6 +109,21 @@ def build_app_class():
 
         def settings_for_match(self, **settings: str) -> None:
             self.match_settings.update(settings)
+            path = self.controller.data_dir / "settings.json"
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(self.match_settings, indent=1), encoding="utf-8")
+            except OSError as exc:  # settings are a convenience: the match itself is journaled
+                Logger.warning(f"Touchline: cannot save {path}: {exc}")
+
+        def _load_settings(self) -> dict:
+            path = self.controller.data_dir / "settings.json"
+            try:
+                loaded = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return {}
+            return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port")} \
+                if isinstance(loaded, dict) else {}
 
         def on_stop(self) -> None:
             self.controller.close()

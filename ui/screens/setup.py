@@ -35,7 +35,7 @@ class SetupScreen(Screen):
             return
         create = c.CreateMatch(shipped_team(self.home), shipped_team(self.away), app.components(),
                                Options(championship=self.championship))
-        app.settings_for_match(dice=self.dice, camera=self.camera)
+        app.settings_for_match(dice=self.dice, camera=self.camera, tray_port=self.tray_port.strip())
         app.controller.new_match(create)
         if self.dice == "tray":
             app.controller.start_tray(self.tray_port.strip())
