@@ -36,6 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration.corners import calibrate_from_frame  # noqa: E402
+from calibration.errors import CalibrationError  # noqa: E402
 from calibration.lens import CharucoSpec, LensCalibration, calibrate_lens, find_charuco  # noqa: E402
 from companion.fublet.components import load_board  # noqa: E402
 from vision.config import MarkerSet  # noqa: E402
@@ -69,12 +70,24 @@ class Tally:
     default_detected: int = 0
     default_plane_right: int = 0
     sides: list[float] = field(default_factory=list)
+    calibration_failures: list[str] = field(default_factory=list)
     missed_sides: list[float] = field(default_factory=list)
+
+    def _share_from(self, px: float) -> str:
+        n = sum(1 for v in self.sides if v >= px)
+        missed = sum(1 for v in self.missed_sides if v >= px)
+        return f"{n - missed} of {n}"
+
+    def _share_below(self, px: float) -> str:
+        n = sum(1 for v in self.sides if v < px)
+        missed = sum(1 for v in self.missed_sides if v < px)
+        return f"{n - missed} of {n}"
 
     def rows(self) -> dict:
         e = np.array(self.errors) if self.errors else np.array([np.nan])
         return {
-            "frames": len(self.ours_ms), "visible figures": self.visible,
+            "frames": len(self.ours_ms), "scenes whose pitch calibration failed": len(self.calibration_failures),
+            "visible figures": self.visible,
             "detection rate": self.detected / max(self.visible, 1),
             "right square": self.right_square / max(self.visible, 1),
             "false figures": self.false_figures,
@@ -88,6 +101,8 @@ class Tally:
             "default detection rate": self.default_detected / max(self.visible, 1),
             "default + board-plane homography right square": self.default_plane_right / max(self.visible, 1),
             "marker side px (p5, median, p95)": [round(float(np.percentile(self.sides, q)), 1) for q in (5, 50, 95)],
+            "right square, markers of 17 px and more": self._share_from(17.0),
+            "right square, markers under 17 px": self._share_below(17.0),
             "missed marker side px (max)": round(max(self.missed_sides), 1) if self.missed_sides else None,
         }
 
@@ -123,7 +138,11 @@ def single_frames(n: int, size: tuple[int, int], seed: int, lenses: list | None,
         hands = (random_hand(rng, BOARD),) if rng.random() < 0.5 else ()
         scene = Scene(cam, BOARD, MARKERS, figs, hands, random_look(rng))
         empty, _ = render(replace(scene, hands=(), look=random_look(rng, 0.5)))
-        cal = calibrate_from_frame(empty, BOARD, MARKERS, lens)
+        try:
+            cal = calibrate_from_frame(empty, BOARD, MARKERS, lens)
+        except CalibrationError as exc:
+            tally.calibration_failures.append(str(exc))
+            continue
         setup = VisionSetup.from_calibration(cal, BOARD, markers=MARKERS)
         image, truth = render(scene)
         gray = to_gray(image)
@@ -150,7 +169,7 @@ def single_frames(n: int, size: tuple[int, int], seed: int, lenses: list | None,
 
 def _reframe(cam, pose):
     """Keep the camera's orientation but slide it along its axis until the board, benches and
-    corner markers fill the frame (as a person sets a camera up): 2 % margin on the tight side."""
+    corner markers fill the frame (as a person sets a camera up): 4 % margin on the tight side."""
     from vision.locate import board_extent_mm
 
     extent = board_extent_mm(BOARD, MARKERS)
@@ -163,7 +182,7 @@ def _reframe(cam, pose):
             return 1.0
         px = trial.project(extent)
         size = np.array(cam.size, float)
-        return float(max((0.02 * size - px.min(axis=0)).max(), (px.max(axis=0) - 0.98 * size).max()))
+        return float(max((0.04 * size - px.min(axis=0)).max(), (px.max(axis=0) - 0.96 * size).max()))
 
     lo, hi = -2000.0, 600.0  # back (room to fit) .. forward (too close)
     for _ in range(40):
