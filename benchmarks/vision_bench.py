@@ -8,8 +8,8 @@ Single frames: random scenes of the shipped Fublet board (camera 60-100 cm up, t
 degrees, barrel distortion, uneven light, glare, blur, noise, JPEG, a hand over the board in
 half of them; two walls of three figures whose caps touch in every scene). Each scene is
 calibrated as a person would: the lens once per camera from
-rendered ChArUco views (``calibrate_lens``), the pitch from the corner markers of a frame without
-the hand. Times are CPU time of one thread (``cv2.setNumThreads(1)``, ``time.thread_time``, so other
+rendered ChArUco views (``calibrate_lens``), the pitch from the corner markers of a frame of the
+empty board (before the figures are set up). Times are CPU time of one thread (``cv2.setNumThreads(1)``, ``time.thread_time``, so other
 programs on the machine do not count), ours (detect + locate) and OpenCV's default
 ``ArucoDetector`` (detect only) on the same grey frames, interleaved.
 
@@ -137,7 +137,7 @@ def single_frames(n: int, size: tuple[int, int], seed: int, lenses: list | None,
         figs = random_figures(rng, BOARD, MARKERS, walls=WALLS)
         hands = (random_hand(rng, BOARD),) if rng.random() < 0.5 else ()
         scene = Scene(cam, BOARD, MARKERS, figs, hands, random_look(rng))
-        empty, _ = render(replace(scene, hands=(), look=random_look(rng, 0.5)))
+        empty, _ = render(replace(scene, figures=(), hands=(), look=random_look(rng, 0.5)))
         try:
             cal = calibrate_from_frame(empty, BOARD, MARKERS, lens)
         except CalibrationError as exc:
@@ -265,7 +265,7 @@ def live(sequences: int, size: tuple[int, int], seed: int, lenses: list, tally: 
         pose = random_camera(rng, BOARD, MARKERS, size=size, distortion=0.0)
         cam = _reframe(replace(pose, fx=intr.fx, fy=intr.fy, cx=intr.cx, cy=intr.cy, dist=intr.dist), pose)
         scene = Scene(cam, BOARD, MARKERS, random_figures(rng, BOARD, MARKERS), (), random_look(rng, 0.8))
-        cal = calibrate_from_frame(render(scene)[0], BOARD, MARKERS, lens)
+        cal = calibrate_from_frame(render(replace(scene, figures=()))[0], BOARD, MARKERS, lens)
         setup = VisionSetup.from_calibration(cal, BOARD, markers=MARKERS)
         script = random_script(rng, scene, moves=5, hovers=3)
         reader, tracker = LiveReader(setup), Tracker(BOARD)

@@ -321,11 +321,25 @@ def _draw_cap(img: np.ndarray, labels: np.ndarray, cam: CameraModel, tex: np.nda
         cv2.fillPoly(labels, [np.round(mq * 16).astype(np.int32).reshape(-1, 1, 2)], label, shift=4)
 
 
+def _distortion_pad(cam: CameraModel) -> int:
+    """How far beyond the frame the pinhole image must reach for a barrel lens to fill the frame:
+    the undistorted positions of the frame's border pixels, plus a little."""
+    if not cam.has_distortion:
+        return 0
+    w, h = cam.width, cam.height
+    t = np.linspace(0, 1, 33)
+    border = np.concatenate([np.column_stack([t * w, np.zeros_like(t)]), np.column_stack([t * w, np.full_like(t, h)]),
+                             np.column_stack([np.zeros_like(t), t * h]), np.column_stack([np.full_like(t, w), t * h])])
+    ideal = cam.undistort_pixels(border)
+    over = max(float(-ideal.min()), float((ideal[:, 0] - w).max()), float((ideal[:, 1] - h).max()), 0.0)
+    return int(min(math.ceil(over) + 8, max(w, h)))
+
+
 def render(scene: Scene) -> tuple[np.ndarray, dict[int, MarkerTruth]]:
     """Draw a scene: the frame, BGR uint8 (H, W, 3), and the truth of every marker it holds
     (figures, ball, corner markers), keyed by id."""
     cam, board, ms = scene.camera, scene.board, scene.markers
-    pad = round(0.12 * max(cam.width, cam.height)) if cam.has_distortion else 0
+    pad = _distortion_pad(cam)
     ideal = _padded(cam, pad)
     Wp, Hp = ideal.width, ideal.height
     printed = pitch_print(board, ms)
@@ -572,7 +586,7 @@ def render_charuco(camera: CameraModel, spec, rng: np.random.Generator, look_str
     ppm = 4.0
     sheet = spec.image(ppm * 25.4, margin_mm=8.0)
     bw, bh = sheet.shape[1] / ppm, sheet.shape[0] / ppm  # mm
-    pad = round(0.12 * max(camera.width, camera.height)) if camera.has_distortion else 0
+    pad = _distortion_pad(camera)
     ideal = _padded(camera, pad)
     for _ in range(100):
         tilt = np.radians(rng.uniform(0, 40))
