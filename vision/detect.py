@@ -46,14 +46,15 @@ class Detection:
 
 @dataclass(frozen=True, slots=True)
 class DetectorSettings:
-    """ArUco parameters for our markers. ``window_px`` and ``window_max_px`` are the two
-    adaptive-threshold windows (the small one parts a cap from the dark figure base beside it, the
-    larger one two caps side by side); ``min_side_px`` is the smallest marker looked for;
-    ``subpix`` fits the corners to the marker's edges."""
+    """ArUco parameters for our markers. ``window_px`` is the adaptive-threshold window (about a
+    quarter of a marker's side: it parts a cap from the dark figure base beside it); a larger
+    ``window_max_px`` adds a second search around the caps found, for caps standing side by side
+    (it costs half again the time and found no more in the benchmark, so it is off by default);
+    ``min_side_px`` is the smallest marker looked for; ``subpix`` fits corners to the edges."""
 
     dictionary: str = "DICT_4X4_50"
     window_px: int = 5
-    window_max_px: int = 7
+    window_max_px: int = 5
     threshold_c: float = 10.0
     min_side_px: float = 9.0
     max_side_px: float = 140.0
@@ -63,11 +64,12 @@ class DetectorSettings:
     error_correction: float = 0.6
 
     @classmethod
-    def for_marker_px(cls, side_px: float, **kw) -> "DetectorSettings":
+    def for_marker_px(cls, side_px: float, thorough: bool = False, **kw) -> "DetectorSettings":
         """Settings for markers of about ``side_px``: a small threshold window keeps a 20 px
-        marker apart from the dark figure base beside it; larger markers need a larger one."""
+        marker apart from the dark figure base beside it; larger markers need a larger one.
+        ``thorough`` adds a second, larger window around the caps found (caps side by side)."""
         window = int(np.clip(round(side_px / 4), 5, 21)) | 1
-        return cls(window_px=window, window_max_px=window + 2, **kw)
+        return cls(window_px=window, window_max_px=window + 2 if thorough else window, **kw)
 
     def parameters(self, frame_max_side: int) -> cv2.aruco.DetectorParameters:
         p = cv2.aruco.DetectorParameters()

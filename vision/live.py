@@ -142,10 +142,10 @@ class LiveReader:
             rects += [(x, y0, min(x + step + 2 * overlap, bx1), y1) for x in range(bx0, bx1, step)]
             rects = _drop_contained(rects)
             self.searched_share = sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects) / float(w * h)
-            # with two threshold windows, one per frame, taking turns: half the search's cost,
-            # and an area searched on two frames running is searched with both
+            # two threshold windows, one per frame, taking turns (the larger parts caps standing
+            # side by side): an area searched on two frames running is searched with both
             d = self.setup.detector
-            w = d.window_px if self._frame % 2 else d.window_max_px
+            w = d.window_px if self._frame % 2 else max(d.window_max_px, d.window_px + 2)
             search = replace(d, window_px=w, window_max_px=w)
             detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
         self._known = detections

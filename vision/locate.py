@@ -40,15 +40,16 @@ class VisionSetup:
     corner_px: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def from_calibration(cls, calibration, board: GridBoard, **kw) -> "VisionSetup":
+    def from_calibration(cls, calibration, board: GridBoard, thorough: bool = False, **kw) -> "VisionSetup":
         """A setup reading frames with a pitch calibration (``calibration.store.Calibration``),
-        its detector sized for the caps as this camera sees them."""
+        its detector sized for the caps as this camera sees them (``thorough``: see
+        :meth:`DetectorSettings.for_marker_px`)."""
         markers = kw.get("markers", MarkerSet())
         if "detector" not in kw:
             cam = calibration.camera
             side = markers.figure_marker_mm * cam.pixels_per_mm(board.length_mm / 2, board.width_mm / 2,
                                                                 markers.cap_height_mm)
-            kw["detector"] = DetectorSettings.for_marker_px(side, dictionary=markers.dictionary)
+            kw["detector"] = DetectorSettings.for_marker_px(side, thorough, dictionary=markers.dictionary)
         return cls(calibration.camera, board, plane_homography=calibration.plane_homography,
                    corner_px=dict(calibration.corner_px), **kw)
 
