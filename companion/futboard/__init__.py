@@ -1,0 +1,1 @@
+"""Futboard (and Futboard Street) as a ruleset on the Touchline core."""

@@ -1,0 +1,171 @@
+"""The fold: how each Futboard event changes the match state. No rules are decided here;
+``decide`` already wrote its conclusions into the events, so this stays small and fast."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+from ..events import EventPayload, parse_time
+from ..teams import PlayerRef, Team
+from . import events as ev
+from .model import Booking, Clock, FutboardState, Goal, KickOff, Phase, PlayerState, Where
+
+
+def _with(obj: Any, **changes: Any) -> Any:
+    """A changed copy of a frozen record. The state and the players keep a ``__dict__``, so
+    copying one is a dict copy: many times faster than dataclasses.replace."""
+    if not hasattr(obj, "__dict__"):
+        return dataclasses.replace(obj, **changes)
+    new = object.__new__(type(obj))
+    fields = new.__dict__
+    fields.update(obj.__dict__)
+    fields.update(changes)
+    return new
+
+
+def _player(s: FutboardState, ref: PlayerRef, **changes: Any) -> FutboardState:
+    players = dict(s.players)
+    players[ref] = _with(players[ref], **changes)
+    return _with(s, players=players)
+
+
+def match_created(s: FutboardState, e: ev.MatchCreated) -> FutboardState:
+    players = {}
+    for team, roster, lineup in ((Team.HOME, e.home, e.home_lineup), (Team.AWAY, e.away, e.away_lineup)):
+        for tile in roster.tiles:
+            ref = PlayerRef(team, tile.number)
+            players[ref] = PlayerState(ref=ref, tile=tile, where=Where.FIELD if tile.number in lineup else Where.RESERVE)
+    return FutboardState(created=True, home=e.home, away=e.away, components=e.components, options=e.options,
+                         players=players, phase=Phase.LINEUP, restart=KickOff(e.options.kick_off))
+
+
+def figure_placed(s: FutboardState, e: ev.FigurePlaced) -> FutboardState:
+    return _player(s, e.player, space=e.space, manual=e.correction)
+
+
+def player_moved(s: FutboardState, e: ev.PlayerMoved) -> FutboardState:
+    s = _player(s, e.player, space=e.to, manual=False)
+    if not e.action:
+        return s
+    return _with(s, moved=s.moved | {e.player}, actions_left=s.actions_left - 1,
+                 ball_moved=s.ball_moved or s.ball == e.player)
+
+
+def ball_passed(s: FutboardState, e: ev.BallPassed) -> FutboardState:
+    return _with(s, ball=e.receiver, ball_moved=True, actions_left=s.actions_left - 1)
+
+
+def kick_taken(s: FutboardState, e: ev.KickTaken) -> FutboardState:
+    return _with(s, ball_moved=True, actions_left=s.actions_left - 1)
+
+
+def take_attempted(s: FutboardState, e: ev.TakeAttempted) -> FutboardState:
+    return _with(s, actions_left=s.actions_left - 1)
+
+
+def dice_rolled(s: FutboardState, e: ev.DiceRolled) -> FutboardState:
+    item_id, _, index = e.request[1:].partition(".")
+    cid, idx = int(item_id), int(index or 0)
+    queue = []
+    for item in s.queue:
+        if item.id == cid:
+            tests = list(item.tests)
+            tests[idx] = dataclasses.replace(tests[idx], result=e.reading)
+            item = dataclasses.replace(item, tests=tuple(tests))
+        queue.append(item)
+    return _with(s, queue=tuple(queue))
+
+
+def turn_ended(s: FutboardState, e: ev.TurnEnded) -> FutboardState:
+    return _with(s, actions_left=0)
+
+
+def substitution_made(s: FutboardState, e: ev.SubstitutionMade) -> FutboardState:
+    space = s.players[e.off].space
+    s = _player(s, e.off, where=Where.RESERVE, space=None, manual=False)
+    return _player(s, e.on, where=Where.FIELD, space=space, manual=False)
+
+
+def clock_started(s: FutboardState, e: ev.ClockStarted) -> FutboardState:
+    return _with(s, clock=Clock(elapsed_s=s.clock.elapsed_s, since=e.at, last=e.at))
+
+
+def clock_paused(s: FutboardState, e: ev.ClockPaused) -> FutboardState:
+    return _with(s, clock=Clock(elapsed_s=s.clock.elapsed_at(parse_time(e.at)), since=None, last=e.at))
+
+
+def time_up_called(s: FutboardState, e: ev.TimeUpCalled) -> FutboardState:
+    return _with(s, time_up=True, clock=dataclasses.replace(s.clock, last=e.at))
+
+
+def pending_opened(s: FutboardState, e: ev.PendingOpened) -> FutboardState:
+    return _with(s, queue=s.queue + (e.item,), next_id=max(s.next_id, e.item.id + 1))
+
+
+def contest_resolved(s: FutboardState, e: ev.ContestResolved) -> FutboardState:
+    return _with(s, queue=tuple(c for c in s.queue if c.id != e.id), last_outcome=e.outcome)
+
+
+def kick_off_taken(s: FutboardState, e: ev.KickOffTaken) -> FutboardState:
+    return _with(s, round=s.round + 1, phase=Phase.PLAY, restart=None, ball=e.player)
+
+
+def turn_started(s: FutboardState, e: ev.TurnStarted) -> FutboardState:
+    return _with(s, turn=e.team, actions_left=e.actions, turn_no=s.turn_no + 1, moved=frozenset(), ball_moved=False)
+
+
+def ball_set(s: FutboardState, e: ev.BallSet) -> FutboardState:
+    return _with(s, ball=e.carrier)
+
+
+def phase_started(s: FutboardState, e: ev.PhaseStarted) -> FutboardState:
+    if e.phase is Phase.PLAY:
+        return _with(s, phase=e.phase)
+    return _with(s, phase=e.phase, turn=None, actions_left=0, moved=frozenset(), ball_moved=False)
+
+
+def restart_set(s: FutboardState, e: ev.RestartSet) -> FutboardState:
+    return _with(s, restart=e.restart)
+
+
+def foul_committed(s: FutboardState, e: ev.FoulCommitted) -> FutboardState:
+    team = e.fouler.team
+    return _with(s, fouls={**s.fouls, team: s.fouls[team] + 1})
+
+
+def card_shown(s: FutboardState, e: ev.CardShown) -> FutboardState:
+    s = _with(s, bookings=s.bookings + (Booking(e.player, e.yellow_cards, e.sent_off, s.turn_no),))
+    if e.sent_off:
+        return _player(s, e.player, yellow=e.yellow_cards, where=Where.OFF, space=None)
+    return _player(s, e.player, yellow=e.yellow_cards)
+
+
+def goal_scored(s: FutboardState, e: ev.GoalScored) -> FutboardState:
+    return _with(s, score={**s.score, e.team: s.score[e.team] + 1},
+                 goals=s.goals + (Goal(e.team, e.scorer, e.how, s.turn_no),))
+
+
+def match_ended(s: FutboardState, e: ev.MatchEnded) -> FutboardState:
+    return _with(s, result=e.result, phase=Phase.OVER, queue=(), turn=None, actions_left=0, restart=None)
+
+
+HANDLERS: dict[type, Callable[[FutboardState, Any], FutboardState]] = {
+    ev.MatchCreated: match_created, ev.FigurePlaced: figure_placed, ev.PlayerMoved: player_moved,
+    ev.BallPassed: ball_passed, ev.KickTaken: kick_taken, ev.TakeAttempted: take_attempted,
+    ev.DiceRolled: dice_rolled, ev.TurnEnded: turn_ended, ev.SubstitutionMade: substitution_made,
+    ev.ClockStarted: clock_started, ev.ClockPaused: clock_paused, ev.TimeUpCalled: time_up_called,
+    ev.PendingOpened: pending_opened, ev.ContestResolved: contest_resolved, ev.KickOffTaken: kick_off_taken,
+    ev.TurnStarted: turn_started, ev.BallSet: ball_set, ev.PhaseStarted: phase_started,
+    ev.RestartSet: restart_set, ev.FoulCommitted: foul_committed, ev.CardShown: card_shown,
+    ev.GoalScored: goal_scored, ev.MatchEnded: match_ended,
+}
+
+
+def evolve_payload(state: FutboardState, payload: EventPayload) -> FutboardState:
+    try:
+        handler = HANDLERS[type(payload)]
+    except KeyError:
+        raise ValueError(f"Futboard cannot apply event type {payload.TYPE!r}") from None
+    return handler(state, payload)
+

@@ -1,0 +1,84 @@
+"""Futboard as a ruleset on the Touchline core: commands in, events out."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..board import GridBoard
+from ..commands import Choose, PlaceFigure, SubmitRoll
+from ..errors import RuleViolation
+from ..events import Event, EventPayload
+from ..ruleset import Command, Request
+from ..sightings import Sighting
+from ..teams import PlayerRef
+from . import clock, kicks, movement, passing, resolve, setup, tackles, turns
+from . import commands as c
+from . import events as ev
+from .evolve import evolve_payload
+from .flow import advance
+from .model import FutboardState, Phase
+from .ranges import reachable
+from .sightings import command_for
+from .summary import log_line, pending, summary
+from .tx import Tx, refuse
+
+HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
+    c.CreateMatch: setup.create_match,
+    SubmitRoll: resolve.submit_roll,
+    Choose: resolve.choose,
+    PlaceFigure: setup.place_figure,
+    c.Substitute: setup.substitute,
+    c.Move: movement.move,
+    c.Pass: passing.pass_ball,
+    c.Kick: kicks.kick,
+    c.TakeBall: tackles.take_ball,
+    c.EndTurn: turns.end_turn,
+    c.StartClock: clock.start_clock,
+    c.PauseClock: clock.pause_clock,
+    c.CallTimeUp: clock.call_time_up,
+}
+
+
+class FutboardRules:
+    game = "futboard"
+    created_type = ev.MatchCreated
+
+    def initial_state(self) -> FutboardState:
+        return FutboardState()
+
+    def decide(self, state: FutboardState, command: Command) -> Sequence[EventPayload]:
+        handler = HANDLERS.get(type(command))
+        if handler is None:
+            raise RuleViolation("Futboard", f"{type(command).__name__} is not a Futboard command")
+        if not state.created and not isinstance(command, c.CreateMatch):
+            raise refuse("Start", "create the match first")
+        if state.phase is Phase.OVER and not isinstance(command, c.CreateMatch):
+            raise refuse("Start", "the match is over; nothing more can be recorded")
+        tx = Tx(state)
+        handler(tx, command)
+        advance(tx)
+        return tx.out
+
+    def evolve(self, state: FutboardState, event: Event) -> FutboardState:
+        return evolve_payload(state, event.payload)
+
+    def pending(self, state: FutboardState) -> tuple[Request, ...]:
+        return pending(state)
+
+    def summary(self, state: FutboardState) -> dict[str, Any]:
+        return summary(state)
+
+    def command_for(self, state: FutboardState, sighting: Sighting) -> Command | None:
+        return command_for(state, sighting)
+
+    def board(self, state: FutboardState) -> GridBoard | None:
+        """The field as a GridBoard (one square a space) for the tablet to draw."""
+        return state.components.pitch.grid() if state.components is not None else None
+
+    def reachable(self, state: FutboardState, player: PlayerRef) -> frozenset:
+        if player not in state.players:
+            return frozenset()
+        return reachable(state, player)
+
+    def log_line(self, state_before: FutboardState, event: Event) -> str | None:
+        return log_line(state_before, event.payload)
