@@ -132,6 +132,10 @@ def test_the_ball_settles_too_and_figures_carry_its_last_place():
     events = feed(tracker, [FrameResult(figures=(seen(7, 50.0, 50.0),), ball=ball)] * 8, start=1.0)
     s = moves(events)[0]
     assert isinstance(s, Sighting) and s.ball == pytest.approx((150.0, 110.0))
+    together = Tracker(BOARD)  # ball and figure settling in the same frame
+    both = moves(feed(together, [FrameResult(figures=(seen(7, 50.0, 50.0),), ball=ball)] * 8))
+    assert [type(e) for e in both] == [BallSighting, Sighting] and both[1].ball == pytest.approx((150.0, 110.0))
+    assert repr(both[1]).startswith("Sighting(player=PlayerRef(team=Team.HOME, number=8), x_mm=50.0")
 
 
 def test_corner_markers_that_move_ask_for_recalibration_and_degrade_health():

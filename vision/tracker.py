@@ -134,7 +134,8 @@ class Tracker:
         slow = self._last_t is not None and t - self._last_t > s.slow_frame_s
         gap = 0.0 if self._last_t is None else t - self._last_t
         self._last_t = t
-        seen: list[Seen] = list(result.figures) + ([result.ball] if result.ball is not None else [])
+        # the ball first: a figure committed in the same frame carries where the ball settled
+        seen: list[Seen] = ([result.ball] if result.ball is not None else []) + list(result.figures)
         if result.ball is not None:
             self._ball_marker = result.ball.marker
         for obs in seen:
