@@ -15,7 +15,7 @@ from collections import deque
 from ..board import Square
 from ..teams import PlayerRef
 from . import queries as q
-from .model import FutboardState
+from .model import MAX_PER_LINE, FutboardState
 
 
 def destinations(s: FutboardState, ref: PlayerRef, limit: int | None = None,
@@ -31,7 +31,7 @@ def destinations(s: FutboardState, ref: PlayerRef, limit: int | None = None,
     taken = q.occupied(s, but=ref)
     must_stop = s.ball == ref and not (p.tile.dribble if dribble is None else dribble)
     opponents = [o.space for o in q.on_field(s, ref.team.other) if o.space is not None]
-    street = s.street
+    field = b.field(s.street)
     start = p.space
     seen = {start: 0}
     out: dict[Square, int] = {}
@@ -40,7 +40,7 @@ def destinations(s: FutboardState, ref: PlayerRef, limit: int | None = None,
         here = frontier.popleft()
         steps = seen[here]
         if here != start:
-            if b.inside(here, street):
+            if here in field:
                 out[here] = steps
             if must_stop and any(b.adjacent(here, o) for o in opponents):
                 continue  # he has come next to an opponent: the movement ends here
@@ -57,4 +57,8 @@ def destinations(s: FutboardState, ref: PlayerRef, limit: int | None = None,
 def reachable(s: FutboardState, ref: PlayerRef) -> frozenset[Square]:
     """Spaces the tablet highlights for a selected figure: where a movement may end,
     keeping to four players of a team in a line."""
-    return frozenset(sq for sq in destinations(s, ref) if not q.line_full(s, ref, sq))
+    lines: dict[int, int] = {}
+    for p in q.on_field(s, ref.team):
+        if p.space is not None and p.ref != ref:
+            lines[p.space[0]] = lines.get(p.space[0], 0) + 1
+    return frozenset(sq for sq in destinations(s, ref) if lines.get(sq[0], 0) < MAX_PER_LINE)

@@ -1,0 +1,124 @@
+"""Property tests: random but legal Futboard play (the auto-driver, seeded by hypothesis) must
+keep the invariants the rulebook and the journal promise."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from benchmarks.futboard_driver import FutboardDriver
+from companion.futboard import queries as q
+from companion.futboard.model import ACTIONS_PER_TURN, MAX_PER_LINE, YELLOWS_TO_SEND_OFF, Phase, Where
+from companion.futboard.rules import FutboardRules
+from companion.journal import Journal
+from companion.match import Match
+from companion.teams import Team
+
+SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check_invariants(match: Match) -> None:
+    s = match.state
+    if not s.created:
+        return
+    b = q.pitch(s)
+    spaces = [p.space for p in s.players.values() if p.on_field and p.space is not None]
+    assert len(spaces) == len(set(spaces)), "two figures on one space"
+    assert all(b.inside(sq, s.street) for sq in spaces), "a figure stopped outside the field"
+    assert 0 <= s.actions_left <= ACTIONS_PER_TURN
+    for team in Team:
+        assert len(q.on_field(s, team)) <= s.options.variant.squad
+        if s.phase is not Phase.LINEUP:
+            assert not q.crowded_lines(s, team), f"more than {MAX_PER_LINE} of {team} in a line"
+        assert s.score[team] == sum(1 for g in s.goals if g.team is team)
+        if s.options.goal_limit is not None:
+            assert s.score[team] <= s.options.goal_limit
+    for p in s.players.values():
+        assert p.yellow <= YELLOWS_TO_SEND_OFF
+        assert (p.where is Where.OFF) == (p.yellow == YELLOWS_TO_SEND_OFF)
+        if p.where is not Where.FIELD:
+            assert p.space is None
+    if s.street:
+        assert not s.bookings
+    if s.phase is Phase.PLAY:
+        assert s.ball is not None and s.players[s.ball].on_field
+        if not s.queue:
+            assert s.turn is not None and s.actions_left >= 1
+    if s.phase is Phase.OVER:
+        assert s.result is not None and not match.pending()
+        assert s.result.decided_by == ("time" if s.time_up else "goal limit")
+    for item in s.queue:
+        assert any(t.result is None for t in item.tests), "a settled contest stayed open"
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), commands=st.integers(30, 300))
+def test_invariants_hold_through_random_play(seed, commands):
+    driver = FutboardDriver.new(seed=seed)
+    for _ in range(commands):
+        if driver.over:
+            break
+        driver.step()
+        check_invariants(driver.match)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), commands=st.integers(10, 250))
+def test_folding_the_journal_from_scratch_equals_the_live_state(seed, commands):
+    driver = FutboardDriver.new(seed=seed)
+    driver.play(commands=commands)
+    live = driver.match
+    refolded = Match.from_events(FutboardRules(), live.events)
+    assert refolded.state == live.state
+    assert refolded.pending() == live.pending()
+    assert refolded.summary() == live.summary()
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), commands=st.integers(10, 250), data=st.data())
+def test_undo_n_then_redo_n_is_the_identity(seed, commands, data):
+    driver = FutboardDriver.new(seed=seed)
+    driver.play(commands=commands)
+    m = driver.match
+    state, events = m.state, m.events
+    n = data.draw(st.integers(0, m.can_undo))
+    assert m.undo(n) == n
+    assert m.redo(n) == n
+    assert m.state == state and m.events == events
+    # A new command after an undo clears what could have been redone.
+    if n and not driver.over:
+        m.undo(1)
+        driver.step()
+        assert m.can_redo == 0
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), commands=st.integers(10, 200), undo=st.integers(0, 5))
+def test_a_journal_reopened_without_closing_gives_the_same_state(tmp_path_factory, seed, commands, undo):
+    path = tmp_path_factory.mktemp("journal") / "match.sqlite"
+    driver = FutboardDriver.new(seed=seed, journal=Journal.create(path, "futboard"))
+    driver.play(commands=commands)
+    driver.match.undo(undo)
+    # Not closed: as if the process had been killed.
+    reopened = Match.open(path)
+    try:
+        assert reopened.state == driver.match.state
+        assert reopened.events == driver.match.events
+        assert reopened.can_redo == driver.match.can_redo
+    finally:
+        reopened.close()
+        driver.match.close()
+
+
+def test_whole_matches_end_by_goals_and_by_time():
+    """A few seeded matches played to the end: both endings happen, and the journal refolds."""
+    endings = set()
+    for seed in range(6):
+        driver = FutboardDriver.new(seed=seed)
+        driver.play(commands=4000)
+        assert driver.over, f"seed {seed} did not finish"
+        check_invariants(driver.match)
+        endings.add(driver.match.state.result.decided_by)
+        assert Match.from_events(FutboardRules(), driver.match.events).state == driver.match.state
+    assert endings == {"time", "goal limit"}
