@@ -138,6 +138,22 @@ def test_the_ball_settles_too_and_figures_carry_its_last_place():
     assert repr(both[1]).startswith("Sighting(player=PlayerRef(team=Team.HOME, number=8), x_mm=50.0")
 
 
+def test_sightings_become_the_rules_cores_sightings():
+    from companion.sightings import Sighting as Core
+
+    rng = np.random.default_rng(6)
+    tracker = Tracker(BOARD)
+    on = moves(feed(tracker, still(50.0, 50.0, 10, rng)))[0].to_core()
+    assert isinstance(on, Core) and on.player == HOME8 and on.on_pitch and on.marker == 7
+    assert abs(on.x_mm - 50.0) < 0.5 and on.area is None and on.facing is not None
+    bench = moves(feed(tracker, still(100.0, -50.0, 10, rng), start=1.0))[0].to_core()
+    assert not bench.on_pitch and bench.x_mm is None and bench.area == "bench_home"
+    away = moves(feed(tracker, still(-100.0, 300.0, 10, rng), start=2.0))[0].to_core()
+    assert not away.on_pitch and away.area is None
+    ball = moves(feed(Tracker(BOARD), [FrameResult(ball=seen(32, 150.0, 110.0, player=None))] * 8))[0].to_core()
+    assert ball.player is None and ball.on_pitch
+
+
 def test_corner_markers_that_move_ask_for_recalibration_and_degrade_health():
     expected = {40: (100.0, 100.0), 41: (500.0, 100.0)}
     tracker = Tracker(BOARD, monitor=CornerMonitor(expected, MonitorSettings(confirm_s=0.2)))

@@ -19,8 +19,7 @@ from companion.teams import PlayerRef
 
 from .config import MarkerMap, MarkerSet
 from .detect import Detection, DetectorSettings, detect
-
-OFF_PITCH = "off the pitch"
+from .sighting import OFF_PITCH
 
 
 @dataclass(frozen=True)

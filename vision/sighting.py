@@ -1,7 +1,8 @@
 """What the live tracker tells the app: committed positions (sightings) and status changes.
 
 These are the camera's proposals; the rules core decides what they mean (a placement, a
-movement) and whether to accept them. Nothing here knows the rules.
+movement) and whether to accept them: ``to_core()`` gives the core's own
+``companion.sightings.Sighting`` for ``Match.sight``. Nothing here knows the rules.
 """
 
 from __future__ import annotations
@@ -9,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.board import Square
+from companion.sightings import Sighting as CoreSighting
 from companion.teams import PlayerRef
+
+OFF_PITCH = "off the pitch"  # the area of a point off the pitch in no named area (vision.locate)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +30,10 @@ class BallSighting:
     def __repr__(self) -> str:
         return (f"BallSighting(x_mm={self.x_mm:.1f}, y_mm={self.y_mm:.1f}, square={self.square!r}, "
                 f"area={self.area!r}, time_s={self.time_s:.3f})")
+
+    def to_core(self) -> CoreSighting:
+        """The rules core's sighting (``companion.sightings.Sighting``), for ``Match.sight``."""
+        return _core(None, self.x_mm, self.y_mm, None, self.square, self.area, None)
 
     def to_json(self) -> dict:
         return {"type": "ball", "x_mm": round(self.x_mm, 1), "y_mm": round(self.y_mm, 1),
@@ -55,6 +63,11 @@ class Sighting:
         return (f"Sighting(player={self.player!r}, x_mm={self.x_mm:.1f}, y_mm={self.y_mm:.1f}, "
                 f"facing_deg={self.facing_deg:.0f}, square={self.square!r}, area={self.area!r}, "
                 f"marker={self.marker}, time_s={self.time_s:.3f}, ball={ball!r})")
+
+    def to_core(self) -> CoreSighting:
+        """The rules core's sighting (``companion.sightings.Sighting``), for ``Match.sight``: off
+        the pitch it has no board point, only the named area (None where there is none)."""
+        return _core(self.player, self.x_mm, self.y_mm, self.facing_deg, self.square, self.area, self.marker)
 
     def to_json(self) -> dict:
         return {"type": "figure", "player": str(self.player), "marker": self.marker,
@@ -106,3 +119,10 @@ class ConflictNotice:
 
 
 Event = Sighting | BallSighting | HealthChange | RecalibrationNeeded | ConflictNotice
+
+
+def _core(player: PlayerRef | None, x: float, y: float, facing: float | None, square: Square | None,
+          area: str | None, marker: int | None) -> CoreSighting:
+    if square is not None:
+        return CoreSighting(player, x, y, facing, None, marker)
+    return CoreSighting(player, None, None, facing, None if area == OFF_PITCH else area, marker)
