@@ -96,7 +96,8 @@ def clock_paused(s: FutboardState, e: ev.ClockPaused) -> FutboardState:
 
 
 def time_up_called(s: FutboardState, e: ev.TimeUpCalled) -> FutboardState:
-    return _with(s, time_up=True, clock=dataclasses.replace(s.clock, last=e.at))
+    # The match clock stops at the limit.
+    return _with(s, time_up=True, clock=Clock(elapsed_s=e.elapsed_s, since=None, last=e.at))
 
 
 def pending_opened(s: FutboardState, e: ev.PendingOpened) -> FutboardState:

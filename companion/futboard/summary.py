@@ -161,7 +161,8 @@ def log_line(before: FutboardState, payload) -> str | None:
         return payload.outcome
     if isinstance(payload, ev.PlayerMoved):
         how = "" if payload.action else " (out of the area)"
-        return f"{payload.player} moves {payload.start} -> {payload.to}, {payload.steps} spaces{how}"
+        spaces = "space" if payload.steps == 1 else "spaces"
+        return f"{payload.player} moves {payload.start} -> {payload.to}, {payload.steps} {spaces}{how}"
     if isinstance(payload, ev.BallPassed):
         return f"{payload.passer} passes to {payload.receiver} ({payload.marks:g} ruler marks)"
     if isinstance(payload, ev.KickTaken):
@@ -183,6 +184,8 @@ def log_line(before: FutboardState, payload) -> str | None:
         return f"Substitution: {payload.off} off, {payload.on} on"
     if isinstance(payload, ev.RestartSet) and isinstance(payload.restart, Corner) and payload.restart.step == "place":
         return f"Corner kick for {payload.restart.team.label}"
+    if isinstance(payload, ev.BallSet) and payload.reason in ("corner taker", "penalty taker"):
+        return f"{payload.carrier} is the {payload.reason}"
     if isinstance(payload, ev.ClockStarted):
         return f"Clock started ({clock_text(before.clock.elapsed_s)} played)"
     if isinstance(payload, ev.ClockPaused):
