@@ -1,0 +1,1 @@
+"""The Fußball-Liga variant rules as a Touchline ruleset (see rules.py)."""

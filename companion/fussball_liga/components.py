@@ -1,0 +1,488 @@
+"""The Fußball-Liga variant's box data: the printed result tables, the rule values, the
+board and the teams, as validated dataclasses loaded from ``data/*.json``.
+
+The tables the rulebook prints (goal shot, shot interception, dribbling) are kept as
+printed: six columns for a modified die result of 1 or less, 2, 3, 4, 5 and 6 or more.
+Where the text lost a table or a value in transcription (the penalty-kick results, the
+movement cost list, the maximum shot distance, the optional rules' tables) the file holds
+a documented reading flagged ``"placeholder": true``; the match reports it while in use
+(see docs/assumptions.md, LV entries).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..codec import from_json
+from ..errors import DataFileError, DecodeError
+from .pitch import Pitch
+
+COLUMNS = 6  # 1-, 2, 3, 4, 5, 6+
+
+
+def column(result: int) -> int:
+    """The table column (0..5) of a modified die result: 1 or less, 2..5, 6 or more."""
+    return min(max(result, 1), COLUMNS) - 1
+
+
+def _six(entries: tuple[str, ...], allowed: frozenset[str], what: str) -> None:
+    if len(entries) != COLUMNS:
+        raise ValueError(f"{what} needs {COLUMNS} columns (1-, 2, 3, 4, 5, 6+), got {len(entries)}")
+    bad = [e for e in entries if e not in allowed]
+    if bad:
+        raise ValueError(f"{what}: {bad[0]!r} is not one of {', '.join(sorted(allowed))}")
+
+
+# --- the printed tables -----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class DistanceRow:
+    first: int
+    last: int
+    columns: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.first <= self.last:
+            raise ValueError(f"distance row {self.first}-{self.last} is empty")
+        _six(self.columns, frozenset(("hit", "-")), f"distance {self.first}-{self.last}")
+
+
+@dataclass(frozen=True, slots=True)
+class GoalShotTable:
+    """Rulebook, Goal Shots. The printed rows overlap (5-7 and 7-9): ``overlap`` says which
+    row a distance printed twice reads from, "harder" (the row needing more) or "easier"."""
+
+    rows: tuple[DistanceRow, ...]
+    overlap: str = "harder"
+    placeholder: bool = False
+
+    def __post_init__(self) -> None:
+        if self.overlap not in ("harder", "easier"):
+            raise ValueError(f"overlap must be 'harder' or 'easier', not {self.overlap!r}")
+        covered = {d for r in self.rows for d in range(r.first, r.last + 1)}
+        if not self.rows or covered != set(range(1, self.max_distance + 1)):
+            raise ValueError("the rows must cover every distance from 1 up without a gap")
+
+    @property
+    def max_distance(self) -> int:
+        return max(r.last for r in self.rows)
+
+    def row_for(self, distance: int) -> DistanceRow:
+        rows = [r for r in self.rows if r.first <= distance <= r.last]
+        if not rows:
+            raise ValueError(f"no goal-shot row for a distance of {distance}")
+        needs = [(r.columns.count("-"), i, r) for i, r in enumerate(rows)]
+        pick = max(needs) if self.overlap == "harder" else min(needs)
+        return pick[2]
+
+    def hits(self, distance: int, result: int) -> bool:
+        return self.row_for(distance).columns[column(result)] == "hit"
+
+    def needs(self, distance: int) -> int:
+        """The lowest modified result that hits (1 when every result hits)."""
+        return self.row_for(distance).columns.index("hit") + 1
+
+
+@dataclass(frozen=True, slots=True)
+class InterceptionModifiers:
+    near: int = 1            # the interception square is adjacent to the ball's origin or target
+    at_two: int = -1         # ... is 2 squares from the nearer of them
+    beyond_two: int = -2     # ... is more than 2 squares from both
+    goalkeeper: int = 1      # the goalkeeper, in his goal or penalty area
+
+
+@dataclass(frozen=True, slots=True)
+class InterceptionTable:
+    """Rulebook, Shot Interception table: the ball's path through the defender's square or
+    adjacent to it; an original roll in ``original_fails`` always loses."""
+
+    through: tuple[str, ...]
+    adjacent: tuple[str, ...]
+    modifiers: InterceptionModifiers = InterceptionModifiers()
+    original_fails: tuple[int, ...] = (1,)
+    placeholder: bool = False
+
+    def __post_init__(self) -> None:
+        _six(self.through, frozenset(("ok", "-")), "through")
+        _six(self.adjacent, frozenset(("ok", "-")), "adjacent")
+
+    def succeeds(self, through: bool, original: int, modified: int) -> bool:
+        if original in self.original_fails:
+            return False
+        return (self.through if through else self.adjacent)[column(modified)] == "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class DribblingModifiers:
+    per_additional_defender: int = 1    # each supporting defender next to the attacker or the ball
+    none_adjacent_to_attacker: int = -1  # no committed defender next to the attacking player
+    ball_through_defender: int = 2      # the ball was dribbled into the defender's square
+    goalkeeper: int = 1                 # the goalkeeper, in his goal or goal area
+    fair_play: int = -1
+
+
+DRIBBLE_ENTRIES = frozenset(("ok", "-", "foul/yellow card?", "foul?"))
+
+
+@dataclass(frozen=True, slots=True)
+class DribblingTable:
+    """Rulebook, Dribbling table: the attacker's ball control (wide or close). An original
+    roll in ``foul_on`` is a foul (unless "fair play" or no defender next to the attacker),
+    with a yellow card for one in ``yellow_on``."""
+
+    wide: tuple[str, ...]
+    close: tuple[str, ...]
+    modifiers: DribblingModifiers = DribblingModifiers()
+    foul_on: tuple[int, ...] = (1, 2)
+    yellow_on: tuple[int, ...] = (1,)
+    placeholder: bool = False
+
+    def __post_init__(self) -> None:
+        _six(self.wide, DRIBBLE_ENTRIES, "wide")
+        _six(self.close, DRIBBLE_ENTRIES, "close")
+        if not set(self.yellow_on) <= set(self.foul_on):
+            raise ValueError("a roll that shows a yellow card must also be a foul")
+
+    def succeeds(self, close: bool, original: int, modified: int) -> bool:
+        if original in self.foul_on:
+            return False  # the printed "foul?" columns never win the ball (assumptions, LV)
+        return (self.close if close else self.wide)[column(modified)] == "ok"
+
+
+PENALTY_OUTCOMES = ("goal", "miss", "saved")
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyTable:
+    """Rulebook, Penalty-Kick: "the attacker rolls a die. These are the possible results:"
+    (the list is lost). Each face reads "aim:N" (at goal square N: saved if the goalkeeper
+    stands there, else a goal), "goal", "miss" or "saved"."""
+
+    results: dict[int, str]
+    placeholder: bool = True
+
+    def __post_init__(self) -> None:
+        if sorted(self.results) != [1, 2, 3, 4, 5, 6]:
+            raise ValueError("the penalty-kick table needs a result for each face 1 to 6")
+        for face, result in self.results.items():
+            if result.startswith("aim:"):
+                if result[4:] not in ("1", "2", "3", "4"):
+                    raise ValueError(f"face {face}: aim at goal square 1 to 4, not {result!r}")
+            elif result not in PENALTY_OUTCOMES:
+                raise ValueError(f"face {face}: {result!r} is not aim:N, goal, miss or saved")
+
+
+# --- the optional rules' tables (their text is lost) ----------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class SaveTable:
+    """Optional rule "Goalkeeper's Save": a die after a successful interception in the
+    penalty area. Each face: "hold", "parry" (the ball stays loose where it was stopped) or
+    "corner"."""
+
+    results: dict[int, str]
+    placeholder: bool = True
+
+    def __post_init__(self) -> None:
+        if sorted(self.results) != [1, 2, 3, 4, 5, 6]:
+            raise ValueError("the goalkeeper's save table needs a result for each face 1 to 6")
+        for face, result in self.results.items():
+            if result not in ("hold", "parry", "corner"):
+                raise ValueError(f"face {face}: {result!r} is not hold, parry or corner")
+
+
+@dataclass(frozen=True, slots=True)
+class TakingAPassTable:
+    """Optional rule "Taking a Pass": two dice against the pass's distance. With ``margin``
+    = total - distance: at least ``taken_from`` takes the pass; at least ``rebound_from``
+    rebounds to the first empty square beyond the player; less rolls the ball on
+    (distance - total) squares past him."""
+
+    taken_from: int = 1
+    rebound_from: int = 0
+    placeholder: bool = True
+
+    def __post_init__(self) -> None:
+        if self.rebound_from > self.taken_from:
+            raise ValueError("rebound_from cannot exceed taken_from")
+
+    def outcome(self, total: int, distance: int) -> str:
+        margin = total - distance
+        if margin >= self.taken_from:
+            return "taken"
+        if margin >= self.rebound_from:
+            return "rebound"
+        return "roll_on"
+
+
+@dataclass(frozen=True, slots=True)
+class GoalPostTable:
+    """Optional rule "Goal Posts": a goal shot over a goal-post edge. Each face: "post"
+    (the ball rebounds to the last square it crossed in the field) or "in"."""
+
+    results: dict[int, str]
+    placeholder: bool = True
+
+    def __post_init__(self) -> None:
+        if sorted(self.results) != [1, 2, 3, 4, 5, 6]:
+            raise ValueError("the goal-post table needs a result for each face 1 to 6")
+        for face, result in self.results.items():
+            if result not in ("post", "in"):
+                raise ValueError(f"face {face}: {result!r} is not post or in")
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    goal_shot: GoalShotTable
+    interception: InterceptionTable
+    dribbling: DribblingTable
+    penalty: PenaltyTable
+    save: SaveTable
+    taking_a_pass: TakingAPassTable
+    goal_post: GoalPostTable
+
+
+# --- rule values -----------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class MovementCosts:
+    """Movement points per square (the rulebook's cost list is lost; close control's 2 and
+    the ball's 1 per 45 degrees around the player are printed elsewhere)."""
+
+    free: int = 1            # a player without the ball
+    close_control: int = 2   # with the ball in his own square
+    loose_control: int = 1   # with the ball in a front square, moved beside him
+    ball_around: int = 1     # the ball moved one square around the player
+    placeholder: bool = True
+
+    def __post_init__(self) -> None:
+        if min(self.free, self.close_control, self.loose_control, self.ball_around) < 1:
+            raise ValueError("every movement costs at least 1 point")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The numbers the rulebook prints (and the shot range it lost: ``max_shot``)."""
+
+    mp_per_side: int = 18
+    mp_per_player: int = 6
+    max_shot: int = 12
+    max_follow_up: int = 6
+    max_kick_off: int = 6
+    max_throw_in: int = 6
+    max_corner: int = 12
+    max_goal_kick: int = 12
+    setup_mp_per_player: int = 6
+    setup_distance: int = 3
+    goal_area_per_side: int = 2
+    hold_distance: int = 3
+    fouls_per_yellow: int = 3
+    yellows_to_send_off: int = 2
+    diagonal_gap_blocked: bool = True
+    placeholder: bool = True  # max_shot and diagonal_gap_blocked are readings (see LV entries)
+
+    def __post_init__(self) -> None:
+        for name in ("mp_per_side", "mp_per_player", "max_shot", "max_follow_up", "max_kick_off", "max_throw_in",
+                     "max_corner", "max_goal_kick", "setup_mp_per_player", "setup_distance", "fouls_per_yellow",
+                     "yellows_to_send_off"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        if self.mp_per_player > self.mp_per_side:
+            raise ValueError("a player cannot spend more points than his side has")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleValues:
+    limits: Limits = Limits()
+    costs: MovementCosts = MovementCosts()
+
+
+# --- teams -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """Optional rule "Bonus Points". An ace's bonus counts in his favour; a wash-out's is
+    applied by the opposing coach, who picks when and the sign. ``form`` "constant": the
+    points on every eligible roll; "pool": points for the match, spent a roll at a time."""
+
+    kind: str
+    form: str
+    points: int
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("ace", "washout"):
+            raise ValueError(f"a bonus is 'ace' or 'washout', not {self.kind!r}")
+        if self.form not in ("constant", "pool"):
+            raise ValueError(f"a bonus comes as 'constant' or 'pool', not {self.form!r}")
+        if not 1 <= self.points <= 6:
+            raise ValueError(f"bonus points are 1..6, got {self.points}")
+
+
+@dataclass(frozen=True, slots=True)
+class LigaPlayer:
+    number: int
+    name: str
+    goalkeeper: bool = False
+    bonus: Bonus | None = None
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.number <= 99:
+            raise ValueError(f"jersey number must be 0..99, got {self.number}")
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """A team: its figures and its starting eleven. Player no. 1 is always the goalkeeper."""
+
+    name: str
+    players: tuple[LigaPlayer, ...]
+    starters: tuple[int, ...]
+    placeholder: bool = False
+
+    def __post_init__(self) -> None:
+        numbers = [p.number for p in self.players]
+        if len(set(numbers)) != len(numbers):
+            raise ValueError("two figures share a jersey number")
+        if len(self.starters) != 11 or len(set(self.starters)) != 11:
+            raise ValueError(f"the starting eleven must name 11 different numbers, got {len(set(self.starters))}")
+        unknown = [n for n in self.starters if n not in numbers]
+        if unknown:
+            raise ValueError(f"starter #{unknown[0]} is not on the roster")
+        if 1 not in self.starters or not self.player(1).goalkeeper:
+            raise ValueError("player no. 1 is always the goalkeeper and starts the match")
+        if sum(1 for n in self.starters if self.player(n).goalkeeper) != 1:
+            raise ValueError("the starting eleven holds exactly one goalkeeper")
+
+    def player(self, number: int) -> LigaPlayer:
+        for p in self.players:
+            if p.number == number:
+                return p
+        raise KeyError(f"{self.name} has no #{number}")
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    """Everything printed in the box, embedded in the match's first event so a replay never
+    depends on files edited later."""
+
+    pitch: Pitch
+    tables: Tables
+    rules: RuleValues
+
+    def __post_init__(self) -> None:
+        limits = self.rules.limits
+        if limits.max_shot > self.tables.goal_shot.max_distance:
+            raise ValueError(f"shots carry up to {limits.max_shot} squares but the goal-shot table stops at "
+                             f"{self.tables.goal_shot.max_distance}")
+
+    def placeholders(self, options: Any = None) -> list[str]:
+        notes = []
+        if self.pitch.placeholder:
+            notes.append("board geometry (size, goals, areas, marks, square size) holds placeholder values: enter "
+                         "the real ones in pitch.json")
+        if self.rules.costs.placeholder:
+            notes.append("movement costs without the ball and with loose control are readings of a lost list: "
+                         "check rules.json")
+        if self.rules.limits.placeholder:
+            notes.append("the maximum shot distance (12) and the gap rule are readings of lost text: check "
+                         "rules.json")
+        if self.tables.goal_shot.placeholder:
+            notes.append(f"goal-shot table: a distance printed in two rows (7) reads the {self.tables.goal_shot.overlap} "
+                         f"row: check tables.json")
+        if self.tables.penalty.placeholder:
+            notes.append("penalty-kick results are a reading of a lost list: enter the real ones in tables.json")
+        on = (lambda name: getattr(options, name, False)) if options is not None else (lambda name: True)
+        if on("goalkeeper_save") and self.tables.save.placeholder:
+            notes.append("optional goalkeeper's save table is a placeholder: enter the real one in tables.json")
+        if on("taking_a_pass") and self.tables.taking_a_pass.placeholder:
+            notes.append("optional taking-a-pass table is a placeholder: enter the real one in tables.json")
+        if on("goal_posts") and self.tables.goal_post.placeholder:
+            notes.append("optional goal-post table is a placeholder: enter the real one in tables.json")
+        return notes
+
+
+# --- loading -------------------------------------------------------------------------------------
+
+DATA = resources.files(__package__).joinpath("data")
+
+
+def _read(path: Path | Any) -> Any:
+    name = getattr(path, "name", str(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataFileError(name, "", "", "file not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataFileError(name, "", "", f"cannot be read ({exc})") from None
+    try:
+        return _strip_comments(json.loads(text))
+    except json.JSONDecodeError as exc:
+        raise DataFileError(name, "", "", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+
+
+def _strip_comments(obj: Any) -> Any:
+    """Drop keys starting with ``_``: data files explain themselves to whoever edits them."""
+    if isinstance(obj, dict):
+        return {k: _strip_comments(v) for k, v in obj.items() if not k.startswith("_")}
+    if isinstance(obj, list):
+        return [_strip_comments(v) for v in obj]
+    return obj
+
+
+def _decode(tp: Any, obj: Any, file: str) -> Any:
+    """Decode a file's content; an error names the file, the entry (first key) and the field."""
+    try:
+        return from_json(tp, obj, "")
+    except DecodeError as exc:
+        entry, _, fieldname = (exc.path or "").partition(".")
+        raise DataFileError(file, entry, fieldname, exc.reason) from None
+
+
+def _name(path: Path | Any) -> str:
+    return getattr(path, "name", str(path))
+
+
+def load_pitch(path: Path | Any = None) -> Pitch:
+    path = path or DATA.joinpath("pitch.json")
+    return _decode(Pitch, _read(path), _name(path))
+
+
+def load_tables(path: Path | Any = None) -> Tables:
+    path = path or DATA.joinpath("tables.json")
+    return _decode(Tables, _read(path), _name(path))
+
+
+def load_rule_values(path: Path | Any = None) -> RuleValues:
+    path = path or DATA.joinpath("rules.json")
+    return _decode(RuleValues, _read(path), _name(path))
+
+
+def load_team(path: Path | Any) -> Roster:
+    return _decode(Roster, _read(path), _name(path))
+
+
+def shipped_team(key: str) -> Roster:
+    return load_team(DATA.joinpath("teams", f"{key}.json"))
+
+
+def shipped_teams() -> list[str]:
+    return sorted(p.name[:-5] for p in DATA.joinpath("teams").iterdir() if p.name.endswith(".json"))
+
+
+def load_components(folder: Path | None = None) -> Components:
+    """Load every component file, from ``folder`` where it has one, else the shipped one."""
+    def pick(name: str):
+        if folder is not None and (Path(folder) / name).exists():
+            return Path(folder) / name
+        return DATA.joinpath(name)
+
+    pitch, tables, rules = load_pitch(pick("pitch.json")), load_tables(pick("tables.json")), \
+        load_rule_values(pick("rules.json"))
+    try:
+        return Components(pitch=pitch, tables=tables, rules=rules)
+    except ValueError as exc:
+        raise DataFileError(str(folder or "shipped data"), "", "", str(exc)) from None

@@ -1,0 +1,419 @@
+"""The movement phase: 18 movement points a side, at most 6 a player, coaches alternating;
+dribbling with the ball in close or loose control; taking a loose ball; dribbling
+interception.
+
+Alternation: the attacker moves one player, then the defender may spend points on one or
+more players up to what the attacker has spent so far; when the attacker moves no more,
+the defender may spend all he has left in his last step. A player cannot be moved again
+once another player began to move.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..board import Square
+from ..teams import PlayerRef, Team
+from . import events as ev
+from . import flow
+from . import queries as q
+from .bonus import plan_roll
+from .commands import Move, MoveBall, Tackle
+from .model import AdvantageCtx, Ask, Choice, Control, DribbleCtx, Modifier, Phase, RestartKind
+from .pitch import STEPS, adjacent, dist
+from .resolve import CHOICES, RESOLVERS, resolved, roll_text
+from .tx import Tx, refuse
+
+MOVEMENT = "Movement"
+BALL = "Moving the Ball"
+DRIBBLING = "Dribbling Interception"
+HOLD = "Goalkeeper"
+
+
+# --- paths -----------------------------------------------------------------------------------------
+
+def step_problem(s, ref: PlayerRef, a: Square, b: Square, taken: dict[Square, PlayerRef],
+                 allow_out: Square | None = None) -> str | None:
+    """Why a figure may not step from ``a`` to ``b`` (None: it may)."""
+    pitch = q.pitch(s)
+    if not adjacent(a, b):
+        return f"{b} is not next to {a}: a figure moves square by square"
+    if b in taken and taken[b] != ref:
+        return f"{b} is occupied by {taken[b]}"
+    if not pitch.in_field(b) and b != allow_out and not (s.players[ref].goalkeeper and q.in_own_goal(s, ref, b)):
+        return f"players may not leave the playing field ({b} is outside; only the goalkeeper may enter his goal)"
+    if q.limits(s).diagonal_gap_blocked and a[0] != b[0] and a[1] != b[1]:
+        side1, side2 = (b[0], a[1]), (a[0], b[1])
+        if side1 in taken and side2 in taken and taken[side1] != ref and taken[side2] != ref:
+            return f"{ref} may not pass between {taken[side1]} and {taken[side2]}"
+    for end in ("low", "high"):
+        if q.in_goal_area(s, end, b) and not q.in_goal_area(s, end, a):
+            if q.goal_area_count(s, end, ref.team, ref, b) > q.limits(s).goal_area_per_side:
+                return f"no more than {q.limits(s).goal_area_per_side} players of a side may be in a goal area"
+    return None
+
+
+def legal_path(s, ref: PlayerRef, to: Square, path: tuple[Square, ...] = (), unit: int | None = None,
+               steps: tuple[Square, ...] = STEPS, allow_out: Square | None = None,
+               budget: int | None = None) -> tuple[tuple[Square, ...], int]:
+    """The squares a move steps through and its cost: the coach's ``path`` checked step by
+    step, or the cheapest legal path. Refuses a move no legal path makes."""
+    p = s.players[ref]
+    unit = unit if unit is not None else q.costs(s).free
+    taken = q.positions(s)
+    start = p.square
+    if path:
+        if path[-1] != to:
+            raise refuse(MOVEMENT, f"the path must end at {to}")
+        cur = start
+        for sq in path:
+            d = (sq[0] - cur[0], sq[1] - cur[1])
+            if d not in steps:
+                raise refuse(BALL, f"with the ball in loose control {ref} may only move into a front square")
+            problem = step_problem(s, ref, cur, sq, taken, allow_out)
+            if problem:
+                raise refuse(MOVEMENT, problem)
+            cur = sq
+        return tuple(path), unit * len(path)
+    if to == start:
+        raise refuse(MOVEMENT, f"{ref} is already at {to}: a move covers at least one square")
+    limit = budget if budget is not None else 99
+    if budget is not None and unit * dist(start, to) > budget:
+        raise refuse(MOVEMENT, f"{ref} needs at least {unit * dist(start, to)} movement points to reach {to}; "
+                               f"{budget} left for him")
+    found = _search(s, ref, start, to, taken, steps, allow_out, limit // unit if unit else limit)
+    if found is None:
+        raise refuse(MOVEMENT, f"{ref} has no legal way to {to}" + (f" within {limit} movement points"
+                                                                     if budget is not None else ""))
+    return found, unit * len(found)
+
+
+def _search(s, ref, start, to, taken, steps, allow_out, max_steps) -> tuple[Square, ...] | None:
+    pitch = q.pitch(s)
+    if dist(start, to) > max_steps or not pitch.on_board(to):
+        return None
+    prev: dict[Square, Square] = {start: start}
+    todo = deque([(start, 0)])
+    while todo:
+        cur, n = todo.popleft()
+        if cur == to:
+            out = []
+            while cur != start:
+                out.append(cur)
+                cur = prev[cur]
+            return tuple(reversed(out))
+        if n >= max_steps:
+            continue
+        for dc, dr in steps:
+            nxt = (cur[0] + dc, cur[1] + dr)
+            if nxt in prev or dist(nxt, to) > max_steps - n - 1:
+                continue
+            if step_problem(s, ref, cur, nxt, taken, allow_out) is None:
+                prev[nxt] = cur
+                todo.append((nxt, n + 1))
+    return None
+
+
+def front_steps(offset: Square) -> tuple[Square, ...]:
+    """Loose control: the step towards the ball and the two beside it (45 degrees either way)."""
+    i = STEPS.index(offset)
+    return (STEPS[i], STEPS[(i + 1) % 8], STEPS[(i - 1) % 8])
+
+
+# --- whose step ------------------------------------------------------------------------------------
+
+def remaining(s, team: Team) -> int:
+    return q.limits(s).mp_per_side - s.movement.spent[team]
+
+
+def defender_allowance(s) -> int:
+    """What the defender may still spend now: up to the attacker's total so far, or all he has
+    left in his last step."""
+    m = s.movement
+    d = s.attacking.other
+    if m.attacker_done:
+        return remaining(s, d)
+    return min(remaining(s, d), m.spent[s.attacking] - m.spent[d])
+
+
+def check_mover(tx: Tx, ref: PlayerRef) -> None:
+    """Alternation: refuse a move out of turn; a defender answering the attacker's step ends it."""
+    s = tx.state
+    m = s.movement
+    team = ref.team
+    if m.turn is not team:
+        if team is not s.attacking and m.turn is s.attacking and m.attacker_moved:
+            tx.emit(ev.StepChanged(team, False, "the defender answers"))
+            return
+        if team is s.attacking:
+            raise refuse(MOVEMENT, "the defender is moving: he passes when his step is done")
+        raise refuse(MOVEMENT, "the attacker moves first: wait for his step (or his pass)")
+    if team is s.attacking and m.attacker_moved and m.current not in (None, ref):
+        raise refuse(MOVEMENT, f"the attacker moves one player per step ({m.current}); the defender answers or "
+                               f"passes first")
+    if ref in m.by_player and m.current != ref:
+        raise refuse(MOVEMENT, f"{ref} has moved in this phase already; a player cannot be moved again once "
+                               f"another player began to move")
+
+
+def check_common(s, ref: PlayerRef) -> None:
+    if s.phase is not Phase.MOVEMENT:
+        raise refuse(MOVEMENT, f"players move in the movement phase; it is the {s.phase.label} phase")
+    if s.queue:
+        raise refuse(MOVEMENT, "finish the pending roll or choice first")
+    if s.phase_time_up:
+        raise refuse("Time Limit", "the phase's time ran out: nobody may move anymore")
+    p = s.players.get(ref)
+    if p is None or not p.placed:
+        raise refuse(MOVEMENT, f"{ref} is not on the board")
+    if s.holding == ref and s.hold_turn == s.turn_no:
+        raise refuse(HOLD, "the goalkeeper holding the ball does not move in this movement phase")
+
+
+def charge(s, ref: PlayerRef, cost: int) -> None:
+    m = s.movement
+    limits = q.limits(s)
+    used = m.by_player.get(ref, 0)
+    if used + cost > limits.mp_per_player:
+        raise refuse(MOVEMENT, f"no player may spend more than {limits.mp_per_player} points; {ref} has spent {used} "
+                               f"and this costs {cost}")
+    if cost > remaining(s, ref.team):
+        raise refuse(MOVEMENT, f"{ref.team.label} has {remaining(s, ref.team)} movement points left; this costs {cost}")
+    if ref.team is not s.attacking and cost > defender_allowance(s):
+        raise refuse(MOVEMENT, f"the defender may spend up to what the attacker has spent so far: "
+                               f"{defender_allowance(s)} left now, this costs {cost}")
+
+
+# --- moving a figure --------------------------------------------------------------------------------
+
+def move(tx: Tx, cmd: Move) -> None:
+    from .restarts import setup_move
+
+    s = tx.state
+    if cmd.player not in s.players:
+        raise refuse(MOVEMENT, f"no player {cmd.player}")
+    if s.phase is Phase.SET_UP and s.restart is not None and s.restart.kind is not RestartKind.PENALTY:
+        setup_move(tx, cmd)
+        return
+    if s.phase in (Phase.LINE_UP, Phase.SET_UP, Phase.TOSS):
+        from .setup import free_placement
+
+        free_placement(tx, cmd.player, cmd.to)
+        return
+    check_common(s, cmd.player)
+    check_mover(tx, cmd.player)
+    s = tx.state
+    ref = cmd.player
+    p = s.players[ref]
+    ball = s.ball
+    costs = q.costs(s)
+    carrying = ball.holder == ref and ball.control in (Control.CLOSE, Control.LOOSE)
+    if ball.holder == ref and ball.control is Control.HANDS:
+        raise refuse(HOLD, "the goalkeeper with the ball in his hands kicks it, lets a teammate kick it, or holds it")
+    if carrying and ref == ball.no_touch:
+        raise refuse("Restarts", f"{ref} took the restart: he may only play the ball again after another player")
+    budget = min(q.limits(s).mp_per_player - s.movement.by_player.get(ref, 0), remaining(s, ref.team))
+    if carrying and ball.control is Control.LOOSE:
+        offset = (ball.square[0] - p.square[0], ball.square[1] - p.square[1])
+        path, cost = legal_path(s, ref, cmd.to, cmd.path, costs.loose_control, front_steps(offset), budget=budget)
+        ball_path = tuple((sq[0] + offset[0], sq[1] + offset[1]) for sq in path)
+        if any(not q.pitch(s).in_field(b) for b in ball_path):
+            raise refuse(BALL, "in the basic game the ball only leaves the field by intent: kick it out instead")
+    elif carrying:
+        path, cost = legal_path(s, ref, cmd.to, cmd.path, costs.close_control, budget=budget)
+        ball_path = path
+    else:
+        path, cost = legal_path(s, ref, cmd.to, cmd.path, costs.free, budget=budget)
+        ball_path = ()
+    charge(s, ref, cost)
+    if s.holding is not None and ref.team is not s.holding.team:
+        gk = s.players[s.holding]
+        if dist(path[-1], gk.square) < q.limits(s).hold_distance:
+            raise refuse(HOLD, f"opponents must stay at least {q.limits(s).hold_distance} squares from the goalkeeper "
+                               f"holding the ball")
+    tx.emit(ev.PlayerMoved(ref, path, cost))
+    if ball_path:
+        after_dribble(tx, ref, ball_path[-1], cmd.hand_to)
+    elif cmd.hand_to is not None:
+        raise refuse(BALL, f"{ref} does not have the ball to hand over")
+    else:
+        take_loose_ball(tx, ref)
+
+
+def after_dribble(tx: Tx, ref: PlayerRef, ball_sq: Square, hand_to: PlayerRef | None) -> None:
+    """Where the ball ended: with the dribbler, or with a teammate who takes it over (at once
+    when the ball ends in his square)."""
+    s = tx.state
+    occupant = q.occupant(s, ball_sq)
+    if hand_to is not None:
+        if hand_to.team is not ref.team or hand_to == ref or not q.near(s.players[hand_to].square, ball_sq):
+            raise refuse(BALL, f"ball control may change to a teammate in or next to the ball's square, not {hand_to}")
+        flow.set_ball(tx, ball_sq, hand_to, q.control_of(s, hand_to, ball_sq))
+        return
+    if occupant is not None and occupant != ref and occupant.team is ref.team:
+        flow.set_ball(tx, ball_sq, occupant, Control.CLOSE)
+        return
+    flow.set_ball(tx, ball_sq, ref, q.control_of(s, ref, ball_sq))
+
+
+def take_loose_ball(tx: Tx, ref: PlayerRef) -> None:
+    """"A ball not under control of a player can be taken by the first player moving
+    adjacent to it": a move ending next to (or on) a loose ball takes it."""
+    s = tx.state
+    ball = s.ball
+    p = s.players[ref]
+    if not ball.loose or ball.square is None or not q.pitch(s).in_field(ball.square):
+        return
+    if not q.near(p.square, ball.square) or ref == ball.no_touch:
+        return
+    control = q.control_of(s, ref, ball.square)
+    if ref.team is not s.attacking:
+        flow.gain_possession(tx, ref, ball.square, control, f"{ref} took the loose ball")
+        return
+    flow.set_ball(tx, ball.square, ref, control)
+
+
+def move_ball(tx: Tx, cmd: MoveBall) -> None:
+    """The ball moved around the player (1 point per 45 degrees), out of his square to one
+    next to him, or into his square."""
+    s = tx.state
+    check_common(s, cmd.player)
+    ball = s.ball
+    if ball.holder != cmd.player or ball.control not in (Control.CLOSE, Control.LOOSE):
+        raise refuse(BALL, f"{cmd.player} does not have the ball at his feet")
+    check_mover(tx, cmd.player)
+    s = tx.state
+    p = s.players[cmd.player]
+    if cmd.to == ball.square:
+        raise refuse(BALL, "the ball is there already")
+    if not q.near(p.square, cmd.to) or not q.pitch(s).in_field(cmd.to):
+        raise refuse(BALL, "the ball moves to the player's own square or a field square next to him")
+    if ball.control is Control.LOOSE and cmd.to != p.square:
+        a = STEPS.index((ball.square[0] - p.square[0], ball.square[1] - p.square[1]))
+        b = STEPS.index((cmd.to[0] - p.square[0], cmd.to[1] - p.square[1]))
+        turns = min((a - b) % 8, (b - a) % 8)
+    else:
+        turns = 1
+    cost = turns * q.costs(s).ball_around
+    charge(s, cmd.player, cost)
+    tx.emit(ev.BallMoved(cmd.player, cmd.to, cost))
+
+
+# --- the end of a step and of the phase -----------------------------------------------------------------
+
+def pass_turn_movement(tx: Tx, team: Team) -> None:
+    s = tx.state
+    m = s.movement
+    if s.queue:
+        raise refuse(MOVEMENT, "finish the pending roll or choice first")
+    if m.turn is not team:
+        raise refuse(MOVEMENT, f"it is {m.turn.label}'s step")
+    if team is not s.attacking and m.attacker_done:
+        check_hold_distance(s)
+    tx.emit(ev.TurnPassed(team))
+    if team is s.attacking:
+        if m.attacker_moved:
+            tx.emit(ev.StepChanged(team.other, False, "the attacker's step ends"))
+        else:
+            tx.emit(ev.StepChanged(team.other, True, "the attacker moves no more players"))
+        return
+    if m.attacker_done:
+        flow.end_movement(tx)
+        return
+    tx.emit(ev.StepChanged(s.attacking, False, "the defender's step ends"))
+    if remaining(tx.state, s.attacking) == 0:
+        tx.emit(ev.StepChanged(team, True, "the attacker has no movement points left"))
+
+
+def check_hold_distance(s) -> None:
+    if s.holding is None or s.hold_turn != s.turn_no:
+        return
+    gk = s.players[s.holding]
+    # Only players who can still move are held to it (the others have no way out).
+    team = s.holding.team.other
+    near = [p.ref for p in q.placed(s, team) if dist(p.square, gk.square) < q.limits(s).hold_distance
+            and p.ref not in s.movement.by_player and remaining(s, team) > 0]
+    if near:
+        raise refuse(HOLD, f"all opposing players must be at least {q.limits(s).hold_distance} squares from the "
+                           f"goalkeeper holding the ball after the movement phase ({', '.join(map(str, near))})")
+
+
+# --- dribbling interception -------------------------------------------------------------------------------
+
+def tackle(tx: Tx, cmd: Tackle) -> None:
+    s = tx.state
+    check_common(s, cmd.principal)
+    ball = s.ball
+    holder = q.holder(s)
+    if holder is None or holder.ref.team is not s.attacking or ball.control not in (Control.CLOSE, Control.LOOSE):
+        raise refuse(DRIBBLING, "a dribbling interception goes for a ball an attacker has at his feet")
+    if s.holding is not None:
+        raise refuse(HOLD, "opponents are not allowed to attack the goalkeeper holding the ball")
+    m = s.movement
+    committed = set(m.committed)
+    players = (cmd.principal,) + cmd.supporters
+    if len(set(players)) != len(players):
+        raise refuse(DRIBBLING, "name each defender once")
+    for ref in players:
+        p = s.players.get(ref)
+        if p is None or ref.team is s.attacking or not p.placed:
+            raise refuse(DRIBBLING, f"{ref} is not a defender on the board")
+        if ref in committed:
+            raise refuse(DRIBBLING, f"{ref} committed himself already in this movement phase")
+    if m.tackled:
+        raise refuse(DRIBBLING, "an attempt was made at the ball already; wait until it has moved on")
+    if not q.near(s.players[cmd.principal].square, ball.square):
+        raise refuse(DRIBBLING, f"the defender trying to get control, {cmd.principal}, must be next to the ball")
+    for ref in cmd.supporters:
+        sq = s.players[ref].square
+        if not (q.near(sq, ball.square) or q.near(sq, holder.square)):
+            raise refuse(DRIBBLING, f"{ref} supports only from a square next to the attacker or the ball")
+    table = q.tables(s).dribbling
+    mm = table.modifiers
+    mods = []
+    if cmd.supporters:
+        mods.append(Modifier(f"{len(cmd.supporters)} supporting defender(s)", mm.per_additional_defender *
+                             len(cmd.supporters)))
+    next_to_attacker = any(q.near(s.players[r].square, holder.square) for r in players)
+    if not next_to_attacker:
+        mods.append(Modifier("no committed defender next to the attacker", mm.none_adjacent_to_attacker))
+    if s.players[cmd.principal].square == ball.square:
+        mods.append(Modifier("ball dribbled into the defender's square", mm.ball_through_defender))
+    if q.keeper_in_area(s, cmd.principal, "goal_area"):
+        mods.append(Modifier("goalkeeper in his goal or goal area", mm.goalkeeper))
+    if cmd.fair_play:
+        mods.append(Modifier("fair play", mm.fair_play))
+    close = ball.control is Control.CLOSE
+    tx.emit(ev.TackleCalled(cmd.principal, cmd.supporters, cmd.fair_play))
+    needs = "5+" if close else "3+"
+    label = (f"dribbling interception by {cmd.principal} against {holder.ref} ({'close' if close else 'wide'} control: "
+             f"needs {needs}; an original 1 or 2 is a foul" + (")" if not cmd.fair_play else ", but fair play)"))
+    ctx = DribbleCtx(cmd.principal, cmd.supporters, cmd.fair_play, close, next_to_attacker)
+    plan = plan_roll(s, cmd.principal.team, label, ctx, tuple(mods), cmd.principal,
+                     bonus_for=((cmd.principal, 1), (holder.ref, -1)))
+    flow.open_roll(tx, plan)
+
+
+def resolve_dribble(tx: Tx, ask: Ask, original: int, modified: int) -> None:
+    from .discipline import foul
+
+    s = tx.state
+    ctx: DribbleCtx = ask.ctx
+    table = q.tables(s).dribbling
+    ball = s.ball
+    attacker = ball.holder
+    text = f"{ctx.principal} {roll_text(original, modified)}: "
+    if table.succeeds(ctx.close, original, modified):
+        resolved(tx, ask, original, modified, text + "wins the ball")
+        control = q.control_of(s, ctx.principal, ball.square)
+        flow.gain_possession(tx, ctx.principal, ball.square, control, f"{ctx.principal} won the ball")
+        return
+    if original in table.foul_on and not ctx.fair_play and ctx.foul_possible:
+        yellow = original in table.yellow_on
+        resolved(tx, ask, original, modified, text + ("foul, yellow card" if yellow else "foul"))
+        foul(tx, ctx.principal, attacker, ball.square, yellow)
+        return
+    resolved(tx, ask, original, modified, text + "the attacker keeps the ball")
+
+
+RESOLVERS[DribbleCtx] = resolve_dribble

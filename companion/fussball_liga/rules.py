@@ -1,0 +1,101 @@
+"""The Fußball-Liga variant as a ruleset on the Touchline core: commands in, events out."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..commands import Choose, PlaceFigure, SubmitRoll
+from ..errors import RuleViolation
+from ..events import Event, EventPayload
+from ..ruleset import Command, Request
+from ..sightings import Sighting
+from ..teams import PlayerRef
+from . import bonus, discipline, kicks, movement, restarts, resolve, setup, shootout, timing  # noqa: F401
+from . import commands as c
+from . import events as ev
+from .clock import Instant
+from .evolve import evolve_payload
+from .flow import advance
+from .model import LigaState, Phase
+from .pitch import Pitch
+from .ranges import reachable
+from .sightings import command_for
+from .summary import log_line, pending, summary
+from .tx import Tx, refuse
+
+
+def pass_turn(tx: Tx, cmd: c.PassTurn) -> None:
+    phase = tx.state.phase
+    if phase is Phase.SHOT:
+        kicks.pass_turn_shot(tx, cmd.team)
+    elif phase is Phase.MOVEMENT:
+        movement.pass_turn_movement(tx, cmd.team)
+    elif phase is Phase.SET_UP and tx.state.restart is not None and tx.state.restart.kind.value != "penalty_kick":
+        restarts.pass_turn_setup(tx, cmd.team)
+    else:
+        raise refuse("Game Turn", f"there is nothing to pass in the {phase.label} phase")
+
+
+HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
+    c.CreateMatch: setup.create_match,
+    SubmitRoll: resolve.submit_roll,
+    Choose: resolve.choose,
+    PlaceFigure: setup.place_figure,
+    c.PlaceBall: setup.place_ball,
+    c.Kick: kicks.kick,
+    c.Intercept: kicks.intercept,
+    c.HoldBall: kicks.hold_ball,
+    c.Move: movement.move,
+    c.MoveBall: movement.move_ball,
+    c.Tackle: movement.tackle,
+    c.PassTurn: pass_turn,
+    c.TakePenalty: restarts.take_penalty,
+    c.CallMisconduct: discipline.call_misconduct,
+    c.Substitute: discipline.substitute,
+    c.PauseClock: timing.pause_clock,
+    c.ResumeClock: timing.resume_clock,
+    c.CallTimeUp: timing.call_time_up,
+}
+
+
+class FussballLigaRules:
+    game = "fussball_liga"
+    created_type = ev.MatchCreated
+
+    def initial_state(self) -> LigaState:
+        return LigaState()
+
+    def decide(self, state: LigaState, command: Command) -> Sequence[EventPayload]:
+        handler = HANDLERS.get(type(command))
+        if handler is None:
+            raise RuleViolation("Fußball-Liga", f"{type(command).__name__} is not a Fußball-Liga command")
+        if not state.created and not isinstance(command, c.CreateMatch):
+            raise refuse("Set-Up", "create the match first")
+        if state.phase is Phase.OVER:
+            raise refuse("Game Duration", "the match is over; nothing more can be recorded")
+        tx = Tx(state)
+        handler(tx, command)
+        advance(tx)
+        return tx.out
+
+    def evolve(self, state: LigaState, event: Event) -> LigaState:
+        s = evolve_payload(state, event.payload)
+        return timing.sync(s, Instant.of(event.at)) if s.created else s
+
+    def pending(self, state: LigaState) -> tuple[Request, ...]:
+        return pending(state)
+
+    def summary(self, state: LigaState) -> dict[str, Any]:
+        return summary(state)
+
+    def command_for(self, state: LigaState, sighting: Sighting) -> Command | None:
+        return command_for(state, sighting)
+
+    def board(self, state: LigaState) -> Pitch | None:
+        return state.components.pitch if state.components is not None else None
+
+    def reachable(self, state: LigaState, player: PlayerRef) -> frozenset:
+        return reachable(state, player)
+
+    def log_line(self, state_before: LigaState, event: Event) -> str | None:
+        return log_line(state_before, event.payload)

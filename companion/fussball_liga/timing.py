@@ -1,0 +1,150 @@
+"""Real time: the half's clock and the phase time limit, folded from journaled events.
+
+The tablet is the clock. Each event's envelope time starts or stops the stopwatches
+(``sync``): the half's clock runs from its kick-off until the half ends, except while
+paused; the phase timer (an egg timer: one for the phase; a chess clock: each coach's own,
+running while he is to act) runs in the shot and movement phases while nothing is
+pending. "Time up" is a proposal from the tablet, checked against these readings, so a
+replay gives the same clocks and the same decisions.
+"""
+
+from __future__ import annotations
+
+from ..teams import Team
+from . import events as ev
+from . import flow
+from .clock import TIME_UP_TOLERANCE_S, Instant, Stopwatch
+from .commands import CallTimeUp, PauseClock, ResumeClock
+from .evolve import _with
+from .model import LigaState, Phase, PhaseLimit
+from .tx import Tx, refuse
+
+TIME = "Time Limit"
+DURATION = "Game Duration"
+
+
+def timed(s: LigaState) -> bool:
+    """A game-turn phase the time limit applies to (a restart's kick belongs to its stoppage)."""
+    return s.phase.in_play and not (s.phase is Phase.SHOT and s.restart is not None)
+
+
+def actor(s: LigaState) -> Team | None:
+    """Whose time runs on a chess clock now."""
+    if s.queue or not timed(s) or s.phase_time_up:
+        return None
+    if s.phase is Phase.SHOT:
+        return s.flight.kicker.team.other if s.flight is not None else s.attacking
+    return s.movement.turn
+
+
+def sync(s: LigaState, at: Instant) -> LigaState:
+    """Start or stop each stopwatch as of ``at`` (an event's time), to match the state."""
+    c = s.clocks
+    half_runs = s.period.timed and c.half_on and not c.paused and s.phase is not Phase.OVER
+    limit = s.options.phase_limit
+    phase_runs = half_runs and limit is PhaseLimit.EGG_TIMER and timed(s) and not s.queue and not s.phase_time_up
+    on_clock = actor(s) if half_runs and limit is PhaseLimit.CHESS_CLOCK else None
+    half = c.half.start(at) if half_runs else c.half.stop(at)
+    phase = c.phase.start(at) if phase_runs else c.phase.stop(at)
+    chess = c.chess
+    for team in (Team.HOME, Team.AWAY):
+        sw = chess[team]
+        new = sw.start(at) if on_clock is team else sw.stop(at)
+        if new is not sw:
+            chess = {**chess, team: new}
+    return _with(s, clocks=_with(c, half=half, phase=phase, chess=chess, last=at))
+
+
+def pause_clock(tx: Tx, cmd: PauseClock) -> None:
+    s = tx.state
+    if not s.clocks.half_on:
+        raise refuse(DURATION, "the match clock is not running (it starts with the half's kick-off)")
+    if s.clocks.paused:
+        raise refuse(DURATION, "the match clock is paused already")
+    tx.emit(ev.ClockPaused(cmd.reason))
+
+
+def resume_clock(tx: Tx, cmd: ResumeClock) -> None:
+    if not tx.state.clocks.paused:
+        raise refuse(DURATION, "the match clock is not paused")
+    tx.emit(ev.ClockResumed())
+
+
+def reading(s: LigaState, kind: str, team: Team | None, at: Instant) -> tuple[float, float]:
+    """The clock's reading at ``at`` and its limit, in seconds."""
+    if kind == "half":
+        return s.clocks.half.reading(at), s.options.half_seconds(s.period)
+    if s.options.phase_limit is PhaseLimit.CHESS_CLOCK:
+        return s.clocks.chess[team].reading(at), s.options.phase_seconds
+    return s.clocks.phase.reading(at), s.options.phase_seconds
+
+
+def call_time_up(tx: Tx, cmd: CallTimeUp) -> None:
+    s = tx.state
+    if cmd.kind not in ("half", "phase"):
+        raise refuse(TIME, f"time runs out for the 'half' or the 'phase', not {cmd.kind!r}")
+    last = s.clocks.last
+    if last is not None and cmd.at.seconds_since(last) < -TIME_UP_TOLERANCE_S:
+        raise refuse(TIME, f"the time given ({cmd.at.to_json()}) is before the last recorded event")
+    if cmd.kind == "half":
+        if not s.period.timed or not s.clocks.half_on:
+            raise refuse(DURATION, "no half is being played")
+        if s.half_time_up:
+            raise refuse(DURATION, "playing time is up already: the current phase is being completed")
+        if cmd.team is not None:
+            raise refuse(DURATION, "the half's time is both coaches': name no team")
+    else:
+        limit = s.options.phase_limit
+        if limit is PhaseLimit.NONE:
+            raise refuse(TIME, "this match plays without a phase time limit")
+        if not timed(s) or s.phase_time_up:
+            raise refuse(TIME, "no timed phase is running")
+        if limit is PhaseLimit.CHESS_CLOCK and cmd.team is None:
+            raise refuse(TIME, "with a chess clock, name the coach whose time ran out")
+        if limit is PhaseLimit.EGG_TIMER and cmd.team is not None:
+            raise refuse(TIME, "the egg timer is both coaches': name no team")
+    value, limit_s = reading(s, cmd.kind, cmd.team, cmd.at)
+    if not cmd.correction and value < limit_s - TIME_UP_TOLERANCE_S:
+        raise refuse(TIME if cmd.kind == "phase" else DURATION,
+                     f"the clock reads {value:.1f} s of {limit_s:.0f} s; time is not up yet")
+    tx.emit(ev.TimeUp(cmd.kind, cmd.at, round(value, 3), cmd.team, cmd.correction))
+    s = tx.state
+    if cmd.kind == "half":
+        half_time_up(tx)
+        return
+    if s.flight is not None and not s.queue:
+        # No more interception attempts: the ball arrives.
+        from .kicks import arrive
+
+        arrive(tx)
+
+
+def half_time_up(tx: Tx) -> None:
+    """Any game turn ends when the playing time ends, but the current phase is completed;
+    direct free-kicks and penalty-kicks are completed too, other restarts are forfeited."""
+    s = tx.state
+    if s.phase is Phase.LINE_UP:
+        flow.end_period(tx, "playing time is up; the kick-off is forfeited")
+    elif (s.phase in (Phase.SET_UP, Phase.SHOT) and s.restart is not None and s.restart.kind.forfeited_at_time_up
+          and not s.kicked):
+        flow.end_period(tx, f"playing time is up; the {s.restart.kind.label} is forfeited")
+
+
+def clock_readings(s: LigaState, now: Instant | None = None) -> dict:
+    """The clocks as the tablet shows them: each reading as of ``now`` (default: the last
+    event), its limit, and whether it is running (then the UI adds the time since)."""
+    at = now or s.clocks.last
+
+    def show(sw: Stopwatch, limit: float) -> dict:
+        return {"elapsed_s": round(sw.reading(at), 3), "limit_s": limit, "running": sw.running,
+                "since": sw.since.to_json() if sw.since is not None else None}
+
+    o = s.options
+    out = {"half": show(s.clocks.half, o.half_seconds(s.period) if s.period.timed else 0.0),
+           "paused": s.clocks.paused, "half_time_up": s.half_time_up, "phase_limit": o.phase_limit.value,
+           "phase_time_up": s.phase_time_up, "as_of": at.to_json() if at is not None else None}
+    if o.phase_limit is PhaseLimit.EGG_TIMER:
+        out["phase"] = show(s.clocks.phase, o.phase_seconds)
+    elif o.phase_limit is PhaseLimit.CHESS_CLOCK:
+        out["chess"] = {t.value: show(s.clocks.chess[t], o.phase_seconds) for t in (Team.HOME, Team.AWAY)}
+    return out
