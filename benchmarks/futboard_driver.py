@@ -367,6 +367,11 @@ class FutboardDriver:
         s = self.state
         team = s.turn
         weights = {"kick": 6.0, "pass": 3.0, "carry": 2.0, "move": 2.0, "take": 5.0, "end": 0.6}
+        if legal["kick"]:
+            # Kick from close in; from further out now and then: attacks reach the area.
+            kicker = s.players[legal["kick"][0].player]
+            far = q.pitch(s).lines_from_goal(kicker.space, q.attacked_end(team)) > 3
+            weights["kick"] = 0.4 if far else 6.0
         kinds = [k for k, cmds in legal.items() if cmds]
         if not kinds:
             raise UnexpectedRefusal(c.EndTurn(team), RuleViolation("driver", "no legal action found"), self.match)

@@ -650,3 +650,83 @@ def test_a_street_match_plays_inside_the_yellow_lines():
         m.submit(c.Move(H(2), (3, 1)))
     with_ = with_tile(m.state.home, 2, movement=5)
     assert with_.tile(2).movement == 5
+
+
+# --- without a goalkeeper, Street substitutes, what the tablet reads ------------------------------------------
+
+def keeper_sent_off() -> Match:
+    """Away's goalkeeper fouls twice (yellow, yellow: sent off); Home then has the ball."""
+    m = kicked_off(to=8)
+    fix(m, H(8), (8, 8))
+    fix(m, A(1), (9, 9))
+    end_turn(m)
+    for _ in range(2):
+        m.submit(c.TakeBall(A(1)))
+        d12(m, Team.AWAY, 12)
+        if m.state.players[A(1)].on_field:
+            end_turn_with_ball(m)
+    assert m.state.players[A(1)].where is Where.OFF and m.state.turn is Team.HOME
+    return m
+
+
+def test_without_a_goalkeeper_every_hit_is_a_goal():
+    m = keeper_sent_off()
+    fix(m, H(8), (15, 9))
+    m.submit(c.Kick(H(8)))
+    assert [r.team for r in m.pending()] == [Team.HOME]
+    d12(m, Team.HOME, 6)
+    assert m.state.score[Team.HOME] == 1
+
+
+def test_without_a_goalkeeper_a_miss_goes_to_the_defender_nearest_the_goal():
+    m = keeper_sent_off()
+    fix(m, H(8), (15, 9))
+    m.submit(c.Kick(H(8)))
+    d12(m, Team.HOME, 12)
+    assert m.state.ball == A(3) and m.state.turn is Team.AWAY  # (16, 5) is nearest (19, 6)
+
+
+def test_a_sent_off_player_is_not_replaced():
+    m = keeper_sent_off()
+    fix(m, H(8), (15, 9))
+    m.submit(c.Kick(H(8)))
+    d12(m, Team.HOME, 1)
+    with pytest.raises(RuleViolation, match="not on the field"):
+        m.submit(c.Substitute(A(1), A(12)))
+    with pytest.raises(RuleViolation, match="not a reserve.*sent off"):
+        m.submit(c.Substitute(A(2), A(1)))
+
+
+def test_a_street_substitute_plays_the_same_position():
+    m = kicked_off(Variant.STREET, to=7)
+    fix(m, H(7), (15, 8))
+    m.submit(c.Kick(H(7)))
+    d12(m, Team.HOME, 1)
+    d12(m, Team.AWAY, 12)
+    with pytest.raises(RuleViolation, match="2 players from each tactical position"):
+        m.submit(c.Substitute(A(2), A(8)))   # a defender for a midfielder
+    m.submit(c.Substitute(A(2), A(13)))      # a defender for a defender
+
+
+def test_every_phase_tells_the_coaches_what_to_do():
+    import json
+    seen = {}
+    for m in (new_match(), kicked_off(), corner_for_home(), penalty_for_home()):
+        s = m.summary()
+        json.dumps(s)
+        seen[s["phase"]] = [r["text"] for r in s["pending"]]
+        assert s["pending"] and all(r["text"] for r in s["pending"])
+    assert set(seen) == {"lineup", "play", "corner", "penalty"}
+    assert "centre circle" in seen["lineup"][-1]
+    assert "move a player, pass, kick to goal" in seen["play"][0]
+    assert "corner slot" in seen["corner"][0]
+    assert "out of the area" in seen["penalty"][0] and "penalty spot" in seen["penalty"][1]
+
+
+def test_the_tablet_reads_a_figures_range():
+    m = kicked_off()
+    rules = m.ruleset
+    reach = rules.reachable(m.state, H(6))   # (6, 2), movement 3
+    assert (9, 2) in reach and (6, 5) not in reach and (10, 2) not in reach
+    assert (3, 3) not in reach               # line 3 already holds four of Home's players
+    assert rules.reachable(m.state, H(14)) == frozenset()  # a reserve

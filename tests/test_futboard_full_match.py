@@ -74,3 +74,19 @@ def test_replay_through_the_cli():
     s = json.loads(out.stdout)
     assert s["game"] == "futboard" and s["score"] == {"home": 1, "away": 1}
     assert s["result"]["decided_by"] == "time"
+
+
+def test_the_event_log_reads_the_match(replayed):
+    rules = FutboardRules()
+    state = rules.initial_state()
+    lines = []
+    for event in replayed.events:
+        line = rules.log_line(state, event)
+        state = rules.evolve(state, event)
+        if line:
+            lines.append(line)
+    assert "GOAL for Home (home#9)" in lines and "Final: 1-1 (draw, time)" in lines
+    assert "Foul by away#4 on home#16 inside the area: PENALTY" in lines
+    assert "Yellow card: away#4 (second yellow: sent off)" in lines
+    assert "Corner kick for Home" in lines and "Time is up (10:00)" in lines
+    assert "--- Round 3: Home kicks off (home#16) ---" in lines

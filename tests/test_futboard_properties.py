@@ -92,9 +92,9 @@ def test_undo_n_then_redo_n_is_the_identity(seed, commands, data):
         assert m.can_redo == 0
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                 HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 10**6), commands=st.integers(10, 200), undo=st.integers(0, 5))
+@given(seed=st.integers(0, 10**6), commands=st.integers(10, 150), undo=st.integers(0, 5))
 def test_a_journal_reopened_without_closing_gives_the_same_state(tmp_path_factory, seed, commands, undo):
     path = tmp_path_factory.mktemp("journal") / "match.sqlite"
     driver = FutboardDriver.new(seed=seed, journal=Journal.create(path, "futboard"))
@@ -114,7 +114,7 @@ def test_a_journal_reopened_without_closing_gives_the_same_state(tmp_path_factor
 def test_whole_matches_end_by_goals_and_by_time():
     """A few seeded matches played to the end: both endings happen, and the journal refolds."""
     endings = set()
-    for seed in range(6):
+    for seed in range(4):  # seeds 0 and 1 play to three goals, 2 and 3 to a time limit
         driver = FutboardDriver.new(seed=seed)
         driver.play(commands=4000)
         assert driver.over, f"seed {seed} did not finish"

@@ -85,10 +85,7 @@ def next_turn(tx: Tx, reason: str) -> None:
 
 def end_turn(tx: Tx, cmd: EndTurn) -> None:
     s = tx.state
-    if s.phase is not Phase.PLAY or s.turn is not cmd.team:
-        check_action(s, cmd.team, TURN)
-    if s.queue:
-        check_action(s, cmd.team, TURN)
+    check_action(s, cmd.team, TURN)
     c = corner(s)
     if c is not None and c.step == "attack" and s.ball == c.taker:
         raise refuse(CORNER, "you have to pass the ball to one of your players this turn; if none can receive it, "
