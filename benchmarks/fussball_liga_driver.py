@@ -183,11 +183,9 @@ class LigaDriver:
         out = {}
         for team in (Team.HOME, Team.AWAY):
             shape = self.shape(team, team is kicker)
-            squares = list(shape.values())
             players = sorted(q.on_pitch(s, team), key=lambda p: (not p.goalkeeper, p.ref.number))
-            for p, sq in zip(players, [shape[1]] + [sq for n, sq in shape.items() if n != 1]):
+            for p, sq in zip(players, [shape[1]] + [sq for n, sq in shape.items() if n != 1], strict=False):
                 out[p.ref] = sq
-            del squares
         return out
 
     def line_up(self) -> list[tuple[float, Command]]:
@@ -276,7 +274,6 @@ class LigaDriver:
         end = s.end_of(r.team.other)
         areas = q.pitch(s).ends[end]
         gk = q.goalkeeper(s, r.team.other)
-        out: list[tuple[float, Command]] = []
         kicker = next((p for p in q.placed(s, r.team) if p.square in areas.penalty_squares), None)
         for p in q.placed(s):
             if (gk is not None and p.ref == gk.ref) or (kicker is not None and p.ref == kicker.ref):

@@ -94,8 +94,9 @@ class TakePenalty(Command):
 
 @dataclass(frozen=True, slots=True)
 class CallMisconduct(Command):
-    """A coach acting as referee calls a willful violation by ``player``: "shot_out" (a shot
-    aimed off the field), "played_on" (playing on after time ran out) or "other"."""
+    """A coach acting as referee calls a violation by ``player``: "foul" (foul play: a
+    free-kick), or a willful one (a yellow card): "shot_out" (a shot aimed off the field),
+    "played_on" (playing on after time ran out) or "other"."""
 
     player: PlayerRef
     offence: str

@@ -50,23 +50,23 @@ def choose_keeper(tx: Tx, choice: Choice, option: str) -> None:
     tx.emit(ev.GoalkeeperNamed(player_option(option), stand_in=True))
 
 
-def foul(tx: Tx, fouler: PlayerRef, fouled: PlayerRef, spot: Square, yellow: bool) -> None:
-    """A dribbling foul: counted, carded, then the attacker chooses the free-kick (a
-    penalty-kick in the penalty area) or to play on for his advantage."""
+def foul(tx: Tx, fouler: PlayerRef, spot: Square, yellow: bool, where: Square | None) -> None:
+    """Foul play: counted (every third a yellow card), carded, then the fouled side chooses
+    the direct free-kick (a penalty-kick when ``where``, the fouled attacker's or the ball's
+    square, is in the offender's penalty area) or to play on for its advantage."""
     s = tx.state
     count = s.players[fouler].fouls + 1
     tx.emit(ev.FoulCommitted(fouler, spot, count))
     third = count % q.limits(s).fouls_per_yellow == 0
     if yellow or third:
-        book(tx, fouler, "foul (a roll of 1)" if yellow else f"his {count}th foul" if count > 3 else "his 3rd foul")
+        book(tx, fouler, "foul (a roll of 1)" if yellow else f"foul no. {count} (every third foul)")
     s = tx.state
-    from .restarts import penalty_or_free_kick
-
-    kind = penalty_or_free_kick(s, fouled.team, s.players[fouled].square)
-    option = "penalty_kick" if kind is RestartKind.PENALTY else "free_kick"
-    flow.open_choice(tx, fouled.team, f"{fouled.team.label}: foul by {fouler}: take the {kind.label} or play on "
-                                      f"(advantage)?", (option, "advantage"),
-                     AdvantageCtx(fouler, spot, kind is RestartKind.PENALTY), front=True)
+    team = fouler.team.other
+    penalty = q.in_penalty_area(s, s.end_of(fouler.team), where)
+    kind = RestartKind.PENALTY if penalty else RestartKind.FREE_KICK
+    option = "penalty_kick" if penalty else "free_kick"
+    flow.open_choice(tx, team, f"{team.label}: foul by {fouler}: take the {kind.label} or play on (advantage)?",
+                     (option, "advantage"), AdvantageCtx(fouler, spot, penalty), front=True)
 
 
 def choose_advantage(tx: Tx, choice: Choice, option: str) -> None:
@@ -84,7 +84,7 @@ def choose_advantage(tx: Tx, choice: Choice, option: str) -> None:
 
 # --- misconduct ---------------------------------------------------------------------------------
 
-OFFENCES = ("shot_out", "played_on", "other")
+OFFENCES = ("foul", "shot_out", "played_on", "other")
 
 
 def call_misconduct(tx: Tx, cmd: CallMisconduct) -> None:
@@ -101,6 +101,14 @@ def call_misconduct(tx: Tx, cmd: CallMisconduct) -> None:
     if s.queue:
         raise refuse(MISCONDUCT, "finish the pending roll or choice first")
     team = cmd.player.team
+    if cmd.offence == "foul":
+        # Foul play declared by a coach acting as referee: a free-kick from the ball's square.
+        ball = s.ball.square
+        if ball is None or not q.pitch(s).in_field(ball) or s.phase not in (Phase.SHOT, Phase.MOVEMENT):
+            raise refuse(MISCONDUCT, "foul play is called during play, with the ball on the field")
+        tx.emit(ev.MisconductCalled(cmd.player, cmd.offence))
+        foul(tx, cmd.player, ball, False, ball)
+        return
     spot = s.ball.square if s.ball.square is not None and q.pitch(s).in_field(s.ball.square) else p.square
     kind, reason = RestartKind.INDIRECT_FREE_KICK, f"misconduct by {cmd.player}"
     if cmd.offence == "shot_out":

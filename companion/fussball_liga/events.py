@@ -146,8 +146,8 @@ class PenaltyTaken(EventPayload):
 
 @dataclass(frozen=True, slots=True)
 class MisconductCalled(EventPayload):
-    """A coach acting as referee calls a willful violation: ``offence`` is "shot_out",
-    "played_on" (after time ran out) or "other"."""
+    """A coach acting as referee calls a violation: ``offence`` is "foul" (foul play),
+    "shot_out", "played_on" (after time ran out) or "other" (willful misconduct)."""
 
     TYPE = "fussball_liga.misconduct_called"
     player: PlayerRef

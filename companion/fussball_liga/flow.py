@@ -12,7 +12,6 @@ from __future__ import annotations
 from ..board import Square
 from ..teams import PlayerRef, Team
 from . import events as ev
-from . import queries as q
 from .model import (Ball, Choice, ChoiceCtx, Control, Period, Phase, Restart, RestartKind, Result, RollPlan,
                     SetupStep)
 from .tx import Tx

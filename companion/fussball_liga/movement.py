@@ -19,9 +19,9 @@ from . import flow
 from . import queries as q
 from .bonus import plan_roll
 from .commands import Move, MoveBall, Tackle
-from .model import AdvantageCtx, Ask, Choice, Control, DribbleCtx, Modifier, Phase, RestartKind
+from .model import Ask, Control, DribbleCtx, Modifier, Phase, RestartKind
 from .pitch import STEPS, adjacent, dist
-from .resolve import CHOICES, RESOLVERS, resolved, roll_text
+from .resolve import RESOLVERS, resolved, roll_text
 from .tx import Tx, refuse
 
 MOVEMENT = "Movement"
@@ -213,6 +213,16 @@ def move(tx: Tx, cmd: Move) -> None:
     if carrying and ref == ball.no_touch:
         raise refuse("Restarts", f"{ref} took the restart: he may only play the ball again after another player")
     budget = min(q.limits(s).mp_per_player - s.movement.by_player.get(ref, 0), remaining(s, ref.team))
+    pitch = q.pitch(s)
+    leaving = (pitch.on_board(cmd.to) and not pitch.in_field(cmd.to)
+               and not (p.goalkeeper and q.in_own_goal(s, ref, cmd.to)))
+    if leaving and carrying:
+        raise refuse(BALL, "in the basic game the ball only leaves the field by intent: kick it out instead")
+    if leaving:
+        path, cost = legal_path(s, ref, cmd.to, cmd.path, costs.free, budget=budget, allow_out=cmd.to)
+        charge(s, ref, cost)
+        left_field(tx, ref, path, cost)
+        return
     if carrying and ball.control is Control.LOOSE:
         offset = (ball.square[0] - p.square[0], ball.square[1] - p.square[1])
         path, cost = legal_path(s, ref, cmd.to, cmd.path, costs.loose_control, front_steps(offset), budget=budget)
@@ -238,6 +248,20 @@ def move(tx: Tx, cmd: Move) -> None:
         raise refuse(BALL, f"{ref} does not have the ball to hand over")
     else:
         take_loose_ball(tx, ref)
+
+
+def left_field(tx: Tx, ref: PlayerRef, path: tuple[Square, ...], cost: int) -> None:
+    """Rulebook: a player who leaves the playing field gives the opponent an indirect
+    free-kick from his last square in the field, and is shown the yellow card (willful)."""
+    from .discipline import book
+    from .restarts import award
+
+    s = tx.state
+    last_in = next((sq for sq in reversed((s.players[ref].square,) + path[:-1]) if q.pitch(s).in_field(sq)),
+                   s.players[ref].square)
+    tx.emit(ev.PlayerMoved(ref, path, cost))
+    book(tx, ref, "left the playing field")
+    award(tx, RestartKind.INDIRECT_FREE_KICK, ref.team.other, f"{ref} left the playing field", last_in)
 
 
 def after_dribble(tx: Tx, ref: PlayerRef, ball_sq: Square, hand_to: PlayerRef | None) -> None:
@@ -411,7 +435,7 @@ def resolve_dribble(tx: Tx, ask: Ask, original: int, modified: int) -> None:
     if original in table.foul_on and not ctx.fair_play and ctx.foul_possible:
         yellow = original in table.yellow_on
         resolved(tx, ask, original, modified, text + ("foul, yellow card" if yellow else "foul"))
-        foul(tx, ctx.principal, attacker, ball.square, yellow)
+        foul(tx, ctx.principal, ball.square, yellow, s.players[attacker].square)
         return
     resolved(tx, ask, original, modified, text + "the attacker keeps the ball")
 

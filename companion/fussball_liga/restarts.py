@@ -64,12 +64,6 @@ def ball_out(tx: Tx, out: Square, last_team: Team, reason: str) -> None:
         award(tx, kind, defenders, reason, spot)
 
 
-def penalty_or_free_kick(s, fouled_team: Team, attacker_square: Square | None) -> RestartKind:
-    """A direct free-kick offence in the offender's penalty area is a penalty-kick."""
-    end = s.end_of(fouled_team.other)
-    return RestartKind.PENALTY if q.in_penalty_area(s, end, attacker_square) else RestartKind.FREE_KICK
-
-
 # --- the kick-off -----------------------------------------------------------------------------------
 
 def kick_off(tx: Tx, cmd: Kick) -> None:

@@ -10,7 +10,7 @@ from ..teams import Team
 from . import events as ev
 from . import queries as q
 from .flow import follow_up_player
-from .model import Ask, Choice, Control, LigaState, Phase, RestartKind, SetupStep, request_id
+from .model import Choice, Control, LigaState, Phase, RestartKind, SetupStep, request_id
 from .resolve import describe_ask
 from .timing import clock_readings
 
