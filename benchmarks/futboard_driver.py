@@ -35,12 +35,12 @@ from companion.errors import RuleViolation
 from companion.events import Source
 from companion.futboard import commands as c
 from companion.futboard import queries as q
-from companion.futboard.components import OUTFIELD, Position, load_components, shipped_team
+from companion.futboard.components import Position, load_components, shipped_team
 from companion.futboard.kicks import kick_problem
 from companion.futboard.model import Corner, FutboardState, Options, Penalty, Phase, Variant, request_id
 from companion.futboard.movement import must_leave_area
 from companion.futboard.passing import pass_problem
-from companion.futboard.ranges import destinations, reachable
+from companion.futboard.ranges import reachable
 from companion.futboard.rules import FutboardRules
 from companion.futboard.turns import ball_can_move
 from companion.match import Match
@@ -291,8 +291,6 @@ class FutboardDriver:
 
     # --- a coach's turn ------------------------------------------------------------------------------------
     def turn(self) -> tuple[list[Command], Command]:
-        s = self.state
-        team = s.turn
         legal = self.legal_actions()
         speculative = self.speculative_actions()
         expected = self.pick(legal)
@@ -419,6 +417,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-
-
-__all__ = ["FutboardDriver", "UnexpectedRefusal", "OUTFIELD", "destinations"]

@@ -35,7 +35,8 @@ def match_created(s: FutboardState, e: ev.MatchCreated) -> FutboardState:
     for team, roster, lineup in ((Team.HOME, e.home, e.home_lineup), (Team.AWAY, e.away, e.away_lineup)):
         for tile in roster.tiles:
             ref = PlayerRef(team, tile.number)
-            players[ref] = PlayerState(ref=ref, tile=tile, where=Where.FIELD if tile.number in lineup else Where.RESERVE)
+            where = Where.FIELD if tile.number in lineup else Where.RESERVE
+            players[ref] = PlayerState(ref=ref, tile=tile, where=where)
     return FutboardState(created=True, home=e.home, away=e.away, components=e.components, options=e.options,
                          players=players, phase=Phase.LINEUP, restart=KickOff(e.options.kick_off))
 

@@ -76,7 +76,8 @@ def turn_text(s: FutboardState) -> str:
                 f"goalkeeper if none can receive it); no offside on this pass")
     if s.ball is not None and s.ball.team is team:
         must = "" if s.ball_moved else "; the ball must move this turn"
-        return f"{team.label}: {actions}: move a player, pass, kick to goal, or end the turn ({s.ball} has the ball{must})"
+        return (f"{team.label}: {actions}: move a player, pass, kick to goal, or end the turn "
+                f"({s.ball} has the ball{must})")
     return f"{team.label}: {actions}: move a player, try to take the ball from {s.ball}, or end the turn"
 
 
@@ -174,7 +175,8 @@ def log_line(before: FutboardState, payload) -> str | None:
     if isinstance(payload, ev.TurnStarted):
         return f"{payload.team.label}'s turn ({payload.actions} actions): {payload.reason}"
     if isinstance(payload, ev.FoulCommitted):
-        return f"Foul by {payload.fouler} on {payload.fouled}" + (" inside the area: PENALTY" if payload.penalty else "")
+        where = " inside the area: PENALTY" if payload.penalty else ""
+        return f"Foul by {payload.fouler} on {payload.fouled}{where}"
     if isinstance(payload, ev.CardShown):
         return f"Yellow card: {payload.player}" + (" (second yellow: sent off)" if payload.sent_off else "")
     if isinstance(payload, ev.GoalScored):

@@ -28,7 +28,6 @@ from companion.commands import PlaceFigure, SubmitRoll  # noqa: E402
 from companion.dice import Die, DieKind, DieResult, Roll  # noqa: E402
 from companion.events import Source  # noqa: E402
 from companion.futboard import commands as c  # noqa: E402
-from companion.futboard import queries as q  # noqa: E402
 from companion.futboard.components import load_components, shipped_team  # noqa: E402
 from companion.futboard.model import Options, Phase  # noqa: E402
 from companion.futboard.ranges import reachable  # noqa: E402
