@@ -1,0 +1,86 @@
+"""Football Leader as a ruleset on the Touchline core: commands in, events out."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..commands import Choose, PlaceFigure, SubmitRoll
+from ..errors import RuleViolation
+from ..events import Event, EventPayload
+from ..ruleset import Command, Request
+from ..sightings import Sighting
+from ..teams import PlayerRef
+from . import actions, flow, movement, resolve, setup, shootout, shots, tackles
+from . import commands as c
+from . import events as ev
+from .evolve import evolve_payload
+from .flow import advance
+from .model import FootballLeaderState, Phase
+from .pitch import Space, SpaceBoard
+from .ranges import reachable
+from .sightings import command_for
+from .summary import log_line, pending, summary
+from .tx import Tx, refuse
+
+HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
+    c.CreateMatch: setup.create_match,
+    c.WriteStrategy: setup.write_strategy,
+    c.ChangeStrategy: setup.change_strategy,
+    c.Replace: setup.replace,
+    c.ConfirmSetUp: setup.confirm_set_up,
+    c.KickOff: setup.kick_off,
+    c.CallGoalKick: setup.call_goal_kick,
+    PlaceFigure: setup.place_figure,
+    SubmitRoll: resolve.submit_roll,
+    Choose: resolve.choose,
+    c.Move: movement.move,
+    c.Pass: actions.pass_ball,
+    c.Dodge: actions.dodge,
+    c.Shoot: shots.shoot,
+    c.Tackle: tackles.tackle,
+    c.EndTurn: flow.end_turn,
+    c.SetShootoutOrder: shootout.set_order,
+    c.TakeShootoutKick: shootout.take_kick,
+}
+
+
+class FootballLeaderRules:
+    game = "football_leader"
+    created_type = ev.MatchCreated
+
+    def initial_state(self) -> FootballLeaderState:
+        return FootballLeaderState()
+
+    def decide(self, state: FootballLeaderState, command: Command) -> Sequence[EventPayload]:
+        handler = HANDLERS.get(type(command))
+        if handler is None:
+            raise RuleViolation("Football Leader", f"{type(command).__name__} is not a Football Leader command")
+        if not state.created and not isinstance(command, c.CreateMatch):
+            raise refuse("2.1 Game in Progress", "create the match first")
+        if state.phase is Phase.OVER:
+            raise refuse("2.2 Game Ending", "the match is over; nothing more can be recorded")
+        tx = Tx(state)
+        handler(tx, command)
+        advance(tx)
+        return tx.out
+
+    def evolve(self, state: FootballLeaderState, event: Event) -> FootballLeaderState:
+        return evolve_payload(state, event.payload)
+
+    def pending(self, state: FootballLeaderState) -> tuple[Request, ...]:
+        return pending(state)
+
+    def summary(self, state: FootballLeaderState) -> dict[str, Any]:
+        return summary(state)
+
+    def command_for(self, state: FootballLeaderState, sighting: Sighting) -> Command | None:
+        return command_for(state, sighting)
+
+    def board(self, state: FootballLeaderState) -> SpaceBoard | None:
+        return state.components.board if state.components is not None else None
+
+    def reachable(self, state: FootballLeaderState, player: PlayerRef) -> frozenset[Space]:
+        return reachable(state, player)
+
+    def log_line(self, state_before: FootballLeaderState, event: Event) -> str | None:
+        return log_line(state_before, event.payload)
