@@ -235,14 +235,8 @@ class FutboardDriver:
         kicker = next(ref for ref, sq in targets.items()
                       if ref.team is team and sq in q.pitch(s).centre_circle and not s.players[ref].goalkeeper)
         mates = [p.ref for p in q.on_field(s, team) if p.ref != kicker]
-        options = [m for m in mates if self._pass_ok_after_kickoff(kicker, m)]
+        options = [m for m in mates if pass_problem(s, kicker, m) is None]
         return speculative, c.Pass(kicker, self.rng.choice(options))
-
-    def _pass_ok_after_kickoff(self, kicker: PlayerRef, mate: PlayerRef) -> bool:
-        s = self.state
-        from companion.futboard.evolve import _with
-        ball = _with(s, ball=kicker)
-        return pass_problem(ball, kicker, mate) is None
 
     def corner_taker(self) -> Command:
         s = self.state

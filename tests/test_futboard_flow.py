@@ -330,6 +330,38 @@ def test_a_keeper_off_his_line_loses_defence():
     assert "succeeds on 1-3" in fix_far.pending()[1].text
 
 
+def test_a_kick_with_no_number_to_hit_misses_without_a_roll():
+    weak = with_tile(shipped_team("estrela"), 8, accuracy=3)
+    m = kicked_off(to=8, home=weak)
+    fix(m, H(8), (10, 12))      # 9 lines from goal: penalty 4
+    m.submit(c.Kick(H(8)))
+    s = m.state
+    assert not s.queue and s.ball == A(1) and s.turn is Team.AWAY and "no number to hit" in s.last_outcome
+
+
+def test_a_keeper_with_no_defence_left_rolls_only_for_the_corner():
+    m = kick_ready()
+    fix(m, A(1), (12, 3))       # 'elsewhere': 5 off
+    m.submit(c.Kick(H(8)))
+    assert "no defence left" not in m.pending()[1].text  # 8 - 5 = 3 left
+    weak = with_tile(shipped_team("mare"), 1, defence=4)
+    m = kicked_off(to=8, away=weak)
+    fix(m, H(8), (15, 9))
+    fix(m, A(1), (12, 3))
+    m.submit(c.Kick(H(8)))
+    assert "no defence left" in m.pending()[1].text
+    d12(m, Team.HOME, 2)
+    d12(m, Team.AWAY, 1)
+    assert m.state.score[Team.HOME] == 1
+    street = kicked_off(Variant.STREET, to=7, away=weak)
+    fix(street, H(7), (15, 8))
+    fix(street, A(1), (12, 3))
+    street.submit(c.Kick(H(7)))
+    assert [r.team for r in street.pending()] == [Team.HOME]   # no corners in Street: no keeper's roll
+    d12(street, Team.HOME, 2)
+    assert street.state.score[Team.HOME] == 1
+
+
 def test_the_keepers_roll_fits_only_the_keepers_request():
     m = kick_ready()
     m.submit(c.Kick(H(8)))

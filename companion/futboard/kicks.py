@@ -60,10 +60,16 @@ def kick(tx: Tx, cmd: Kick) -> None:
     target = max(0, p.tile.accuracy - penalty)
     tests = [Test(team, f"Kick by {cmd.player} (accuracy {p.tile.accuracy} - field penalty {penalty})",
                   DiceSpec(D12, team), cmd.player, target)]
-    if keeper is not None:
+    saves = max(0, defence - reduction)
+    if keeper is not None and (saves or not s.street):  # with no defence left his die can only make a corner
         tests.append(Test(team.other, f"Defence by goalkeeper {keeper.ref} (defence {defence} - space {reduction})",
-                          DiceSpec(D12, team.other), keeper.ref, max(0, defence - reduction)))
-    tx.emit(ev.PendingOpened(Contest(tx.next_id, tuple(tests), ctx)))
+                          DiceSpec(D12, team.other), keeper.ref, saves))
+    contest = Contest(tx.next_id, tuple(tests), ctx)
+    tx.emit(ev.PendingOpened(contest))
+    if target == 0:  # no number hits: the kick misses without a roll
+        close(tx, contest, f"{cmd.player} kicks: accuracy {p.tile.accuracy} - {penalty} leaves no number to hit, "
+                           f"the kick misses")
+        keeper_ball(tx, team.other, "the kick missed")
 
 
 def resolve_kick(tx: Tx, contest: Contest) -> None:
@@ -74,14 +80,13 @@ def resolve_kick(tx: Tx, contest: Contest) -> None:
     team = ctx.kicker.team
     if shot.result is None:
         return
-    said = f"{ctx.kicker} kicks {shot.result} (hits on 1-{shot.target})" if shot.target else \
-        f"{ctx.kicker} kicks {shot.result} (accuracy {ctx.accuracy} - {ctx.penalty} leaves nothing to hit)"
+    said = f"{ctx.kicker} kicks {shot.result} (hits on 1-{shot.target})"
     if not shot.success:
         close(tx, contest, f"{said}: misses the goal")
         keeper_ball(tx, team.other, "the kick missed")
         return
     if len(contest.tests) == 1:
-        close(tx, contest, f"{said}: no goalkeeper to defend: GOAL")
+        close(tx, contest, f"{said}: no goalkeeper can defend it: GOAL")
         score_goal(tx, team, ctx.kicker, "kick")
         return
     save = contest.tests[1]

@@ -34,7 +34,8 @@ def describe_test(t: Test) -> str:
     if "Penalty" in t.label:
         return f"{who}: {t.label}: goal if the two numbers fall in different groups (1-4, 5-8, 9-12); " \
                f"roll {t.dice.describe()}"
-    return f"{who}: {t.label}: nothing left to roll for, but roll {t.dice.describe()}"
+    return f"{who}: {t.label}: no defence left, only the kick's own number would give a corner; " \
+           f"roll {t.dice.describe()}"
 
 
 def _fits(spec: DiceSpec, roll: Roll) -> bool:
