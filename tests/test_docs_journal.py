@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-import companion.fublet.rules  # noqa: F401  (registers Fublet's event types)
 from companion.events import Event, EventPayload
+from companion.games import rulesets
 from companion.journal import APPLICATION_ID, SCHEMA_VERSION
+
+rulesets()  # every game this Touchline has registers its event types
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "journal.md"
 TEXT = DOC.read_text(encoding="utf-8")
