@@ -110,3 +110,40 @@ def phase(m: Match) -> Phase:
 def components_with(**limits):
     comps = load_components()
     return replace(comps, rules=replace(comps.rules, limits=replace(comps.rules.limits, **limits)))
+
+
+def pass_movement(m: Match) -> None:
+    """Both coaches pass until the movement phase is over."""
+    turn = m.state.turn_no
+    for _ in range(6):
+        if m.state.phase is not Phase.MOVEMENT or m.state.queue or m.state.turn_no != turn:
+            return
+        m.submit(c.PassTurn(m.state.movement.turn))
+
+
+def to_turn_two(clock: Clock | None = None, **options) -> Match:
+    """After the kick-off both coaches pass: Home's shot phase of turn 2, #11 holding the ball."""
+    m = kicked_off(clock=clock, **options)
+    pass_movement(m)
+    assert m.state.phase is Phase.SHOT and m.state.turn_no == 2
+    return m
+
+
+DEEP = {1: (29, 10), 2: (28, 3)}  # Away's last two: nobody of Home's is off-side in front of them
+
+
+def scene(m: Match, home: dict, away: dict, ball=None, holder: PlayerRef | None = None, control=None) -> None:
+    """Lift every figure off the board, put down the ones named, and place the ball."""
+    from companion.fussball_liga.model import Control
+
+    for ref, p in m.state.players.items():
+        if p.square is not None:
+            m.submit(PlaceFigure(ref, None, correction=True))
+    for n, sq in home.items():
+        at(m, H(n), sq)
+    for n, sq in away.items():
+        at(m, A(n), sq)
+    if ball is not None:
+        if holder is not None and control is None:
+            control = Control.CLOSE if m.state.players[holder].square == ball else Control.LOOSE
+        m.submit(c.PlaceBall(ball, holder, control))

@@ -77,15 +77,36 @@ def legal_path(s, ref: PlayerRef, to: Square, path: tuple[Square, ...] = (), uni
         return tuple(path), unit * len(path)
     if to == start:
         raise refuse(MOVEMENT, f"{ref} is already at {to}: a move covers at least one square")
+    problem = destination_problem(s, ref, to, taken, allow_out)
+    if problem:
+        raise refuse(MOVEMENT, problem)
     limit = budget if budget is not None else 99
     if budget is not None and unit * dist(start, to) > budget:
         raise refuse(MOVEMENT, f"{ref} needs at least {unit * dist(start, to)} movement points to reach {to}; "
                                f"{budget} left for him")
     found = _search(s, ref, start, to, taken, steps, allow_out, limit // unit if unit else limit)
     if found is None:
+        if steps != STEPS:
+            raise refuse(BALL, f"with the ball in loose control {ref} may only move into a front square (the "
+                               f"ball's square and the two beside it); turn the ball first")
         raise refuse(MOVEMENT, f"{ref} has no legal way to {to}" + (f" within {limit} movement points"
                                                                      if budget is not None else ""))
     return found, unit * len(found)
+
+
+def destination_problem(s, ref: PlayerRef, to: Square, taken: dict[Square, PlayerRef],
+                        allow_out: Square | None) -> str | None:
+    pitch = q.pitch(s)
+    if not pitch.on_board(to):
+        return f"{to} is off the board"
+    if to in taken and taken[to] != ref:
+        return f"{to} is occupied by {taken[to]}"
+    if not pitch.in_field(to) and to != allow_out and not (s.players[ref].goalkeeper and q.in_own_goal(s, ref, to)):
+        return f"players may not leave the playing field ({to} is outside)"
+    for end in ("low", "high"):
+        if q.in_goal_area(s, end, to) and q.goal_area_count(s, end, ref.team, ref, to) > q.limits(s).goal_area_per_side:
+            return f"no more than {q.limits(s).goal_area_per_side} players of a side may be in a goal area"
+    return None
 
 
 def _search(s, ref, start, to, taken, steps, allow_out, max_steps) -> tuple[Square, ...] | None:
@@ -223,6 +244,9 @@ def move(tx: Tx, cmd: Move) -> None:
         charge(s, ref, cost)
         left_field(tx, ref, path, cost)
         return
+    unit = costs.free if not carrying else (costs.loose_control if ball.control is Control.LOOSE else
+                                            costs.close_control)
+    charge(s, ref, unit * max(1, dist(p.square, cmd.to)))  # the cheapest this move could be
     if carrying and ball.control is Control.LOOSE:
         offset = (ball.square[0] - p.square[0], ball.square[1] - p.square[1])
         path, cost = legal_path(s, ref, cmd.to, cmd.path, costs.loose_control, front_steps(offset), budget=budget)

@@ -78,7 +78,7 @@ def place_figure(tx: Tx, cmd: PlaceFigure) -> None:
         correct(tx, cmd.player, square)
         return
     if square is None:
-        if s.phase in FREE_PHASES or penalty_setup(s):
+        if s.phase in FREE_PHASES or penalty_setup(s) or s.phase is Phase.SHOOTOUT:
             tx.emit(ev.FigurePlaced(cmd.player, None))
             return
         raise refuse(SETUP, f"{cmd.player} left the board: put him back, or mark it as a correction")
