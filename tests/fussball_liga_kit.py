@@ -95,6 +95,8 @@ def kicked_off(clock: Clock | None = None, to: PlayerRef | None = None, target=(
     toss(m)
     lineup(m)
     m.submit(c.Kick(H(9), target))
+    if m.pending() and m.pending()[0].kind == "dice":  # "Taking a Pass": #11 takes it
+        dice(m, Team.HOME, 6, 6)
     return m
 
 

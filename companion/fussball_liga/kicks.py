@@ -512,7 +512,8 @@ def resolve_take_pass(tx: Tx, ask: Ask, original: int, modified: int) -> None:
         return
     pitch = q.pitch(s)
     rsq = s.players[ctx.receiver].square
-    start = next((sq for sq in f.path if q.near(sq, rsq)), f.target)
+    # From his square when the ball's path crosses it, else from the first square next to him.
+    start = rsq if rsq in f.path else next((sq for sq in f.path if q.near(sq, rsq)), f.target)
     prev = f.path[f.path.index(start) - 1] if f.path.index(start) > 0 else f.origin
     step = ((start[0] > prev[0]) - (start[0] < prev[0]), (start[1] > prev[1]) - (start[1] < prev[1]))
     square = start
