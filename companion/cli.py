@@ -223,8 +223,16 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def add_demo(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("demo", help="replay the demo match shipped with Touchline",
-                       description="Replay the shipped demo match and print its summary and scoreboard.")
+    p = sub.add_parser("demo", help="the tablet app playing a scripted match on a rendered table, seen by the "
+                                    "rendered camera, with its dice thrown in the simulated tray",
+                       description="Start the tablet app in demo mode: a scripted Fublet match played through "
+                                   "the synthetic camera and the dice-tray simulator. With --text, replay the "
+                                   "shipped demo match instead and print its summary and scoreboard.")
+    p.add_argument("--text", action="store_true", help="no window: replay the shipped match and print it")
+    p.add_argument("--pace", type=float, default=1.0, metavar="S",
+                   help="seconds between the demo's steps, so people can follow (default 1; 0 runs flat out)")
+    p.add_argument("--exit-when-done", action="store_true", help="close the app when the scripted match ends")
+    p.add_argument("--result", type=Path, metavar="FILE", help="write the final state and the steps as JSON")
     add_indent(p)
     p.set_defaults(run=cmd_demo)
 
@@ -241,6 +249,13 @@ def demo_path() -> Path | None:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if not args.text:
+        try:
+            from ui.demo_app import run_demo
+        except ImportError as exc:
+            raise CliError(f"the demo needs the tablet app and its devices ({exc.name}): install the project with "
+                           f"its dependencies, or use 'touchline demo --text'") from None
+        return run_demo(args)
     path = demo_path()
     if path is None:
         print(f"The demo match is not shipped in this version yet (companion/{DEMO_FILE} is missing).\n"

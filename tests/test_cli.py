@@ -252,7 +252,7 @@ def test_import_of_a_bad_export_makes_nothing(capsys, played, tmp_path):
 # --- demo, usage -------------------------------------------------------------------------------------
 
 def test_demo(capsys):
-    code, out, err = run(capsys, "demo", "--json-indent", "0")
+    code, out, err = run(capsys, "demo", "--text", "--json-indent", "0")
     assert code == 0, err
     if demo_path() is None:
         assert "not shipped" in out

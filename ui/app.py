@@ -45,9 +45,10 @@ def build_app_class():
         title = "Touchline"
         view = ObjectProperty(View())
 
-        def __init__(self, data_dir: Path | None = None, **kwargs) -> None:
+        def __init__(self, data_dir: Path | None = None, resume_last: bool = True, **kwargs) -> None:
             super().__init__(**kwargs)
             self._data_dir = data_dir
+            self._resume_last = resume_last
             self._views: queue.Queue = queue.Queue()
             self._trigger = Clock.create_trigger(self._drain)
             self.controller = Controller(post=self._post, data_dir=data_dir)
@@ -83,7 +84,7 @@ def build_app_class():
             self.match_settings.update(self._load_settings())
             # A match that was not finished (the app was closed or killed) comes straight back,
             # with the dice tray it was using.
-            last = self.controller.last_journal()
+            last = self.controller.last_journal() if self._resume_last else None
             if last is not None:
                 self.controller.resume(last)
                 self._resuming = True

@@ -359,7 +359,16 @@ class Controller:
             self._log = self._replay_log()
         self._queue(job)
 
-    def set_health(self, device: str, health: str) -> None:
+    def set_health(self, device: str, health: str, reason: str = "") -> None:
+        """A device's health changed (camera or tray): shown, and said in the log."""
         def job() -> None:
-            self._health[device] = health
+            if self._health.get(device) != health:
+                self._health[device] = health
+                self._log.append(f"{device.capitalize()} {health}" + (f": {reason}" if reason else ""))
+        self._queue(job)
+
+    def note(self, text: str) -> None:
+        """A line for the log (device notices)."""
+        def job() -> None:
+            self._log.append(text)
         self._queue(job)
