@@ -130,3 +130,46 @@ def give_ball(m: Match, ref: PlayerRef) -> None:
     from companion.events import Event, Source, now
     event = Event(m.last_seq + 1, m.last_seq + 1, now(), Source.RULES, ev.BallSet(ref, "test"))
     m._states[-1] = m.ruleset.evolve(m.state, event)  # noqa: SLF001  (test set-up only)
+
+
+def lowest_card(m: Match, team: Team, colour: str | None = None) -> Card:
+    """The lowest card of a colour the deck still holds (cards the tests do not care about)."""
+    from companion.football_leader import queries as q
+    left = sorted(q.cards_left(m.state, team), key=lambda cd: cd.sort_key, reverse=True)
+    return next(cd for cd in left if colour is None or cd.colour.value == colour)
+
+
+def free_move(m: Match, team: Team, avoid=()) -> c.Move:
+    """A legal one-space move of a counter without the ball (none of ``avoid``)."""
+    from companion.football_leader import queries as q
+    s = m.state
+    b = q.board(s)
+    for p in sorted(q.outfield(s, team), key=lambda p: p.ref.number):
+        if p.ref == s.ball or p.ref in avoid or not q.can_take_marker(s, p.ref) or p.space is None:
+            continue
+        for space, _ in sorted(b.neighbours(p.space)):
+            if not b.space(space).goal and q.room(s, space, team) > 0:
+                return c.Move(p.ref, space, lowest_card(m, team))
+    raise AssertionError(f"{team.label} has no free move")
+
+
+def pass_turn(m: Match, avoid=()) -> None:
+    """The coach whose turn it is moves one counter and ends his turn."""
+    team = m.state.turn.team
+    m.submit(free_move(m, team, avoid))
+    if m.state.turn is not None and m.state.turn.team is team:
+        m.submit(c.EndTurn(team))
+
+
+def play_out_period(m: Match, limit: int = 400) -> None:
+    """Turns of one movement each until the period changes (decks run out)."""
+    period = m.state.period
+    for _ in range(limit):
+        if m.state.period is not period or m.state.phase is not Phase.TURN:
+            return
+        team = m.state.turn.team
+        if m.state.cards[team].hand == 0:
+            m.submit(c.EndTurn(team))
+        else:
+            pass_turn(m)
+    raise AssertionError("the period did not end")

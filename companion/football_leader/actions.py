@@ -69,7 +69,7 @@ def pass_ball(tx: Tx, cmd: Pass) -> None:
     if kind == "vision":
         if not q.has(s, passer, Ability.GAME_VISION):
             raise refuse(PASS, "the main action is over: only an extra movement is left (or end the turn)")
-        if passer in s.turn.moved:
+        if passer in s.turn.moved or passer in s.turn.markers:  # a hard tackle is a movement too
             raise refuse(VISION, f"{passer} moved this turn; a Game Vision pass needs a counter not moved")
         if cmd.dodge_card is not None:
             raise refuse(VISION, "a Game Vision pass can be a simple pass or a pass and shoot, not a pass and dodge")

@@ -146,6 +146,12 @@ def move(tx: Tx, cmd: Move) -> None:
         raise refuse(START_UP, "after a kick the counter with the ball cannot move more than a space")
     needed = dodges_needed(s, cmd.player, p.space, path) if carrier else []
     _check_plans(s, cmd, needed)
+    if cmd.card is None and cmd.dodges:
+        raise refuse(MOVE_DODGE, "name the movement's card together with its dodge plans")
+    supports = sum(1 for plan in cmd.dodges if plan.support_card is not None)
+    if s.cards[team].hand < 1 + len(needed) + supports:
+        raise refuse(MOVE_DODGE, f"this movement needs a card to move and one for each of its {len(needed)} "
+                                 f"dodge(s); {team.label} holds {s.cards[team].hand}")
     if cmd.card is not None:
         limit = move_allowance(s, cmd.player, cmd.card)
         if cost > limit:

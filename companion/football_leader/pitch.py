@@ -63,10 +63,10 @@ class ShootNumbers:
             return cls((value,))
         if not isinstance(value, str):
             raise ValueError(f"expected shooting numbers like '4-8-12' or '23', got {value!r}")
-        try:
-            return cls(tuple(int(part) for part in value.split("-")))
-        except ValueError:
-            raise ValueError(f"expected shooting numbers like '4-8-12' or '23', got {value!r}") from None
+        parts = value.split("-")
+        if not all(part.isdigit() for part in parts):
+            raise ValueError(f"expected shooting numbers like '4-8-12' or '23', got {value!r}")
+        return cls(tuple(int(part) for part in parts))
 
     def __repr__(self) -> str:
         return f"ShootNumbers.from_json({self.to_json()!r})"

@@ -51,8 +51,10 @@ def shoot(tx: Tx, cmd: Shoot) -> None:
     space = p.space
     b = q.board(s)
     numbers = b.space(space).shoot
-    if numbers is None or b.end_of(space) != q.attacked_end(s, team):
+    if numbers is None:
         raise refuse(SHOOT, f"{b.label(space)} has no shooting numbers: shots are made from spaces that print them")
+    if b.end_of(space) != q.attacked_end(s, team):
+        raise refuse(SHOOT, f"{b.label(space)}'s shooting numbers are for a shot at {team.label}'s own goal")
     defenders = q.count_in(s, space, team.other)
     if not numbers.three and defenders:
         raise refuse(SHOOT, f"from a {numbers.to_json()} space no defender counter can be in the space")

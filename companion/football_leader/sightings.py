@@ -14,7 +14,7 @@ from ..ruleset import Command
 from ..sightings import Sighting
 from . import queries as q
 from .commands import Move
-from .model import FootballLeaderState, Phase
+from .model import Choice, FootballLeaderState, MoveCardCtx, Phase
 
 
 def command_for(state: FootballLeaderState, sighting: Sighting) -> Command | None:
@@ -25,7 +25,7 @@ def command_for(state: FootballLeaderState, sighting: Sighting) -> Command | Non
     if p is None:
         return None
     space = q.board(state).space_at(sighting.x_mm, sighting.y_mm) if sighting.on_pitch else None
-    if space == p.space:
+    if space == p.space or _card_asked(state, sighting.player, space):
         return None
     if space is None:
         return PlaceFigure(sighting.player, None)
@@ -33,3 +33,10 @@ def command_for(state: FootballLeaderState, sighting: Sighting) -> Command | Non
             and p.on_pitch and p.space is not None and not p.goalkeeper and not state.queue):
         return Move(sighting.player, space)
     return PlaceFigure(sighting.player, space)
+
+
+def _card_asked(state: FootballLeaderState, player, space) -> bool:
+    """The camera sees again a move whose card the coach is being asked for: nothing new."""
+    head = state.queue[0] if state.queue else None
+    return (isinstance(head, Choice) and isinstance(head.ctx, MoveCardCtx) and head.ctx.player == player
+            and head.ctx.path[-1] == space)

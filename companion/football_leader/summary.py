@@ -103,7 +103,8 @@ def _turn_request(s: FootballLeaderState) -> Request:
         text = f"{head}: #{carrier.number} may shoot (pass and shoot, +4), or end the turn"
     else:
         vision = ""
-        if carrier is not None and carrier.team is team and q.has(s, carrier, Ability.GAME_VISION) and carrier not in t.moved:
+        if (carrier is not None and carrier.team is team and q.has(s, carrier, Ability.GAME_VISION)
+                and carrier not in t.moved and carrier not in t.markers):
             vision = f", or a Game Vision pass by #{carrier.number}"
         text = f"{head}: make the extra movement (not with the ball carrier){vision}, or end the turn"
     return Request("turn", "action", team, text + no_cards)
@@ -228,7 +229,8 @@ def log_line(before: FootballLeaderState, payload) -> str | None:
         who = f" ({payload.scorer})" if payload.scorer else ""
         return f"GOAL for {payload.team.label}{who}"
     if isinstance(payload, ev.CardShown):
-        return f"{payload.colour.capitalize()} card: {payload.player}" + (", sent off" if payload.sent_off else "")
+        second = "Second yellow" if payload.colour == "yellow" and payload.sent_off else payload.colour.capitalize()
+        return f"{second} card: {payload.player}" + (", sent off" if payload.sent_off else "")
     if isinstance(payload, ev.KeeperAssigned):
         return f"{payload.player} goes in goal (BRONZE-8 parry and defence)"
     if isinstance(payload, ev.PlayerReplaced):

@@ -46,6 +46,8 @@ def tackle(tx: Tx, cmd: Tackle) -> None:
         raise refuse(TACKLE, "a tackle is the turn's main action; the main action is over")
     b = q.board(s)
     space = s.players[carrier].space
+    if b.space(space).goal:
+        raise refuse(TACKLE, "the goalkeeper holds the ball in his goal space, where nobody tackles him")
     moved = cmd.move_card is not None
     hard = cmd.hard or moved
     if p.goalkeeper:
