@@ -30,7 +30,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.commands import Choose, SubmitRoll
-from companion.dice import Die, DieKind, DieResult, Roll
+from companion.dice import Die, DieResult, Roll
 from companion.errors import RuleViolation
 from companion.events import Source
 from companion.football_leader import commands as c

@@ -268,7 +268,7 @@ def dodge(tx: Tx, cmd: Dodge) -> None:
     if cmd.supporter is not None:
         if s.turn.supported:
             raise refuse(SUPPORT, "no more than one dodge of a turn can be supported")
-        check_support(s, ref, p.space, cmd.supporter, cmd.card, cmd.support_card)
+        check_support(s, ref, p.space, cmd.supporter, cmd.support_card)
         difficulty = halve(difficulty)
         if cmd.support_card is not None:
             cards.append(cmd.support_card)
@@ -282,7 +282,8 @@ def dodge(tx: Tx, cmd: Dodge) -> None:
     if cmd.supporter is not None:
         flow.note(tx, "supported", cmd.supporter)
     label = f"{'supported ' if cmd.supporter else ''}dodge by #{ref.number} in {q.where(s, p.space)}"
-    test = Test(team, label, dice(q.has(s, ref, Ability.DODGE), team), ref, difficulty, bonus(p.counter.dodge, cmd.card))
+    test = Test(team, label, dice(q.has(s, ref, Ability.DODGE), team), ref, difficulty,
+                bonus(p.counter.dodge, cmd.card))
     flow.open_roll(tx, (test,), DodgeCtx(ref, p.space))
 
 

@@ -288,7 +288,8 @@ def _read(path: Path | Any) -> Any:
     try:
         return _strip_comments(json.loads(text))
     except json.JSONDecodeError as exc:
-        raise DataFileError(name, "", "", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise DataFileError(name, "", "", f"not valid JSON: {exc.msg} at line {exc.lineno}, "
+                                          f"column {exc.colno}") from None
 
 
 def _strip_comments(obj: Any) -> Any:

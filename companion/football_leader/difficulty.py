@@ -55,10 +55,9 @@ class PassDifficulty:
 
     def describe(self) -> str:
         parts = [f"distance {self.distance}"]
-        if self.origin_defenders:
-            parts.append(f"{self.origin_defenders} defender(s) at the passer +{PASS_PER_DEFENDER * self.origin_defenders}")
-        if self.dest_defenders:
-            parts.append(f"{self.dest_defenders} defender(s) at the receiver +{PASS_PER_DEFENDER * self.dest_defenders}")
+        for count, where in ((self.origin_defenders, "passer"), (self.dest_defenders, "receiver")):
+            if count:
+                parts.append(f"{count} defender(s) at the {where} +{PASS_PER_DEFENDER * count}")
         return ", ".join(parts)
 
 

@@ -73,10 +73,6 @@ def best_allowance(s, ref: PlayerRef) -> int:
     return max((move_allowance(s, ref, c) for c in cards), default=0)
 
 
-def is_carrier_move(s, ref: PlayerRef) -> bool:
-    return s.ball == ref
-
-
 def dodges_needed(s, ref: PlayerRef, start: Space, path: tuple[Space, ...]) -> list[tuple[Space, Step]]:
     """The spaces a moving ball carrier must dodge out of, with the step's direction:
     each defended space left forward or sideways; backward is always free, and so is
@@ -193,14 +189,13 @@ def _check_plans(s, cmd: Move, needed: list[tuple[Space, Step]]) -> None:
         leaving, step = needed[i]
         if step is not Step.FORWARD:
             raise refuse(SUPPORT, "a supported dodge in a movement is made only in forward movements")
-        check_support(s, cmd.player, leaving, plan.supporter, plan.card, plan.support_card)
+        check_support(s, cmd.player, leaving, plan.supporter, plan.support_card)
     for plan in cmd.dodges:
         if plan.card is None and plan.supporter is not None:
             raise refuse(SUPPORT, "name the dodge card of a supported dodge")
 
 
-def check_support(s, ref: PlayerRef, space: Space, supporter: PlayerRef, dodge_card: Card | None,
-                  support_card: Card | None) -> None:
+def check_support(s, ref: PlayerRef, space: Space, supporter: PlayerRef, support_card: Card | None) -> None:
     """4.2: a teammate in the same space; a card of his pass colour, unless his pass colour is
     the dodger's dodge colour."""
     sup = s.players.get(supporter)

@@ -90,7 +90,8 @@ def _turn_request(s: FootballLeaderState) -> Request:
             text = f"{head}: the goalkeeper has the ball: pass (a card of any colour), or call a goal kick"
         else:
             startup = " (it moves one space at most)" if t.startup == carrier else ""
-            text = f"{head}: #{carrier.number} has the ball in {where}{startup}: move, pass, dodge or shoot, with a card"
+            text = (f"{head}: #{carrier.number} has the ball in {where}{startup}: move, pass, dodge or shoot, "
+                    f"with a card")
     elif stage is Stage.START:
         target = f" or tackle #{carrier.number} in {where}" if carrier is not None else ""
         text = f"{head}: move a counter{target}"
@@ -153,8 +154,9 @@ def summary(s: FootballLeaderState) -> dict[str, Any]:
     decks = {}
     for team in (Team.HOME, Team.AWAY):
         book = s.cards[team]
+        played = sorted(book.played.items(), key=lambda item: item[0].sort_key)
         decks[team.value] = {"deck": book.deck, "hand": book.hand, "size": book.size,
-                             "played": {c.to_json(): n for c, n in sorted(book.played.items(), key=lambda i: i[0].sort_key)},
+                             "played": {card.to_json(): n for card, n in played},
                              "markers_on_board": sum(p.markers for p in q.on_pitch(s, team)),
                              "markers_total": MARKERS}
     shootout = None

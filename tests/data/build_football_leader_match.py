@@ -33,7 +33,7 @@ from companion.dice import DieKind, roll_of  # noqa: E402
 from companion.football_leader import commands as c  # noqa: E402
 from companion.football_leader import queries as q  # noqa: E402
 from companion.football_leader.components import Card, load_components, shipped_team  # noqa: E402
-from companion.football_leader.model import DodgePlan, Period, Phase, Stage, StrategySheet  # noqa: E402
+from companion.football_leader.model import DodgePlan, Period, Phase, StrategySheet  # noqa: E402
 from companion.football_leader.rules import FootballLeaderRules  # noqa: E402
 from companion.jsonl import export_lines  # noqa: E402
 from companion.match import Match  # noqa: E402
