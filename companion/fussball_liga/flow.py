@@ -105,7 +105,7 @@ def stop_play(tx: Tx, reason: str, restart: Restart) -> None:
         end_period(tx, f"playing time is up; the {restart.kind.label} is forfeited")
         return
     tx.emit(ev.RestartSet(restart, reason))
-    set_ball(tx, restart.spot, last_team=s.ball.last_team)
+    tx.emit(ev.BallSet(Ball(square=restart.spot, last_team=s.ball.last_team)))  # a restart starts afresh
     phase = Phase.LINE_UP if restart.kind is RestartKind.KICK_OFF else Phase.SET_UP
     start_phase(tx, phase, tx.state.turn_no + 1, restart.team)
 

@@ -208,6 +208,8 @@ def offside(tx: Tx, kicker: PlayerRef, origin: Square, target: Square) -> bool:
     s = tx.state
     if (target[0] - origin[0]) * q.forward(s, kicker.team) <= 0:
         return False
+    if q.pitch(s).goal_end(target) is not None:
+        return False  # a shot at goal is not a pass (assumptions, LV)
     offenders = offside_players(s, kicker, origin)
     if not offenders:
         return False
