@@ -59,3 +59,13 @@ def test_a_killed_app_resumes_the_match_where_it_was(tmp_path):
     assert after == before
     assert {p["player"]: p["ms"] for p in after["players"]}["away#8"] == [12, 14]
     assert all(not_blank(s) for s in resumed["screenshots"])
+
+
+def test_the_calibration_wizard_on_the_demo_camera(tmp_path):
+    result = run_scenario("1280x800", tmp_path, "calibrate")
+    assert result["error"] == "", result["error"]
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"calibrate_markers", "calibrate_taps"} <= names
+    for shot in result["screenshots"]:
+        assert not_blank(shot)
+    assert (tmp_path / "calibration.json").exists()

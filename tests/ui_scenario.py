@@ -129,6 +129,10 @@ class Scenario:
     # --- the match ---------------------------------------------------------------------------------
     def play(self):
         yield "settle"
+        if MODE == "calibrate":
+            yield from self.calibrate()
+            yield "done"
+            return
         if MODE == "resume":
             self.screenshot("resumed")
             assert self.screen().name == "live", self.screen().name
@@ -201,6 +205,53 @@ class Scenario:
         yield "settle"
         self.screenshot("settings")
         yield "done"
+
+    def calibrate(self):
+        """The wizard on the demo camera: corner markers first, then four tapped corners."""
+        import numpy as np
+
+        self.press("New match")
+        yield "settle"
+        self.screen().ids.camera.text = "demo"   # the spinner's choice
+        yield "settle"
+        self.press("Start match")
+        yield "settle"
+        self.press("Menu")
+        yield "settle"
+        self.press("Calibrate the camera")
+        for _ in range(100):  # the rendered camera's first frames
+            yield "settle"
+            if self.app.camera.latest() is not None and self.screen().ids.preview.texture is not None:
+                break
+        self.press("Find the corner markers")
+        yield "settle"
+        verdict = self.screen().verdict
+        assert self.screen().verdict_ok and verdict.startswith(("Good", "Usable")), verdict
+        self.screenshot("calibrate_markers")
+        self.press("Save")
+        yield "settle"
+        assert self.app.camera.calibration_path.exists()
+        # Tapped corners: where the rendered camera puts the pitch's corners.
+        board = self.app.camera.table.board
+        cam = self.app.camera.table.scene.camera
+        corners = np.array([[0, 0, 0], [board.length_mm, 0, 0], [board.length_mm, board.width_mm, 0],
+                            [0, board.width_mm, 0]], float)
+        pixels = cam.project(corners)
+        self.press("Tap the pitch corners")
+        yield "settle"
+        preview = self.screen().ids.preview
+        w, h = self.screen()._frame_size
+        nw, nh = preview.norm_image_size
+        for px, py in pixels:
+            x = preview.center_x - nw / 2 + px / w * nw
+            y = preview.center_y - nh / 2 + (1 - py / h) * nh
+            wx, wy = preview.to_window(x, y)
+            tap(wx, wy)
+            yield "settle"
+        verdict = self.screen().verdict
+        assert self.screen().verdict_ok, verdict
+        self.screenshot("calibrate_taps")
+        self.log.append(f"verdict {verdict}")
 
     def press_pass(self) -> None:
         b = next(w for w in widgets(self.screen()) if isinstance(w, Button) and w.text.endswith(": pass"))

@@ -31,7 +31,9 @@ def build_app_class():
 
     from companion.fublet.components import load_components
 
+    from .camera import CameraService
     from .controller import Controller, View
+    from .screens.calibrate import CalibrateScreen
     from .screens.home import HomeScreen
     from .screens.live import LiveScreen
     from .screens.settings import SettingsScreen
@@ -52,6 +54,7 @@ def build_app_class():
             self._views: queue.Queue = queue.Queue()
             self._trigger = Clock.create_trigger(self._drain)
             self.controller = Controller(post=self._post, data_dir=data_dir)
+            self.camera = CameraService(self.controller, self.controller.data_dir)
             self.match_settings: dict[str, str] = {"dice": "software", "camera": "none"}
 
         # Called on the controller's worker thread: hand the view over, never touch widgets.
@@ -72,10 +75,10 @@ def build_app_class():
                 self._after_resume(view)
 
         def build(self):
-            for name in ("home", "setup", "live", "settings"):
+            for name in ("home", "setup", "live", "settings", "calibrate"):
                 Builder.load_file(str(kv_dir / f"{name}.kv"))
             sm = ScreenManager(transition=NoTransition())
-            for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen()):
+            for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen()):
                 sm.add_widget(screen)
             sm.current = "home"
             return sm
@@ -90,6 +93,7 @@ def build_app_class():
                 self._resuming = True
                 if self.match_settings.get("dice") == "tray":
                     self.controller.start_tray(self.match_settings.get("tray_port", ""))
+                self.start_camera(self.match_settings.get("camera", "none"))
 
         def _after_resume(self, view: View) -> None:
             if getattr(self, "_resuming", False) and view.active:
@@ -107,6 +111,13 @@ def build_app_class():
             """The box data: the table's own files where it has them, else the shipped ones."""
             folder = self.components_dir()
             return load_components(folder if folder.is_dir() else None)
+
+        def start_camera(self, kind: str) -> None:
+            try:
+                self.camera.start(kind if kind in ("device", "demo") else "none")
+            except Exception as exc:  # a camera that cannot start: the match goes on by hand
+                Logger.warning(f"Touchline: camera: {exc}")
+                self.controller.set_health("camera", "lost", f"{exc}; positions are entered by hand")
 
         def settings_for_match(self, **settings: str) -> None:
             self.match_settings.update(settings)
@@ -127,6 +138,7 @@ def build_app_class():
                 if isinstance(loaded, dict) else {}
 
         def on_stop(self) -> None:
+            self.camera.stop()
             self.controller.close()
 
     return TouchlineApp

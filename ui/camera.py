@@ -70,3 +70,136 @@ def synthetic_setup(table):
     image, _ = render(table.scene)
     calibration = calibrate_from_frame(image, table.board, table.markers)
     return VisionSetup.from_calibration(calibration, table.board, markers=table.markers, marker_map=table.marker_map)
+
+
+class CameraService:
+    """The app's camera: the vision worker for the match, the latest frame for previews, and
+    the pitch calibration (saved beside the matches, reused while it fits the camera)."""
+
+    def __init__(self, controller, data_dir) -> None:
+        from pathlib import Path
+
+        self.ctl = controller
+        self.calibration_path = Path(data_dir) / "calibration.json"
+        self.worker = None
+        self.relay: CameraRelay | None = None
+        self.table = None          # the rendered table, for the "demo" camera
+        self.kind = "none"
+        self.device: int | str = 0
+        self._latest = None        # (image, FrameResult) from the vision thread
+        self._lock = threading.Lock()
+
+    # --- the feed --------------------------------------------------------------------------------
+    def start(self, kind: str, device: int | str = 0, table=None) -> None:
+        """Start reading: "device" (a camera), "demo" (a rendered table) or "none"."""
+        from vision.live import VisionWorker
+        from vision.sources import CameraSource, IterSource
+
+        self.stop(keep_table=table is not None)
+        self.kind, self.device = kind, device
+        if kind == "none":
+            self.ctl.set_health("camera", "off", "no camera: positions are entered by hand")
+            return
+        board = self._board()
+        if kind == "demo":
+            from .demo import SHAPE, DemoTable
+            self.table = table or DemoTable(board)
+            if table is None:
+                self.table.set_up(SHAPE)
+            open_source = lambda: IterSource(self.table.frames(), "demo table")  # noqa: E731
+        else:
+            open_source = lambda: CameraSource(device)  # noqa: E731
+        self.worker = VisionWorker(open_source, self._saved_setup(board), self._calibrate_with(board),
+                                   on_frame=self._keep, stop_at_end=False).start()
+        self.relay = CameraRelay(self.worker, self.ctl).start()
+
+    def stop(self, keep_table: bool = False) -> None:
+        if self.relay is not None:
+            self.relay.stop()
+            self.relay = None
+        if self.worker is not None:
+            self.worker.stop()
+            self.worker = None
+        if self.table is not None and not keep_table:
+            self.table.stop()
+            self.table = None
+
+    def _keep(self, frame, result) -> None:  # on the vision thread
+        with self._lock:
+            self._latest = (frame.image, result)
+
+    def latest(self):
+        """The newest frame with what was read on it, for a preview (or None)."""
+        with self._lock:
+            return self._latest
+
+    @property
+    def setup(self):
+        return self.worker.setup if self.worker is not None else None
+
+    # --- calibration -------------------------------------------------------------------------------
+    def _board(self):
+        state = self.ctl.view.state
+        if state is not None and self.ctl.match is not None:
+            board = self.ctl.match.ruleset.board(state)
+            if board is not None:
+                return board
+        from companion.fublet.components import load_board
+        return load_board()
+
+    def _markers(self):
+        from vision.config import MarkerMap, MarkerSet
+        markers = MarkerSet()
+        return markers, MarkerMap.default(markers)
+
+    def _saved_setup(self, board):
+        """The saved calibration, when it is for this board (its resolution is checked on the
+        first frame by the worker)."""
+        from calibration.errors import CalibrationError
+        from calibration.store import Calibration
+        from vision.locate import VisionSetup
+
+        if not self.calibration_path.exists():
+            return None
+        try:
+            cal = Calibration.load(self.calibration_path)
+            cal.check_board(board)
+        except (CalibrationError, OSError, ValueError) as exc:
+            self.ctl.note(f"Camera: the saved calibration cannot be used ({exc}); calibrating from the corner "
+                          f"markers")
+            return None
+        markers, marker_map = self._markers()
+        return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+
+    def _calibrate_with(self, board):
+        def calibrate(image):
+            from calibration.corners import calibrate_from_frame
+            from vision.locate import VisionSetup
+            markers, marker_map = self._markers()
+            cal = calibrate_from_frame(image, board, markers)
+            return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+        return calibrate
+
+    def calibrate(self, corners_px=None):
+        """Calibrate on the newest frame: from the corner markers, or from the four pitch
+        corners a person tapped (pixels, in the order (0,0), (L,0), (L,W), (0,W)). Returns the
+        Calibration (not saved yet); raises CalibrationError saying what is wrong."""
+        from calibration.corners import calibrate_from_corners, calibrate_from_frame
+        from calibration.errors import CalibrationError
+
+        latest = self.latest()
+        if latest is None:
+            raise CalibrationError("no camera frame yet: check the camera is on and pointed at the board")
+        image = latest[0]
+        board = self._board()
+        if corners_px is not None:
+            return calibrate_from_corners(corners_px, (image.shape[1], image.shape[0]), board)
+        markers, _ = self._markers()
+        return calibrate_from_frame(image, board, markers)
+
+    def save(self, calibration) -> None:
+        """Keep a calibration and read the camera with it from now on."""
+        self.calibration_path.parent.mkdir(parents=True, exist_ok=True)
+        calibration.save(self.calibration_path)
+        if self.kind != "none":
+            self.start(self.kind, self.device, self.table)

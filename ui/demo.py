@@ -98,8 +98,9 @@ class DemoDirector:
     ``on_done(error)`` is called from the director's thread at the end ("" when it went well)."""
 
     def __init__(self, controller, on_done: Callable[[str], None] | None = None, size=(1920, 1080),
-                 wait_s: float = 60.0, pace: float = 0.0) -> None:
+                 wait_s: float = 60.0, pace: float = 0.0, camera=None) -> None:
         self.ctl = controller
+        self.camera = camera  # the app's CameraService, so its preview and calibration work in the demo
         self.pace = pace  # seconds between steps, so people watching can follow
         self.on_done = on_done or (lambda error: None)
         self.size = size
@@ -192,10 +193,13 @@ class DemoDirector:
         self.wait("the dice tray", lambda: self.ctl.view.tray == "ok")
         self.table = DemoTable(components.board, self.size)
         self.table.set_up(SHAPE)
-        setup = synthetic_setup(self.table)
-        self.worker = VisionWorker(lambda: IterSource(self.table.frames(), "demo table"), setup,
-                                   stop_at_end=False).start()
-        self._relay = CameraRelay(self.worker, self.ctl).start()
+        if self.camera is not None:
+            self.camera.start("demo", table=self.table)
+        else:
+            setup = synthetic_setup(self.table)
+            self.worker = VisionWorker(lambda: IterSource(self.table.frames(), "demo table"), setup,
+                                       stop_at_end=False).start()
+            self._relay = CameraRelay(self.worker, self.ctl).start()
 
         self.roll("home-black", [7], "Home's opening roll")
         self.roll("away-black", [3], "Away's opening roll")

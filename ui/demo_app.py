@@ -34,7 +34,7 @@ def run_demo(args: argparse.Namespace) -> int:
         if args.exit_when_done:
             Clock.schedule_once(lambda _dt: app.stop(), 0.5)
 
-    director = DemoDirector(app.controller, on_done=finished, pace=args.pace)
+    director = DemoDirector(app.controller, on_done=finished, pace=args.pace, camera=app.camera)
 
     def start(*_args) -> None:
         app.show("live")

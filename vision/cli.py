@@ -228,7 +228,7 @@ def run_watch(args: argparse.Namespace) -> int:
         args.debug_out.mkdir(parents=True, exist_ok=True)
 
     def on_frame(frame, result) -> None:
-        if worker.setup is not None:
+        if worker.setup is not None and result is not None:
             cv2.imwrite(str(args.debug_out / f"frame{frame.index:05d}.png"), draw_result(frame.image, worker.setup, result))
 
     worker = VisionWorker(open_source, setup, calibrate, TrackerSettings(settle_s=args.settle_ms / 1000.0),

@@ -175,7 +175,7 @@ class VisionWorker:
     def __init__(self, open_source: Callable[[], FrameSource], setup: VisionSetup | None = None,
                  calibrate: Callable[[np.ndarray], VisionSetup] | None = None,
                  tracker: TrackerSettings = TrackerSettings(), live: LiveSettings = LiveSettings(),
-                 reconnect_s: float = 2.0, on_frame: Callable[[Frame, FrameResult], None] | None = None,
+                 reconnect_s: float = 2.0, on_frame: Callable[[Frame, FrameResult | None], None] | None = None,
                  stop_at_end: bool = True):
         if setup is None and calibrate is None:
             raise ValueError("give a setup (a calibration) or a way to calibrate from a frame")
@@ -263,6 +263,8 @@ class VisionWorker:
                 if reader is None:
                     reader = self._make_reader(frame)
                     if reader is None:
+                        if self._on_frame is not None:  # a preview still wants the frame
+                            self._on_frame(frame, None)
                         continue
                 started = time.perf_counter()
                 result = reader.read(frame.image)

@@ -41,4 +41,5 @@ class SetupScreen(Screen):
             app.controller.start_tray(self.tray_port.strip())
         else:
             app.controller.stop_tray()
+        app.start_camera(self.camera)
         app.show("live")
