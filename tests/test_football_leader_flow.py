@@ -289,7 +289,9 @@ def test_move_and_dodge_sideways_is_half_and_backward_is_free():
     m = plain_match()
     place(m, A(8), (3, 2))  # D3: Away #10 and #8 (defence 6 each) mark #9
     m.submit(c.Move(H(9), (3, 1), C("gold-3-9")))
-    assert "sideways dodge" in m.pending()[0].text or m.pending()[0].kind == "choice"
+    movement = m.summary()["movement"]
+    assert movement["player"] == "home#9" and [sp["label"] for sp in movement["path"]] == ["D2"]
+    assert m.pending()[0].kind == "choice" and "dodges to leave D3" in m.pending()[0].text
     choose(m, "gold-4-11")
     assert "difficulty 9" in m.pending()[0].text   # half of 6 + 6 + 6 = 18
     d12(m, Team.HOME, 5)

@@ -70,13 +70,14 @@ def describe_test(s, t: Test) -> str:
     if not t.is_test:
         return f"{who}: {t.label}, roll {dice}"
     need = t.difficulty - t.bonus
+    two = len(t.dice.kinds) == 2
     if need <= 1:
-        target = "anything but a 1"
+        target = "anything but a 1 on the black die" if two else "anything but a 1"
     elif need > 12:
         target = f"{need} or more: only a miss is possible"
     else:
         target = f"{need} or more"
-    best = ", keep the best (a 1 on the black die misses)" if len(t.dice.kinds) == 2 else ""
+    best = ", keep the best (a 1 on the black die misses)" if two else ""
     return (f"{who}: {t.label}: difficulty {t.difficulty}, card bonus +{t.bonus}: roll {dice}{best}, "
             f"{target}")
 

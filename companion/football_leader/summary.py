@@ -185,6 +185,9 @@ def summary(s: FootballLeaderState) -> dict[str, Any]:
         "first_player": s.first_player.value if s.first_player else None,
         "attacking": s.attacking.value if s.attacking else None,
         "ball": {"carrier": str(s.ball) if s.ball else None, "space": _space(s, q.carrier_space(s))},
+        "movement": ({"player": str(s.movement.player), "from": _space(s, s.movement.start),
+                      "path": [_space(s, sp) for sp in s.movement.path], "at": s.movement.at,
+                      "card": s.movement.card.to_json()} if s.movement else None),
         "unmarked": ({"player": str(s.unmarked.player), "until_turn": s.unmarked.until_turn}
                      if s.unmarked and q.is_unmarked(s, s.unmarked.player) else None),
         "restart": ({"kind": r.kind.value, "team": r.team.value, "space": _space(s, r.space),
