@@ -15,7 +15,7 @@ from ..events import EventPayload
 from ..teams import PlayerRef, Team
 from .clock import Instant
 from .components import Components, Roster
-from .model import Ask, Ball, Choice, Options, Period, Phase, Restart, Result, Where
+from .model import Ask, Ball, Choice, Options, Period, Phase, Restart, Result
 
 
 # --- input events --------------------------------------------------------------------------------
@@ -232,18 +232,6 @@ class FlightEnded(EventPayload):
 
     TYPE = "fussball_liga.flight_ended"
     DERIVED = True
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRelocated(EventPayload):
-    """The rules moved a figure: sent off, substituted off, or the taker of a restart."""
-
-    TYPE = "fussball_liga.player_relocated"
-    DERIVED = True
-    player: PlayerRef
-    square: Square | None
-    where: Where
     reason: str
 
 

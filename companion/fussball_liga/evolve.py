@@ -172,13 +172,6 @@ def flight_ended(s: LigaState, e: ev.FlightEnded) -> LigaState:
     return _with(s, flight=None, last_kick=s.flight)
 
 
-def player_relocated(s: LigaState, e: ev.PlayerRelocated) -> LigaState:
-    changes: dict[str, Any] = {"square": e.square, "where": e.where, "manual": False}
-    if e.where is not Where.PITCH:
-        changes.update(goalkeeper=False, stand_in=False)
-    return _player(s, e.player, **changes)
-
-
 def phase_started(s: LigaState, e: ev.PhaseStarted) -> LigaState:
     movement = _with(EMPTY_MOVEMENT, turn=e.attacking) if e.phase is Phase.MOVEMENT else EMPTY_MOVEMENT
     clocks = _with(s.clocks, phase=STOPPED, chess={Team.HOME: STOPPED, Team.AWAY: STOPPED})
@@ -270,7 +263,7 @@ HANDLERS: dict[type, Callable[[LigaState, Any], LigaState]] = {
     ev.PenaltyTaken: no_change, ev.MisconductCalled: misconduct_called, ev.SubstitutionMade: substitution_made,
     ev.ClockPaused: clock_paused, ev.ClockResumed: clock_resumed, ev.TimeUp: time_up,
     ev.PendingOpened: pending_opened, ev.RollResolved: roll_resolved, ev.PendingDropped: pending_dropped,
-    ev.BallSet: ball_set, ev.FlightEnded: flight_ended, ev.PlayerRelocated: player_relocated,
+    ev.BallSet: ball_set, ev.FlightEnded: flight_ended,
     ev.PhaseStarted: phase_started, ev.StepChanged: step_changed, ev.RestartSet: restart_set,
     ev.OffsideGiven: no_change, ev.FoulCommitted: foul_committed, ev.CardShown: card_shown,
     ev.GoalkeeperNamed: goalkeeper_named, ev.GoalScored: goal_scored, ev.KickOffSet: kick_off_set,
