@@ -119,7 +119,7 @@ def test_a_direct_free_kick_is_completed_after_time_is_up_an_indirect_one_forfei
     assert m.state.period is Period.SECOND_HALF  # the kick landed: the half is over
     # An indirect free-kick would have been forfeited:
     m2 = kicked_off(clock=Clock(), half_minutes=1)
-    m2.submit(c.CallTimeUp("half", m2.state.clocks.last.plus(61)))
+    m2.submit(c.CallTimeUp("half", m2.state.clock_at.plus(61)))
     m2.submit(c.CallMisconduct(A(4), "other"))
     assert m2.state.period is Period.SECOND_HALF
 

@@ -211,7 +211,7 @@ def goalkeeper_named(s: LigaState, e: ev.GoalkeeperNamed) -> LigaState:
 
 def goal_scored(s: LigaState, e: ev.GoalScored) -> LigaState:
     score = {**s.score, e.team: s.score[e.team] + 1}
-    clock_s = round(s.clocks.half.reading(s.clocks.last), 3)
+    clock_s = round(s.clocks.half.reading(s.clock_at), 3)
     return _with(s, score=score, goals=s.goals + (Goal(e.team, e.scorer, s.period, s.turn_no, clock_s),))
 
 

@@ -441,15 +441,13 @@ class Result:
 @dataclass(frozen=True)
 class Clocks:
     """The half's real-time clock, the phase timer (egg timer) and each coach's chess-clock
-    time in the phase. ``half_on``: the half has kicked off and not ended; ``last``: the
-    time of the last event folded (readings are exact as of then)."""
+    time in the phase. ``half_on``: the half has kicked off and not ended."""
 
     half: Stopwatch = STOPPED
     phase: Stopwatch = STOPPED
     chess: dict[Team, Stopwatch] = field(default_factory=lambda: {Team.HOME: STOPPED, Team.AWAY: STOPPED})
     half_on: bool = False
     paused: bool = False
-    last: Instant | None = None
 
 
 @dataclass(frozen=True)
@@ -486,6 +484,7 @@ class LigaState:
     phase_time_up: bool = False        # the phase's time ran out: it ends when nothing is pending
     time_ran_out_at: Square | None = None  # where the ball was when a phase's time ran out
     clocks: Clocks = Clocks()
+    clock_at: Instant | None = None    # the time of the last event folded: readings are exact as of then
     shootout: tuple[ShootoutKick, ...] = ()
     shootout_first: Team | None = None
     result: Result | None = None

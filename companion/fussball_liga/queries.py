@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..board import Square
 from ..teams import PlayerRef, Team
 from .model import Control, LigaState, PlayerState
-from .pitch import Pitch, adjacent, dist
+from .pitch import Pitch, dist
 
 
 def pitch(s: LigaState) -> Pitch:
@@ -52,11 +52,6 @@ def occupant(s: LigaState, sq: Square) -> PlayerRef | None:
     return None
 
 
-def square_of(s: LigaState, ref: PlayerRef) -> Square | None:
-    p = s.players[ref]
-    return p.square if p.on_pitch else None
-
-
 def goalkeeper(s: LigaState, team: Team) -> PlayerState | None:
     for p in s.players.values():
         if p.ref.team is team and p.on_pitch and p.goalkeeper:
@@ -99,22 +94,6 @@ def forward(s: LigaState, team: Team) -> int:
 
 def holder(s: LigaState) -> PlayerState | None:
     return s.players[s.ball.holder] if s.ball.holder is not None else None
-
-
-def front_squares(p: PlayerState, ball_sq: Square) -> tuple[Square, ...]:
-    """Loose control: the ball's square and the two squares next to both him and the ball."""
-    sq = p.square
-    out = [ball_sq]
-    for c in range(ball_sq[0] - 1, ball_sq[0] + 2):
-        for r in range(ball_sq[1] - 1, ball_sq[1] + 2):
-            cand = (c, r)
-            if cand != ball_sq and cand != sq and adjacent(cand, sq) and adjacent(cand, ball_sq):
-                out.append(cand)
-    return tuple(out)
-
-
-def controls(s: LigaState, ref: PlayerRef) -> bool:
-    return s.ball.holder == ref and s.ball.control is not None
 
 
 def near(a: Square | None, b: Square | None, n: int = 1) -> bool:

@@ -62,6 +62,9 @@ class FussballLigaRules:
     game = "fussball_liga"
     created_type = ev.MatchCreated
 
+    def __init__(self) -> None:
+        self._last: tuple = (None, None)  # the last event time folded and its Instant
+
     def initial_state(self) -> LigaState:
         return LigaState()
 
@@ -80,7 +83,13 @@ class FussballLigaRules:
 
     def evolve(self, state: LigaState, event: Event) -> LigaState:
         s = evolve_payload(state, event.payload)
-        return timing.sync(s, Instant.of(event.at)) if s.created else s
+        if not s.created:
+            return s
+        at, instant = self._last  # the events of one command share their time: convert it once
+        if at is not event.at:
+            instant = Instant.of(event.at)
+            self._last = (event.at, instant)  # one assignment: safe if threads share the ruleset
+        return timing.sync(s, instant, fresh=s is not state)
 
     def pending(self, state: LigaState) -> tuple[Request, ...]:
         return pending(state)

@@ -37,8 +37,10 @@ def actor(s: LigaState) -> Team | None:
     return s.movement.turn
 
 
-def sync(s: LigaState, at: Instant) -> LigaState:
-    """Start or stop each stopwatch as of ``at`` (an event's time), to match the state."""
+def sync(s: LigaState, at: Instant, fresh: bool) -> LigaState:
+    """Start or stop each stopwatch as of ``at`` (an event's time), to match the state.
+    ``fresh``: ``s`` was made by this event's fold and is not shared yet, so it is stamped
+    in place (a fold step then copies the state once, not twice)."""
     c = s.clocks
     half_runs = s.period.timed and c.half_on and not c.paused and s.phase is not Phase.OVER
     limit = s.options.phase_limit
@@ -52,7 +54,12 @@ def sync(s: LigaState, at: Instant) -> LigaState:
         new = sw.start(at) if on_clock is team else sw.stop(at)
         if new is not sw:
             chess = {**chess, team: new}
-    return _with(s, clocks=_with(c, half=half, phase=phase, chess=chess, last=at))
+    clocks = c if (half is c.half and phase is c.phase and chess is c.chess) else \
+        _with(c, half=half, phase=phase, chess=chess)
+    if fresh:
+        s.__dict__.update(clocks=clocks, clock_at=at)
+        return s
+    return _with(s, clocks=clocks, clock_at=at)
 
 
 def pause_clock(tx: Tx, cmd: PauseClock) -> None:
@@ -83,7 +90,7 @@ def call_time_up(tx: Tx, cmd: CallTimeUp) -> None:
     s = tx.state
     if cmd.kind not in ("half", "phase"):
         raise refuse(TIME, f"time runs out for the 'half' or the 'phase', not {cmd.kind!r}")
-    last = s.clocks.last
+    last = s.clock_at
     if last is not None and cmd.at.seconds_since(last) < -TIME_UP_TOLERANCE_S:
         raise refuse(TIME, f"the time given ({cmd.at.to_json()}) is before the last recorded event")
     if cmd.kind == "half":
@@ -133,14 +140,14 @@ def half_time_up(tx: Tx) -> None:
 def clock_readings(s: LigaState, now: Instant | None = None) -> dict:
     """The clocks as the tablet shows them: each reading as of ``now`` (default: the last
     event), its limit, and whether it is running (then the UI adds the time since)."""
-    at = now or s.clocks.last
+    at = now or s.clock_at
 
-    def show(sw: Stopwatch, limit: float) -> dict:
+    def show(sw: Stopwatch, limit: float | None) -> dict:
         return {"elapsed_s": round(sw.reading(at), 3), "limit_s": limit, "running": sw.running,
                 "since": sw.since.to_json() if sw.since is not None else None}
 
     o = s.options
-    out = {"half": show(s.clocks.half, o.half_seconds(s.period) if s.period.timed else 0.0),
+    out = {"half": show(s.clocks.half, o.half_seconds(s.period) if s.period.timed else None),
            "paused": s.clocks.paused, "half_time_up": s.half_time_up, "phase_limit": o.phase_limit.value,
            "phase_time_up": s.phase_time_up, "as_of": at.to_json() if at is not None else None}
     if o.phase_limit is PhaseLimit.EGG_TIMER:

@@ -33,7 +33,7 @@ from companion.events import Source  # noqa: E402
 from companion.fussball_liga import commands as c  # noqa: E402
 from companion.fussball_liga.clock import Instant  # noqa: E402
 from companion.fussball_liga.components import load_components, shipped_team  # noqa: E402
-from companion.fussball_liga.model import Control, Options, Period, Phase, RestartKind  # noqa: E402
+from companion.fussball_liga.model import Control, Options, Phase  # noqa: E402
 from companion.fussball_liga.rules import FussballLigaRules  # noqa: E402
 from companion.jsonl import export_lines  # noqa: E402
 from companion.match import Match  # noqa: E402
