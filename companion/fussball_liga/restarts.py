@@ -311,7 +311,7 @@ def penalty_result(s, ctx: PenaltyCtx, face: int) -> str:
 
 
 def resolve_penalty(tx: Tx, ask: Ask, original: int, modified: int) -> None:
-    from .kicks import score_goal
+    from .landing import score_goal
 
     s = tx.state
     ctx: PenaltyCtx = ask.ctx

@@ -10,7 +10,7 @@ from ..events import Event, EventPayload
 from ..ruleset import Command, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import bonus, discipline, kicks, movement, restarts, resolve, setup, shootout, timing  # noqa: F401
+from . import bonus, discipline, interception, kicks, landing, movement, restarts, resolve, setup, shootout, timing  # noqa: F401
 from . import commands as c
 from . import events as ev
 from .clock import Instant
@@ -43,7 +43,7 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     PlaceFigure: setup.place_figure,
     c.PlaceBall: setup.place_ball,
     c.Kick: kicks.kick,
-    c.Intercept: kicks.intercept,
+    c.Intercept: interception.intercept,
     c.HoldBall: kicks.hold_ball,
     c.Move: movement.move,
     c.MoveBall: movement.move_ball,

@@ -121,7 +121,7 @@ def call_time_up(tx: Tx, cmd: CallTimeUp) -> None:
         return
     if s.flight is not None and not s.queue:
         # No more interception attempts: the ball arrives.
-        from .kicks import arrive
+        from .landing import arrive
 
         arrive(tx)
 
