@@ -7,7 +7,7 @@ from dataclasses import replace
 from companion.commands import Choose, PlaceFigure, SubmitRoll
 from companion.dice import DieKind, roll_of
 from companion.fublet import commands as c
-from companion.fublet.components import PlayerCard, Skill, TeamRoster, load_components, shipped_team
+from companion.fublet.components import Skill, TeamRoster, load_components, shipped_team
 from companion.fublet.model import Phase
 from companion.fublet.rules import FubletRules
 from companion.match import Match

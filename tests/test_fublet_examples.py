@@ -11,7 +11,7 @@ from companion.fublet.components import Action, shipped_team
 from companion.fublet.model import Phase, ShotPlan, Status
 from companion.teams import Team
 
-from fublet_kit import (A, AWAY_LINEUP, H, HOME_LINEUP, choose, fixed_match, pass_phase, pct, scatter,
+from fublet_kit import (A, H, choose, fixed_match, pass_phase, pct, scatter,
                         to_first_round, with_skills)
 
 

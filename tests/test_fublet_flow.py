@@ -10,7 +10,7 @@ from companion.dice import DieKind, roll_of
 from companion.errors import DiceMismatch, RuleViolation
 from companion.fublet import commands as c
 from companion.fublet.components import Action, shipped_team
-from companion.fublet.model import Flight, Period, Phase, RestartKind, RoundKind, ShotPlan, Status, Zone
+from companion.fublet.model import Period, Phase, RestartKind, RoundKind, ShotPlan, Status, Zone
 from companion.teams import Team
 
 from fublet_kit import (A, H, choose, die, fixed_match, pass_phase, pct, scatter, to_first_round, with_skills)

@@ -267,7 +267,7 @@ def test_a_traced_trajectory_fixes_the_token_sides():
 
 
 def test_a_shot_with_the_keepers_position_unknown_needs_his_dive():
-    from fublet_kit import die, lineup
+    from fublet_kit import die
     m = fixed_match()
     die(m, Team.HOME, 7)
     die(m, Team.AWAY, 3)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 
-from companion.dice import DieKind
 from companion.fublet import commands as c
 from companion.fublet.components import Action, load_components, shipped_team
 from companion.fublet.model import Phase

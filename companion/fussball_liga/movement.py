@@ -1,6 +1,6 @@
 """The movement phase: 18 movement points a side, at most 6 a player, coaches alternating;
-dribbling with the ball in close or loose control; taking a loose ball; dribbling
-interception.
+dribbling with the ball in close or loose control; taking a loose ball. (Paths are
+paths.py; dribbling interception is dribbling.py.)
 
 Alternation: the attacker moves one player, then the defender may spend points on one or
 more players up to what the attacker has spent so far; when the attacker moves no more,
@@ -10,135 +10,18 @@ once another player began to move.
 
 from __future__ import annotations
 
-from collections import deque
-
 from ..board import Square
 from ..teams import PlayerRef, Team
 from . import events as ev
 from . import flow
 from . import queries as q
-from .bonus import plan_roll
-from .commands import Move, MoveBall, Tackle
-from .model import Ask, Control, DribbleCtx, Modifier, Phase, RestartKind
-from .pitch import STEPS, adjacent, dist
-from .resolve import RESOLVERS, resolved, roll_text
+from .commands import Move, MoveBall
+from .model import Control, Phase, RestartKind
+from .paths import BALL, MOVEMENT, front_steps, legal_path
+from .pitch import STEPS, dist
 from .tx import Tx, refuse
 
-MOVEMENT = "Movement"
-BALL = "Moving the Ball"
-DRIBBLING = "Dribbling Interception"
 HOLD = "Goalkeeper"
-
-
-# --- paths -----------------------------------------------------------------------------------------
-
-def step_problem(s, ref: PlayerRef, a: Square, b: Square, taken: dict[Square, PlayerRef],
-                 allow_out: Square | None = None) -> str | None:
-    """Why a figure may not step from ``a`` to ``b`` (None: it may)."""
-    pitch = q.pitch(s)
-    if not adjacent(a, b):
-        return f"{b} is not next to {a}: a figure moves square by square"
-    if b in taken and taken[b] != ref:
-        return f"{b} is occupied by {taken[b]}"
-    if not pitch.in_field(b) and b != allow_out and not (s.players[ref].goalkeeper and q.in_own_goal(s, ref, b)):
-        return f"players may not leave the playing field ({b} is outside; only the goalkeeper may enter his goal)"
-    if q.limits(s).diagonal_gap_blocked and a[0] != b[0] and a[1] != b[1]:
-        side1, side2 = (b[0], a[1]), (a[0], b[1])
-        if side1 in taken and side2 in taken and taken[side1] != ref and taken[side2] != ref:
-            return f"{ref} may not pass between {taken[side1]} and {taken[side2]}"
-    for end in ("low", "high"):
-        if q.in_goal_area(s, end, b) and not q.in_goal_area(s, end, a):
-            if q.goal_area_count(s, end, ref.team, ref, b) > q.limits(s).goal_area_per_side:
-                return f"no more than {q.limits(s).goal_area_per_side} players of a side may be in a goal area"
-    return None
-
-
-def legal_path(s, ref: PlayerRef, to: Square, path: tuple[Square, ...] = (), unit: int | None = None,
-               steps: tuple[Square, ...] = STEPS, allow_out: Square | None = None,
-               budget: int | None = None) -> tuple[tuple[Square, ...], int]:
-    """The squares a move steps through and its cost: the coach's ``path`` checked step by
-    step, or the cheapest legal path. Refuses a move no legal path makes."""
-    p = s.players[ref]
-    unit = unit if unit is not None else q.costs(s).free
-    taken = q.positions(s)
-    start = p.square
-    if path:
-        if path[-1] != to:
-            raise refuse(MOVEMENT, f"the path must end at {to}")
-        cur = start
-        for sq in path:
-            d = (sq[0] - cur[0], sq[1] - cur[1])
-            if d not in steps:
-                raise refuse(BALL, f"with the ball in loose control {ref} may only move into a front square")
-            problem = step_problem(s, ref, cur, sq, taken, allow_out)
-            if problem:
-                raise refuse(MOVEMENT, problem)
-            cur = sq
-        return tuple(path), unit * len(path)
-    if to == start:
-        raise refuse(MOVEMENT, f"{ref} is already at {to}: a move covers at least one square")
-    problem = destination_problem(s, ref, to, taken, allow_out)
-    if problem:
-        raise refuse(MOVEMENT, problem)
-    limit = budget if budget is not None else 99
-    if budget is not None and unit * dist(start, to) > budget:
-        raise refuse(MOVEMENT, f"{ref} needs at least {unit * dist(start, to)} movement points to reach {to}; "
-                               f"{budget} left for him")
-    found = _search(s, ref, start, to, taken, steps, allow_out, limit // unit if unit else limit)
-    if found is None:
-        if steps != STEPS:
-            raise refuse(BALL, f"with the ball in loose control {ref} may only move into a front square (the "
-                               f"ball's square and the two beside it); turn the ball first")
-        raise refuse(MOVEMENT, f"{ref} has no legal way to {to}" + (f" within {limit} movement points"
-                                                                     if budget is not None else ""))
-    return found, unit * len(found)
-
-
-def destination_problem(s, ref: PlayerRef, to: Square, taken: dict[Square, PlayerRef],
-                        allow_out: Square | None) -> str | None:
-    pitch = q.pitch(s)
-    if not pitch.on_board(to):
-        return f"{to} is off the board"
-    if to in taken and taken[to] != ref:
-        return f"{to} is occupied by {taken[to]}"
-    if not pitch.in_field(to) and to != allow_out and not (s.players[ref].goalkeeper and q.in_own_goal(s, ref, to)):
-        return f"players may not leave the playing field ({to} is outside)"
-    for end in ("low", "high"):
-        if q.in_goal_area(s, end, to) and q.goal_area_count(s, end, ref.team, ref, to) > q.limits(s).goal_area_per_side:
-            return f"no more than {q.limits(s).goal_area_per_side} players of a side may be in a goal area"
-    return None
-
-
-def _search(s, ref, start, to, taken, steps, allow_out, max_steps) -> tuple[Square, ...] | None:
-    pitch = q.pitch(s)
-    if dist(start, to) > max_steps or not pitch.on_board(to):
-        return None
-    prev: dict[Square, Square] = {start: start}
-    todo = deque([(start, 0)])
-    while todo:
-        cur, n = todo.popleft()
-        if cur == to:
-            out = []
-            while cur != start:
-                out.append(cur)
-                cur = prev[cur]
-            return tuple(reversed(out))
-        if n >= max_steps:
-            continue
-        for dc, dr in steps:
-            nxt = (cur[0] + dc, cur[1] + dr)
-            if nxt in prev or dist(nxt, to) > max_steps - n - 1:
-                continue
-            if step_problem(s, ref, cur, nxt, taken, allow_out) is None:
-                prev[nxt] = cur
-                todo.append((nxt, n + 1))
-    return None
-
-
-def front_steps(offset: Square) -> tuple[Square, ...]:
-    """Loose control: the step towards the ball and the two beside it (45 degrees either way)."""
-    i = STEPS.index(offset)
-    return (STEPS[i], STEPS[(i + 1) % 8], STEPS[(i - 1) % 8])
 
 
 # --- whose step ------------------------------------------------------------------------------------
@@ -386,82 +269,3 @@ def check_hold_distance(s) -> None:
                            f"goalkeeper holding the ball after the movement phase ({', '.join(map(str, near))})")
 
 
-# --- dribbling interception -------------------------------------------------------------------------------
-
-def tackle(tx: Tx, cmd: Tackle) -> None:
-    s = tx.state
-    check_common(s, cmd.principal)
-    ball = s.ball
-    holder = q.holder(s)
-    if holder is None or holder.ref.team is not s.attacking or ball.control not in (Control.CLOSE, Control.LOOSE):
-        raise refuse(DRIBBLING, "a dribbling interception goes for a ball an attacker has at his feet")
-    if s.holding is not None:
-        raise refuse(HOLD, "opponents are not allowed to attack the goalkeeper holding the ball")
-    m = s.movement
-    committed = set(m.committed)
-    players = (cmd.principal,) + cmd.supporters
-    if len(set(players)) != len(players):
-        raise refuse(DRIBBLING, "name each defender once")
-    for ref in players:
-        p = s.players.get(ref)
-        if p is None or ref.team is s.attacking or not p.placed:
-            raise refuse(DRIBBLING, f"{ref} is not a defender on the board")
-        if ref in committed:
-            raise refuse(DRIBBLING, f"{ref} committed himself already in this movement phase")
-    if m.tackled:
-        raise refuse(DRIBBLING, "an attempt was made at the ball already; wait until it has moved on")
-    if not q.near(s.players[cmd.principal].square, ball.square):
-        raise refuse(DRIBBLING, f"the defender trying to get control, {cmd.principal}, must be next to the ball")
-    for ref in cmd.supporters:
-        sq = s.players[ref].square
-        if not (q.near(sq, ball.square) or q.near(sq, holder.square)):
-            raise refuse(DRIBBLING, f"{ref} supports only from a square next to the attacker or the ball")
-    table = q.tables(s).dribbling
-    mm = table.modifiers
-    mods = []
-    if cmd.supporters:
-        mods.append(Modifier(f"{len(cmd.supporters)} supporting defender(s)", mm.per_additional_defender *
-                             len(cmd.supporters)))
-    next_to_attacker = any(q.near(s.players[r].square, holder.square) for r in players)
-    if not next_to_attacker:
-        mods.append(Modifier("no committed defender next to the attacker", mm.none_adjacent_to_attacker))
-    if s.players[cmd.principal].square == ball.square:
-        mods.append(Modifier("ball dribbled into the defender's square", mm.ball_through_defender))
-    if q.keeper_in_area(s, cmd.principal, "goal_area"):
-        mods.append(Modifier("goalkeeper in his goal or goal area", mm.goalkeeper))
-    if cmd.fair_play:
-        mods.append(Modifier("fair play", mm.fair_play))
-    close = ball.control is Control.CLOSE
-    tx.emit(ev.TackleCalled(cmd.principal, cmd.supporters, cmd.fair_play))
-    needs = "5+" if close else "3+"
-    label = (f"dribbling interception by {cmd.principal} against {holder.ref} ({'close' if close else 'wide'} control: "
-             f"needs {needs}; an original 1 or 2 is a foul" + (")" if not cmd.fair_play else ", but fair play)"))
-    ctx = DribbleCtx(cmd.principal, cmd.supporters, cmd.fair_play, close, next_to_attacker)
-    plan = plan_roll(s, cmd.principal.team, label, ctx, tuple(mods), cmd.principal,
-                     bonus_for=((cmd.principal, 1), (holder.ref, -1)))
-    flow.open_roll(tx, plan)
-
-
-def resolve_dribble(tx: Tx, ask: Ask, original: int, modified: int) -> None:
-    from .discipline import foul
-
-    s = tx.state
-    ctx: DribbleCtx = ask.ctx
-    table = q.tables(s).dribbling
-    ball = s.ball
-    attacker = ball.holder
-    text = f"{ctx.principal} {roll_text(original, modified)}: "
-    if table.succeeds(ctx.close, original, modified):
-        resolved(tx, ask, original, modified, text + "wins the ball")
-        control = q.control_of(s, ctx.principal, ball.square)
-        flow.gain_possession(tx, ctx.principal, ball.square, control, f"{ctx.principal} won the ball")
-        return
-    if original in table.foul_on and not ctx.fair_play and ctx.foul_possible:
-        yellow = original in table.yellow_on
-        resolved(tx, ask, original, modified, text + ("foul, yellow card" if yellow else "foul"))
-        foul(tx, ctx.principal, ball.square, yellow, s.players[attacker].square)
-        return
-    resolved(tx, ask, original, modified, text + "the attacker keeps the ball")
-
-
-RESOLVERS[DribbleCtx] = resolve_dribble

@@ -30,7 +30,7 @@ def budget(s: LigaState, ref: PlayerRef) -> int:
 def reachable(s: LigaState, ref: PlayerRef) -> frozenset[Square]:
     """Squares the figure can reach by legal steps within its points (carrying the ball
     costs more; loose control moves only into front squares). Empty when not on the board."""
-    from .movement import front_steps, step_problem
+    from .paths import front_steps, step_problem
 
     p = s.players.get(ref)
     if p is None or not p.placed:

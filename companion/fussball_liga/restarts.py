@@ -130,7 +130,7 @@ def taker_squares(s, r: Restart, team: Team) -> tuple[Square, ...]:
 
 
 def setup_move(tx: Tx, cmd: Move) -> None:
-    from .movement import legal_path
+    from .paths import legal_path
 
     s = tx.state
     r = s.restart

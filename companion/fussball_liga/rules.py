@@ -10,7 +10,8 @@ from ..events import Event, EventPayload
 from ..ruleset import Command, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import bonus, discipline, interception, kicks, landing, movement, restarts, resolve, setup, shootout, timing  # noqa: F401
+from . import (bonus, discipline, dribbling, interception, kicks, landing, movement, restarts, resolve,  # noqa: F401
+               setup, shootout, timing)
 from . import commands as c
 from . import events as ev
 from .clock import Instant
@@ -47,7 +48,7 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.HoldBall: kicks.hold_ball,
     c.Move: movement.move,
     c.MoveBall: movement.move_ball,
-    c.Tackle: movement.tackle,
+    c.Tackle: dribbling.tackle,
     c.PassTurn: pass_turn,
     c.TakePenalty: restarts.take_penalty,
     c.CallMisconduct: discipline.call_misconduct,
