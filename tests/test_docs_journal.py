@@ -14,8 +14,8 @@ from companion.events import Event, EventPayload
 from companion.games import ruleset_for
 from companion.journal import APPLICATION_ID, SCHEMA_VERSION
 
-# Every game registers its event types here (the Fußball-Liga variant joins when it lands).
-for game in ("fublet", "futboard", "football_leader"):
+# Every game registers its event types here.
+for game in ("fublet", "futboard", "football_leader", "fussball_liga"):
     ruleset_for(game)
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "journal.md"
