@@ -1,0 +1,199 @@
+"""One measurement of the tablet app, in its own process (Kivy opens one window a process).
+
+    python benchmarks/ui_bench_child.py start OUT.json      # cold start to the first frame
+    python benchmarks/ui_bench_child.py fps OUT.json        # UI frame rate while vision reads 1080p frames
+    python benchmarks/ui_bench_child.py latency OUT.json    # a figure set down -> on screen
+
+The parent sets TOUCHLINE_BENCH_T0 (time.time() just before it started this process), so the
+cold start counts the interpreter's start-up and every import too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+T0 = float(os.environ.get("TOUCHLINE_BENCH_T0", time.time()))
+MODE, OUT = (sys.argv[1], Path(sys.argv[2])) if len(sys.argv) > 2 else ("", Path("/dev/null"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-bench-"))
+
+from kivy.config import Config  # noqa: E402
+
+Config.set("graphics", "width", "1280")
+Config.set("graphics", "height", "800")
+Config.set("graphics", "maxfps", "0")  # draw as often as the machine allows
+
+from ui.app import build_app_class  # noqa: E402
+
+
+def write(result: dict) -> None:
+    OUT.write_text(json.dumps(result, indent=1))
+
+
+def cold_start() -> None:
+    from kivy.core.window import Window
+
+    app = build_app_class()(data_dir=Path(tempfile.mkdtemp()), resume_last=False)
+    seen = {}
+
+    def first_flip(*_args):
+        if "first" not in seen:
+            seen["first"] = time.time() - T0
+            write({"cold_start_s": seen["first"]})
+            app.stop()
+    Window.bind(on_flip=first_flip)
+    app.run()
+
+
+def paced(frames, fps: float = 30.0):
+    """Frames delivered at a camera's pace (a real camera gives no more than its frame rate)."""
+    start = time.perf_counter()
+    for k, item in enumerate(frames):
+        wait = start + k / fps - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        yield item
+
+
+def demo_table():
+    from companion.fublet.components import load_board
+    from ui.demo import SHAPE, DemoTable
+
+    table = DemoTable(load_board())
+    table.set_up(SHAPE)
+    return table
+
+
+def new_match(app) -> None:
+    from companion.fublet import commands as c
+    from companion.fublet.components import load_components, shipped_team
+    app.controller.new_match(c.CreateMatch(shipped_team("rovers"), shipped_team("harbour"), load_components()), seed=1)
+
+
+def fps() -> None:
+    """The UI's frame rate with the live screen up, its figures redrawn every frame, while the
+    vision thread reads 1080p frames arriving at 30 fps (rendered beforehand: no rendering
+    competes for the CPU, as none would with a real camera)."""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    from ui.camera import synthetic_setup
+    from vision.live import VisionWorker
+    from vision.scenario import Idle, render_sequence
+    from vision.sources import IterSource
+
+    table = demo_table()
+    images = [(image, t) for image, t, _, _ in render_sequence(table.scene, [Idle(30)])]
+    setup = synthetic_setup(table)
+
+    def looped():
+        k = 0
+        while True:
+            yield images[k % len(images)][0], k / 30.0
+            k += 1
+
+    app = build_app_class()(data_dir=Path(tempfile.mkdtemp()), resume_last=False)
+    worker = VisionWorker(lambda: IterSource(paced(looped()), "bench"), setup, stop_at_end=False)
+    flips: list[float] = []
+
+    def on_flip(*_args):
+        flips.append(time.perf_counter())
+
+    def start(*_args):
+        new_match(app)
+        app.show("live")
+        pitch = app.root.get_screen("live").ids.pitch
+        Clock.schedule_interval(lambda _dt: pitch.redraw_figures(), 0)  # new positions every frame: the worst case
+        Clock.schedule_once(lambda _dt: worker.start(), 1.0)
+        Clock.schedule_once(lambda _dt: flips.clear(), 3.0)  # measure once vision is in full swing
+        Clock.schedule_once(finish, 13.0)
+
+    def finish(_dt):
+        span = flips[-1] - flips[0] if len(flips) > 1 else 0
+        gaps = sorted(b - a for a, b in zip(flips, flips[1:]))
+        write({"ui_fps": (len(flips) - 1) / span if span else 0.0,
+               "ui_frame_p95_ms": 1000 * gaps[int(0.95 * (len(gaps) - 1))] if gaps else None,
+               "vision_frames": worker.frames,
+               "vision_ms_per_frame": 1000 * worker.seconds_processing / max(1, worker.frames),
+               "seconds": span})
+        worker.stop()
+        app.stop()
+
+    Window.bind(on_flip=on_flip)
+    app.bind(on_start=start)
+    app.run()
+
+
+def latency() -> None:
+    """Figures set down on the rendered table (rendered beforehand, delivered at 30 fps): from
+    the frame where a figure rests on its new square to the first screen frame drawn with it
+    there. The tracker's 150 ms of stillness is part of it."""
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    from companion.teams import PlayerRef, Team
+    from ui.camera import CameraRelay, synthetic_setup
+    from vision.live import VisionWorker
+    from vision.scenario import Idle, Move, render_sequence
+    from vision.sources import IterSource
+
+    table = demo_table()
+    ref = PlayerRef(Team.HOME, 7)
+    marker = table.marker_of[ref]
+    script = [Idle(45)]
+    squares = [(16, 14), (16, 12)] * 4
+    for ms in squares:
+        x, y = table.board.ms_center_mm(ms)
+        script += [Move(marker, x, y, 0.0), Idle(30)]
+    frames = list(render_sequence(table.scene, script))
+    setup = synthetic_setup(table)
+    app = build_app_class()(data_dir=Path(tempfile.mkdtemp()), resume_last=False)
+    waiting: dict = {}
+    results: list[float] = []
+
+    def feed():
+        for image, t, truth, _ in frames:
+            if truth is not None:
+                waiting["square"] = table.board.mm_to_ms(truth.x_mm, truth.y_mm)
+                waiting["since"] = time.perf_counter()
+            yield image, t
+
+    def on_flip(*_args):
+        square = waiting.get("square")
+        shown = app.root.get_screen("live").ids.pitch.state if app.root else None
+        if square is not None and shown is not None and shown.players[ref].ms == square:
+            results.append(time.perf_counter() - waiting.pop("since"))
+            waiting.pop("square")
+
+    worker = VisionWorker(lambda: IterSource(paced(feed()), "bench"), setup, stop_at_end=True)
+
+    def start(*_args):
+        new_match(app)
+        app.show("live")
+        worker.start()
+        CameraRelay(worker, app.controller).start()
+        Clock.schedule_interval(check_done, 0.2)
+
+    def check_done(_dt):
+        if worker.finished.is_set() and app.controller.idle:
+            Clock.schedule_once(lambda _dt: finish(), 0.5)
+            return False
+
+    def finish():
+        write({"latency_ms": [round(1000 * r, 1) for r in results], "moves": len(squares)})
+        app.stop()
+
+    Window.bind(on_flip=on_flip)
+    app.bind(on_start=start)
+    app.run()
+
+
+if __name__ == "__main__":
+    {"start": cold_start, "fps": fps, "latency": latency}[MODE]()
