@@ -2,7 +2,7 @@
 
 Run by tests/test_ui_app.py in a subprocess (Kivy opens one window per process):
 
-    python tests/ui_scenario.py OUT_DIR [WIDTHxHEIGHT]
+    python tests/ui_scenario.py OUT_DIR [WIDTHxHEIGHT] [full|kill|resume|calibrate|game:GAME]
 
 It plays: new match, opening rolls and the kick-off through the keypad and touches, a figure
 moved by the manual override, a long shot declared on the tablet, the keeper's roll through
@@ -28,6 +28,7 @@ os.environ["KIVY_WINDOW"] = "sdl2"
 os.environ["KIVY_NO_ARGS"] = "1"
 os.environ["KIVY_NO_CONSOLELOG"] = "1"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # the games' ui_play_<game>.py
 
 from kivy.config import Config  # noqa: E402
 
@@ -104,6 +105,16 @@ class Scenario:
             self.press(d, within=panel)
         self.press("Roll", within=panel)
 
+    def new_match(self, title: str):
+        """Home -> New match -> choose the game by its title -> Start match."""
+        self.press("New match")
+        yield "settle"
+        self.screen().ids.game.text = title   # the spinner's choice
+        yield "settle"
+        self.screenshot("setup")
+        self.press("Start match")
+        yield "settle"
+
     def tap_square(self, ms) -> None:
         pitch = self.screen().ids.pitch
         x, y = pitch.to_window(*pitch.ms_centre(ms))
@@ -131,6 +142,14 @@ class Scenario:
         yield "settle"
         if MODE == "calibrate":
             yield from self.calibrate()
+            yield "done"
+            return
+        if MODE.startswith("game:"):
+            # Another game's scenario: tests/ui_play_<game>.py defines play(scenario), a generator
+            # of "settle" steps like this one.
+            import importlib
+            game = MODE.split(":", 1)[1]
+            yield from importlib.import_module(f"ui_play_{game}").play(self)
             yield "done"
             return
         if MODE == "resume":

@@ -29,7 +29,7 @@ def build_app_class():
     from kivy.properties import ObjectProperty
     from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-    from companion.fublet.components import load_components
+    import importlib
 
     from .camera import CameraService
     from .controller import Controller, View
@@ -104,13 +104,22 @@ def build_app_class():
         def show(self, name: str) -> None:
             self.root.current = name
 
-        def components_dir(self) -> Path:
-            return self.controller.data_dir / "components"
+        def game(self) -> str:
+            """The game of the match in play, else the first one."""
+            match = self.controller.match
+            return match.ruleset.game if match is not None else "fublet"
 
-        def components(self):
+        def components_dir(self, game: str | None = None) -> Path:
+            """Where a table keeps its own box data for a game (copied from Settings)."""
+            return self.controller.data_dir / "components" / (game or self.game())
+
+        def components_module(self, game: str | None = None):
+            return importlib.import_module(f"companion.{game or self.game()}.components")
+
+        def components(self, game: str | None = None):
             """The box data: the table's own files where it has them, else the shipped ones."""
-            folder = self.components_dir()
-            return load_components(folder if folder.is_dir() else None)
+            folder = self.components_dir(game)
+            return self.components_module(game).load_components(folder if folder.is_dir() else None)
 
         def start_camera(self, kind: str) -> None:
             try:

@@ -318,22 +318,28 @@ class Controller:
         self._queue(job)
 
 
-    def tap_move(self, player: PlayerRef, square: tuple[int, int], facing: int | None = None) -> None:
-        """A coach moves a figure on the tablet: the same proposal the camera would make."""
+    def tap_move(self, player: PlayerRef, x_mm: float, y_mm: float, facing: int | None = None) -> None:
+        """A coach moves a figure on the tablet: the same proposal the camera would make (a
+        sighting at a board point), so every game reads it with its own rules."""
         def job() -> str | None:
             m = self.match
-            board = m.ruleset.board(m.state)
-            x, y = board.ms_center_mm(square)
-            command = m.ruleset.command_for(m.state, Sighting(player, x, y, facing))
+            if m is None:
+                return "no match: start or resume one first"
+            command = m.ruleset.command_for(m.state, Sighting(player, x_mm, y_mm, facing))
             if command is None:
                 return None
             self._apply(lambda: m.submit(command, Source.MANUAL))
             return None
         self._queue(job)
 
-    def override(self, player: PlayerRef, square: tuple[int, int] | None, facing: int | None = None) -> None:
-        """Manual override: put the figure there whatever the camera or the rules had."""
-        self.submit(PlaceFigure(player, square=square, facing=facing, correction=True))
+    def override(self, player: PlayerRef, x_mm: float | None, y_mm: float | None,
+                 facing: int | None = None) -> None:
+        """Manual override: put the figure at that board point (None: off the pitch), whatever
+        the camera or the rules had."""
+        if x_mm is None or y_mm is None:
+            self.submit(PlaceFigure(player, facing=facing, correction=True))
+        else:
+            self.submit(PlaceFigure(player, x_mm=x_mm, y_mm=y_mm, facing=facing, correction=True))
 
     def enable_vision(self, on: bool) -> None:
         self.vision_enabled = on

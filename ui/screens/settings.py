@@ -9,8 +9,6 @@ from kivy.app import App
 from kivy.properties import StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.fublet import components
-
 
 class SettingsScreen(Screen):
     info = StringProperty("")
@@ -21,7 +19,7 @@ class SettingsScreen(Screen):
     def refresh(self, note: str = "") -> None:
         app = App.get_running_app()
         folder = app.components_dir()
-        lines = [f"Matches: {app.controller.matches_dir()}", f"Box data: {folder}"]
+        lines = [f"Matches: {app.controller.matches_dir()}", f"Box data ({app.game()}): {folder}"]
         try:
             notes = app.components().placeholders()
         except Exception as exc:  # a bad file: say which, keep the screen usable
@@ -33,9 +31,10 @@ class SettingsScreen(Screen):
 
     def copy_box_data(self) -> None:
         """Put the shipped data files where a table can edit them (never over its own)."""
-        folder = App.get_running_app().components_dir()
+        app = App.get_running_app()
+        folder = app.components_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        source = Path(str(components.DATA))
+        source = Path(str(app.components_module().DATA))
         copied = []
         for path in source.glob("*.json"):
             target = folder / path.name

@@ -1,42 +1,92 @@
-"""Match setup: game, teams, championship mode, dice source, camera."""
+"""Match setup: game, teams, the game's options, dice source, camera, calibration status."""
 
 from __future__ import annotations
 
 from kivy.app import App
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.metrics import dp, sp
+from kivy.properties import DictProperty, ListProperty, StringProperty
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.togglebutton import ToggleButton
 
-from companion.fublet import commands as c
-from companion.fublet.components import shipped_team, shipped_teams
-from companion.fublet.model import Options
+from ..games import face_for, ready
 
 
 class SetupScreen(Screen):
+    games = ListProperty([])              # titles of the games the tablet can show
+    game = StringProperty("")             # the chosen game's title
     teams = ListProperty([])
     home = StringProperty("")
     away = StringProperty("")
+    options = DictProperty({})            # the chosen game's options, by key
     dice = StringProperty("software")     # software / manual / tray
     camera = StringProperty("none")       # none / device / demo
-    championship = BooleanProperty(False)
     tray_port = StringProperty("")        # empty: find the tray by its USB id
+    calibration = StringProperty("")
     message = StringProperty("")
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._by_title: dict[str, str] = {}
+
     def on_pre_enter(self, *_args) -> None:
-        self.teams = shipped_teams()
-        if not self.home and self.teams:
-            self.home = self.teams[-1]
-        if not self.away and len(self.teams) > 1:
-            self.away = self.teams[0]
+        self._by_title = {face_for(g).title: g for g in ready()}
+        self.games = list(self._by_title)
+        if not self.game and self.games:
+            self.game = self.games[0]
+        else:
+            self.on_game()
+        app = App.get_running_app()
+        path = app.camera.calibration_path
+        self.calibration = (f"saved ({path})" if path.exists() else
+                            "none saved: the camera calibrates itself from the corner markers, "
+                            "or use Calibrate on the home screen")
+
+    def face(self):
+        return face_for(self._by_title[self.game])
+
+    def on_game(self, *_args) -> None:
+        if self.game not in self._by_title:
+            return
+        face = self.face()
+        self.teams = face.teams()
+        home, away = face.default_pair()
+        if self.home not in self.teams:
+            self.home = home
+        if self.away not in self.teams:
+            self.away = away
+        self.options = {o.key: o.default for o in face.options}
+        box = self.ids.options
+        box.clear_widgets()
+        for option in face.options:
+            box.add_widget(Label(text=option.label, font_size=sp(20)))
+            toggle = ToggleButton(text="yes" if option.default else "no", font_size=sp(20),
+                                  state="down" if option.default else "normal", size_hint_y=None, height=dp(56))
+            toggle.bind(state=lambda w, st, k=option.key: self._set_option(w, k, st == "down"))
+            box.add_widget(toggle)
+
+    def _set_option(self, widget, key: str, on: bool) -> None:
+        widget.text = "yes" if on else "no"
+        options = dict(self.options)
+        options[key] = on
+        self.options = options
 
     def start(self) -> None:
         app = App.get_running_app()
         if self.home == self.away:
             self.message = "Choose two different teams."
             return
-        create = c.CreateMatch(shipped_team(self.home), shipped_team(self.away), app.components(),
-                               Options(championship=self.championship))
+        game = self._by_title[self.game]
+        folder = app.components_dir(game)
+        try:
+            create = self.face().create(self.home, self.away, dict(self.options),
+                                        folder if folder.is_dir() else None)
+        except (OSError, ValueError, KeyError) as exc:   # the table's own box data is broken
+            self.message = f"Cannot read the box data: {exc}"
+            return
+        self.message = ""
         app.settings_for_match(dice=self.dice, camera=self.camera, tray_port=self.tray_port.strip())
-        app.controller.new_match(create)
+        app.controller.new_match(create, game=game)
         if self.dice == "tray":
             app.controller.start_tray(self.tray_port.strip())
         else:

@@ -20,6 +20,15 @@ def button(text: str, on_press, **kwargs) -> Button:
     return b
 
 
+def wrap_label(text: str, size: float = 16, colour=(1, 1, 1, 1), bold: bool = False) -> Label:
+    """A label that wraps to its width and grows to its text (panel texts, requests)."""
+    lab = Label(text=text, font_size=sp(size), color=colour, bold=bold, size_hint_y=None, halign="left",
+                valign="middle")
+    lab.bind(width=lambda *_: setattr(lab, "text_size", (lab.width, None)),
+             texture_size=lambda *_: setattr(lab, "height", max(lab.texture_size[1] + dp(6), dp(24))))
+    return lab
+
+
 class DiceKeypad(BoxLayout):
     """Digits for the dice a request asks for; ``on_roll(text)`` when the coach confirms."""
 

@@ -1,101 +1,126 @@
 """The pitch, drawn from the board geometry, with the figures where the books have them.
 
-Touching a figure dispatches ``on_figure``; touching any other square ``on_square`` (the
-movement square under the finger). The screen decides what a touch means.
+Any game's board: the widget draws a ``Geometry`` (ui/games/base.py: printed shapes and
+touchable cells in board millimetres) and a list of ``Figure``. Touching a figure dispatches
+``on_figure``; touching anything else ``on_square`` with the cell under the finger. The
+screen (and the game's face) decide what a touch means.
 """
 
 from __future__ import annotations
+
+from collections import defaultdict
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Rectangle
 from kivy.properties import ListProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
-from companion.board import GridBoard
 from companion.teams import PlayerRef, Team
 
-GRASS = ((0.16, 0.47, 0.22), (0.19, 0.53, 0.25), (0.22, 0.58, 0.28))
+from ..games.base import BallMark, Geometry
+
 TEAM_COLOURS = {Team.HOME: (0.15, 0.35, 0.85), Team.AWAY: (0.85, 0.2, 0.2)}
 
 
 class PitchView(Widget):
-    """Draws the board and its figures; maps touches to squares and figures."""
+    """Draws the board and its figures; maps touches to cells and figures."""
 
-    board = ObjectProperty(None, allownone=True)      # companion.board.GridBoard
-    state = ObjectProperty(None, allownone=True)      # the folded match state
+    geometry = ObjectProperty(None, allownone=True)   # ui.games.base.Geometry
+    state = ObjectProperty(None, allownone=True)      # the folded match state (what the figures come from)
+    figures = ListProperty([])                        # ui.games.base.Figure
+    ball = ObjectProperty(BallMark())
     selected = ObjectProperty(None, allownone=True)   # PlayerRef
-    reach = ListProperty([])                          # MS the selected figure can reach
-    marked = ListProperty([])                         # MS to outline (a declared target, say)
+    reach = ListProperty([])                          # cells the selected figure can reach
+    marked = ListProperty([])                         # cells to outline (a declared target, say)
 
     __events__ = ("on_figure", "on_square")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._labels: dict[str, object] = {}
+        self._spots: list[tuple[PlayerRef, float, float, object]] = []   # where each figure was drawn, its cell
         # The printed board changes only with the widget's size; the figures with every view.
         self._board_layer = InstructionGroup()
         self._figure_layer = InstructionGroup()
         self.canvas.add(self._board_layer)
         self.canvas.add(self._figure_layer)
-        self.bind(pos=self.redraw, size=self.redraw, board=self.redraw)
-        self.bind(state=self.redraw_figures, selected=self.redraw_figures, reach=self.redraw_figures,
-                  marked=self.redraw_figures)
+        self.bind(pos=self.redraw, size=self.redraw, geometry=self.redraw)
+        self.bind(figures=self.redraw_figures, ball=self.redraw_figures, selected=self.redraw_figures,
+                  reach=self.redraw_figures, marked=self.redraw_figures)
 
     # --- geometry -----------------------------------------------------------------------------
     def frame(self) -> tuple[float, float, float, float]:
-        """x, y, width, height of the pitch inside the widget, keeping the board's shape."""
-        b: GridBoard = self.board
+        """x, y, width, height of the board inside the widget, keeping its shape."""
+        g: Geometry = self.geometry
         margin = min(self.width, self.height) * 0.03
         w, h = self.width - 2 * margin, self.height - 2 * margin
-        scale = min(w / b.length_mm, h / b.width_mm)
-        pw, ph = b.length_mm * scale, b.width_mm * scale
+        scale = min(w / g.length_mm, h / g.width_mm)
+        pw, ph = g.length_mm * scale, g.width_mm * scale
         return self.x + (self.width - pw) / 2, self.y + (self.height - ph) / 2, pw, ph
 
-    def ms_rect(self, ms: tuple[int, int]) -> tuple[float, float, float, float]:
-        x, y, w, h = self.frame()
-        b = self.board
-        cw, ch = w / b.ms_cols, h / b.ms_rows
-        return x + ms[0] * cw, y + ms[1] * ch, cw, ch
+    def _scale(self) -> tuple[float, float, float]:
+        x, y, w, _h = self.frame()
+        return x, y, w / self.geometry.length_mm
 
-    def ms_centre(self, ms: tuple[int, int]) -> tuple[float, float]:
-        x, y, w, h = self.ms_rect(ms)
-        return x + w / 2, y + h / 2
+    def to_px(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        x, y, s = self._scale()
+        return x + x_mm * s, y + y_mm * s
 
-    def square_at(self, px: float, py: float) -> tuple[int, int] | None:
-        if self.board is None:
-            return None
-        x, y, w, h = self.frame()
-        if not (x <= px < x + w and y <= py < y + h):
-            return None
-        b = self.board
-        return (min(int((px - x) / w * b.ms_cols), b.ms_cols - 1), min(int((py - y) / h * b.ms_rows), b.ms_rows - 1))
+    def to_mm(self, px: float, py: float) -> tuple[float, float]:
+        x, y, s = self._scale()
+        return (px - x) / s, (py - y) / s
 
-    def figure_at(self, ms: tuple[int, int]) -> PlayerRef | None:
-        if self.state is None:
+    def cell_rect(self, cell) -> tuple[float, float, float, float]:
+        x0, y0, x1, y1 = self.geometry.cell_rect(cell)
+        ax, ay = self.to_px(x0, y0)
+        bx, by = self.to_px(x1, y1)
+        return ax, ay, bx - ax, by - ay
+
+    def cell_centre(self, cell) -> tuple[float, float]:
+        return self.to_px(*self.geometry.cell_centre(cell))
+
+    ms_centre = cell_centre   # the name the Fublet tests first used
+
+    def square_at(self, px: float, py: float):
+        if self.geometry is None:
             return None
-        for p in self.state.players.values():
-            if p.on_pitch and p.ms == ms:
-                return p.ref
+        return self.geometry.cell_at(*self.to_mm(px, py))
+
+    def figure_near(self, px: float, py: float) -> PlayerRef | None:
+        """The figure touched: of the figures standing in the cell under the finger, the one
+        drawn nearest (a cell may hold several). Not by radius: a Fublet figure is drawn wider
+        than its square, and the square next to it must stay touchable."""
+        cell = self.square_at(px, py)
+        here = [s for s in self._spots if s[3] == cell]
+        if cell is None or not here:
+            return None
+        return min(here, key=lambda s: (s[1] - px) ** 2 + (s[2] - py) ** 2)[0]
+
+    def figure_at(self, cell) -> PlayerRef | None:
+        for f in self.figures:
+            if f.cell == cell:
+                return f.ref
         return None
 
     # --- touches ------------------------------------------------------------------------------
     def on_touch_down(self, touch) -> bool:
         if not self.collide_point(*touch.pos):
             return super().on_touch_down(touch)
-        ms = self.square_at(*touch.pos)
-        if ms is None:
+        if self.geometry is None:
             return True
-        ref = self.figure_at(ms)
+        ref = self.figure_near(*touch.pos)
         if ref is not None:
             self.dispatch("on_figure", ref)
-        else:
-            self.dispatch("on_square", ms)
+            return True
+        cell = self.square_at(*touch.pos)
+        if cell is not None:
+            self.dispatch("on_square", cell)
         return True
 
     def on_figure(self, ref: PlayerRef) -> None:
         pass
 
-    def on_square(self, ms: tuple[int, int]) -> None:
+    def on_square(self, cell) -> None:
         pass
 
     # --- drawing ------------------------------------------------------------------------------
@@ -108,105 +133,119 @@ class PitchView(Widget):
             tex = self._labels[key] = lab.texture
         return tex
 
+    def _radius(self) -> float:
+        return max(self.geometry.figure_radius_mm() * self._scale()[2], 7)
+
     def redraw(self, *_args) -> None:
-        """The printed board: grass, lines, areas (only when the size or the board changes)."""
+        """The printed board (only when the size or the board changes)."""
         layer = self._board_layer
         layer.clear()
-        b: GridBoard | None = self.board
-        if b is None or self.width < 10 or self.height < 10:
+        g: Geometry | None = self.geometry
+        if g is None or self.width < 10 or self.height < 10:
             self._figure_layer.clear()
             return
-        x, y, w, h = self.frame()
         add = layer.add
         add(Color(0.05, 0.2, 0.08))
         add(Rectangle(pos=self.pos, size=self.size))
-        # Pass squares in three shades of grass, as printed.
-        pw, ph = w / b.ps_cols, h / b.ps_rows
-        for shade in range(3):
-            add(Color(*GRASS[shade]))
-            for c in range(b.ps_cols):
-                for r in range(b.ps_rows):
-                    if (c + r) % 3 == shade:
-                        add(Rectangle(pos=(x + c * pw, y + r * ph), size=(pw + 0.5, ph + 0.5)))
-        add(Color(1, 1, 1, 0.9))
-        add(Line(rectangle=(x, y, w, h), width=1.5))
-        add(Line(points=[x + w / 2, y, x + w / 2, y + h], width=1.2))
-        for name in ("penalty_area_low", "penalty_area_high", "goal_area_low", "goal_area_high"):
-            if b.has_area(name):
-                for rect in b.area(name).rects:
-                    add(Line(rectangle=(x + rect.col0 * pw, y + rect.row0 * ph, (rect.col1 - rect.col0 + 1) * pw,
-                                        (rect.row1 - rect.row0 + 1) * ph), width=1.2))
-        if b.has_area("third_mid"):  # the two zone lines
-            add(Color(0.1, 0.35, 0.12, 0.9))
-            rect = b.area("third_mid").rects[0]
-            for col in (rect.col0, rect.col1 + 1):
-                add(Line(points=[x + col * pw, y, x + col * pw, y + h], width=2))
-        add(Color(1, 1, 1, 1))
-        for name in ("goal_line_low", "goal_line_high"):
-            if b.has_area(name):
-                for rect in b.area(name).rects:
-                    gx = x - 6 if name.endswith("low") else x + w
-                    add(Rectangle(pos=(gx, y + rect.row0 * ph), size=(6, (rect.row1 - rect.row0 + 1) * ph)))
+        for shape in g.shapes():
+            add(Color(*shape.rgba))
+            if shape.kind == "fill":
+                ax, ay = self.to_px(shape.data[0], shape.data[1])
+                bx, by = self.to_px(shape.data[2], shape.data[3])
+                add(Rectangle(pos=(ax, ay), size=(bx - ax + 0.5, by - ay + 0.5)))
+            elif shape.kind == "outline":
+                ax, ay = self.to_px(shape.data[0], shape.data[1])
+                bx, by = self.to_px(shape.data[2], shape.data[3])
+                add(Line(rectangle=(ax, ay, bx - ax, by - ay), width=shape.width))
+            elif shape.kind == "line":
+                points = []
+                for i in range(0, len(shape.data) - 1, 2):
+                    points.extend(self.to_px(shape.data[i], shape.data[i + 1]))
+                add(Line(points=points, width=shape.width))
+            elif shape.kind == "text":
+                tex = self._label(shape.text, max(self._scale()[2] * shape.width, 9))
+                cx, cy = self.to_px(shape.data[0], shape.data[1])
+                add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
         self.redraw_figures()
 
     def redraw_figures(self, *_args) -> None:
-        """The movement range, marked squares, the figures and the ball (on every new view)."""
+        """The movement range, marked cells, the figures and the ball (on every new view)."""
         layer = self._figure_layer
         layer.clear()
-        if self.board is None or self.width < 10 or self.height < 10:
+        self._spots = []
+        if self.geometry is None or self.width < 10 or self.height < 10:
             return
         add = layer.add
         if self.reach:
             add(Color(1, 1, 0.3, 0.28))
-            for ms in self.reach:
-                rx, ry, rw, rh = self.ms_rect(tuple(ms))
+            for cell in self.reach:
+                rx, ry, rw, rh = self.cell_rect(tuple(cell) if isinstance(cell, list) else cell)
                 add(Rectangle(pos=(rx, ry), size=(rw, rh)))
         if self.marked:
             add(Color(1, 1, 1, 0.9))
-            for ms in self.marked:
-                rx, ry, rw, rh = self.ms_rect(tuple(ms))
+            for cell in self.marked:
+                rx, ry, rw, rh = self.cell_rect(tuple(cell) if isinstance(cell, list) else cell)
                 add(Line(rectangle=(rx, ry, rw, rh), width=2))
         self._draw_figures(add)
 
-    def _draw_figures(self, add) -> None:
-        s = self.state
-        if s is None:
-            return
-        cw = self.ms_rect((0, 0))[2]
-        radius = max(cw * 0.9, 7)
-        carrier = s.ball.carrier
-        for p in s.players.values():
-            if not p.on_pitch or p.ms is None:
+    def _positions(self) -> list[tuple[object, float, float]]:
+        """Where each figure is drawn: at its point, or its cell's centre, side by side when a
+        cell holds several (Football Leader's spaces hold up to four counters)."""
+        by_cell: dict[object, list] = defaultdict(list)
+        out = []
+        for f in self.figures:
+            if f.at is not None:
+                out.append((f, *self.to_px(*f.at)))
+            else:
+                by_cell[f.cell].append(f)
+        r = self._radius()
+        for cell, group in by_cell.items():
+            cx, cy = self.cell_centre(cell)
+            if len(group) == 1:
+                out.append((group[0], cx, cy))
                 continue
-            cx, cy = self.ms_centre(p.ms)
-            colour = TEAM_COLOURS[p.ref.team]
-            status = p.status.value
-            if p.ref == self.selected:
+            _x, _y, cw, ch = self.cell_rect(cell)
+            step = min(2.1 * r, cw / len(group)) if cw >= ch else 0
+            vstep = 0 if step else min(2.1 * r, ch / len(group))
+            for i, f in enumerate(sorted(group, key=lambda f: (f.ref.team.value, f.ref.number))):
+                off = i - (len(group) - 1) / 2
+                out.append((f, cx + off * step, cy + off * vstep))
+        return out
+
+    def _draw_figures(self, add) -> None:
+        radius = self._radius()
+        carrier = self.ball.carrier
+        for f, cx, cy in self._positions():
+            self._spots.append((f.ref, cx, cy, f.cell))
+            colour = TEAM_COLOURS[f.ref.team]
+            if f.ref == self.selected:
                 add(Color(1, 1, 0.2, 1))
                 add(Ellipse(pos=(cx - radius - 3, cy - radius - 3), size=(2 * radius + 6, 2 * radius + 6)))
-            shade = 1.0 if status == "ready" and not p.injured else 0.55
+            shade = 0.55 if f.dim else 1.0
             add(Color(colour[0] * shade, colour[1] * shade, colour[2] * shade, 1))
             add(Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius)))
-            if status == "stunned":
+            if f.crossed:
                 add(Color(0, 0, 0, 0.6))
                 add(Line(circle=(cx, cy, radius - 1), width=2))
-            if p.goalkeeper:
+            if f.goalkeeper:
                 add(Color(1, 1, 1, 1))
                 add(Line(circle=(cx, cy, radius + 1), width=1.2))
-            if p.manual:
+            if f.manual:
                 add(Color(1, 0.6, 0, 1))
                 add(Line(circle=(cx, cy, radius + 3), width=1.5, dash_length=3, dash_offset=3))
-            tex = self._label(str(p.ref.number), radius * 1.1)
+            tex = self._label(str(f.ref.number), radius * 1.1)
             add(Color(1, 1, 1, 1))
             add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
-            if p.ref == carrier:
+            if f.ref == carrier:
                 self._draw_ball(add, cx + radius * 0.8, cy - radius * 0.8, radius * 0.45)
-        if carrier is None and s.ball.ps is not None and self.board is not None:
-            cells = self.board.ps_cells(s.ball.ps)
-            xs = [self.ms_centre(c) for c in cells]
-            bx = sum(p[0] for p in xs) / len(xs)
-            by = sum(p[1] for p in xs) / len(xs)
-            self._draw_ball(add, bx, by, radius * 0.55)
+        if carrier is None:
+            spot = None
+            if self.ball.at is not None:
+                spot = self.to_px(*self.ball.at)
+            elif self.ball.cell is not None:
+                spot = self.cell_centre(self.ball.cell)
+            if spot is not None:
+                self._draw_ball(add, spot[0], spot[1], radius * 0.55)
 
     def _draw_ball(self, add, x: float, y: float, r: float) -> None:
         add(Color(1, 1, 1, 1))

@@ -1,0 +1,284 @@
+"""Fublet on the tablet: movement squares to touch, the round pace and MP bars, the five
+phases, declarations with their targets, shots with their tokens, walls, offside traps and
+substitutions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.board import GridBoard
+from companion.fublet import commands as c
+from companion.fublet.components import Action, load_components, shipped_team, shipped_teams
+from companion.fublet.model import Options, Phase, ShotPlan
+from companion.teams import PlayerRef, Team
+
+from ..widgets.keypad import TOUCH, button, wrap_label
+from .base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, grid_shapes
+
+PHASES = ("declaration", "outcome", "movement", "event", "tactical_movement")
+PS_ACTIONS = (Action.SHORT_PASS, Action.LONG_PASS, Action.CROSS, Action.FINALIZATION, Action.LONG_SHOT)
+SHOT = {"five": 4, "ten": 0, "save": 5, "chip": False, "curved": False, "dive": -1}
+
+
+def _geometry(board: GridBoard) -> RectGeometry:
+    # A Fublet figure stands on about two movement squares: drawn a little larger than one.
+    return RectGeometry(board.length_mm, board.width_mm, board.ms_cols, board.ms_rows, grid_shapes(board),
+                        radius=0.9)
+
+
+class FubletFace(Face):
+    def __init__(self) -> None:
+        super().__init__(game="fublet", title="Fublet",
+                         options=[Choice("championship", "Championship (draws stand)")])
+
+    # --- setup -------------------------------------------------------------------------------
+    def teams(self) -> list[str]:
+        return shipped_teams()
+
+    def create(self, home: str, away: str, options: dict[str, bool], folder: Any) -> Any:
+        return c.CreateMatch(shipped_team(home), shipped_team(away), load_components(folder),
+                             Options(championship=bool(options.get("championship"))))
+
+    # --- drawing -------------------------------------------------------------------------------
+    def geometry(self, board: GridBoard) -> RectGeometry:
+        return self.cached_geometry(board, _geometry)
+
+    def figures(self, state: Any) -> list[Figure]:
+        out = []
+        for p in state.players.values():
+            if not p.on_pitch or p.ms is None:
+                continue
+            status = p.status.value
+            out.append(Figure(p.ref, p.ms, dim=status != "ready" or p.injured, crossed=status == "stunned",
+                              goalkeeper=p.goalkeeper, manual=p.manual))
+        return out
+
+    def ball(self, state: Any, board: GridBoard) -> BallMark:
+        ball = state.ball
+        if ball.carrier is not None:
+            return BallMark(carrier=ball.carrier)
+        if ball.ps is None or board is None:
+            return BallMark()
+        # A loose ball lies in a pass square: drawn at its centre.
+        return BallMark(at=board.ps_center_mm(ball.ps))
+
+    # --- panels --------------------------------------------------------------------------------
+    def scoreboard(self, summary: dict[str, Any], now: datetime | None = None) -> Scoreboard:
+        board = super().scoreboard(summary)
+        shoot = summary.get("shootout") or {}
+        extra = f"  ({shoot.get('home', 0)}-{shoot.get('away', 0)} pens)" if shoot else ""
+        kind = " (transition)" if summary.get("round_kind") == "transition" else ""
+        return Scoreboard(board.score + extra, f"{summary.get('match_minute', 0)}'  {summary.get('half', '')}",
+                          f"Round {summary.get('round', 0)}{kind}: {summary.get('phase', '').replace('_', ' ')}")
+
+    def bars(self, summary: dict[str, Any]) -> list[BarSpec]:
+        mp = summary.get("mp", {})
+        return [BarSpec(f"Pace {summary.get('round_pace', 0)}", summary.get("round_pace", 0), 15),
+                BarSpec(f"Home MP {mp.get('home', 0)}", mp.get("home", 0), 20, TEAM_BAR[Team.HOME]),
+                BarSpec(f"Away MP {mp.get('away', 0)}", mp.get("away", 0), 20, TEAM_BAR[Team.AWAY])]
+
+    def stepper(self, state: Any, summary: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+        return PHASES, state.phase.value
+
+    def chips(self, state: Any) -> list[Chip]:
+        out = []
+        for p in sorted(state.players.values(), key=lambda p: (p.ref.team.value, p.ref.number)):
+            if p.where.value == "bench":
+                continue
+            mark = {"ready": "", "exhausted": "~", "stunned": "x"}[p.status.value]
+            mark += "Y" * p.yellow + ("R" if p.red else "") + ("+" if p.injured else "")
+            mark += "?" if p.on_pitch and p.ms is None else ""
+            out.append(Chip(p.ref, f"{p.ref.number}{mark}", enabled=p.on_pitch))
+        return out
+
+    def panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
+        state = view.state
+        ids = {r.id for r in view.pending}
+        if not view.pending:
+            add(wrap_label("Nothing pending." if state.phase is not Phase.OVER else "The match is over.", 18))
+        if "board" in ids:
+            team = view.pending[0].team
+            taken = set(state.boards.values())
+            for tb in state.components.tactical_boards:
+                if tb.id not in taken:
+                    add(button(tb.name, lambda b=tb.id, t=team: screen.submit(c.ChooseBoard(t, b))))
+        if "kick_off" in ids:
+            kicker = screen.selected
+            if kicker is not None and state.restart is not None and kicker.team is state.restart.team:
+                add(button(f"Kick off to #{kicker.number}", lambda k=kicker: screen.submit(c.KickOff(k))))
+            else:
+                add(wrap_label("Place the figures, then select the player who receives the kick-off.", 15))
+        if "declare" in ids:
+            add(wrap_label("Declare an action:", 15))
+            for action in Action:
+                add(button(action.label, lambda a=action: self._start_declaring(screen, a)))
+        if "move" in ids:
+            team = state.turn or Team.HOME
+            if state.round_kind is not None and state.round_kind.value == "transition" \
+                    and state.phase is Phase.MOVEMENT:
+                add(wrap_label("Transition round: zone movements only (free).", 15))
+            add(button(f"{team.label}: pass", lambda t=team: screen.submit(c.PassTurn(t))))
+            if state.turn is None:
+                add(button(f"{team.other.label}: pass", lambda t=team.other: screen.submit(c.PassTurn(t))))
+            if state.phase is Phase.MOVEMENT and state.declaration is not None \
+                    and state.declaration.action.is_pass:
+                add(button("Offside trap...", lambda: screen.set_mode("offside")))
+        if "reach_ball" in ids:
+            add(button("Who reached the ball...", lambda: screen.set_mode("reach")))
+        if any(i.startswith("restart") for i in ids):
+            if state.restart is not None and state.restart.taker is None:
+                add(button("Choose the taker (touch him)", lambda: screen.set_mode("taker")))
+            for req in view.pending:
+                if "step" in req.text and req.team is not None:
+                    add(button(f"{req.team.label}: end this step", lambda t=req.team: screen.submit(
+                        c.PassTurn(t))))
+            if state.restart is not None and state.restart.kind.value == "free_kick" and not state.restart.wall:
+                add(button("Set a wall...", lambda: screen.set_mode("wall")))
+        if "shootout" in ids:
+            kicker = screen.selected
+            if kicker is not None and kicker.team is state.turn:
+                add(button(f"Penalty by #{kicker.number}", lambda k=kicker: screen.submit(
+                    c.TakeShootoutKick(k))))
+            else:
+                add(wrap_label("Select the next penalty taker.", 15))
+        if state.phase is not Phase.OVER:
+            add(button("Substitution...", lambda: screen.set_mode("sub_off")))
+
+    # --- declaring -------------------------------------------------------------------------------
+    def _start_declaring(self, screen: Any, action: Action) -> None:
+        screen.action = action
+        screen.form = dict(SHOT)
+        screen.set_mode("opponents" if action is Action.SPEED_DRIBBLING else "target", keep_action=True)
+
+    def _declare(self, screen: Any, view: Any, ps, ms) -> None:
+        carrier = view.state.ball.carrier
+        action, opponents = screen.action, tuple(screen.picked)
+        if carrier is None or action is None:
+            screen.reset()
+            return
+        if action in PS_ACTIONS and action.is_shot:
+            command = c.Declare(carrier, action, target_ps=ps, shot=self._shot_plan(screen.form))
+        elif action.is_pass:
+            command = c.Declare(carrier, action, target_ps=ps)
+        else:
+            command = c.Declare(carrier, action, target_ms=ms, opponents=opponents)
+        screen.submit(command)
+
+    @staticmethod
+    def _shot_plan(sh: dict) -> ShotPlan:
+        tokens = (5,) * sh["five"] + (10,) * sh["ten"]
+        if sh["chip"]:
+            tokens = (10,) * (sh["five"] + sh["ten"])
+        dive = sh["dive"] if sh["dive"] >= 0 else None
+        return ShotPlan(tokens=tokens or (5,), save_token=10 if sh["chip"] else sh["save"], chip=sh["chip"],
+                        curved=sh["curved"], gk_dive=dive)
+
+    @staticmethod
+    def _bump(screen: Any, key: str, delta: int) -> None:
+        form = dict(screen.form)
+        form[key] = max(0 if key != "dive" else -1, min(12, form[key] + delta))
+        screen.form = form
+        screen.build_panel()
+
+    @staticmethod
+    def _toggle(screen: Any, key: str, value=None) -> None:
+        form = dict(screen.form)
+        form[key] = (not form[key]) if value is None else value
+        screen.form = form
+        screen.build_panel()
+
+    def mode_panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> bool:
+        state = view.state
+        mode = screen.mode
+        if mode == "target":
+            action = screen.action
+            what = "PS" if action.is_pass or action.is_shot else "MS"
+            add(wrap_label(f"{action.label}: touch the target {what}.", 17, bold=True))
+            if action.is_shot:
+                self._shot_controls(screen, view, add)
+        elif mode == "opponents":
+            names = ", ".join(str(o) for o in screen.picked) or "none yet"
+            add(wrap_label(f"Speed dribbling: touch the opponents to challenge ({names}), then the target.", 17,
+                           bold=True))
+            add(button("Now touch the target MS", lambda: screen.set_mode("target", keep_action=True,
+                                                                           keep_picked=True)))
+        elif mode == "taker":
+            add(wrap_label("Touch the player who takes it.", 17, bold=True))
+        elif mode == "wall":
+            add(wrap_label(f"Wall: touch up to five players ({len(screen.picked)} chosen).", 17, bold=True))
+            team = state.restart.team.other if state.restart else Team.HOME
+            add(button("Set the wall", lambda t=team: screen.submit(c.SetWall(t, tuple(screen.picked)))))
+        elif mode == "offside":
+            add(wrap_label("Offside trap: touch the attacker first, then the defenders who step up.", 17,
+                           bold=True))
+            if len(screen.picked) >= 2:
+                add(button("Call offside", lambda: screen.submit(
+                    c.CallOffside(screen.picked[0], tuple(screen.picked[1:])))))
+        elif mode == "reach":
+            add(wrap_label("Touch who reached the loose ball.", 17, bold=True))
+            add(button("Confirm", lambda: screen.submit(c.ReachBall(tuple(screen.picked), 1))))
+        elif mode == "sub_off":
+            add(wrap_label("Substitution: touch the player coming off.", 17, bold=True))
+        elif mode == "sub_on":
+            off = screen.picked[0]
+            add(wrap_label(f"{off} comes off: choose who comes on.", 17, bold=True))
+            for p in state.players.values():
+                if p.ref.team is off.team and p.where.value == "bench":
+                    add(button(f"#{p.ref.number} {p.card.name}", lambda on=p.ref: screen.submit(
+                        c.CallSubstitution(off.team, off, on))))
+        else:
+            return False
+        return True
+
+    def _shot_controls(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
+        sh = screen.form
+        add(wrap_label(f"Tokens: {sh['five']} x -5, {sh['ten']} x -10; save token -{sh['save']}"
+                       f"{'; chip' if sh['chip'] else ''}{'; curved' if sh['curved'] else ''}"
+                       f"{'; keeper dives ' + str(sh['dive']) + ' MS' if sh['dive'] >= 0 else ''}", 15))
+        rows = ((("-5 +", lambda: self._bump(screen, "five", 1)), ("-5 -", lambda: self._bump(screen, "five", -1)),
+                 ("-10 +", lambda: self._bump(screen, "ten", 1)), ("-10 -", lambda: self._bump(screen, "ten", -1))),
+                (("central", lambda: self._toggle(screen, "save", 5)),
+                 ("angled", lambda: self._toggle(screen, "save", 10)),
+                 ("chip", lambda: self._toggle(screen, "chip")), ("curved", lambda: self._toggle(screen, "curved"))),
+                (("dive +", lambda: self._bump(screen, "dive", 1)), ("dive -", lambda: self._bump(screen, "dive", -1))))
+        for items in rows:
+            row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=dp(4))
+            for text, fn in items:
+                row.add_widget(button(text, fn))
+            add(row)
+        add(button("Shoot at the near goal-line PS", lambda: self._declare(screen, view, None, None)))
+
+    # --- touches -----------------------------------------------------------------------------------
+    def on_figure(self, screen: Any, view: Any, ref: PlayerRef) -> bool:
+        mode = screen.mode
+        if mode == "opponents":
+            if ref.team is not view.state.attacking:
+                screen.toggle_pick(ref)
+            return True
+        if mode in ("wall", "reach", "offside"):
+            screen.toggle_pick(ref)
+            return True
+        if mode == "taker":
+            screen.submit(c.ChooseTaker(ref))
+            return True
+        if mode == "sub_off":
+            screen.picked = [ref]
+            screen.set_mode("sub_on", keep_picked=True)
+            return True
+        if mode == "target" and screen.action in (Action.SHORT_PASS, Action.LONG_PASS, Action.CROSS):
+            ms = view.state.players[ref].ms
+            if ms is not None:
+                self.on_cell(screen, view, ms)
+            return True
+        return False
+
+    def on_cell(self, screen: Any, view: Any, cell) -> bool:
+        if screen.mode == "target" and screen.action is not None:
+            self._declare(screen, view, screen.board.ms_to_ps(cell), cell)
+            return True
+        return False
