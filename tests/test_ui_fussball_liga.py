@@ -1,0 +1,164 @@
+"""The Fußball-Liga face on the tablet: its pure parts without a window (board cells,
+figures, ball, scoreboard, bars, the clock's time-up calls, the standard line-up), and a
+short match played through touches on the real app, headless."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from companion.commands import PlaceFigure
+from companion.fussball_liga import commands as c
+from companion.fussball_liga.model import PhaseLimit
+from companion.teams import Team
+from fussball_liga_kit import A, Clock, H, kicked_off, new_match, toss
+from test_ui_app import not_blank, run_scenario
+from ui.games.fussball_liga import FussballLigaFace, bar_specs, expired, standard_lineup
+
+
+@pytest.fixture(scope="module")
+def face() -> FussballLigaFace:
+    return FussballLigaFace()
+
+
+def test_the_board_has_a_ring_of_cells_for_goals_and_throw_ins(face):
+    m = new_match()
+    pitch = m.ruleset.board(m.state)
+    g = face.geometry(pitch)
+    assert (g.cols, g.rows, g.margin) == (30, 20, 1)
+    assert g.length_mm == pytest.approx(32 * 22) and g.width_mm == pytest.approx(22 * 22)
+    # A goal square behind the low goal line and a throw-in square beyond a touch line are touchable.
+    for sq in ((-1, 9), (30, 10), (12, -1), (12, 20), (0, 0), (29, 19)):
+        x, y = g.cell_centre(sq)
+        assert g.cell_at(x, y) == sq
+        # ... and what the tablet sends for them is the rules' own square.
+        assert pitch.square_at(*g.point(sq)) == sq
+    assert g.cell_at(-30, 5) is None
+    texts = {s.text for s in g.shapes() if s.kind == "text"}
+    assert {"1", "2", "3", "4", "low", "high"} <= texts
+    assert face.geometry(pitch) is g   # built once per board
+
+
+def test_figures_ball_and_chips_follow_the_books(face):
+    m = kicked_off()
+    s = m.state
+    figures = {f.ref: f for f in face.figures(s)}
+    assert figures[H(9)].cell == (14, 9) and figures[H(1)].goalkeeper and not figures[H(9)].goalkeeper
+    # #11 has the ball next to him (loose control): drawn in its square.
+    assert face.ball(s, s.components.pitch).cell == (12, 11)
+    m.submit(c.Move(H(9), (16, 9)))
+    s = m.state
+    m.submit(c.PassTurn(Team.HOME))
+    figures = {f.ref: f for f in face.figures(m.state)}
+    assert figures[H(9)].dim                       # moved this phase (turned upside-down)
+    chips = {ch.ref: ch.text for ch in face.chips(m.state)}
+    assert chips[H(9)] == "9~" and chips[A(9)] == "9"
+    m.submit(c.CallMisconduct(A(9), "other"))
+    chips = {ch.ref: ch.text for ch in face.chips(m.state)}
+    assert chips[A(9)] == "9Y"
+
+
+def test_the_ball_lies_on_the_centre_mark_before_a_kick_off(face):
+    m = new_match()
+    toss(m)
+    pitch = m.state.components.pitch
+    mark = face.ball(m.state, pitch)
+    g = face.geometry(pitch)
+    assert mark.at == g.to_board(15 * 22, 10 * 22)
+
+
+def test_scoreboard_and_bars_read_the_clocks(face):
+    clock = Clock()
+    m = kicked_off(clock=clock)
+    clock.tick(0)
+    summary = m.summary()
+    board = face.scoreboard(summary, clock.now + timedelta(seconds=75))
+    assert board.score.endswith("0 - 0  FC Gruenwald") and board.score.startswith("SV Rotstein")
+    assert board.clock == "01:15  1st half"
+    assert board.phase == "Turn 1: Home attacks, movement phase"
+    home, away, defender, timer, half = bar_specs(summary, clock.now + timedelta(seconds=12))
+    assert (home.caption, home.value, away.maximum) == ("Home MP 18/18", 18, 18)
+    assert defender.caption.startswith("Def. may 0")
+    assert timer.caption == "Timer 18 s" and timer.value == pytest.approx(18, abs=0.01)   # 30 s egg timer
+    assert half.caption == "Half 00:12"
+
+
+def test_the_tablet_calls_time_up_once_per_expiry(face):
+    clock = Clock()
+    m = kicked_off(clock=clock)
+    summary = m.summary()
+    assert expired(summary, clock.now + timedelta(seconds=29)) == []
+    later = clock.now + timedelta(seconds=30.2)
+    assert expired(summary, later) == [("phase", None)]
+
+    sent = []
+
+    class Ctl:
+        def submit(self, command):
+            sent.append(command)
+
+    class Screen:
+        controller = Ctl()
+
+        def build_bars(self, summary):
+            pass
+
+    class View:
+        pass
+
+    view = View()
+    view.summary = summary
+    fresh = FussballLigaFace()
+    fresh.tick(Screen(), view, later)
+    fresh.tick(Screen(), view, later + timedelta(seconds=0.5))   # the same expiry: not again
+    assert len(sent) == 1 and sent[0].kind == "phase" and sent[0].team is None
+    clock.now = later
+    m.submit(sent[0])
+    assert m.state.phase_time_up or m.state.turn_no == 2
+    assert ("phase", None) not in expired(m.summary(), later + timedelta(seconds=1))
+
+
+def test_the_half_and_a_chess_clock_run_out(face):
+    clock = Clock()
+    m = kicked_off(clock=clock, phase_limit=PhaseLimit.CHESS_CLOCK, half_minutes=1)
+    due = expired(m.summary(), clock.now + timedelta(seconds=61))
+    assert ("half", None) in due and ("phase", Team.HOME) in due
+
+
+def test_the_standard_line_up_is_legal():
+    m = new_match(phase_limit=PhaseLimit.NONE)
+    toss(m)
+    for ref, sq in standard_lineup(m.state):
+        m.submit(PlaceFigure(ref, square=sq))
+    m.submit(c.Kick(H(9), (12, 11)))   # the kick-off is accepted: everybody stands where he may
+    assert m.state.ball.holder == H(11)
+
+
+def test_options_map_to_the_rules_options(face):
+    o = face.match_options({"no_limit": True, "optional_rules": True})
+    assert o.phase_limit is PhaseLimit.NONE and o.goalkeeper_save and o.bonus_points and o.goal_posts
+    o = face.match_options({"chess_clock": True, "taking_a_pass": True})
+    assert o.phase_limit is PhaseLimit.CHESS_CLOCK and o.taking_a_pass and not o.goal_posts
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_a_short_match_through_touches(size, tmp_path):
+    result = run_scenario(size, tmp_path, "game:fussball_liga")
+    assert result["error"] == "", result["error"]
+    s = result["summary"]
+    assert s["game"] == "fussball_liga"
+    players = {p["player"]: p for p in s["players"]}
+    assert players["home#10"]["square"] == [10, 17]          # placed by touch in the line-up
+    assert players["home#9"]["square"] == [16, 12]           # moved by touch, then in the set-up
+    assert players["away#9"]["square"] == [14, 10]           # stepped back square by square
+    assert players["away#9"]["yellow_cards"] == 1
+    assert s["cards"][0]["player"] == "away#9"
+    assert s["ball"]["holder"] == "home#11" and s["turn"] == 3 and s["phase"] == "shot"
+    assert s["options"]["phase_limit"] == "none"
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"setup", "live_lineup", "live_movement", "live_intercept", "live_roll", "live_card", "live_path",
+            "live_free_kick"} <= names
+    for shot in result["screenshots"]:
+        assert not_blank(shot), f"{shot} is blank"
