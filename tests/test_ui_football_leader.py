@@ -1,0 +1,132 @@
+"""Football Leader on the tablet: the face's plain parts (board geometry, figures, scoreboard,
+bars, chips, preset sheets) without a window, and a short match played headless by touches
+(tests/ui_play_football_leader.py) with screenshots of the live screen."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+
+from companion.football_leader import commands as c  # noqa: E402
+from companion.football_leader.model import Phase  # noqa: E402
+from companion.teams import Team  # noqa: E402
+from football_leader_kit import A, C, H, d12, new_match, to_kick_off  # noqa: E402
+from test_ui_app import not_blank, run_scenario  # noqa: E402
+from ui.games.football_leader import (PRESETS, FootballLeaderFace, SpaceGeometry, board_shapes,  # noqa: E402
+                                      counter_spots, preset_sheet)
+
+
+@pytest.fixture(scope="module")
+def face() -> FootballLeaderFace:
+    return FootballLeaderFace()
+
+
+def test_every_space_is_a_cell_under_its_own_centre(face):
+    m = new_match()
+    board = m.state.components.board
+    g = face.geometry(board)
+    assert isinstance(g, SpaceGeometry)
+    assert g.length_mm == pytest.approx(960) and g.width_mm == pytest.approx(500)   # the goals stick out
+    for sp in board.spaces:
+        assert g.cell_at(*g.cell_centre(sp.key)) == sp.key
+        assert g.point(sp.key) == sp.center                  # rules' millimetres, for tap_move
+    assert g.cell_at(-1, -1) is None
+    assert face.geometry(board) is g                          # built once per board
+
+
+def test_the_board_prints_labels_shooting_numbers_and_dotted_lines():
+    m = new_match()
+    board = m.state.components.board
+    shapes = board_shapes(board)
+    texts = {s.text for s in shapes if s.kind == "text"}
+    assert {"A1", "D3", "G5"} <= texts and "6-10-14" in texts and "23" in texts
+    dotted = [link for link in board.links if link.dotted]
+    dashes = [s for s in shapes if s.kind == "line" and s.rgba == (1, 1, 1, 0.85)]
+    assert dotted and len(dashes) >= len(dotted)
+
+
+def test_figures_stand_on_their_own_goal_side_of_a_space(face):
+    m = new_match()
+    to_kick_off(m)
+    s = m.state
+    figures = {f.ref: f for f in face.figures(s)}
+    assert len(figures) == 22
+    assert figures[H(1)].goalkeeper and figures[H(1)].cell == (-1, 0)
+    g = face.geometry(s.components.board)
+    spots = counter_spots(s, g)
+    # Home defends x = 0: its counters stand left of the away ones sharing a space.
+    shared = [(p.ref, q.ref) for p in s.players.values() for q in s.players.values()
+              if p.on_pitch and q.on_pitch and p.space == q.space and p.ref.team is Team.HOME
+              and q.ref.team is Team.AWAY and p.space is not None and p.space[0] >= 0]
+    assert shared
+    for home, away in shared:
+        assert spots[home][0] < spots[away][0]
+    assert face.ball(s, s.components.board).carrier == s.ball
+
+
+def test_moved_and_booked_counters_look_it_and_their_chips_say_so(face):
+    m = new_match()
+    to_kick_off(m)
+    m.submit(c.Move(H(6), (2, 1), C("gold-2-4")))
+    figures = {f.ref: f for f in face.figures(m.state)}
+    assert figures[H(6)].dim and not figures[H(7)].dim
+    chips = {ch.ref: ch.text for ch in face.chips(m.state)}
+    assert chips[H(6)] == "6~" and chips[H(7)] == "7"
+    # A booked counter: a hard tackle missed (a 1), the foul check's higher die 11.
+    m.submit(c.EndTurn(Team.HOME))
+    m.submit(c.Tackle(A(10), C("bronze-4-12"), hard=True))
+    d12(m, Team.AWAY, 1)
+    d12(m, Team.AWAY, 11, 3)
+    assert m.state.players[A(10)].yellow == 1
+    assert {ch.ref: ch.text for ch in face.chips(m.state)}[A(10)] == "10~Y"   # a hard tackle is a movement: a marker
+    assert {f.ref: f for f in face.figures(m.state)}[A(10)].crossed
+
+
+def test_scoreboard_bars_and_stepper_follow_the_match(face):
+    m = new_match()
+    board = face.scoreboard(m.summary())
+    assert "0 - 0" in board.score and board.clock == "pre-match"
+    assert face.stepper(m.state, m.summary())[1] == "strategy"
+    to_kick_off(m)
+    s = m.summary()
+    board = face.scoreboard(s)
+    assert board.clock == "1st half, turn 1" and board.phase == "Home's turn: start"
+    bars = face.bars(s)
+    assert [b.caption for b in bars] == ["H deck 45/50", "H hand 5", "H moved 0/5", "A deck 45/50", "A hand 5",
+                                         "A moved 0/5"]
+    assert bars[0].maximum == 50 and bars[2].maximum == 5
+    assert face.stepper(m.state, s)[1] == "main action"
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_preset_sheets_are_accepted_for_both_ends(name):
+    m = new_match()
+    for team in (Team.HOME, Team.AWAY):
+        m.submit(c.WriteStrategy(team, preset_sheet(m.state, team, name)))
+    assert m.state.phase is Phase.OPENING_ROLL
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_a_short_football_leader_match_through_touches(size, tmp_path):
+    result = run_scenario(size, tmp_path, "game:football_leader")
+    assert result["error"] == "", result["error"]
+    s = result["summary"]
+    assert s["game"] == "football_leader"
+    assert s["score"] == {"home": 1, "away": 0}
+    assert s["goals"][0]["scorer"] == "home#10"
+    # After the goal Away kicks off: both coaches set up again.
+    assert s["phase"] == "set_up" and s["restart"]["kind"] == "kick_off" and s["restart"]["team"] == "away"
+    assert s["position_changes_used"]["away"] == 1
+    players = {p["player"]: p for p in s["players"]}
+    assert players["away#7"]["space"]["label"] == "E2" and players["home#10"]["space"]["label"] == "F4"
+    assert s["decks"]["home"]["played"]["silver-4-12"] == 1 and s["decks"]["home"]["played"]["gold-4-12"] == 1
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"fl_strategy", "fl_set_up", "fl_kick_off", "fl_move_card", "fl_card_asked", "fl_pass_roll",
+            "fl_goal"} <= names
+    for shot in result["screenshots"]:
+        assert not_blank(shot), f"{shot} is blank"
