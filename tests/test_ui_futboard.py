@@ -1,0 +1,295 @@
+"""Futboard on the tablet: the face's pure parts without a window (the board drawn, figures,
+chips, scoreboard, bars, line-ups, the highlighted spaces at corners and penalties), and a
+short match played on the real app through touches (tests/ui_play_futboard.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from futboard_kit import A, H, T0, d12, fix, kicked_off, new_match
+
+from companion.futboard import commands as c
+from companion.futboard.components import load_components, shipped_team
+from companion.futboard.model import Phase, Variant
+from companion.futboard.rules import FutboardRules
+from companion.futboard.setup import lineup_problems
+from companion.match import Match
+from companion.teams import Team
+from ui.games.futboard import FutboardFace, lineup_commands
+
+RULES = FutboardRules()
+
+
+def face_for_test() -> FutboardFace:
+    face = FutboardFace()
+    face.now = lambda: T0
+    return face
+
+
+def created(face: FutboardFace, **options) -> Match:
+    m = Match(FutboardRules())
+    m.submit(face.create("estrela", "mare", options, None))
+    return m
+
+
+def lined_up(m: Match) -> Match:
+    for team in (Team.HOME, Team.AWAY):
+        for command in lineup_commands(m.state, team):
+            m.submit(command)
+    return m
+
+
+def goal_for_home(m: Match) -> None:
+    """#8 (with the ball after the kit's kick-off) put on the wing and kicking: a goal."""
+    fix(m, H(8), (14, 1))
+    m.submit(c.Kick(H(8)))
+    d12(m, Team.HOME, 1)
+    d12(m, Team.AWAY, 12)
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+def test_the_options_choose_the_limit_and_the_variant():
+    face = face_for_test()
+    assert [o.key for o in face.options] == ["street", "goals"]
+    plain = face.create("estrela", "mare", {}, None)
+    assert plain.options.time_limit_min == 20 and plain.options.goal_limit is None
+    assert plain.options.variant is Variant.FUTBOARD and plain.components.pitch.yellow_lines is None
+    goals = face.create("estrela", "mare", {"goals": True}, None)
+    assert goals.options.goal_limit == 3 and goals.options.time_limit_min is None
+    street = face.create("estrela", "mare", {"street": True}, None)
+    assert street.options.variant is Variant.STREET and street.components.pitch.yellow_lines is not None
+
+
+# --- drawing -------------------------------------------------------------------------------------
+
+def test_the_board_has_a_cell_for_every_space_and_the_ring_outside():
+    face = face_for_test()
+    m = created(face)
+    pitch = m.state.components.pitch
+    geo = face.geometry(RULES.board(m.state))
+    assert (geo.cols, geo.rows, geo.margin) == (pitch.lines, pitch.rows, 1)
+    for space in ((0, 0), (19, 12), (9, 6), (-1, -1), (20, 13)):
+        assert geo.cell_at(*geo.cell_centre(space)) == space
+        # A touch travels to the rules as field millimetres: the same space comes back.
+        assert pitch.space_at(*geo.point(space)) == space
+    assert geo.cell_at(-1, -1) is None
+    assert face.geometry(RULES.board(m.state)) is geo   # built once per board
+
+
+def test_the_printed_numbers_are_drawn():
+    face = face_for_test()
+    m = created(face)
+    pitch = m.state.components.pitch
+    texts = [s for s in face.geometry(RULES.board(m.state)).shapes() if s.kind == "text"]
+    side = [s.text for s in texts if s.width == 17]
+    assert len(side) == 2 * pitch.lines            # both sides of the field
+    assert side.count("-4") == 4                   # the two lines at the halfway line, top and bottom
+    reductions = [k for k in pitch.keeper.spaces if k.reduction]
+    assert len([s for s in texts if s.width == 12]) == 2 * len(reductions)
+    outlines = [s.rgba for s in face.geometry(RULES.board(m.state)).shapes() if s.kind == "outline"]
+    assert (1, 0.88, 0.15, 1) not in outlines      # no yellow lines on the Futboard board
+    street = created(face, street=True)
+    outlines = [s.rgba for s in face.geometry(RULES.board(street.state)).shapes() if s.kind == "outline"]
+    assert (1, 0.88, 0.15, 1) in outlines
+
+
+def test_a_resumed_or_unknown_board_is_still_drawn():
+    """A face that never saw the match created finds the shipped field; a table's own field
+    it has not seen yet is drawn from the grid alone."""
+    m = new_match()
+    fresh = face_for_test()
+    texts = [s for s in fresh.geometry(RULES.board(m.state)).shapes() if s.kind == "text"]
+    assert "-4" in {s.text for s in texts}
+    own = replace(m.state.components.pitch, name="Our table's board")
+    geo = face_for_test().geometry(own.grid())
+    assert (geo.cols, geo.rows) == (own.lines, own.rows)
+
+
+def test_figures_ball_and_chips_show_the_players_states():
+    face = face_for_test()
+    m = kicked_off(to=8)
+    figures = {f.ref: f for f in face.figures(m.state)}
+    assert len(figures) == 22 and figures[H(1)].goalkeeper and not figures[H(2)].goalkeeper
+    assert face.ball(m.state, RULES.board(m.state)).carrier == H(8)
+    m.submit(c.Move(H(7), (7, 5)))
+    fix(m, A(9), (10, 5))
+    figures = {f.ref: f for f in face.figures(m.state)}
+    assert figures[H(7)].dim and not figures[H(8)].dim     # moved this turn
+    assert figures[A(9)].manual and figures[A(9)].cell == (10, 5)
+    chips = {ch.ref: ch for ch in face.chips(m.state)}
+    assert chips[H(7)].text == "7~" and chips[H(8)].text == "8"
+    assert len(chips) == 22                                # reserves stay off the chips
+
+
+def test_a_yellow_card_and_a_sending_off_mark_the_chip():
+    face = face_for_test()
+    m = kicked_off(to=8)
+    m.submit(c.EndTurn(Team.HOME))
+    pitch = m.state.components.pitch
+    for booking in (1, 2):
+        # Away's #9 put next to the carrier tries to take the ball: his foul number.
+        taken = {p.space for p in m.state.players.values() if p.on_field}
+        cs = m.state.players[m.state.ball].space
+        fix(m, A(9), next(sq for sq in pitch.neighbours(cs) if sq not in taken and pitch.inside(sq)))
+        m.submit(c.TakeBall(A(9)))
+        d12(m, Team.AWAY, m.state.players[A(9)].tile.foul)
+        assert m.state.turn is Team.HOME
+        if booking == 1:
+            assert {ch.ref: ch.text for ch in face.chips(m.state)}[A(9)] == "9Y"
+            carrier = m.state.ball
+            m.submit(c.Pass(carrier, face.receivers(m.state, carrier)[0]))
+            m.submit(c.EndTurn(Team.HOME))
+    chip = {ch.ref: ch for ch in face.chips(m.state)}[A(9)]
+    assert chip.text == "9YYR" and not chip.enabled
+    assert A(9) not in {f.ref for f in face.figures(m.state)}
+
+
+# --- panels ----------------------------------------------------------------------------------------
+
+def test_scoreboard_clock_and_bars():
+    face = face_for_test()
+    m = lined_up(created(face))
+    board = face.scoreboard(m.summary(), T0)
+    assert board.score == "Estrela FC  0 - 0  Mare Azul"
+    assert board.clock == "0:00 / 20:00  (stopped)" and board.phase == "Line-up, Home kicks off"
+    m.submit(c.StartClock(T0))
+    m.submit(c.Pass(H(9), face.receivers(m.state, H(9))[0]))
+    board = face.scoreboard(m.summary(), T0 + timedelta(seconds=75))
+    assert board.clock == "1:15 / 20:00" and board.phase == "Home's turn: 2 of 3 actions left"
+    face.now = lambda: T0 + timedelta(seconds=75)
+    bars = face.bars(m.summary())
+    assert [b.caption for b in bars] == ["Home actions 2/3", "Time left 18:45"]
+    assert bars[1].value == pytest.approx(1125)
+    assert face.stepper(m.state, m.summary())[1] == "action 2"
+    goals = created(face, goals=True)
+    assert face.scoreboard(goals.summary()).clock == "Turn 0   first to 3"
+    assert [b.caption for b in face.bars(goals.summary())] == ["Actions 0/3", "Home 0 of 3 goals", "Away 0 of 3 goals"]
+
+
+def test_the_tablet_notices_the_end_of_time():
+    """The tick proposes "time is up" once the clock passed the limit, once, and the match ends."""
+    class Screen:
+        def __init__(self, m):
+            self.controller = self
+            self.m = m
+            self.sent = []
+
+        def build_bars(self, summary):
+            pass
+
+        def submit(self, command):
+            self.sent.append(command)
+            self.m.submit(command)
+
+    class View:
+        def __init__(self, m):
+            self.state, self.summary = m.state, m.summary()
+
+    face = face_for_test()
+    m = lined_up(created(face))
+    m.submit(c.StartClock(T0))
+    screen = Screen(m)
+    face.tick(screen, View(m), T0 + timedelta(minutes=19))
+    assert screen.sent == []
+    face.tick(screen, View(m), T0 + timedelta(minutes=20, seconds=1))
+    assert [type(x) for x in screen.sent] == [c.CallTimeUp]
+    assert m.state.phase is Phase.OVER
+    face.tick(screen, View(m), T0 + timedelta(minutes=20, seconds=2))
+    assert len(screen.sent) == 1
+    assert face.phase_line(m.summary()) == "Full time: a draw"
+
+
+# --- line-ups ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("options", [{}, {"street": True}, {"goals": True, "street": True}])
+def test_the_default_line_ups_allow_the_kick_off(options):
+    face = face_for_test()
+    m = lined_up(created(face, **options))
+    assert lineup_problems(m.state) == []
+    kicker = face.kick_off_player(m.state, None)
+    assert kicker is not None and kicker.team is Team.HOME
+    receivers = face.receivers(m.state, kicker)
+    assert receivers
+    m.submit(c.Pass(kicker, receivers[0]))
+    assert m.state.phase is Phase.PLAY and m.state.ball == receivers[0]
+
+
+def test_after_a_goal_the_line_ups_bring_everyone_home():
+    face = face_for_test()
+    m = kicked_off(to=8)
+    goal_for_home(m)
+    assert m.state.score[Team.HOME] == 1 and m.state.phase is Phase.LINEUP
+    assert lineup_problems(m.state)        # #8 stands in Away's half
+    lined_up(m)
+    assert lineup_problems(m.state) == []
+    kicker = face.kick_off_player(m.state, None)
+    assert kicker is not None and kicker.team is Team.AWAY
+    assert face.phase_line(m.summary()) == "Line-up, Away kicks off"
+
+
+# --- what a selected figure may do ------------------------------------------------------------------------
+
+def test_a_corner_highlights_the_free_corner_slots():
+    face = face_for_test()
+    m = kicked_off(to=8)
+    fix(m, H(8), (14, 1))
+    m.submit(c.Kick(H(8)))
+    d12(m, Team.HOME, 3)
+    d12(m, Team.AWAY, 3)
+    assert m.state.phase is Phase.CORNER
+    assert face.reach(RULES, m.state, H(7)) == [(19, 0), (19, 12)]
+    assert face.reach(RULES, m.state, A(7)) == []
+    assert face.stepper(m.state, m.summary())[1] == "corner kick"
+    assert face.phase_line(m.summary()) == "Corner kick for Home"
+
+
+def test_a_penalty_highlights_the_spot_and_the_way_out_of_the_area():
+    face = face_for_test()
+    m = kicked_off(to=8)
+    fix(m, H(8), (14, 1))
+    m.submit(c.Kick(H(8)))
+    d12(m, Team.HOME, 12)                  # a miss: Away's goalkeeper has the ball, Away's turn
+    fix(m, A(1), (2, 8))
+    fix(m, A(9), (3, 4))                   # in Home's area, level with the last defender
+    m.submit(c.Pass(A(1), A(9)))
+    m.submit(c.EndTurn(Team.AWAY))
+    m.submit(c.TakeBall(H(3)))
+    d12(m, Team.HOME, m.state.players[H(3)].tile.foul)
+    assert m.state.phase is Phase.PENALTY
+    assert face.reach(RULES, m.state, A(9)) == [(2, 6)]
+    pitch = m.state.components.pitch
+    out = face.reach(RULES, m.state, H(4))
+    assert out and not any(pitch.in_penalty_area(sq, pitch.half((0, 0))) for sq in out)
+    assert {ch.ref: ch.text for ch in face.chips(m.state)}[H(3)] == "3Y"
+    ball = face.ball(m.state, RULES.board(m.state))
+    assert ball.carrier is None and ball.at is not None
+
+
+# --- the app -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_a_short_futboard_match_through_touches(size, tmp_path):
+    from test_ui_app import not_blank, run_scenario
+
+    result = run_scenario(size, tmp_path, "game:futboard")
+    assert result["error"] == "", result["error"]
+    assert result["window"] == [int(v) for v in size.split("x")]
+    s = result["summary"]
+    assert s["game"] == "futboard" and s["limits"]["time_min"] == 20 and s["clock"]["running"]
+    assert s["score"] == {"home": 1, "away": 0}
+    assert s["goals"][0] == {"team": "home", "scorer": "home#11", "how": "kick", "turn": 1}
+    players = {p["player"]: p for p in s["players"]}
+    assert players["home#14"]["where"] == "field" and players["home#10"]["where"] == "reserve"
+    booked = [b["player"] for b in s["cards"]]
+    assert len(booked) == 1 and players[booked[0]]["yellow_cards"] == 1
+    assert s["phase"] == "play" and s["turn"] == "away"
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"setup", "live_lineup", "live_pass", "live_reach", "live_kick", "live_goal", "live_take",
+            "live_card"} <= names
+    for shot in result["screenshots"]:
+        assert not_blank(shot), f"{shot} is blank"
+    assert Path(result["journal"]).exists()
