@@ -165,6 +165,8 @@ def test_scoreboard_clock_and_bars():
     assert [b.caption for b in bars] == ["Home actions 2/3", "Time left 18:45"]
     assert bars[1].value == pytest.approx(1125)
     assert face.stepper(m.state, m.summary())[1] == "action 2"
+    assert face.tile_text(m.state, H(9)).startswith("#9 ") and "dribble" in face.tile_text(m.state, H(9))
+    assert face.kick_odds(m.state, H(9)) == "1-5"     # accuracy 9, four lines from the halfway line
     goals = created(face, goals=True)
     assert face.scoreboard(goals.summary()).clock == "Turn 0   first to 3"
     assert [b.caption for b in face.bars(goals.summary())] == ["Actions 0/3", "Home 0 of 3 goals", "Away 0 of 3 goals"]
@@ -212,6 +214,13 @@ def test_the_default_line_ups_allow_the_kick_off(options):
     assert lineup_problems(m.state) == []
     kicker = face.kick_off_player(m.state, None)
     assert kicker is not None and kicker.team is Team.HOME
+    # A selected figure's free spaces: his own field, and the centre circle for the kicking side.
+    pitch = m.state.components.pitch
+    home = face.reach(RULES, m.state, H(2))
+    assert home and all(pitch.half(sq) is pitch.half((0, 0)) or sq in pitch.centre_circle for sq in home)
+    assert any(pitch.half(sq) is not pitch.half((0, 0)) for sq in home)    # the circle beyond halfway
+    away = face.reach(RULES, m.state, A(2))
+    assert away and not any(pitch.half(sq) is pitch.half((0, 0)) for sq in away)
     receivers = face.receivers(m.state, kicker)
     assert receivers
     m.submit(c.Pass(kicker, receivers[0]))
@@ -289,7 +298,7 @@ def test_a_short_futboard_match_through_touches(size, tmp_path):
     assert s["phase"] == "play" and s["turn"] == "away"
     names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
     assert {"setup", "live_lineup", "live_pass", "live_reach", "live_kick", "live_goal", "live_take",
-            "live_card"} <= names
+            "live_card", "live_place", "live_turn"} <= names
     for shot in result["screenshots"]:
         assert not_blank(shot), f"{shot} is blank"
     assert Path(result["journal"]).exists()

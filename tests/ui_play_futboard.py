@@ -74,6 +74,7 @@ def play(scenario):
     target = (start[0], start[1] - 2)
     scenario.card(H(11))
     yield "settle"
+    scenario.screenshot("live_place")
     scenario.tap_square(target)
     yield "settle"
     assert scenario.state.players[H(11)].space == target, error(scenario)
@@ -104,7 +105,7 @@ def play(scenario):
     assert kick_problem(s, H(11)) is None
 
     # The kick: Home rolls 1 (a hit), the goalkeeper 12 (no save), both on the keypad.
-    scenario.press("Kick at goal (#11)")
+    scenario.press("Kick at goal (#11", startswith=True)
     yield "settle"
     assert scenario.state.queue, error(scenario)
     scenario.screenshot("live_kick")
@@ -153,7 +154,8 @@ def play(scenario):
     s = scenario.state
     assert s.players[runner].space == next_to, error(scenario)
     carrier = s.ball
-    scenario.press(f"#{runner.number} takes the ball from #{carrier.number}")
+    scenario.screenshot("live_turn")
+    scenario.press(f"#{runner.number} takes the ball from #{carrier.number}", startswith=True)
     yield "settle"
     scenario.screenshot("live_take")
     scenario.keypad(str(s.players[runner].tile.foul))

@@ -344,6 +344,10 @@ class FutboardFace(Face):
             if not p.in_penalty_area(state.players[player].space, end):
                 return []
             return sorted(sq for sq in super().reach(ruleset, state, player) if not p.in_penalty_area(sq, end))
+        if state.phase is Phase.LINEUP and isinstance(r, KickOff):
+            circle = set(p.centre_circle) if r.team is player.team else set()
+            return sorted(sq for sq in p.field(state.street).squares()
+                          if sq not in taken and (q.in_own_field(state, player.team, sq) or sq in circle))
         if state.phase is Phase.PLAY and state.turn is player.team:
             return super().reach(ruleset, state, player)
         return []
@@ -439,6 +443,9 @@ class FutboardFace(Face):
         if s.phase is Phase.OVER:
             add(wrap_label(f"The match is over: {self.phase_line(view.summary)}.", 18, bold=True))
             return
+        sel = screen.selected
+        if sel is not None and sel in s.players:
+            add(wrap_label(self.tile_text(s, sel), 14, colour=(0.75, 0.9, 1, 1)))
         if s.phase is Phase.LINEUP:
             self._lineup_panel(screen, view, add)
         elif s.phase is Phase.CORNER:
@@ -515,7 +522,8 @@ class FutboardFace(Face):
             add(button(f"Pass from #{carrier.number}...", lambda k=carrier: self._start_pass(screen, k)))
             problem = kick_problem(s, carrier)
             if problem is None:
-                add(button(f"Kick at goal (#{carrier.number})", lambda k=carrier: screen.submit(c.Kick(k))))
+                add(button(f"Kick at goal (#{carrier.number}, hits on {self.kick_odds(s, carrier)})",
+                           lambda k=carrier: screen.submit(c.Kick(k))))
             else:
                 add(wrap_label(f"No kick: {problem[1]}.", 14, colour=(0.8, 0.8, 0.8, 1)))
         elif carrier is not None and not defence:
@@ -523,12 +531,29 @@ class FutboardFace(Face):
             takers = [p.ref for p in q.on_field(s, team)
                       if p.space is not None and cs is not None and q.pitch(s).adjacent(p.space, cs)]
             for ref in sorted(takers, key=lambda r: r.number):
-                add(button(f"#{ref.number} takes the ball from #{carrier.number}",
-                           lambda t=ref: screen.submit(c.TakeBall(t))))
+                tile = s.players[ref].tile
+                add(button(f"#{ref.number} takes the ball from #{carrier.number} (1-{tile.strength}, foul "
+                           f"{tile.foul})", lambda t=ref: screen.submit(c.TakeBall(t))))
             if not takers:
                 add(wrap_label(f"Take the ball: move a player next to #{carrier.number} first.", 14,
                                colour=(0.8, 0.8, 0.8, 1)))
         add(button(f"{team.label}: end the turn", lambda t=team: screen.submit(c.EndTurn(t))))
+
+    @staticmethod
+    def kick_odds(s: Any, kicker: PlayerRef) -> str:
+        """The numbers that hit: 1 to accuracy minus the penalty printed for his line."""
+        p = s.players[kicker]
+        target = p.tile.accuracy - q.pitch(s).kick_penalty(p.space, q.attacked_end(kicker.team))
+        return f"1-{target}" if target > 0 else "none"
+
+    @staticmethod
+    def tile_text(s: Any, ref: PlayerRef) -> str:
+        """What the selected player's tile says, for the coach choosing an action."""
+        t = s.players[ref].tile
+        dribble = ", dribble" if t.dribble else ""
+        keeper = f", defence {t.defence}" if t.defence is not None else ""
+        return (f"#{ref.number} {t.name} ({t.position.value}): moves {t.movement}{dribble}, pass {t.pass_ruler}, "
+                f"kick {t.accuracy}, take {t.strength} (foul {t.foul}){keeper}")
 
     def _clock_panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
         button, _wrap = _widgets()
