@@ -130,3 +130,103 @@ def test_a_short_football_leader_match_through_touches(size, tmp_path):
             "fl_goal"} <= names
     for shot in result["screenshots"]:
         assert not_blank(shot), f"{shot} is blank"
+
+
+class FakeScreen:
+    """What the face touches of the live screen, without a window: the UI state and what
+    was submitted."""
+
+    def __init__(self) -> None:
+        self.mode, self.action, self.picked, self.form, self.selected = "", None, [], {}, None
+        self.override = False
+        self.ids: dict = {}
+        self.sent: list = []
+
+    def submit(self, command) -> None:
+        self.mode, self.action, self.picked, self.selected = "", None, [], None
+        self.sent.append(command)
+
+    def set_mode(self, mode: str, keep_action: bool = False, keep_picked: bool = False) -> None:
+        self.mode = mode
+        if not keep_picked:
+            self.picked = []
+
+    def toggle_pick(self, ref) -> None:
+        self.picked = [r for r in self.picked if r != ref] if ref in self.picked else [*self.picked, ref]
+
+    def build_panel(self) -> None:
+        pass
+
+    def refresh_reach(self) -> None:
+        pass
+
+
+class FakeView:
+    def __init__(self, m) -> None:
+        self.state = m.state
+        self.pending = m.pending()
+
+
+def test_action_forms_turn_touches_and_cards_into_commands(face):
+    m = new_match()
+    to_kick_off(m)
+    view, sc = FakeView(m), FakeScreen()
+    # Dodge supported by a teammate touched first, then the dodge card and the support card.
+    face._start(sc, "dodge", {"team": Team.HOME})
+    assert face.on_figure(sc, view, H(10))
+    face._fill(sc, view.state, "dodge", "card", C("silver-4-12"))
+    assert not sc.sent
+    face._fill(sc, view.state, "dodge", "support_card", C("gold-4-10"))
+    assert sc.sent[-1] == c.Dodge(C("silver-4-12"), H(10), C("gold-4-10"))
+    # Pass and dodge: the receiver by touch, his dodge card, then the pass card.
+    face._start(sc, "pass_dodge", {"team": Team.HOME, "two": "dodge"})
+    face.on_figure(sc, view, A(9))          # an opponent is not a receiver
+    face.on_figure(sc, view, H(10))
+    face._fill(sc, view.state, "pass_dodge", "dodge_card", C("gold-4-11"))
+    face._fill(sc, view.state, "pass_dodge", "card", C("silver-4-10"))
+    assert sc.sent[-1] == c.Pass(H(10), C("silver-4-10"), dodge_card=C("gold-4-11"), two_dice_on="dodge")
+    # Move: the counter, the card, then a touch on a space (or on a figure standing there).
+    face._start(sc, "move", {"team": Team.HOME})
+    face.on_figure(sc, view, H(6))
+    assert sc.selected == H(6)               # the screen lights his range
+    face._fill(sc, view.state, "move", "card", C("gold-2-4"))
+    face.on_figure(sc, view, H(8))          # #8's space
+    assert sc.sent[-1] == c.Move(H(6), view.state.players[H(8)].space, C("gold-2-4"))
+    # Move and tackle (Away's turn in the rules; the form only builds the command).
+    face._start(sc, "move_tackle", {"team": Team.AWAY})
+    face.on_figure(sc, view, A(7))
+    face._fill(sc, view.state, "move_tackle", "move_card", C("gold-2-5"))
+    face._fill(sc, view.state, "move_tackle", "card", C("bronze-3-9"))
+    assert sc.sent[-1] == c.Tackle(A(7), C("bronze-3-9"), hard=True, move_card=C("gold-2-5"))
+
+
+def test_set_up_changes_and_a_sheet_written_by_touch(face):
+    m = new_match()
+    view, sc = FakeView(m), FakeScreen()
+    face._start_sheet(sc, view.state, Team.HOME)
+    assert sc.mode == "sheet" and len(sc.form["ko"]) == 10
+    face._sheet_pick(sc, 11)
+    face._sheet_place(sc, None)              # #11 to the bench
+    face._sheet_pick(sc, 12)
+    face.on_cell(sc, view, (3, 1))          # #12 takes his kick-off place
+    face._set_form(sc, kind="goal_kick")
+    face._sheet_pick(sc, 11)
+    face._sheet_place(sc, None)
+    face._sheet_pick(sc, 12)
+    face.on_cell(sc, view, (3, 4))
+    sheet = sc.form
+    assert 11 not in sheet["ko"] and sheet["ko"][12] == (3, 1) and sheet["gk"][12] == (3, 4)
+    m.submit(c.WriteStrategy(Team.HOME, preset_sheet(m.state, Team.HOME, "4-4-2")))
+    m.submit(c.WriteStrategy(Team.AWAY, preset_sheet(m.state, Team.AWAY, "4-4-2")))
+    d12(m, Team.HOME, 7)
+    d12(m, Team.AWAY, 3)
+    view = FakeView(m)
+    figures = face.figures(view.state)      # the sheets' places, before anyone stands
+    assert len([f for f in figures if f.dim]) == 20
+    face._start(sc, "replace", {"team": Team.HOME})
+    face.on_figure(sc, view, H(9))
+    assert sc.form["off"] == H(9)
+    face._start(sc, "change", {"team": Team.AWAY, "kind": "goal_kick"})
+    face.on_figure(sc, view, A(4))
+    face.on_cell(sc, view, (4, 2))
+    assert sc.sent[-1] == c.ChangeStrategy(Team.AWAY, A(4), goal_kick=(4, 2))
