@@ -9,10 +9,9 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from futboard_kit import A, H, T0, d12, fix, kicked_off, new_match
+from futboard_kit import T0, A, H, d12, fix, kicked_off, new_match
 
 from companion.futboard import commands as c
-from companion.futboard.components import load_components, shipped_team
 from companion.futboard.model import Phase, Variant
 from companion.futboard.rules import FutboardRules
 from companion.futboard.setup import lineup_problems

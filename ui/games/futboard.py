@@ -22,14 +22,22 @@ from companion.futboard import commands as c
 from companion.futboard import queries as q
 from companion.futboard.components import Position, load_components, shipped_team, shipped_teams
 from companion.futboard.kicks import kick_problem
-from companion.futboard.model import ACTIONS_PER_TURN, MAX_PER_LINE, Corner, KickOff, Options, Penalty, Phase, \
-    Variant, Where
+from companion.futboard.model import (
+    ACTIONS_PER_TURN,
+    MAX_PER_LINE,
+    Corner,
+    KickOff,
+    Options,
+    Penalty,
+    Phase,
+    Variant,
+    Where,
+)
 from companion.futboard.passing import pass_problem
 from companion.futboard.pitch import End, Pitch
 from companion.teams import PlayerRef, Team
 
-from .base import GRASS, TEAM_BAR, WHITE, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, \
-    Shape
+from .base import GRASS, TEAM_BAR, WHITE, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, Shape
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +175,7 @@ def lineup_shape(s: Any, team: Team) -> dict[PlayerRef, tuple[int, int]]:
 
     def free(line: int, row: int) -> tuple[int, int] | None:
         # The nearest free space in this line, then in the lines behind it (own field only).
-        for dl in range(0, half):
+        for dl in range(half):
             ln = line - dl
             if ln < 0:
                 break
@@ -274,16 +282,17 @@ class FutboardFace(Face):
         self._pitches[id(grid)] = (grid, pitch)
 
     def _learn_state(self, state: Any) -> None:
-        if state is not None and getattr(state, "components", None) is not None:
-            if id(state.components.pitch.grid()) not in self._pitches:
-                self._learn(state.components.pitch)
+        if state is not None and getattr(state, "components", None) is not None \
+                and id(state.components.pitch.grid()) not in self._pitches:
+            self._learn(state.components.pitch)
 
     def pitch_for(self, board: GridBoard) -> Pitch | None:
         known = self._pitches.get(id(board))
         if known is not None and known[0] is board:
             return known[1]
         for pitch in _shipped_pitches():
-            if pitch.grid() == board:
+            # Pitch.grid() is cached by the pitch's value: the same object only for the same field.
+            if pitch.grid() is board:
                 self._learn(pitch)
                 return pitch
         return None
@@ -436,7 +445,7 @@ class FutboardFace(Face):
 
     # --- the action buttons ------------------------------------------------------------------------
     def panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
-        button, wrap_label = _widgets()
+        _button, wrap_label = _widgets()
         s = view.state
         if not s.created:
             return
