@@ -131,7 +131,7 @@ def shootout_order_set(s: FootballLeaderState, e: ev.ShootoutOrderSet) -> Footba
 def figure_placed(s: FootballLeaderState, e: ev.FigurePlaced) -> FootballLeaderState:
     p = s.players[e.player]
     where = Where.PITCH if e.space is not None else p.where
-    return _player(s, e.player, space=e.space, where=where)
+    return _player(s, e.player, space=e.space, where=where, manual=e.correction)
 
 
 def pending_opened(s: FootballLeaderState, e: ev.PendingOpened) -> FootballLeaderState:
@@ -198,7 +198,7 @@ def turn_finished(s: FootballLeaderState, e: ev.TurnFinished) -> FootballLeaderS
 
 
 def counter_moved(s: FootballLeaderState, e: ev.CounterMoved) -> FootballLeaderState:
-    s = _player(s, e.player, space=e.to)
+    s = _player(s, e.player, space=e.to, manual=False)
     if e.moved and s.turn is not None and e.player not in s.turn.moved:
         s = _turn(s, moved=s.turn.moved + (e.player,))
     return s
@@ -265,7 +265,7 @@ def restart_set(s: FootballLeaderState, e: ev.RestartSet) -> FootballLeaderState
 def formation_set(s: FootballLeaderState, e: ev.FormationSet) -> FootballLeaderState:
     players = {ref: (_with(p, markers=0) if p.markers else p) for ref, p in s.players.items()}
     for ref, space in e.positions:
-        players[ref] = _with(players[ref], space=space, where=Where.PITCH)
+        players[ref] = _with(players[ref], space=space, where=Where.PITCH, manual=False)
     return _with(s, players=players, unmarked=None, guard=None, movement=None)
 
 

@@ -123,6 +123,7 @@ class PlayerState:
     yellow: int = 0
     sent_off: bool = False
     replaced: bool = False
+    manual: bool = False            # put there by a person's correction, not by a move
 
     @property
     def on_pitch(self) -> bool:

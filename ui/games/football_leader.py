@@ -309,7 +309,7 @@ class FootballLeaderFace(Face):
             if p.ref in spots:
                 # Dim: a Moved Marker on it; crossed: booked (a yellow card marker).
                 out.append(Figure(p.ref, p.space, dim=p.markers > 0, crossed=p.yellow > 0,
-                                  goalkeeper=p.goalkeeper, at=spots[p.ref]))
+                                  goalkeeper=p.goalkeeper, manual=p.manual, at=spots[p.ref]))
         if state.phase is Phase.SET_UP:
             out.extend(self._sheet_preview(state, g, {f.ref for f in out}))
         return out

@@ -16,6 +16,7 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
@@ -195,8 +196,12 @@ class LiveScreen(Screen):
             return
         if head is not None and head.kind == "choice":
             add(wrap_label(head.text, 17, bold=True))
+            # A long list (Football Leader's cards in a deck) in three columns, not one long scroll.
+            box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
+            box.bind(minimum_height=box.setter("height"))
             for option in head.options:
-                add(button(option.replace("_", " "), lambda o=option, r=head.id: self.controller.choose(r, o)))
+                box.add_widget(button(option.replace("_", " "), lambda o=option, r=head.id: self.controller.choose(r, o)))
+            add(box)
             return
         for req in view.pending:
             add(wrap_label(req.text, 17, bold=True))

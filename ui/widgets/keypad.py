@@ -48,13 +48,19 @@ class DiceKeypad(BoxLayout):
         self.add_widget(grid)
         row = BoxLayout(spacing=dp(4), size_hint_y=None, height=TOUCH)
         row.add_widget(button("Clear", self.clear))
+        # Dice above 9 (a d12's 10, 11, 12) need a break between faces: "12 3".
+        row.add_widget(button("Next die", self.next_die))
         row.add_widget(button("Roll", lambda: self.dispatch("on_roll", self.text)))
         self.add_widget(row)
         self.height = TOUCH * 4 + dp(16)
         self.bind(text=lambda *_: setattr(self.display, "text", self.text or "-"))
 
     def press(self, digit: str) -> None:
-        self.text = (self.text + digit)[-4:]
+        self.text = (self.text + digit)[-8:]
+
+    def next_die(self) -> None:
+        if self.text and not self.text.endswith(" "):
+            self.text = self.text + " "
 
     def clear(self) -> None:
         self.text = ""
