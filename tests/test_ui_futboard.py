@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from futboard_kit import T0, A, H, d12, fix, kicked_off, new_match
 
+from companion.commands import PlaceFigure
 from companion.futboard import commands as c
 from companion.futboard.model import Phase, Variant
 from companion.futboard.rules import FutboardRules
@@ -301,3 +302,102 @@ def test_a_short_futboard_match_through_touches(size, tmp_path):
     for shot in result["screenshots"]:
         assert not_blank(shot), f"{shot} is blank"
     assert Path(result["journal"]).exists()
+
+
+# --- the buttons in each situation (widgets stood in by plain records) ------------------------------------
+
+class FakeScreen:
+    def __init__(self, selected=None, mode="", action=None, picked=()):
+        self.selected, self.mode, self.action, self.picked = selected, mode, action, list(picked)
+        self.sent = []
+
+    def submit(self, command):
+        self.sent.append(command)
+
+
+class FakeView:
+    def __init__(self, m: Match):
+        self.state, self.summary, self.pending = m.state, m.summary(), m.pending()
+
+
+def panel_texts(face: FutboardFace, m: Match, monkeypatch, **screen) -> tuple[list[str], dict, FakeScreen]:
+    import ui.games.futboard as fb
+
+    buttons: dict[str, object] = {}
+    texts: list[str] = []
+
+    def button(text, fn):
+        buttons[text] = fn
+        return text
+
+    def wrap_label(text, *_args, **_kwargs):
+        return text
+
+    monkeypatch.setattr(fb, "_widgets", lambda: (button, wrap_label))
+    fake = FakeScreen(**screen)
+    if fake.mode:
+        assert face.mode_panel(fake, FakeView(m), texts.append)
+    else:
+        face.panel(fake, FakeView(m), texts.append)
+    return texts, buttons, fake
+
+
+def test_the_buttons_follow_the_match(monkeypatch):
+    face = face_for_test()
+    m = created(face)
+    texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert {"Home: default line-up", "Away: default line-up", "Substitution...", "Start the clock"} <= set(buttons)
+    assert not any(t.startswith("Kick off") for t in buttons)        # nobody placed yet
+    lined_up(m)
+    texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert "Kick off: #9 passes..." in buttons
+    texts, buttons, fake = panel_texts(face, m, monkeypatch, mode="pass", action=H(9))
+    assert texts[0] == "Pass from #9: touch the receiver."
+    next(fn for text, fn in buttons.items() if text.startswith("to #"))()
+    assert isinstance(fake.sent[0], c.Pass) and fake.sent[0].player == H(9)
+    m.submit(fake.sent[0])
+    texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    carrier = m.state.ball
+    assert f"Pass from #{carrier.number}..." in buttons and "Home: end the turn" in buttons
+    assert any(t.startswith("No kick:") for t in texts)              # still in his own field
+    # Substitutions: the reserves of the player's team, a goalkeeper only for a goalkeeper.
+    fresh = created(face)
+    _texts, buttons, _ = panel_texts(face, fresh, monkeypatch, mode="sub_on", picked=[H(1)])
+    assert [t.split()[0] for t in buttons] == ["#12"]
+    _texts, buttons, _ = panel_texts(face, fresh, monkeypatch, mode="sub_on", picked=[H(2)])
+    assert [t.split()[0] for t in buttons] == ["#13", "#14", "#15", "#16"]
+    street = created(face, street=True)
+    _texts, buttons, _ = panel_texts(face, street, monkeypatch, mode="sub_on", picked=[H(2)])
+    assert all("(defender)" in t for t in buttons) and buttons
+
+
+def test_the_buttons_at_a_corner_and_a_penalty(monkeypatch):
+    face = face_for_test()
+    m = kicked_off(to=8)
+    fix(m, H(8), (14, 1))
+    m.submit(c.Kick(H(8)))
+    d12(m, Team.HOME, 3)
+    d12(m, Team.AWAY, 3)
+    texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert any("corner slot" in t for t in texts)
+    m.submit(PlaceFigure(H(7), square=(19, 0)))
+    texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert "Away: end the turn" in buttons and not any("takes the ball" in t for t in buttons)
+
+    m = kicked_off(to=8)
+    fix(m, H(8), (14, 1))
+    m.submit(c.Kick(H(8)))
+    d12(m, Team.HOME, 12)
+    fix(m, A(1), (2, 8))
+    fix(m, A(9), (3, 4))
+    m.submit(c.Pass(A(1), A(9)))
+    m.submit(c.EndTurn(Team.AWAY))
+    texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    take = next(t for t in buttons if t.startswith("#3 takes the ball from #9"))
+    buttons[take]()
+    m.submit(c.TakeBall(H(3)))
+    d12(m, Team.HOME, m.state.players[H(3)].tile.foul)
+    texts, buttons, fake = panel_texts(face, m, monkeypatch)
+    assert any("outside" in t for t in texts)
+    buttons["#9 takes it (to the spot)"]()
+    assert fake.sent == [PlaceFigure(A(9), square=(2, 6))]

@@ -618,7 +618,11 @@ class FutboardFace(Face):
                 return False
             off = screen.picked[0]
             add(wrap_label(f"#{off.number} comes off: choose who comes on.", 17, bold=True))
-            for p in sorted(q.reserves(s, off.team), key=lambda p: p.ref.number):
+            going = s.players[off]
+            # Only those the rules take: keeper for keeper, and in Street the same position.
+            fits = [p for p in q.reserves(s, off.team) if p.goalkeeper == going.goalkeeper
+                    and (not s.street or p.tile.position is going.tile.position)]
+            for p in sorted(fits, key=lambda p: p.ref.number):
                 add(button(f"#{p.ref.number} {p.tile.name} ({p.tile.position.value})",
                            lambda on=p.ref: screen.submit(c.Substitute(off, on))))
         else:
