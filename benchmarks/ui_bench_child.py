@@ -28,7 +28,9 @@ from kivy.config import Config  # noqa: E402
 
 Config.set("graphics", "width", "1280")
 Config.set("graphics", "height", "800")
-Config.set("graphics", "maxfps", "0")  # draw as often as the machine allows
+# 0: draw as often as the machine allows (Kivy's loop then never sleeps); the app itself runs
+# with Kivy's default of 60
+Config.set("graphics", "maxfps", os.environ.get("TOUCHLINE_BENCH_MAXFPS", "0"))
 
 from ui.app import build_app_class  # noqa: E402
 
@@ -100,8 +102,9 @@ def fps() -> None:
             k += 1
 
     app = build_app_class()(data_dir=Path(tempfile.mkdtemp()), resume_last=False)
-    worker = VisionWorker(lambda: IterSource(paced(looped()), "bench"), setup, stop_at_end=False)
+    worker = VisionWorker(lambda: IterSource(paced(looped()), "bench", live=True), setup, stop_at_end=False)
     flips: list[float] = []
+    counted = {}
 
     def on_flip(*_args):
         flips.append(time.perf_counter())
@@ -112,16 +115,22 @@ def fps() -> None:
         pitch = app.root.get_screen("live").ids.pitch
         Clock.schedule_interval(lambda _dt: pitch.redraw_figures(), 0)  # new positions every frame: the worst case
         Clock.schedule_once(lambda _dt: worker.start(), 1.0)
-        Clock.schedule_once(lambda _dt: flips.clear(), 3.0)  # measure once vision is in full swing
+        Clock.schedule_once(begin, 3.0)  # measure once vision is in full swing
         Clock.schedule_once(finish, 13.0)
+
+    def begin(_dt):
+        flips.clear()
+        counted.update(frames=worker.frames, seconds=worker.seconds_processing, at=time.perf_counter())
 
     def finish(_dt):
         span = flips[-1] - flips[0] if len(flips) > 1 else 0
         gaps = sorted(b - a for a, b in zip(flips, flips[1:]))
+        frames = worker.frames - counted["frames"]
         write({"ui_fps": (len(flips) - 1) / span if span else 0.0,
                "ui_frame_p95_ms": 1000 * gaps[int(0.95 * (len(gaps) - 1))] if gaps else None,
-               "vision_frames": worker.frames,
-               "vision_ms_per_frame": 1000 * worker.seconds_processing / max(1, worker.frames),
+               "vision_frames": frames,
+               "vision_fps": frames / (time.perf_counter() - counted["at"]),
+               "vision_ms_per_frame": 1000 * (worker.seconds_processing - counted["seconds"]) / max(1, frames),
                "seconds": span})
         worker.stop()
         app.stop()
@@ -132,9 +141,12 @@ def fps() -> None:
 
 
 def latency() -> None:
-    """Figures set down on the rendered table (rendered beforehand, delivered at 30 fps): from
-    the frame where a figure rests on its new square to the first screen frame drawn with it
-    there. The tracker's 150 ms of stillness is part of it."""
+    """Figures set down on the rendered table (rendered beforehand, delivered at 30 fps like a
+    camera, which does not wait for the reader): from the moment the frame where a figure rests
+    on its new square is due to the first screen frame drawn with it there. The tracker's 150 ms
+    of stillness is part of it. Each move is also split into stages: set down -> the frame the
+    tracker commits on is due; -> the sighting leaves the vision thread; -> the controller posts
+    the view (rules, journal fsync); -> on screen (Clock trigger, redraw, flip)."""
     from kivy.clock import Clock
     from kivy.core.window import Window
 
@@ -157,28 +169,54 @@ def latency() -> None:
     app = build_app_class()(data_dir=Path(tempfile.mkdtemp()), resume_last=False)
     waiting: dict = {}
     results: list[float] = []
+    stages: list[dict] = []
+    clock = {}
 
     def feed():
-        for image, t, truth, _ in frames:
+        clock["start"] = start = time.perf_counter()
+        for k, (image, t, truth, _) in enumerate(frames):
+            due = start + k / 30.0
+            if due > time.perf_counter():
+                time.sleep(due - time.perf_counter())
             if truth is not None:
-                waiting["square"] = table.board.mm_to_ms(truth.x_mm, truth.y_mm)
-                waiting["since"] = time.perf_counter()
+                waiting.update(square=table.board.mm_to_ms(truth.x_mm, truth.y_mm), since=due, stage={})
             yield image, t
 
     def on_flip(*_args):
         square = waiting.get("square")
         shown = app.root.get_screen("live").ids.pitch.state if app.root else None
         if square is not None and shown is not None and shown.players[ref].ms == square:
-            results.append(time.perf_counter() - waiting.pop("since"))
-            waiting.pop("square")
+            now = time.perf_counter()
+            results.append(now - waiting["since"])
+            stage = waiting.pop("stage")
+            stage["shown"] = now
+            stages.append({k: round(1000 * (v - waiting["since"]), 1) for k, v in stage.items()})
+            waiting.clear()
 
-    worker = VisionWorker(lambda: IterSource(paced(feed()), "bench"), setup, stop_at_end=True)
+    worker = VisionWorker(lambda: IterSource(feed(), "bench", live=True), setup, stop_at_end=True)
 
     def start(*_args):
         new_match(app)
         app.show("live")
+        ctl = app.controller
+        emit, post = worker._emit, ctl._post
+
+        def timed_emit(events):
+            stage = waiting.get("stage")
+            for e in events:
+                if stage is not None and getattr(e, "player", None) == ref and "commit_frame_due" not in stage:
+                    stage["commit_frame_due"] = clock["start"] + e.time_s
+                    stage["out_of_vision"] = time.perf_counter()
+            emit(events)
+
+        def timed_post(view):
+            stage = waiting.get("stage")
+            if stage is not None and "out_of_vision" in stage and "posted" not in stage:
+                stage["posted"] = time.perf_counter()
+            post(view)
+        worker._emit, ctl._post = timed_emit, timed_post
         worker.start()
-        CameraRelay(worker, app.controller).start()
+        CameraRelay(worker, ctl).start()
         Clock.schedule_interval(check_done, 0.2)
 
     def check_done(_dt):
@@ -187,7 +225,9 @@ def latency() -> None:
             return False
 
     def finish():
-        write({"latency_ms": [round(1000 * r, 1) for r in results], "moves": len(squares)})
+        write({"latency_ms": [round(1000 * r, 1) for r in results], "moves": len(squares), "stages_ms": stages,
+               "vision_frames": worker.frames, "frames_dropped": worker.frames_dropped,
+               "vision_ms_per_frame": 1000 * worker.seconds_processing / max(1, worker.frames)})
         app.stop()
 
     Window.bind(on_flip=on_flip)

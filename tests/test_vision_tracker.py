@@ -58,6 +58,17 @@ def test_a_figure_is_committed_once_after_it_settles():
     assert abs(s.x_mm - 50.0) < 0.5 and abs(s.y_mm - 50.0) < 0.5
 
 
+def test_frames_skipped_by_a_busy_reader_do_not_interrupt_settling():
+    rng = np.random.default_rng(4)
+    frames = still(50.0, 50.0, 30, rng)
+    tracker = Tracker(BOARD)
+    events = []
+    for i in range(0, 30, 5):  # a live camera's frames, every fifth read: 167 ms apart
+        events += tracker.update(frames[i], i / FPS)
+    (s,) = moves(events)
+    assert s.square == (2, 2) and s.time_s == pytest.approx(5 / FPS)
+
+
 def test_jitter_and_small_nudges_are_not_moves():
     rng = np.random.default_rng(2)
     tracker = Tracker(BOARD)

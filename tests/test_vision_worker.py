@@ -4,6 +4,7 @@ or unplugged makes health "lost" and is reopened when it returns, files are name
 from __future__ import annotations
 
 import queue
+import threading
 import time
 
 import cv2
@@ -14,7 +15,7 @@ from calibration.corners import calibrate_from_frame
 from vision.config import MarkerSet
 from vision.detect import detect, to_gray
 from vision.errors import SourceError
-from vision.live import VisionWorker
+from vision.live import NewestFrame, VisionWorker
 from vision.locate import VisionSetup
 from vision.sighting import HealthChange, Sighting
 from vision.sources import Frame, ImageFolderSource, VideoFileSource, read_image, source_for
@@ -83,6 +84,79 @@ def test_lost_then_back_then_unplugged_then_back(still):
     assert sorted(markers) == sorted(set(markers))
     found = {d.marker for d in detect(setup.detector, to_gray(image))}
     assert set(markers) == found & set(MARKERS.figure_ids)
+
+
+class Burst:
+    """A camera that sends ``n`` frames at once, then waits for ``release`` and is unplugged."""
+
+    live = True
+
+    def __init__(self, image: np.ndarray, n: int):
+        self.image, self.n, self.name = image, n, "burst camera"
+        self.served = 0
+        self.waiting, self.release = threading.Event(), threading.Event()
+
+    def open(self) -> None:
+        pass
+
+    def read(self) -> Frame:
+        if self.served == self.n:
+            self.waiting.set()
+            self.release.wait(10)
+            raise SourceError("burst camera: stopped sending frames (unplugged?)")
+        self.served += 1
+        return Frame(self.image, self.served / 30, self.served - 1, self.name)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_live_source_hands_over_only_its_newest_frame(still):
+    camera = Burst(still[0], 10)
+    newest = NewestFrame(camera)
+    assert camera.waiting.wait(10)  # all ten frames came while nobody read
+    frame = newest.read()
+    assert frame.index == 9 and newest.dropped == 9
+    camera.release.set()
+    with pytest.raises(SourceError, match="unplugged"):
+        newest.read()
+    assert newest.read() is None  # nothing more comes after the error
+    assert newest.stop()
+
+
+class FastCamera:
+    """A camera sending ``n`` frames 5 ms apart (its own clock), faster than they are read."""
+
+    live = True
+
+    def __init__(self, image: np.ndarray, n: int):
+        self.image, self.n, self.name = image, n, "fast camera"
+        self.served = 0
+        self.closed = False
+
+    def open(self) -> None:
+        pass
+
+    def read(self) -> Frame | None:
+        if self.served == self.n:
+            return None
+        time.sleep(0.005)
+        self.served += 1
+        return Frame(self.image, self.served * 0.005, self.served - 1, self.name)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_the_worker_skips_the_frames_it_cannot_keep_up_with_and_still_commits_each_figure(still):
+    image, _, setup = still
+    camera = FastCamera(image, 400)
+    worker = VisionWorker(lambda: camera, setup).start()
+    assert worker.finished.wait(30)
+    assert worker.frames + worker.frames_dropped == 400 and camera.closed
+    markers = [s.marker for s in drain(worker.sightings) if isinstance(s, Sighting)]
+    found = {d.marker for d in detect(setup.detector, to_gray(image))}
+    assert sorted(markers) == sorted(set(markers)) and found & set(MARKERS.figure_ids) <= set(markers)
 
 
 def test_the_worker_calibrates_itself_and_waits_for_the_corner_markers(still):

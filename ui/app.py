@@ -53,6 +53,8 @@ def build_app_class():
             self._resume_last = resume_last
             self._views: queue.Queue = queue.Queue()
             self._trigger = Clock.create_trigger(self._drain)
+            self._rest_trigger = Clock.create_trigger(self._show_rest)  # created in a callback: runs next frame
+            self._newest: View | None = None
             self.controller = Controller(post=self._post, data_dir=data_dir)
             self.camera = CameraService(self.controller, self.controller.data_dir)
             self.match_settings: dict[str, str] = {"dice": "software", "camera": "none"}
@@ -69,6 +71,30 @@ def build_app_class():
                     view = self._views.get_nowait()
                 except queue.Empty:
                     break
+            if view is None:
+                return
+            self._newest = view
+            # The pitch first, the rest of the screen on the next frame: rebuilding the panels
+            # takes far longer than redrawing the figures, and a move should not wait for it.
+            if self._show_figures(view):
+                self._rest_trigger()
+            else:
+                self._show_rest()
+
+        def _show_figures(self, view: View) -> bool:
+            """Redraw only the pitch when the live screen already shows this match."""
+            live = self.root.get_screen("live")
+            shown, match = live.view, self.controller.match
+            if (self.root.current != "live" or shown is None or not shown.active or not view.active
+                    or view.path != shown.path or match is None):
+                return False
+            pitch = live.ids.pitch
+            pitch.board = match.ruleset.board(view.state)
+            pitch.state = view.state
+            return True
+
+        def _show_rest(self, _dt=None) -> None:
+            view, self._newest = self._newest, None
             if view is not None:
                 self.view = view
                 self.root.get_screen("live").view = view

@@ -164,19 +164,77 @@ def _drop_contained(rects: list[Rect]) -> list[Rect]:
     return kept
 
 
+class NewestFrame:
+    """A live source read in its own thread, keeping only the newest frame.
+
+    A camera does not wait for the reader: when reading a frame takes longer than the camera's
+    frame interval, the frames in between are dropped (``dropped`` counts them) instead of
+    queueing, so what is read is never older than one frame plus the time to read it. A read
+    error or the end of the source is handed on once (a frame not read by then is dropped)."""
+
+    def __init__(self, source: FrameSource):
+        self.source = source
+        self.name = getattr(source, "name", "camera")
+        self.dropped = 0
+        self._cond = threading.Condition()
+        self._item: Frame | BaseException | None = None
+        self._has = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._grab, name="touchline-camera-grab", daemon=True)
+        self._thread.start()
+
+    def _grab(self) -> None:
+        while not self._stop.is_set():
+            try:
+                item: Frame | BaseException | None = self.source.read()
+            except Exception as exc:  # handed to the reader's thread, which decides what it means
+                item = exc
+            with self._cond:
+                if self._has and isinstance(self._item, Frame):
+                    self.dropped += 1
+                self._item, self._has = item, True
+                self._cond.notify()
+            if not isinstance(item, Frame):
+                return
+
+    def read(self, timeout: float = 0.1) -> Frame | None:
+        """The newest frame not read yet (waits for one); None at the end or when stopped."""
+        with self._cond:
+            while not self._has:
+                if not self._thread.is_alive() or self._stop.is_set():
+                    return None
+                self._cond.wait(timeout)
+            item, self._item, self._has = self._item, None, False
+        if isinstance(item, BaseException):
+            raise item
+        return item
+
+    def stop(self, timeout: float = 2.0) -> bool:
+        """Stops grabbing; True when the grabbing thread has ended (the source may be closed)."""
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+
 class VisionWorker:
     """Runs a frame source through the reader and tracker in a daemon thread.
 
     Committed positions (:class:`Sighting`, :class:`BallSighting`) go on ``sightings``; health
     changes, recalibration requests and conflict notices on ``status``. Without a ``setup`` the
     worker calibrates from the corner markers first (``calibrate(frame) -> VisionSetup``). A source
-    that fails (no camera, unplugged) makes health "lost" and is reopened every ``reconnect_s``."""
+    that fails (no camera, unplugged) makes health "lost" and is reopened every ``reconnect_s``.
+
+    A live source (a camera: ``source.live`` is true, or ``newest_only=True``) is read through
+    :class:`NewestFrame`, so a slow frame makes the worker skip frames rather than fall behind;
+    files and rendered sequences are read frame by frame."""
 
     def __init__(self, open_source: Callable[[], FrameSource], setup: VisionSetup | None = None,
                  calibrate: Callable[[np.ndarray], VisionSetup] | None = None,
                  tracker: TrackerSettings = TrackerSettings(), live: LiveSettings = LiveSettings(),
                  reconnect_s: float = 2.0, on_frame: Callable[[Frame, FrameResult | None], None] | None = None,
-                 stop_at_end: bool = True):
+                 stop_at_end: bool = True, newest_only: bool | None = None):
         if setup is None and calibrate is None:
             raise ValueError("give a setup (a calibration) or a way to calibrate from a frame")
         self.sightings: queue.Queue = queue.Queue()
@@ -189,12 +247,14 @@ class VisionWorker:
         self._reconnect_s = reconnect_s
         self._on_frame = on_frame
         self._stop_at_end = stop_at_end
+        self._newest_only = newest_only
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._health = "ok"
         self.tracker: Tracker | None = None
         self.frames = 0
         self.seconds_processing = 0.0
+        self.frames_dropped = 0
         self.finished = threading.Event()
 
     @property
@@ -234,24 +294,34 @@ class VisionWorker:
             if self.tracker is not None:
                 self.tracker.set_health("lost", reason, time.monotonic())
 
+    def _close(self, source: FrameSource | NewestFrame) -> None:
+        if isinstance(source, NewestFrame):
+            self.frames_dropped += source.dropped
+            if not source.stop():  # a camera stuck in a read is left to its thread, not closed under it
+                log.warning("%s: still reading after 2 s; left open", source.name)
+                return
+            source = source.source
+        source.close()
+
     def _run(self) -> None:
-        source: FrameSource | None = None
+        source: FrameSource | NewestFrame | None = None
         reader: LiveReader | None = None
         try:
             while not self._stop.is_set():
                 if source is None:
                     try:
-                        source = self._open_source()
-                        source.open()
+                        opened = self._open_source()
+                        opened.open()
                     except SourceError as exc:
-                        source = None
                         self._lost(f"{exc}; the match goes on by hand, retrying every {self._reconnect_s:g} s")
                         self._stop.wait(self._reconnect_s)
                         continue
+                    newest = self._newest_only if self._newest_only is not None else getattr(opened, "live", False)
+                    source = NewestFrame(opened) if newest else opened
                 try:
                     frame = source.read()
                 except SourceError as exc:
-                    source.close()
+                    self._close(source)
                     source = None
                     self._lost(f"{exc}; the match goes on by hand until the camera is back")
                     continue
@@ -279,7 +349,7 @@ class VisionWorker:
             self._lost("the vision thread failed (see the log); the match goes on by hand")
         finally:
             if source is not None:
-                source.close()
+                self._close(source)
             self.finished.set()
 
     def _make_reader(self, frame: Frame) -> LiveReader | None:

@@ -62,7 +62,10 @@ def read_image(path: Path) -> np.ndarray:
 
 class CameraSource:
     """A camera through ``cv2.VideoCapture``: ``device`` is an index (0) or a path (/dev/video2).
-    Times come from the monotonic clock when a frame arrives."""
+    Times come from the monotonic clock when a frame arrives. ``live``: frames come whether or
+    not they are read (the vision worker keeps only the newest)."""
+
+    live = True
 
     def __init__(self, device: int | str, size: tuple[int, int] | None = None, fps: float | None = None):
         self.device = device
@@ -165,11 +168,14 @@ class ImageFolderSource:
 
 
 class IterSource:
-    """Frames from any iterator of ``(image, time_s)``: the synthetic renderer's sequences."""
+    """Frames from any iterator of ``(image, time_s)``: the synthetic renderer's sequences.
+    ``live``: the iterator runs at a camera's pace whether or not it is read (a stand-in for a
+    camera), so the vision worker keeps only its newest frame."""
 
-    def __init__(self, frames: Iterator[tuple[np.ndarray, float]], name: str = "synthetic"):
+    def __init__(self, frames: Iterator[tuple[np.ndarray, float]], name: str = "synthetic", live: bool = False):
         self._frames = frames
         self.name = name
+        self.live = live
         self._index = 0
 
     def open(self) -> None:

@@ -133,7 +133,7 @@ class Tracker:
         s = self.settings
         slow = self._last_t is not None and t - self._last_t > s.slow_frame_s
         gap = 0.0 if self._last_t is None else t - self._last_t
-        self._last_t = t
+        prev_t, self._last_t = self._last_t, t
         # the ball first: a figure committed in the same frame carries where the ball settled
         seen: list[Seen] = ([result.ball] if result.ball is not None else []) + list(result.figures)
         if result.ball is not None:
@@ -146,7 +146,11 @@ class Tracker:
             c = tr.candidate
             if c is not None:
                 mean = c.pose
-                if (t - c.last > s.max_gap_s or math.hypot(obs.x_mm - mean.x_mm, obs.y_mm - mean.y_mm) > s.still_mm
+                # a gap counts only if the figure went unseen on a frame that was read: a live
+                # camera's frames are skipped while the reader is busy, and that is no interruption
+                missed = c.last != prev_t or slow
+                if ((missed and t - c.last > s.max_gap_s)
+                        or math.hypot(obs.x_mm - mean.x_mm, obs.y_mm - mean.y_mm) > s.still_mm
                         or _angle(obs.facing_deg, mean.facing_deg) > s.turn_deg / 2):
                     c = None
             if c is None:
