@@ -84,7 +84,7 @@ def test_moved_and_booked_counters_look_it_and_their_chips_say_so(face):
     d12(m, Team.AWAY, 11, 3)
     assert m.state.players[A(10)].yellow == 1
     assert {ch.ref: ch.text for ch in face.chips(m.state)}[A(10)] == "10~Y"   # a hard tackle is a movement: a marker
-    assert {f.ref: f for f in face.figures(m.state)}[A(10)].crossed
+    assert {f.ref: f for f in face.figures(m.state)}[A(10)].badge == "Y"
 
 
 def test_scoreboard_bars_and_stepper_follow_the_match(face):

@@ -54,14 +54,22 @@ def goal_for_home(m: Match) -> None:
 
 def test_the_options_choose_the_limit_and_the_variant():
     face = face_for_test()
-    assert [o.key for o in face.options] == ["street", "goals"]
-    plain = face.create("estrela", "mare", {}, None)
+    assert [o.key for o in face.options] == ["street", "kick_off", "time", "goal_limit"]
+    plain = face.create("estrela", "mare", {o.key: o.default for o in face.options}, None)
+    assert plain.options.kick_off is Team.HOME
     assert plain.options.time_limit_min == 20 and plain.options.goal_limit is None
     assert plain.options.variant is Variant.FUTBOARD and plain.components.pitch.yellow_lines is None
     goals = face.create("estrela", "mare", {"goals": True}, None)
     assert goals.options.goal_limit == 3 and goals.options.time_limit_min is None
     street = face.create("estrela", "mare", {"street": True}, None)
     assert street.options.variant is Variant.STREET and street.components.pitch.yellow_lines is not None
+    chosen = face.create("estrela", "mare", {"kick_off": "Away", "time": "30", "goal_limit": "5"}, None)
+    assert chosen.options.kick_off is Team.AWAY
+    assert (chosen.options.time_limit_min, chosen.options.goal_limit) == (30, 5)
+    only_goals = face.create("estrela", "mare", {"time": "none", "goal_limit": "2"}, None)
+    assert (only_goals.options.time_limit_min, only_goals.options.goal_limit) == (None, 2)
+    with pytest.raises(ValueError, match="time limit or a goal limit"):
+        face.create("estrela", "mare", {"time": "none", "goal_limit": "none"}, None)
 
 
 # --- drawing -------------------------------------------------------------------------------------

@@ -160,6 +160,7 @@ class Figure:
     goalkeeper: bool = False
     manual: bool = False         # placed by a person, not yet confirmed by the camera
     at: tuple[float, float] | None = None   # an exact board point, when the game has one
+    badge: str = ""              # a short tag drawn at the figure's shoulder: "Y" for a booking
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,11 +201,13 @@ class Scoreboard:
 
 @dataclass
 class Choice:
-    """One game option on the setup screen (Futboard Street, championship play, ...)."""
+    """One game option on the setup screen (Futboard Street, championship play, ...): a yes/no
+    switch, or, with ``values``, one of several (``default`` then is one of them)."""
 
     key: str
     label: str
-    default: bool = False
+    default: bool | str = False
+    values: tuple[str, ...] = ()
 
 
 @dataclass
@@ -248,6 +251,10 @@ class Face:
 
     def ball(self, state: Any, board: Any) -> BallMark:
         raise NotImplementedError
+
+    def marked(self, screen: Any, view: Any) -> list[Cell]:
+        """Cells to outline now (a mode's candidates: pass receivers, free corner slots)."""
+        return []
 
     def reach(self, ruleset: Any, state: Any, player: PlayerRef) -> list[Cell]:
         """The cells the selected figure can reach (drawn as a highlight)."""

@@ -307,9 +307,9 @@ class FootballLeaderFace(Face):
         out = []
         for p in state.players.values():
             if p.ref in spots:
-                # Dim: a Moved Marker on it; crossed: booked (a yellow card marker).
-                out.append(Figure(p.ref, p.space, dim=p.markers > 0, crossed=p.yellow > 0,
-                                  goalkeeper=p.goalkeeper, manual=p.manual, at=spots[p.ref]))
+                # Dim: a Moved Marker on it; the badge: booked (a yellow card marker).
+                out.append(Figure(p.ref, p.space, dim=p.markers > 0, goalkeeper=p.goalkeeper, manual=p.manual,
+                                  at=spots[p.ref], badge="Y" * p.yellow))
         if state.phase is Phase.SET_UP:
             out.extend(self._sheet_preview(state, g, {f.ref for f in out}))
         return out

@@ -55,7 +55,7 @@ class FubletFace(Face):
                 continue
             status = p.status.value
             out.append(Figure(p.ref, p.ms, dim=status != "ready" or p.injured, crossed=status == "stunned",
-                              goalkeeper=p.goalkeeper, manual=p.manual))
+                              goalkeeper=p.goalkeeper, manual=p.manual, badge="Y" * p.yellow))
         return out
 
     def ball(self, state: Any, board: GridBoard) -> BallMark:

@@ -41,8 +41,8 @@ from .base import GRASS, TEAM_BAR, WHITE, BallMark, BarSpec, Chip, Choice, Face,
 
 log = logging.getLogger(__name__)
 
-TIME_LIMIT_MIN = 20      # the "Time limit" option (the setup screen offers yes/no options only)
-GOAL_LIMIT = 3           # the "Goal limit" option; also the limit when neither is chosen
+TIME_LIMIT_MIN = 20      # the time limit the setup screen offers first
+GOAL_LIMIT = 3           # the goal limit of the old yes/no "goals" option
 STEPS = ("line-up", "action 1", "action 2", "action 3", "corner kick", "penalty", "full time")
 YELLOW = (1, 0.88, 0.15, 1)
 FAINT = (1, 1, 1, 0.16)
@@ -247,11 +247,23 @@ def _team(value: str | None) -> Team | None:
     return Team(value) if value else None
 
 
+def _limit(value: object, default: int | None) -> int | None:
+    """A limit from the setup screen: a number, "none", or absent (the default)."""
+    if value is None:
+        return default
+    if value == "none":
+        return None
+    return int(value)
+
+
 class FutboardFace(Face):
     def __init__(self) -> None:
         super().__init__(game="futboard", title="Futboard", tick_s=1.0,
                          options=[Choice("street", "Futboard Street (variant)"),
-                                  Choice("goals", f"First to {GOAL_LIMIT} goals (no: {TIME_LIMIT_MIN} minutes)")])
+                                  Choice("kick_off", "Starts with the ball", "Home", ("Home", "Away")),
+                                  Choice("time", "Time limit (minutes)", str(TIME_LIMIT_MIN),
+                                         ("none", "10", "20", "30", "45", "60")),
+                                  Choice("goal_limit", "Goal limit", "none", ("none", "1", "2", "3", "5"))])
         self._pitches: dict[int, tuple[GridBoard, Pitch]] = {}
         self._geometry: tuple[GridBoard, Pitch | None, RectGeometry] | None = None
         self._time_up_at: datetime | None = None
@@ -263,16 +275,18 @@ class FutboardFace(Face):
 
     def create(self, home: str, away: str, options: dict[str, bool], folder: Any) -> c.CreateMatch:
         street = bool(options.get("street"))
-        # The setup screen has yes/no options only (and room for two): a goal limit, or the clock.
-        goals = bool(options.get("goals"))
-        timed = bool(options.get("timed", not goals))
+        # "goals" (a yes/no switch of earlier versions) still means: first to 3, no clock.
+        goals = _limit(options.get("goal_limit"), GOAL_LIMIT if options.get("goals") else None)
+        minutes = _limit(options.get("time"), None if options.get("goals") else TIME_LIMIT_MIN)
+        if minutes is None and goals is None:
+            raise ValueError("choose a time limit or a goal limit: the match needs one to end")
         components = load_components(folder, board="street" if street else "futboard")
         self._learn(components.pitch)
         return c.CreateMatch(shipped_team(home), shipped_team(away), components,
                              Options(variant=Variant.STREET if street else Variant.FUTBOARD,
-                                     kick_off=Team.AWAY if options.get("away_starts") else Team.HOME,
-                                     time_limit_min=TIME_LIMIT_MIN if timed else None,
-                                     goal_limit=GOAL_LIMIT if goals else None))
+                                     kick_off=Team.AWAY if options.get("kick_off") == "Away"
+                                     or options.get("away_starts") else Team.HOME,
+                                     time_limit_min=minutes, goal_limit=goals))
 
     # --- drawing -------------------------------------------------------------------------------
     def _learn(self, pitch: Pitch) -> None:
@@ -316,7 +330,7 @@ class FutboardFace(Face):
                 continue
             # Dim: moved this turn (a player moves once a turn).
             out.append(Figure(p.ref, tuple(p.space), dim=p.ref in state.moved, goalkeeper=p.goalkeeper,
-                              manual=p.manual))
+                              manual=p.manual, badge="Y" * p.yellow))
         return out
 
     def ball(self, state: Any, board: GridBoard) -> BallMark:

@@ -178,6 +178,7 @@ class LiveScreen(Screen):
         view = self.view
         if view is None or not view.active or self.face is None:
             return
+        self.ids.pitch.marked = self.face.marked(self, view)
         add = panel.add_widget
         if self.mode:
             if not self.face.mode_panel(self, view, add):

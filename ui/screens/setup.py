@@ -7,6 +7,7 @@ from kivy.metrics import dp, sp
 from kivy.properties import DictProperty, ListProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
+from kivy.uix.spinner import Spinner
 from kivy.uix.togglebutton import ToggleButton
 
 from ..games import face_for, ready
@@ -18,7 +19,7 @@ class SetupScreen(Screen):
     teams = ListProperty([])
     home = StringProperty("")
     away = StringProperty("")
-    options = DictProperty({})            # the chosen game's options, by key
+    options = DictProperty({})            # the chosen game's options, by key (yes/no or a value)
     dice = StringProperty("software")     # software / manual / tray
     camera = StringProperty("none")       # none / device / demo
     tray_port = StringProperty("")        # empty: find the tray by its USB id
@@ -59,16 +60,25 @@ class SetupScreen(Screen):
         box = self.ids.options
         box.clear_widgets()
         for option in face.options:
-            box.add_widget(Label(text=option.label, font_size=sp(20)))
+            box.add_widget(Label(text=option.label, font_size=sp(20), text_size=(dp(420), None), halign="right"))
+            if option.values:
+                spinner = Spinner(text=str(option.default), values=list(option.values), font_size=sp(20),
+                                  size_hint_y=None, height=dp(56))
+                spinner.bind(text=lambda _w, text, k=option.key: self._set_option(k, text))
+                box.add_widget(spinner)
+                continue
             toggle = ToggleButton(text="yes" if option.default else "no", font_size=sp(20),
                                   state="down" if option.default else "normal", size_hint_y=None, height=dp(56))
-            toggle.bind(state=lambda w, st, k=option.key: self._set_option(w, k, st == "down"))
+            toggle.bind(state=lambda w, st, k=option.key: self._toggled(w, k, st == "down"))
             box.add_widget(toggle)
 
-    def _set_option(self, widget, key: str, on: bool) -> None:
+    def _toggled(self, widget, key: str, on: bool) -> None:
         widget.text = "yes" if on else "no"
+        self._set_option(key, on)
+
+    def _set_option(self, key: str, value: bool | str) -> None:
         options = dict(self.options)
-        options[key] = on
+        options[key] = value
         self.options = options
 
     def start(self) -> None:
@@ -81,8 +91,8 @@ class SetupScreen(Screen):
         try:
             create = self.face().create(self.home, self.away, dict(self.options),
                                         folder if folder.is_dir() else None)
-        except (OSError, ValueError, KeyError) as exc:   # the table's own box data is broken
-            self.message = f"Cannot read the box data: {exc}"
+        except (OSError, ValueError, KeyError) as exc:   # broken box data, or options that do not go together
+            self.message = f"Cannot start: {exc}"
             return
         self.message = ""
         app.settings_for_match(dice=self.dice, camera=self.camera, tray_port=self.tray_port.strip())

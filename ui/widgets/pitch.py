@@ -236,6 +236,8 @@ class PitchView(Widget):
             tex = self._label(str(f.ref.number), radius * 1.1)
             add(Color(1, 1, 1, 1))
             add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
+            if f.badge:
+                self._draw_badge(add, f.badge, cx + radius * 0.75, cy + radius * 0.75, radius)
             if f.ref == carrier:
                 self._draw_ball(add, cx + radius * 0.8, cy - radius * 0.8, radius * 0.45)
         if carrier is None:
@@ -246,6 +248,15 @@ class PitchView(Widget):
                 spot = self.cell_centre(self.ball.cell)
             if spot is not None:
                 self._draw_ball(add, spot[0], spot[1], radius * 0.55)
+
+    def _draw_badge(self, add, text: str, x: float, y: float, radius: float) -> None:
+        """A card-coloured tag: yellow for Y, red when the text has an R."""
+        tex = self._label(text, max(radius * 0.8, 8))
+        w, h = tex.width + 4, tex.height
+        add(Color(0.9, 0.1, 0.1, 1) if "R" in text else Color(1, 0.85, 0.1, 1))
+        add(Rectangle(pos=(x - w / 2, y - h / 2), size=(w, h)))
+        add(Color(0, 0, 0, 1))
+        add(Rectangle(texture=tex, pos=(x - tex.width / 2, y - h / 2), size=tex.size))
 
     def _draw_ball(self, add, x: float, y: float, r: float) -> None:
         add(Color(1, 1, 1, 1))
