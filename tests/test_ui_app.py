@@ -18,6 +18,8 @@ ARTIFACTS = ROOT / "test-artifacts"
 def run_scenario(size: str, tmp_path: Path, mode: str = "full") -> dict:
     out = ARTIFACTS / f"ui-{size}-{mode}"
     (out / "result.json").unlink(missing_ok=True)   # never read an earlier run's result
+    for old in out.glob("*.png"):                      # nor keep its screenshots
+        old.unlink()
     env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2", TOUCHLINE_DATA_DIR=str(tmp_path))
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_scenario.py"), str(out), size, mode], env=env,
                           capture_output=True, text=True, timeout=240)

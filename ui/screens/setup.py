@@ -60,7 +60,9 @@ class SetupScreen(Screen):
         box = self.ids.options
         box.clear_widgets()
         for option in face.options:
-            box.add_widget(Label(text=option.label, font_size=sp(20), text_size=(dp(420), None), halign="right"))
+            label = Label(text=option.label, font_size=sp(20), halign="center")
+            label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
+            box.add_widget(label)
             if option.values:
                 spinner = Spinner(text=str(option.default), values=list(option.values), font_size=sp(20),
                                   size_hint_y=None, height=dp(56))
