@@ -8,13 +8,13 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from fussball_liga_kit import A, Clock, H, kicked_off, new_match, toss
+from test_ui_app import not_blank, run_scenario
 
 from companion.commands import PlaceFigure
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.model import PhaseLimit
 from companion.teams import Team
-from fussball_liga_kit import A, Clock, H, kicked_off, new_match, toss
-from test_ui_app import not_blank, run_scenario
 from ui.games.fussball_liga import FussballLigaFace, bar_specs, expired, standard_lineup
 
 

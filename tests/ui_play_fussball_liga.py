@@ -7,8 +7,9 @@ tablet, a step-by-step move in the set-up, and the indirect free-kick."""
 
 from __future__ import annotations
 
-from companion.teams import PlayerRef, Team
 from ui_scenario import tap, widgets
+
+from companion.teams import PlayerRef, Team
 
 TITLE = "Fußball-Liga"
 

@@ -17,13 +17,36 @@ from typing import Any
 from companion.commands import PlaceFigure
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.clock import Instant
-from companion.fussball_liga.components import load_components, shipped_team, shipped_teams
+from companion.fussball_liga.components import (
+    load_components,
+    shipped_team,
+    shipped_teams,
+)
 from companion.fussball_liga.interception import attempt_problem
-from companion.fussball_liga.model import Control, LigaState, Options, Phase, PhaseLimit, RestartKind, SetupStep
+from companion.fussball_liga.model import (
+    Control,
+    LigaState,
+    Options,
+    Phase,
+    PhaseLimit,
+    RestartKind,
+)
 from companion.fussball_liga.pitch import Pitch, dist
 from companion.teams import PlayerRef, Team
 
-from .base import TEAM_BAR, WHITE, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, Shape
+from .base import (
+    TEAM_BAR,
+    WHITE,
+    BallMark,
+    BarSpec,
+    Chip,
+    Choice,
+    Face,
+    Figure,
+    RectGeometry,
+    Scoreboard,
+    Shape,
+)
 
 log = logging.getLogger(__name__)
 
@@ -396,7 +419,9 @@ class FussballLigaFace(Face):
         if "shoot" in ids:
             h = state.ball.holder
             att = state.attacking
-            add(button(f"Shoot or pass (#{h.number}): touch the target", lambda k=h: self._kick_mode(screen, k)))
+            if h is not None:
+                add(button(f"Shoot or pass (#{h.number}): touch the target",
+                           lambda k=h: self._kick_mode(screen, k)))
             add(button(f"{att.label}: no kick this phase", lambda t=att: screen.submit(c.PassTurn(t))))
         if "move" in ids:
             self._movement_buttons(screen, state, next(r for r in view.pending if r.id == "move"), add)
@@ -603,7 +628,7 @@ class FussballLigaFace(Face):
 
         add(wrap_label("Corrections (a person overrides the rules' books):", 17, bold=True))
         add(button("Correct the ball...", lambda: self._enter(screen, "ball_fix")))
-        now = lambda: Instant.of(datetime.now(UTC))  # noqa: E731
+        now = lambda: Instant.of(datetime.now(UTC))
         if state.clocks.half_on and not state.half_time_up:
             add(button("Time up: the half ends now", lambda: screen.submit(c.CallTimeUp("half", now(),
                                                                                           correction=True))))
