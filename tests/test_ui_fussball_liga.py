@@ -141,6 +141,8 @@ def test_options_map_to_the_rules_options(face):
     assert o.phase_limit is PhaseLimit.NONE and o.goalkeeper_save and o.bonus_points and o.goal_posts
     o = face.match_options({"chess_clock": True, "taking_a_pass": True})
     assert o.phase_limit is PhaseLimit.CHESS_CLOCK and o.taking_a_pass and not o.goal_posts
+    o = face.match_options({o.key: o.default for o in face.options} | {"half": "20", "keep_ends": True})
+    assert (o.half_minutes, o.change_ends, o.extra_time, o.phase_limit) == (20, False, False, PhaseLimit.EGG_TIMER)
 
 
 @pytest.mark.parametrize("size", ["1280x800", "1920x1200"])

@@ -247,12 +247,17 @@ def _free_near(p: Pitch, want, taken: set, end: str, defending: bool):
 
 class FussballLigaFace(Face):
     def __init__(self) -> None:
-        # The setup screen shows few options at 1280 x 800 (no scrolling): the four optional
-        # rules come as one switch; ``match_options`` also takes each by its own key.
+        # ``match_options`` also takes "optional_rules" (all four optional rules at once).
         super().__init__(game="fussball_liga", title="Fußball-Liga", tick_s=0.5, options=[
             Choice("no_limit", "No phase time limit (trying out tactics)"),
             Choice("chess_clock", "Chess clock instead of 30 s egg timers"),
-            Choice("optional_rules", "Optional rules (save, taking a pass, posts, bonus)"),
+            Choice("half", "Half length (minutes)", "45", ("10", "15", "20", "30", "45")),
+            Choice("ties", "A draw goes to extra time and penalties"),
+            Choice("keep_ends", "Keep the ends at half-time"),
+            Choice("goalkeeper_save", "Optional rule: the goalkeeper's save"),
+            Choice("taking_a_pass", "Optional rule: taking a pass"),
+            Choice("goal_posts", "Optional rule: goal posts"),
+            Choice("bonus_points", "Optional rule: bonus points"),
         ])
         self._sent: set[tuple] = set()   # time-up calls made (kind, team, the clock's as-of)
 
@@ -261,13 +266,14 @@ class FussballLigaFace(Face):
         return shipped_teams()
 
     @staticmethod
-    def match_options(options: dict[str, bool]) -> Options:
+    def match_options(options: dict[str, bool | str]) -> Options:
         limit = PhaseLimit.NONE if options.get("no_limit") else (
             PhaseLimit.CHESS_CLOCK if options.get("chess_clock") else PhaseLimit.EGG_TIMER)
         ties = bool(options.get("ties"))
         every = bool(options.get("optional_rules"))
         rules = {key: every or bool(options.get(key)) for key in OPTIONAL_RULES}
-        return Options(phase_limit=limit, extra_time=ties, shootout=ties, **rules)
+        return Options(phase_limit=limit, extra_time=ties, shootout=ties, half_minutes=int(options.get("half", 45)),
+                       change_ends=not options.get("keep_ends"), **rules)
 
     def create(self, home: str, away: str, options: dict[str, bool], folder: Any) -> Any:
         return c.CreateMatch(shipped_team(home), shipped_team(away), load_components(folder),
