@@ -61,6 +61,23 @@ class CameraRelay:
                 return
 
 
+def vision_board(board):
+    """The board as vision reads it: a GridBoard. A game whose board is not one (Football
+    Leader's spaces, the Fußball-Liga squares) gives vision its size; the camera reports board
+    millimetres and the game's rules map them to their own squares and spaces."""
+    from companion.board import GridBoard
+
+    if isinstance(board, GridBoard):
+        return board
+    cols, rows = getattr(board, "cols", None), getattr(board, "rows", None)
+    if not cols or not rows or cols < 2:
+        # No grid of its own: centimetre cells, only for vision's own reports and overlays.
+        cols, rows = max(2, round(board.length_mm / 10)), max(1, round(board.width_mm / 10))
+    return GridBoard(name=str(getattr(board, "name", "board")), length_mm=float(board.length_mm),
+                     width_mm=float(board.width_mm), ps_cols=int(cols), ps_rows=int(rows), ms_per_ps=1,
+                     placeholder=bool(getattr(board, "placeholder", False)))
+
+
 def synthetic_setup(table):
     """The rendered table's camera calibrated from its own corner markers, as a person would."""
     from calibration.corners import calibrate_from_frame
@@ -102,10 +119,10 @@ class CameraService:
             return
         board = self._board()
         if kind == "demo":
-            from .demo import SHAPE, DemoTable
+            from .demo import DemoTable, shape_for
             self.table = table or DemoTable(board)
             if table is None:
-                self.table.set_up(SHAPE)
+                self.table.set_up(shape_for(board))
             open_source = lambda: IterSource(self.table.frames(), "demo table")  # noqa: E731
         else:
             open_source = lambda: CameraSource(device)  # noqa: E731
@@ -143,7 +160,7 @@ class CameraService:
         if state is not None and self.ctl.match is not None:
             board = self.ctl.match.ruleset.board(state)
             if board is not None:
-                return board
+                return vision_board(board)
         from companion.fublet.components import load_board
         return load_board()
 

@@ -30,6 +30,15 @@ SHAPE = {**{H(n): ms for n, ms in HOME_SHAPE.items()},
          **{A(n): (47 - ms[0], 31 - ms[1]) for n, ms in HOME_SHAPE.items()}}
 
 
+def shape_for(board) -> dict[PlayerRef, tuple[int, int]]:
+    """SHAPE on another board's grid (the demo camera watching another game's table): the same
+    places as shares of the pitch."""
+    if (board.ms_cols, board.ms_rows) == (48, 32):
+        return SHAPE
+    return {ref: (min(board.ms_cols - 1, ms[0] * board.ms_cols // 48),
+                  min(board.ms_rows - 1, ms[1] * board.ms_rows // 32)) for ref, ms in SHAPE.items()}
+
+
 class DemoTable:
     """A rendered table: the board, its figures, and a hand that moves them when told.
 
