@@ -121,7 +121,7 @@ def test_a_live_source_hands_over_only_its_newest_frame(still):
     with pytest.raises(SourceError, match="unplugged"):
         newest.read()
     assert newest.read() is None  # nothing more comes after the error
-    assert newest.stop()
+    newest.close()
 
 
 class FastCamera:
@@ -213,6 +213,36 @@ def test_a_frame_of_another_size_than_the_calibration_is_lost_with_the_reason(st
     assert worker.finished.wait(10)
     (event,) = drain(worker.status)
     assert event.health == "lost" and "320x240 frames but the calibration is for 640x480" in event.reason
+
+
+class SilentCamera:
+    """A camera that opens and then never sends a frame."""
+
+    live = True
+    name = "silent camera"
+
+    def __init__(self):
+        self.closed = threading.Event()
+        self.release = threading.Event()
+
+    def open(self) -> None:
+        pass
+
+    def read(self) -> Frame:
+        self.release.wait(10)
+        raise SourceError("silent camera: stopped")
+
+    def close(self) -> None:
+        self.closed.set()
+
+
+def test_stopping_the_worker_never_waits_for_a_silent_camera():
+    camera = SilentCamera()
+    worker = VisionWorker(lambda: camera, setup=replace_setup(), stop_at_end=False).start()
+    worker.stop()
+    assert worker.finished.is_set()
+    camera.release.set()  # the grabbing thread ends when the camera does; only then is it closed
+    assert camera.closed.wait(10)
 
 
 def test_stopping_the_worker_never_blocks():

@@ -172,36 +172,46 @@ class NewestFrame:
     queueing, so what is read is never older than one frame plus the time to read it. A read
     error or the end of the source is handed on once (a frame not read by then is dropped)."""
 
-    def __init__(self, source: FrameSource):
+    def __init__(self, source: FrameSource, halt: threading.Event | None = None):
         self.source = source
+        self._halt = halt  # the owner stopping: a read waiting for a frame gives up
         self.name = getattr(source, "name", "camera")
         self.dropped = 0
         self._cond = threading.Condition()
         self._item: Frame | BaseException | None = None
         self._has = False
         self._stop = threading.Event()
+        self._exited = False
+        self._close_on_exit = False
         self._thread = threading.Thread(target=self._grab, name="touchline-camera-grab", daemon=True)
         self._thread.start()
 
     def _grab(self) -> None:
-        while not self._stop.is_set():
-            try:
-                item: Frame | BaseException | None = self.source.read()
-            except Exception as exc:  # handed to the reader's thread, which decides what it means
-                item = exc
+        try:
+            while not self._stop.is_set():
+                try:
+                    item: Frame | BaseException | None = self.source.read()
+                except Exception as exc:  # handed to the reader's thread, which decides what it means
+                    item = exc
+                with self._cond:
+                    if self._has and isinstance(self._item, Frame):
+                        self.dropped += 1
+                    self._item, self._has = item, True
+                    self._cond.notify()
+                if not isinstance(item, Frame):
+                    return
+        finally:
             with self._cond:
-                if self._has and isinstance(self._item, Frame):
-                    self.dropped += 1
-                self._item, self._has = item, True
-                self._cond.notify()
-            if not isinstance(item, Frame):
-                return
+                self._exited = True
+                close = self._close_on_exit
+            if close:
+                self.source.close()
 
     def read(self, timeout: float = 0.1) -> Frame | None:
         """The newest frame not read yet (waits for one); None at the end or when stopped."""
         with self._cond:
             while not self._has:
-                if not self._thread.is_alive() or self._stop.is_set():
+                if not self._thread.is_alive() or self._stop.is_set() or (self._halt and self._halt.is_set()):
                     return None
                 self._cond.wait(timeout)
             item, self._item, self._has = self._item, None, False
@@ -209,13 +219,19 @@ class NewestFrame:
             raise item
         return item
 
-    def stop(self, timeout: float = 2.0) -> bool:
-        """Stops grabbing; True when the grabbing thread has ended (the source may be closed)."""
+    def close(self, timeout: float = 1.0) -> None:
+        """Stops grabbing and closes the source: at once, or, when a read is still under way
+        after ``timeout``, as soon as it returns (a capture is never released under a read)."""
         self._stop.set()
         with self._cond:
             self._cond.notify_all()
         self._thread.join(timeout)
-        return not self._thread.is_alive()
+        with self._cond:
+            if not self._exited:
+                self._close_on_exit = True
+                log.warning("%s: still reading after %g s; closed when the read returns", self.name, timeout)
+                return
+        self.source.close()
 
 
 class VisionWorker:
@@ -297,10 +313,6 @@ class VisionWorker:
     def _close(self, source: FrameSource | NewestFrame) -> None:
         if isinstance(source, NewestFrame):
             self.frames_dropped += source.dropped
-            if not source.stop():  # a camera stuck in a read is left to its thread, not closed under it
-                log.warning("%s: still reading after 2 s; left open", source.name)
-                return
-            source = source.source
         source.close()
 
     def _run(self) -> None:
@@ -317,7 +329,7 @@ class VisionWorker:
                         self._stop.wait(self._reconnect_s)
                         continue
                     newest = self._newest_only if self._newest_only is not None else getattr(opened, "live", False)
-                    source = NewestFrame(opened) if newest else opened
+                    source = NewestFrame(opened, self._stop) if newest else opened
                 try:
                     frame = source.read()
                 except SourceError as exc:
