@@ -293,7 +293,7 @@ class FussballLigaFace(Face):
             # Moved players are dimmed (the rulebook turns them upside-down), bar the one moving now.
             moved = moving and p.ref in m.by_player and p.ref != m.current
             out.append(Figure(p.ref, p.square, dim=moved, crossed=p.ref in m.committed and moving,
-                              goalkeeper=p.goalkeeper or p.stand_in, manual=p.manual))
+                              goalkeeper=p.goalkeeper or p.stand_in, manual=p.manual, badge="Y" * p.yellow))
         return out
 
     def ball(self, state: LigaState, board: Pitch | None) -> BallMark:
