@@ -49,6 +49,8 @@ class LiveScreen(Screen):
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
         self._bars: list[Bar] = []
+        self._cards_key: tuple | None = None     # what the cards and the stepper show now
+        self._stepper_key: tuple | None = None
 
     @property
     def controller(self):
@@ -227,8 +229,14 @@ class LiveScreen(Screen):
         """One row of player cards per team: number and state; touching one selects him
         (to place a figure the camera has not seen, or to give him the kick-off)."""
         box = self.ids.cards
-        box.clear_widgets()
         chips = list(self.face.chips(self.view.state))
+        # Most views (a figure moved) leave the cards as they were: rebuilding 22 buttons in
+        # software GL costs a frame or two.
+        key = (self.face.game, tuple(chips), self.selected)
+        if key == self._cards_key and box.children:
+            return
+        self._cards_key = key
+        box.clear_widgets()
         for team in (Team.HOME, Team.AWAY):
             row = BoxLayout(spacing=dp(2))
             tint = (0.25, 0.4, 0.85, 1) if team is Team.HOME else (0.8, 0.3, 0.3, 1)
@@ -249,8 +257,12 @@ class LiveScreen(Screen):
 
     def build_stepper(self) -> None:
         box = self.ids.stepper
-        box.clear_widgets()
         phases, current = self.face.stepper(self.view.state, self.view.summary)
+        key = (self.face.game, tuple(phases), current)
+        if key == self._stepper_key and box.children:
+            return
+        self._stepper_key = key
+        box.clear_widgets()
         for phase in phases:
             on = phase == current
             box.add_widget(Label(text=phase.replace("_", " "), font_size=sp(15), bold=on,
