@@ -82,23 +82,10 @@ def build_app_class():
                 self._show_rest()
 
         def _show_figures(self, view: View) -> bool:
-            """Redraw only the pitch, as the live screen's on_view does, when the screen already
-            shows this match with its game's face."""
-            live = self.root.get_screen("live")
-            shown, match, face = live.view, self.controller.match, getattr(live, "face", None)
-            if (self.root.current != "live" or shown is None or not shown.active or not view.active
-                    or view.path != shown.path or match is None or face is None
-                    or face.game != match.ruleset.game):
+            """Redraw only the pitch when the live screen already shows this match."""
+            if self.root.current != "live":
                 return False
-            board = match.ruleset.board(view.state)
-            if board is None:
-                return False
-            pitch = live.ids.pitch
-            pitch.geometry = face.geometry(board)
-            pitch.state = view.state
-            pitch.ball = face.ball(view.state, board)
-            pitch.figures = face.figures(view.state)
-            return True
+            return self.root.get_screen("live").show_pitch(view, self.controller.match)
 
         def _show_rest(self, _dt=None) -> None:
             view, self._newest = self._newest, None

@@ -65,7 +65,6 @@ class LiveScreen(Screen):
             self.face = face_for(ruleset.game)
             self.reset(rebuild=False)
             self._start_ticker()
-        face = self.face
         s = view.summary
         self._show_scoreboard(s)
         self.health_text = f"camera {view.camera}   tray {view.tray}"
@@ -75,12 +74,7 @@ class LiveScreen(Screen):
                              + "; ".join(p.split(":")[0] for p in view.placeholders)) if view.placeholders else ""
         self.log_text = "\n".join(reversed(view.log[-12:]))
         self.board = ruleset.board(view.state)
-        pitch = self.ids.pitch
-        pitch.geometry = face.geometry(self.board) if self.board is not None else None
-        figures = face.figures(view.state) if self.board is not None else []
-        pitch.state = view.state
-        pitch.ball = face.ball(view.state, self.board)
-        pitch.figures = figures
+        figures = self._draw_pitch(view, self.board)
         if self.selected is not None and all(f.ref != self.selected for f in figures) \
                 and not self.mode:
             self.selected = None
@@ -89,6 +83,28 @@ class LiveScreen(Screen):
         self.build_panel()
         self.build_cards()
         self.build_stepper()
+
+    def _draw_pitch(self, view, board) -> list:
+        face, pitch = self.face, self.ids.pitch
+        pitch.geometry = face.geometry(board) if board is not None else None
+        figures = face.figures(view.state) if board is not None else []
+        pitch.state = view.state
+        pitch.ball = face.ball(view.state, board)
+        pitch.figures = figures
+        return figures
+
+    def show_pitch(self, view, match) -> bool:
+        """Only the pitch, for a view of the match already on screen (the app shows a moved
+        figure a frame before the panels); False when the whole screen must be built."""
+        shown, face = self.view, self.face
+        if (shown is None or not shown.active or view is None or not view.active or match is None
+                or view.path != shown.path or face is None or face.game != match.ruleset.game):
+            return False
+        board = match.ruleset.board(view.state)
+        if board is None:
+            return False
+        self._draw_pitch(view, board)
+        return True
 
     def _show_scoreboard(self, summary: dict) -> None:
         board = self.face.scoreboard(summary, datetime.now(UTC))
