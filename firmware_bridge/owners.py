@@ -43,6 +43,24 @@ FUBLET = {
     },
     "trays": {},
 }
+
+
+def _per_coach(kind: str, about: str, colours: tuple[str, ...]) -> dict:
+    """A convention for the reference tray's wiring (die ids home-black, home-white, ...)
+    holding ``kind`` dice: one per colour for each coach."""
+    dice = {f"{team}-{colour}": {"owner": team, "colour": colour, "kind": kind}
+            for team in ("home", "away") for colour in colours}
+    return {"version": 1, "about": about, "dice": dice, "trays": {}}
+
+
+# The other games on the reference tray's wiring (firmware config.py lists their DICE too).
+GAME_DICE = {
+    "fublet": FUBLET,
+    "football_leader": _per_coach("d12", "Football Leader: each coach a black and a white d12 (a two-dice roll "
+                                         "keeps the best; only the black die's 1 misses).", ("black", "white")),
+    "futboard": _per_coach("d12", "Futboard: each coach one d12.", ("black",)),
+    "fussball_liga": _per_coach("d6", "Fussball-Liga variant: each coach one d6.", ("black",)),
+}
 _ID = re.compile(r"[a-z0-9][a-z0-9-]{0,15}\Z")
 _DEVICE = re.compile(r"[A-Za-z0-9._-]{1,32}\Z")
 _OWNERS = {"home": Team.HOME, "away": Team.AWAY, None: None}
@@ -100,6 +118,15 @@ class DiceOwners:
         """The Fublet convention for the reference tray: each coach a black (tens) and a
         white d10, and a shared green d8 for scatter."""
         return cls.from_json(FUBLET, "the Fublet dice convention")
+
+    @classmethod
+    def for_game(cls, game: str) -> "DiceOwners":
+        """The convention of a game for the reference tray (Fublet's for a game without one)."""
+        data = GAME_DICE.get(game)
+        if data is None:
+            log.warning("no dice convention for game %r: the Fublet one is used", game)
+            return cls.fublet()
+        return cls.from_json(data, f"the {game} dice convention")
 
     @classmethod
     def from_json(cls, data: Any, name: str) -> "DiceOwners":

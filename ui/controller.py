@@ -267,8 +267,24 @@ class Controller:
             if not port:
                 from firmware_bridge.discovery import discovering_opener
                 options.setdefault("opener", discovering_opener())
+            if "owners" not in options:
+                options["owners"] = self._dice_owners()
             self.tray = TraySource(self.notices, port or "auto", wake=lambda: self._queue(self._pump), **options)
         self._queue(job)
+
+    def _dice_owners(self):
+        """Whose die is whose: the table's own dice.json beside the matches, else the game's
+        convention for the reference tray."""
+        from companion.errors import DataFileError
+        from firmware_bridge.owners import DiceOwners
+
+        own = self.data_dir / "dice.json"
+        if own.exists():
+            try:
+                return DiceOwners.load(own)
+            except DataFileError as exc:
+                self._log.append(f"Dice tray: {exc}; the game's usual dice are assumed")
+        return DiceOwners.for_game(self.match.ruleset.game if self.match is not None else "fublet")
 
     def stop_tray(self) -> None:
         if self.tray is not None:

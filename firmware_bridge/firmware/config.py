@@ -11,6 +11,11 @@ DICE = [                      # (kind, id, colour)
     ("d10", "away-white", "white"),
     ("d8", "green", "green"),
 ]
+# The other games (the host's conventions, firmware_bridge/owners.py GAME_DICE, use these ids):
+#   Football Leader: ("d12", "home-black", "black"), ("d12", "home-white", "white"), the same for away.
+#   Futboard: ("d12", "home-black", "black"), ("d12", "away-black", "black").
+#   Fussball-Liga variant: ("d6", "home-black", "black"), ("d6", "away-black", "black").
+# (Remove the buttons' dice that are gone.)
 BUTTONS = [                   # (GPIO pin, label on the display, dice it throws)
     (14, "HOME", ("home-black", "home-white")),
     (15, "AWAY", ("away-black", "away-white")),
