@@ -141,7 +141,8 @@ def test_options_map_to_the_rules_options(face):
     assert o.phase_limit is PhaseLimit.NONE and o.goalkeeper_save and o.bonus_points and o.goal_posts
     o = face.match_options({"chess_clock": True, "taking_a_pass": True})
     assert o.phase_limit is PhaseLimit.CHESS_CLOCK and o.taking_a_pass and not o.goal_posts
-    o = face.match_options({o.key: o.default for o in face.options} | {"half": "20", "keep_ends": True})
+    o = face.match_options({o.key: ("" if o.text else o.default) for o in face.options}
+                           | {"half": "20", "keep_ends": True})
     assert (o.half_minutes, o.change_ends, o.extra_time, o.phase_limit) == (20, False, False, PhaseLimit.EGG_TIMER)
 
 
@@ -164,3 +165,15 @@ def test_a_short_match_through_touches(size, tmp_path):
             "live_free_kick"} <= names
     for shot in result["screenshots"]:
         assert not_blank(shot), f"{shot} is blank"
+
+
+def test_tournament_bookings_and_suspensions_are_typed_at_setup(face):
+    o = face.match_options({"carried_yellows": "home#4, Away#8", "suspended": "away#7"})
+    assert o.tournament and o.carried_yellows == (H(4), A(8)) and o.suspended == (A(7),)
+    assert not face.match_options({}).tournament
+    create = face.create("rotstein", "gruenwald", {"tournament": True, "carried_yellows": "away#8"}, None)
+    assert create.options.carried_yellows == (A(8),)
+    with pytest.raises(ValueError, match="no player #99"):
+        face.create("rotstein", "gruenwald", {"suspended": "home#99"}, None)
+    with pytest.raises(ValueError, match="home#8"):
+        face.match_options({"carried_yellows": "h8"})

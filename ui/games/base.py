@@ -202,12 +202,14 @@ class Scoreboard:
 @dataclass
 class Choice:
     """One game option on the setup screen (Futboard Street, championship play, ...): a yes/no
-    switch, or, with ``values``, one of several (``default`` then is one of them)."""
+    switch, or, with ``values``, one of several (``default`` then is one of them), or with
+    ``text`` a line the coach types (``default`` then is its hint)."""
 
     key: str
     label: str
     default: bool | str = False
     values: tuple[str, ...] = ()
+    text: bool = False
 
 
 @dataclass

@@ -243,6 +243,14 @@ def _free_near(p: Pitch, want, taken: set, end: str, defending: bool):
     return min(options, key=lambda sq: (dist(sq, want), sq))
 
 
+def _players(text: object) -> tuple[PlayerRef, ...]:
+    """Players typed on the setup screen: "home#4, away#8" (commas or spaces)."""
+    if not text:
+        return ()
+    words = [w for w in str(text).replace(",", " ").split() if w]
+    return tuple(PlayerRef.parse(w.lower()) for w in words)
+
+
 # --- the face ---------------------------------------------------------------------------------------
 
 class FussballLigaFace(Face):
@@ -258,6 +266,9 @@ class FussballLigaFace(Face):
             Choice("taking_a_pass", "Optional rule: taking a pass"),
             Choice("goal_posts", "Optional rule: goal posts"),
             Choice("bonus_points", "Optional rule: bonus points"),
+            Choice("tournament", "Tournament play (yellow cards carry over)"),
+            Choice("carried_yellows", "Booked in this round's earlier match", "home#4, away#8", text=True),
+            Choice("suspended", "Suspended for this match", "away#8", text=True),
         ])
         self._sent: set[tuple] = set()   # time-up calls made (kind, team, the clock's as-of)
 
@@ -272,12 +283,20 @@ class FussballLigaFace(Face):
         ties = bool(options.get("ties"))
         every = bool(options.get("optional_rules"))
         rules = {key: every or bool(options.get(key)) for key in OPTIONAL_RULES}
+        carried, suspended = _players(options.get("carried_yellows")), _players(options.get("suspended"))
         return Options(phase_limit=limit, extra_time=ties, shootout=ties, half_minutes=int(options.get("half", 45)),
-                       change_ends=not options.get("keep_ends"), **rules)
+                       change_ends=not options.get("keep_ends"),
+                       tournament=bool(options.get("tournament")) or bool(carried or suspended),
+                       carried_yellows=carried, suspended=suspended, **rules)
 
-    def create(self, home: str, away: str, options: dict[str, bool], folder: Any) -> Any:
-        return c.CreateMatch(shipped_team(home), shipped_team(away), load_components(folder),
-                             self.match_options(options))
+    def create(self, home: str, away: str, options: dict[str, bool | str], folder: Any) -> Any:
+        rosters = {Team.HOME: shipped_team(home), Team.AWAY: shipped_team(away)}
+        chosen = self.match_options(options)
+        for ref in chosen.carried_yellows + chosen.suspended:
+            roster = rosters[ref.team]
+            if all(p.number != ref.number for p in roster.players):
+                raise ValueError(f"{ref}: {roster.name} has no player #{ref.number}")
+        return c.CreateMatch(rosters[Team.HOME], rosters[Team.AWAY], load_components(folder), chosen)
 
     # --- drawing -------------------------------------------------------------------------------
     def geometry(self, board: Pitch) -> RectGeometry:

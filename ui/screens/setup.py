@@ -8,6 +8,7 @@ from kivy.properties import DictProperty, ListProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.spinner import Spinner
+from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
 
 from ..games import face_for, ready
@@ -56,13 +57,19 @@ class SetupScreen(Screen):
             self.home = home
         if self.away not in self.teams:
             self.away = away
-        self.options = {o.key: o.default for o in face.options}
+        self.options = {o.key: ("" if o.text else o.default) for o in face.options}
         box = self.ids.options
         box.clear_widgets()
         for option in face.options:
             label = Label(text=option.label, font_size=sp(20), halign="center")
             label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)))
             box.add_widget(label)
+            if option.text:
+                field = TextInput(hint_text=str(option.default), multiline=False, font_size=sp(18),
+                                  size_hint_y=None, height=dp(56))
+                field.bind(text=lambda _w, text, k=option.key: self._set_option(k, text))
+                box.add_widget(field)
+                continue
             if option.values:
                 spinner = Spinner(text=str(option.default), values=list(option.values), font_size=sp(20),
                                   size_hint_y=None, height=dp(56))
