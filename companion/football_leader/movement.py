@@ -5,12 +5,14 @@ Outburst); crossing a dotted line counts half, rounded up over the whole move. I
 a Moved Marker and cannot move again (Run: a second marker); the fifth marker on the board
 clears the others, except those put earlier in the same turn. The ball carrier may not go
 through a space full of his own team, and leaving a space where defenders mark him
-(forward or sideways) costs a dodge per space: the move stops where a dodge fails.
+(forward or sideways) costs a dodge per space: the move stops where a dodge fails. Before he
+moves, ``plan_move`` tells the tablet which dodges the movement will need and who could support
+each (4.2), so their cards and support come with the Move.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..dice import DiceSpec, DieKind
 from ..teams import PlayerRef
@@ -19,7 +21,7 @@ from . import flow
 from . import queries as q
 from .cards import allowance, bonus
 from .commands import Move
-from .components import Ability, Card
+from .components import Ability, Card, Colour
 from .difficulty import dodge_difficulty, move_dodge_difficulty
 from .model import (MARKERS, Choice, DodgeCardCtx, DodgePlan, MoveCardCtx, MoveDodgeCtx, Movement, Roll, Stage,
                     Test)
@@ -90,6 +92,81 @@ def dodges_needed(s, ref: PlayerRef, start: Space, path: tuple[Space, ...]) -> l
             out.append((here, step))
         here = nxt
     return out
+
+
+# --- planning a ball carrier's movement (asked by the tablet before it moves him) ----------------
+
+@dataclass(frozen=True, slots=True)
+class SupportOption:
+    """A teammate who could support a dodge (4.2): ``colour`` is the card colour his support
+    costs, None when it is free (his pass colour is the dodger's dodge colour)."""
+
+    supporter: PlayerRef
+    colour: Colour | None
+
+
+@dataclass(frozen=True, slots=True)
+class DodgeNeed:
+    """One dodge a movement will need, in path order: the space left, the step's direction,
+    the defenders there, the difficulty (and supported), and who could support it (empty
+    when it cannot be: a sideways step, nobody there, or the turn's one support used)."""
+
+    leaving: Space
+    step: Step
+    defenders: tuple[PlayerRef, ...]
+    difficulty: int
+    supported_difficulty: int
+    supporters: tuple[SupportOption, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MovePlan:
+    """What a movement of ``player`` to ``path[-1]`` will ask: the path, its cost in spaces and
+    the dodges on the way (none for a counter without the ball)."""
+
+    player: PlayerRef
+    path: tuple[Space, ...]
+    cost: int
+    dodges: tuple[DodgeNeed, ...]
+
+
+def plan_move(s, ref: PlayerRef, to: Space, path: tuple[Space, ...] = ()) -> MovePlan | None:
+    """The dodges a movement to ``to`` will need (the cheapest path the rules would take, or
+    ``path``), each with its eligible supporters, or None when no path leads there. It checks
+    the path only: the rest (turn, cards, markers) is the Move's."""
+    p = s.players.get(ref)
+    if p is None or not p.on_pitch or p.space is None:
+        return None
+    b = q.board(s)
+    if not b.has(to) or to == p.space:
+        return None
+    carrier = s.ball == ref
+    path = tuple(path) or _cheapest(s, ref, p.space, to, carrier)
+    if not path or path[-1] != to or not b.path_ok(p.space, path) or len(set(path + (p.space,))) <= len(path):
+        return None
+    needs = []
+    for leaving, step in (dodges_needed(s, ref, p.space, path) if carrier else []):
+        defenders = q.in_space(s, leaving, ref.team.other)
+        base = dodge_difficulty([d.counter.defence.value for d in defenders])
+        needs.append(DodgeNeed(leaving, step, tuple(sorted(d.ref for d in defenders)),
+                               move_dodge_difficulty(base, step, False), move_dodge_difficulty(base, step, True),
+                               _supporters(s, ref, leaving, step)))
+    return MovePlan(ref, path, path_cost(s, p.space, path), tuple(needs))
+
+
+def _supporters(s, ref: PlayerRef, leaving: Space, step: Step) -> tuple[SupportOption, ...]:
+    """4.2: teammates in the space left (not the goalkeeper), forward steps only, while the
+    turn's one supported dodge is unused."""
+    if step is not Step.FORWARD or (s.turn is not None and s.turn.supported):
+        return ()
+    dodge = s.players[ref].counter.dodge.colour
+    out = []
+    for mate in sorted(q.in_space(s, leaving, ref.team), key=lambda m: m.ref.number):
+        if mate.ref == ref or mate.goalkeeper:
+            continue
+        colour = mate.counter.passing.colour
+        out.append(SupportOption(mate.ref, None if colour is dodge else colour))
+    return tuple(out)
 
 
 # --- the command ---------------------------------------------------------------------------------
