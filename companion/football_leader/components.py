@@ -9,14 +9,13 @@ Every file is validated on load; an error names the file, the entry and the fiel
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..codec import from_json
-from ..errors import DataFileError, DecodeError
+from ..datafiles import decode, file_name, read_json
+from ..errors import DataFileError
 from ..teams import CodeEnum
 from .pitch import SpaceBoard
 
@@ -277,41 +276,6 @@ class Components:
 DATA = resources.files(__package__).joinpath("data")
 
 
-def _read(path: Path | Any) -> Any:
-    name = getattr(path, "name", str(path))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataFileError(name, "", "", "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(name, "", "", f"cannot be read ({exc})") from None
-    try:
-        return _strip_comments(json.loads(text))
-    except json.JSONDecodeError as exc:
-        raise DataFileError(name, "", "", f"not valid JSON: {exc.msg} at line {exc.lineno}, "
-                                          f"column {exc.colno}") from None
-
-
-def _strip_comments(obj: Any) -> Any:
-    """Drop ``"_comment"`` keys: data files explain themselves to the person editing them."""
-    if isinstance(obj, dict):
-        return {k: _strip_comments(v) for k, v in obj.items() if not k.startswith("_")}
-    if isinstance(obj, list):
-        return [_strip_comments(v) for v in obj]
-    return obj
-
-
-def _decode(tp: Any, obj: Any, file: str, entry: str = "") -> Any:
-    try:
-        return from_json(tp, obj, "")
-    except DecodeError as exc:
-        path = exc.path or ""
-        if entry:
-            raise DataFileError(file, entry, path, exc.reason) from None
-        head, _, rest = path.partition(".")
-        raise DataFileError(file, head, rest, exc.reason) from None
-
-
 def _items(obj: Any, key: str, file: str) -> list:
     if not isinstance(obj, dict) or not isinstance(obj.get(key), list):
         raise DataFileError(file, "", key, f"expected an object with a list {key!r}")
@@ -320,24 +284,24 @@ def _items(obj: Any, key: str, file: str) -> list:
 
 def load_board(path: Path | Any = None) -> SpaceBoard:
     path = path or DATA.joinpath("board.json")
-    name = getattr(path, "name", str(path))
-    obj = _read(path)
+    name = file_name(path)
+    obj = read_json(path)
     spaces = _items(obj, "spaces", name)
     for i, sp in enumerate(spaces):  # name a bad space by its label, not only its index
         label = sp.get("label", f"spaces[{i}]") if isinstance(sp, dict) else f"spaces[{i}]"
         from .pitch import BoardSpace
-        _decode(BoardSpace, sp, name, f"space {label}")
-    return _decode(SpaceBoard, obj, name)
+        decode(BoardSpace, sp, name, f"space {label}")
+    return decode(SpaceBoard, obj, name)
 
 
 def load_deck(path: Path | Any = None) -> Deck:
     path = path or DATA.joinpath("action_cards.json")
-    name = getattr(path, "name", str(path))
-    obj = _read(path)
+    name = file_name(path)
+    obj = read_json(path)
     rows = []
     for i, item in enumerate(_items(obj, "rows", name)):
         entry = f"row {item.get('move')}-{item.get('bonus')}" if isinstance(item, dict) else f"rows[{i}]"
-        rows.append(_decode(DeckRow, item, name, entry))
+        rows.append(decode(DeckRow, item, name, entry))
     try:
         return Deck(tuple(rows))
     except ValueError as exc:
@@ -345,16 +309,16 @@ def load_deck(path: Path | Any = None) -> Deck:
 
 
 def load_team(path: Path | Any) -> TeamRoster:
-    name = getattr(path, "name", str(path))
-    obj = _read(path)
+    name = file_name(path)
+    obj = read_json(path)
     if isinstance(obj, dict) and isinstance(obj.get("counters"), list):
         default = obj.get("placeholder", False)
         for i, item in enumerate(obj["counters"]):
             entry = f"#{item.get('number')}" if isinstance(item, dict) else f"counters[{i}]"
             if isinstance(item, dict):
                 item.setdefault("placeholder", default)
-                _decode(Counter, item, name, entry)
-    return _decode(TeamRoster, obj, name)
+                decode(Counter, item, name, entry)
+    return decode(TeamRoster, obj, name)
 
 
 def shipped_team(key: str) -> TeamRoster:

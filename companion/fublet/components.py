@@ -9,15 +9,14 @@ it. Every file is validated on load; an error names the file, the entry and the 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..board import GridBoard
-from ..codec import from_json
-from ..errors import DataFileError, DecodeError
+from ..datafiles import decode, file_name, read_json
+from ..errors import DataFileError
 from ..teams import CodeEnum
 
 
@@ -298,53 +297,15 @@ class Components:
 DATA = resources.files(__package__).joinpath("data")
 
 
-def _read(path: Path | Any) -> Any:
-    name = getattr(path, "name", str(path))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataFileError(name, "", "", "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(name, "", "", f"cannot be read ({exc})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataFileError(name, "", "", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-
-
-def _decode(tp: Any, obj: Any, file: str, entry: str) -> Any:
-    try:
-        return from_json(tp, obj, "")
-    except DecodeError as exc:
-        path = exc.path or ""
-        head, _, rest = path.partition(".")
-        if entry:
-            return _raise(file, entry, path, exc.reason)
-        return _raise(file, head, rest, exc.reason)
-
-
-def _raise(file: str, entry: str, fieldname: str, reason: str):
-    raise DataFileError(file, entry, fieldname, reason)
-
-
-def _strip_comments(obj: Any) -> Any:
-    """Drop ``"_comment"`` keys: data files explain themselves to the person editing them."""
-    if isinstance(obj, dict):
-        return {k: _strip_comments(v) for k, v in obj.items() if not k.startswith("_")}
-    if isinstance(obj, list):
-        return [_strip_comments(v) for v in obj]
-    return obj
-
-
 def load_board(path: Path | Any = None) -> GridBoard:
     path = path or DATA.joinpath("board.json")
-    return _decode(GridBoard, _strip_comments(_read(path)), getattr(path, "name", str(path)), "")
+    return decode(GridBoard, read_json(path), file_name(path), "")
 
 
 def load_tactical_boards(path: Path | Any = None) -> tuple[TacticalBoard, ...]:
     path = path or DATA.joinpath("tactical_boards.json")
-    name = getattr(path, "name", str(path))
-    obj = _strip_comments(_read(path))
+    name = file_name(path)
+    obj = read_json(path)
     if not isinstance(obj, dict) or not isinstance(obj.get("boards"), list):
         raise DataFileError(name, "", "boards", "expected an object with a list 'boards'")
     default_placeholder = obj.get("placeholder", False)
@@ -353,7 +314,7 @@ def load_tactical_boards(path: Path | Any = None) -> tuple[TacticalBoard, ...]:
         entry = item.get("id", f"boards[{i}]") if isinstance(item, dict) else f"boards[{i}]"
         if isinstance(item, dict):
             item = {"placeholder": default_placeholder, **item}
-        boards.append(_decode(TacticalBoard, item, name, str(entry)))
+        boards.append(decode(TacticalBoard, item, name, str(entry)))
     if len({b.id for b in boards}) != len(boards):
         raise DataFileError(name, "", "id", "two boards share an id")
     return tuple(boards)
@@ -361,8 +322,8 @@ def load_tactical_boards(path: Path | Any = None) -> tuple[TacticalBoard, ...]:
 
 def load_pace_bar(path: Path | Any = None) -> RoundPaceBar:
     path = path or DATA.joinpath("round_pace_bar.json")
-    obj = _strip_comments(_read(path))
-    name = getattr(path, "name", str(path))
+    obj = read_json(path)
+    name = file_name(path)
     if isinstance(obj, dict) and isinstance(obj.get("squares"), list):
         small = {}
         for i, sq in enumerate(obj["squares"]):
@@ -370,16 +331,16 @@ def load_pace_bar(path: Path | Any = None) -> RoundPaceBar:
                 raise DataFileError(name, f"squares[{i}]", "", "each square needs integer 'pace' and 'small'")
             small[str(sq["pace"])] = sq["small"]
         obj = {k: v for k, v in obj.items() if k != "squares"} | {"small": small}
-    return _decode(RoundPaceBar, obj, name, "")
+    return decode(RoundPaceBar, obj, name, "")
 
 
 def load_referee(path: Path | Any = None) -> RefereeCallBoard:
     path = path or DATA.joinpath("referee_call_board.json")
-    return _decode(RefereeCallBoard, _strip_comments(_read(path)), getattr(path, "name", str(path)), "")
+    return decode(RefereeCallBoard, read_json(path), file_name(path), "")
 
 
 def load_team(path: Path | Any) -> TeamRoster:
-    return _decode(TeamRoster, _strip_comments(_read(path)), getattr(path, "name", str(path)), "")
+    return decode(TeamRoster, read_json(path), file_name(path), "")
 
 
 def shipped_team(key: str) -> TeamRoster:

@@ -10,14 +10,13 @@ the entry and the field.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..codec import from_json
-from ..errors import DataFileError, DecodeError
+from ..datafiles import decode, file_name, read_json
+from ..errors import DataFileError
 from .pitch import Pitch
 from .tables import (COLUMNS, DistanceRow, DribblingModifiers, DribblingTable, GoalPostTable,  # noqa: F401
                      GoalShotTable, InterceptionModifiers, InterceptionTable, PenaltyTable, SaveTable, Tables,
@@ -187,59 +186,23 @@ class Components:
 DATA = resources.files(__package__).joinpath("data")
 
 
-def _read(path: Path | Any) -> Any:
-    name = getattr(path, "name", str(path))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataFileError(name, "", "", "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(name, "", "", f"cannot be read ({exc})") from None
-    try:
-        return _strip_comments(json.loads(text))
-    except json.JSONDecodeError as exc:
-        raise DataFileError(name, "", "", f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-
-
-def _strip_comments(obj: Any) -> Any:
-    """Drop keys starting with ``_``: data files explain themselves to whoever edits them."""
-    if isinstance(obj, dict):
-        return {k: _strip_comments(v) for k, v in obj.items() if not k.startswith("_")}
-    if isinstance(obj, list):
-        return [_strip_comments(v) for v in obj]
-    return obj
-
-
-def _decode(tp: Any, obj: Any, file: str) -> Any:
-    """Decode a file's content; an error names the file, the entry (first key) and the field."""
-    try:
-        return from_json(tp, obj, "")
-    except DecodeError as exc:
-        entry, _, fieldname = (exc.path or "").partition(".")
-        raise DataFileError(file, entry, fieldname, exc.reason) from None
-
-
-def _name(path: Path | Any) -> str:
-    return getattr(path, "name", str(path))
-
-
 def load_pitch(path: Path | Any = None) -> Pitch:
     path = path or DATA.joinpath("pitch.json")
-    return _decode(Pitch, _read(path), _name(path))
+    return decode(Pitch, read_json(path), file_name(path))
 
 
 def load_tables(path: Path | Any = None) -> Tables:
     path = path or DATA.joinpath("tables.json")
-    return _decode(Tables, _read(path), _name(path))
+    return decode(Tables, read_json(path), file_name(path))
 
 
 def load_rule_values(path: Path | Any = None) -> RuleValues:
     path = path or DATA.joinpath("rules.json")
-    return _decode(RuleValues, _read(path), _name(path))
+    return decode(RuleValues, read_json(path), file_name(path))
 
 
 def load_team(path: Path | Any) -> Roster:
-    return _decode(Roster, _read(path), _name(path))
+    return decode(Roster, read_json(path), file_name(path))
 
 
 def shipped_team(key: str) -> Roster:

@@ -12,14 +12,14 @@ error names the file, the entry and the field.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..codec import from_json, to_json
-from ..errors import DataFileError, DecodeError
+from ..codec import to_json
+from ..datafiles import decode, file_name, read_json
+from ..errors import DataFileError
 from ..teams import CodeEnum
 from .pitch import Pitch
 
@@ -171,55 +171,20 @@ DATA = resources.files(__package__).joinpath("data")
 BOARDS = {"futboard": "board.json", "street": "street_board.json"}
 
 
-def _read(path: Path | Any) -> Any:
-    name = getattr(path, "name", str(path))
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataFileError(name, "", "", "file not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataFileError(name, "", "", f"cannot be read ({exc})") from None
-    try:
-        return _strip_comments(json.loads(text))
-    except json.JSONDecodeError as exc:
-        where = f"line {exc.lineno}, column {exc.colno}"
-        raise DataFileError(name, "", "", f"not valid JSON: {exc.msg} at {where}") from None
-
-
-def _strip_comments(obj: Any) -> Any:
-    """Drop ``"_comment"`` keys: data files explain themselves to the person editing them."""
-    if isinstance(obj, dict):
-        return {k: _strip_comments(v) for k, v in obj.items() if not k.startswith("_")}
-    if isinstance(obj, list):
-        return [_strip_comments(v) for v in obj]
-    return obj
-
-
-def _decode(tp: Any, obj: Any, file: str, entry: str = "") -> Any:
-    try:
-        return from_json(tp, obj, "")
-    except DecodeError as exc:
-        path = exc.path or ""
-        if entry:
-            raise DataFileError(file, entry, path, exc.reason) from None
-        head, _, rest = path.partition(".")
-        raise DataFileError(file, head, rest, exc.reason) from None
-
-
 def load_pitch(path: Path | Any = None) -> Pitch:
     path = path or DATA.joinpath(BOARDS["futboard"])
-    return _decode(Pitch, _read(path), getattr(path, "name", str(path)))
+    return decode(Pitch, read_json(path), file_name(path))
 
 
 def load_ruler(path: Path | Any = None) -> Ruler:
     path = path or DATA.joinpath("ruler.json")
-    return _decode(Ruler, _read(path), getattr(path, "name", str(path)))
+    return decode(Ruler, read_json(path), file_name(path))
 
 
 def load_team(path: Path | Any) -> TeamTiles:
     """A team file: the tiles are checked one by one, so an error names the tile."""
-    name = getattr(path, "name", str(path))
-    obj = _read(path)
+    name = file_name(path)
+    obj = read_json(path)
     if not isinstance(obj, dict) or not isinstance(obj.get("tiles"), list):
         raise DataFileError(name, "", "tiles", "expected an object with a list 'tiles'")
     default_placeholder = obj.get("placeholder", False)
@@ -228,9 +193,9 @@ def load_team(path: Path | Any) -> TeamTiles:
         entry = f"#{item['number']}" if isinstance(item, dict) and "number" in item else f"tiles[{i}]"
         if isinstance(item, dict):
             item = {"placeholder": default_placeholder, **item}
-        tiles.append(_decode(Tile, item, name, entry))
+        tiles.append(decode(Tile, item, name, entry))
     rest = {k: v for k, v in obj.items() if k != "tiles"}
-    return _decode(TeamTiles, {**rest, "tiles": [to_json(t) for t in tiles]}, name)
+    return decode(TeamTiles, {**rest, "tiles": [to_json(t) for t in tiles]}, name)
 
 
 def shipped_team(key: str) -> TeamTiles:
