@@ -8,25 +8,15 @@ so a refused command changes nothing.
 from __future__ import annotations
 
 from ..errors import RuleViolation
-from ..events import EventPayload
+from ..transaction import Transaction
 from .evolve import evolve_payload
-from .model import FutboardState
 
 
-class Tx:
-    __slots__ = ("state", "out")
+class Tx(Transaction):
+    """A decision in progress on this game's state (see companion/transaction.py)."""
 
-    def __init__(self, state: FutboardState) -> None:
-        self.state = state
-        self.out: list[EventPayload] = []
-
-    def emit(self, payload: EventPayload) -> None:
-        self.out.append(payload)
-        self.state = evolve_payload(self.state, payload)
-
-    @property
-    def next_id(self) -> int:
-        return self.state.next_id
+    __slots__ = ()
+    evolve = staticmethod(evolve_payload)
 
 
 def refuse(section: str, message: str) -> RuleViolation:

@@ -1,0 +1,31 @@
+"""A decision in progress: the events decided so far and the state they lead to.
+
+Rules code reads ``tx.state`` (which already includes what it emitted) and calls
+``tx.emit``; when the command is refused it raises, and the engine drops the transaction,
+so a refused command changes nothing. Each game subclasses it with its own fold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from .events import EventPayload
+
+
+class Transaction:
+    __slots__ = ("state", "out")
+
+    evolve: ClassVar[Callable[[Any, EventPayload], Any]]   # the game's fold of one payload (a staticmethod)
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.out: list[EventPayload] = []
+
+    def emit(self, payload: EventPayload) -> None:
+        self.out.append(payload)
+        self.state = self.evolve(self.state, payload)
+
+    @property
+    def next_id(self) -> int:
+        return self.state.next_id
