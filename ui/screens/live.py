@@ -86,6 +86,8 @@ class LiveScreen(Screen):
 
     def _draw_pitch(self, view, board) -> list:
         face, pitch = self.face, self.ids.pitch
+        if pitch.state is view.state and board is not None:
+            return list(pitch.figures)   # show_pitch drew this view a frame ago
         pitch.geometry = face.geometry(board) if board is not None else None
         figures = face.figures(view.state) if board is not None else []
         pitch.state = view.state
