@@ -1,8 +1,10 @@
 """A match process killed at any instant loses nothing it acknowledged.
 
 A child process plays Fublet with the auto-driver into a journal and prints each
-acknowledged seq (after ``Match.submit`` returned). The parent kills it with SIGKILL at a
-random moment, reopens the journal, and checks that every acknowledged event is there,
+acknowledged seq (after ``Match.submit`` returned). The parent kills it with SIGKILL after it
+has read a random number of acknowledgements (the child keeps writing meanwhile, so the kill
+lands mid-command at an instant the test does not choose), reopens the journal, and checks
+that every acknowledged event is there,
 that the state is the fold of the stored events, and that it is exactly the state the same
 (deterministic) driver reaches after that many events.
 """
@@ -14,7 +16,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,7 @@ while not driver.over:
     driver.step()
     print(driver.match.last_seq, flush=True)
 print("over", flush=True)
+sys.stdin.read()  # stay alive until killed: the test never depends on how fast the match was played
 """
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
@@ -48,13 +50,21 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path, run):
     rng = random.Random(1000 + run)
     seed = rng.randrange(1000)
     path = tmp_path / "match.sqlite"
+    # Killed after this many acknowledgements have been read (the whole match is ~670 commands);
+    # a child that finished sooner waits on stdin to be killed, whatever the machine's speed.
+    kill_after = rng.randrange(1, 400)
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(ROOT), str(path), str(seed)], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert child.stdout.readline().strip() == "ready", child.stderr.read()
-        first = child.stdout.readline()  # at least one acknowledged command, however slow the disk
-        assert first.strip().isdigit(), first + child.stderr.read()
-        time.sleep(rng.uniform(0.0, 0.5))
+        lines = []
+        while len(lines) < kill_after:
+            line = child.stdout.readline()
+            assert line, "".join(lines) + child.stderr.read()  # the child died before it was killed
+            lines.append(line)
+            if line.strip() == "over":
+                break
+        first = "".join(lines)
         os.kill(child.pid, signal.SIGKILL)
         child.wait(timeout=10)
     finally:
@@ -64,6 +74,7 @@ def test_every_acknowledged_event_survives_sigkill(tmp_path, run):
     output = first + child.stdout.read()
     child.stdout.close()
     child.stderr.close()
+    child.stdin.close()
     assert child.returncode == -signal.SIGKILL, "the child ended before it was killed"
     acknowledged = [int(line) for line in output.split("\n")[:-1] if line.strip().isdigit()]
 
