@@ -290,6 +290,7 @@ def plugin(name: str, module: str, help_text: str) -> None:
 
 
 plugin("app", "ui.cli", "start the tablet app (what plain 'touchline' does)")
+plugin("serve", "ui.web.cli", "serve a read-only live scoreboard web page for a match, following its journal")
 plugin("vision", "vision.cli", "locate the figures on camera images, or watch a camera live")
 plugin("markers", "vision.markers_cli", "write the printable sheet of figure caps, ball token and corner markers")
 plugin("calibrate-lens", "calibration.lens_cli", "calibrate the camera's lens with a ChArUco board")

@@ -1,0 +1,231 @@
+"""Following a match journal that another process (the tablet app) is writing.
+
+The journal is never opened for writing: each look is a fresh read-only SQLite connection
+(``mode=ro``; ``immutable`` when no write-ahead log is beside the file, as
+``companion.journal.inspect`` does), so the reader never checkpoints, never creates files
+next to the journal and never blocks the writer (WAL readers do not). The file's size and
+time stamps (with its ``-wal``) are polled; only when they move is the journal read, and then
+only the events after the last one seen, unless an undo took some back (a full refold).
+
+A JSON Lines export can be followed too: it is read again whole when it changes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from companion.errors import DecodeError, JournalError, TouchlineError
+from companion.events import Event
+from companion.journal import inspect
+from companion.ruleset import Ruleset
+
+log = logging.getLogger(__name__)
+
+POLL_S = 0.04
+
+
+@dataclass
+class Folded:
+    """A match as far as it has been read: its state, the log's lines and the last event."""
+
+    ruleset: Ruleset
+    state: Any
+    log: list[str] = field(default_factory=list)
+    last: Event | None = None
+    seqs: list[int] = field(default_factory=list)
+
+    def apply(self, event: Event) -> None:
+        line = self.ruleset.log_line(self.state, event)
+        self.state = self.ruleset.evolve(self.state, event)
+        if line:
+            self.log.append(line)
+            del self.log[:-200]
+        self.last = event
+        self.seqs.append(event.seq)
+
+
+class FollowError(TouchlineError):
+    """The followed match cannot be shown (damaged, foreign, of an unknown game)."""
+
+
+def _ruleset(game: str, where: str) -> Ruleset:
+    from companion.games import ruleset_for
+
+    try:
+        return ruleset_for(game)
+    except KeyError as exc:
+        raise FollowError(f"{where}: {exc.args[0]}") from None
+
+
+def _signature(path: Path) -> tuple:
+    out = []
+    for p in (path, Path(f"{path}-wal")):
+        try:
+            st = p.stat()
+            out.append((st.st_size, st.st_mtime_ns, st.st_ino))
+        except FileNotFoundError:
+            out.append(None)
+    return tuple(out)
+
+
+class JournalReader:
+    """Reads a journal's active events read-only, a little at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.game = inspect(path)   # checks, read-only, that it is a sound Touchline journal
+
+    def _connect(self) -> sqlite3.Connection:
+        busy = Path(f"{self.path}-wal").exists() or Path(f"{self.path}-shm").exists()
+        uri = f"{self.path.resolve().as_uri()}?mode=ro{'' if busy else '&immutable=1'}"
+        try:
+            return sqlite3.connect(uri, uri=True, timeout=1.0)
+        except sqlite3.Error as exc:
+            raise FollowError(f"{self.path}: cannot be read ({exc})") from None
+
+    def read(self, known: list[int]) -> tuple[bool, list[Event]]:
+        """(still_valid, new events): ``still_valid`` is False when an event already read was
+        undone (the caller folds again from ``read([])``)."""
+        conn = self._connect()
+        try:
+            last = known[-1] if known else 0
+            count = conn.execute("SELECT count(*) FROM events WHERE status = 'active' AND seq <= ?",
+                                 (last,)).fetchone()[0]
+            if count != len(known):
+                return False, []
+            rows = conn.execute("SELECT seq, batch, at, source, type, data FROM events "
+                                "WHERE status = 'active' AND seq > ? ORDER BY seq", (last,)).fetchall()
+        except sqlite3.Error as exc:
+            raise FollowError(f"{self.path}: the journal cannot be read ({exc}); it was left untouched") from None
+        finally:
+            conn.close()
+        return True, [self._decode(row) for row in rows]
+
+    def _decode(self, row: tuple) -> Event:
+        seq, batch, at, source, type_, data = row
+        try:
+            return Event.from_json({"seq": seq, "batch": batch, "at": at, "source": source, "type": type_,
+                                    "data": json.loads(data)})
+        except (DecodeError, ValueError) as exc:
+            raise FollowError(f"{self.path}: event {seq} cannot be read ({exc})") from None
+
+
+class Follower:
+    """Polls a match file and calls ``on_match(folded)`` after each change it reads, or
+    ``on_problem(message)`` when the file cannot be shown (and keeps watching: a journal being
+    copied in, or put right, is picked up)."""
+
+    def __init__(self, path: Path, on_match: Callable[[Folded], None], on_problem: Callable[[str], None],
+                 interval: float = POLL_S) -> None:
+        self.path = Path(path)
+        self.on_match, self.on_problem = on_match, on_problem
+        self.interval = interval
+        self._sig: tuple | None = None
+        self._reader: JournalReader | None = None
+        self._folded: Folded | None = None
+        self._problem = ""
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # --- one look ------------------------------------------------------------------------------
+    def poll(self) -> bool:
+        """Look once; True when something new was handed on."""
+        sig = _signature(self.path)
+        if sig == self._sig:
+            return False
+        try:
+            changed = self._read()
+        except (TouchlineError, OSError) as exc:
+            message = str(exc) if isinstance(exc, TouchlineError) else f"{self.path}: {exc.strerror or exc}"
+            self._sig, self._reader, self._folded = sig, None, None
+            if message != self._problem:
+                self._problem = message
+                self.on_problem(message)
+                return True
+            return False
+        except Exception as exc:  # events the rules cannot fold: say which, keep watching
+            log.debug("follow failed", exc_info=True)
+            message = f"{self.path}: the stored events do not replay ({exc})"
+            self._sig, self._reader, self._folded = sig, None, None
+            if message != self._problem:
+                self._problem = message
+                self.on_problem(message)
+                return True
+            return False
+        self._sig = sig
+        self._problem = ""
+        if changed:
+            self.on_match(self._folded)
+        return changed
+
+    def _read(self) -> bool:
+        if not self.path.exists():
+            raise FollowError(f"{self.path}: no such match file; check the path")
+        if self._is_export():
+            return self._read_export()
+        if self._reader is None:
+            self._reader = JournalReader(self.path)
+            self._folded = None
+        if self._folded is None:
+            self._folded = Folded(_ruleset(self._reader.game, str(self.path)), None)
+            self._folded.state = self._folded.ruleset.initial_state()
+            fresh = True
+        else:
+            fresh = False
+        try:
+            valid, events = self._reader.read(self._folded.seqs)
+        except FollowError:
+            JournalReader(self.path)   # the file was replaced or damaged: its check says how, if it can
+            raise
+        if not valid:  # an undo took back events already shown: fold again from the start
+            ruleset = self._folded.ruleset
+            self._folded = Folded(ruleset, ruleset.initial_state())
+            fresh = True
+            _, events = self._reader.read([])
+        for event in events:
+            self._folded.apply(event)
+        return bool(events) or fresh
+
+    def _is_export(self) -> bool:
+        from companion.cli import is_journal_file
+
+        return not is_journal_file(self.path)
+
+    def _read_export(self) -> bool:
+        from companion.jsonl import read_file
+
+        imported = read_file(self.path)
+        events = imported.events
+        if not events:
+            raise FollowError(f"{self.path}: holds no events; a match starts with its creation event")
+        game = events[0].type.partition(".")[0]
+        folded = Folded(_ruleset(game, str(self.path)), None)
+        folded.state = folded.ruleset.initial_state()
+        for event in events:
+            folded.apply(event)
+        self._folded = folded
+        return True
+
+    # --- the thread ----------------------------------------------------------------------------
+    def start(self) -> None:
+        self.poll()
+        self._thread = threading.Thread(target=self._run, name="touchline-follow", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.poll()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+
+
+__all__ = ["Follower", "Folded", "FollowError", "JournalReader", "POLL_S"]
