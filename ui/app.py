@@ -36,10 +36,12 @@ def build_app_class():
     from .screens.calibrate import CalibrateScreen
     from .screens.home import HomeScreen
     from .screens.live import LiveScreen
+    from .screens.scoreboard import ScoreboardScreen
     from .screens.settings import SettingsScreen
     from .screens.setup import SetupScreen
     from .widgets.keypad import Bar  # noqa: F401  (used by the kv rules)
     from .widgets.pitch import PitchView  # noqa: F401
+    from .web.in_app import AppScoreboard
 
     kv_dir = Path(__file__).parent / "kv"
 
@@ -58,11 +60,13 @@ def build_app_class():
             self.controller = Controller(post=self._post, data_dir=data_dir)
             self.camera = CameraService(self.controller, self.controller.data_dir)
             self.match_settings: dict[str, str] = {"dice": "software", "camera": "none"}
+            self.scoreboard = AppScoreboard()   # the spectators' page, off until Settings switches it on
 
         # Called on the controller's worker thread: hand the view over, never touch widgets.
         def _post(self, view: View) -> None:
             self._views.put(view)
             self._trigger()
+            self.scoreboard.offer(view, self.controller.match)
 
         def _drain(self, _dt) -> None:
             view = None
@@ -95,10 +99,11 @@ def build_app_class():
                 self._after_resume(view)
 
         def build(self):
-            for name in ("home", "setup", "live", "settings", "calibrate"):
+            for name in ("home", "setup", "live", "settings", "calibrate", "scoreboard"):
                 Builder.load_file(str(kv_dir / f"{name}.kv"))
             sm = ScreenManager(transition=NoTransition())
-            for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen()):
+            for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen(),
+                           ScoreboardScreen()):
                 sm.add_widget(screen)
             sm.current = "home"
             return sm
@@ -163,10 +168,11 @@ def build_app_class():
                 loaded = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 return {}
-            return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port")} \
+            return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port", "scoreboard_host")} \
                 if isinstance(loaded, dict) else {}
 
         def on_stop(self) -> None:
+            self.scoreboard.stop()
             self.camera.stop()
             self.controller.close()
 
