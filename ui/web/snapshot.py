@@ -40,7 +40,7 @@ class Problem:
     message: str
 
 
-RuleLink = Callable[[str, str], "dict[str, str] | None"]   # (game, rule or request id) -> {"section", "title"}
+RuleLink = Callable[[str, str, str], "dict[str, str] | None"]   # (game, request id, text) -> {"section", "title"}
 
 
 @dataclass
@@ -85,6 +85,7 @@ class Builder:
             "pending": pending,
             "log": list(reversed(list(log_lines)[-LOG_LINES:])),
             "error": error,
+            "error_rule": (self.rule_link(self.ruleset.game, "", error) if error and self.rule_link else None),
             "board_key": self._board_key if geometry is not None else "",
             "viewbox": [geometry.length_mm, geometry.width_mm] if geometry is not None else None,
             "figures": figures,
@@ -95,7 +96,7 @@ class Builder:
     def _request(self, request) -> dict[str, Any]:
         out = {"text": request.text, "team": request.team.value if request.team else None, "kind": request.kind}
         if self.rule_link is not None:
-            link = self.rule_link(self.ruleset.game, request.id)
+            link = self.rule_link(self.ruleset.game, request.id, request.text)
             if link:
                 out["rule"] = link
         return out
