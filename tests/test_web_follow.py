@@ -146,3 +146,27 @@ def test_an_export_of_every_game_is_followed_too(game, tmp_path):
     seen.follower(DATA / f"{game}_full_match.jsonl").poll()
     assert not seen.problems
     assert seen.matches[-1].last.seq == full_match(game)[-1].seq
+
+
+def test_a_journal_locked_a_moment_is_read_on_the_next_look(tmp_path, monkeypatch):
+    from ui.web import follow
+
+    table = GrowingJournal(tmp_path / "m.sqlite", upto=4)
+    seen = Seen()
+    follower = seen.follower(table.path)
+    follower.poll()
+    table.grow()
+    real = follow.JournalReader.read
+    calls = {"n": 0}
+
+    def busy_once(self, known):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise follow.Busy("m.sqlite: busy")
+        return real(self, known)
+
+    monkeypatch.setattr(follow.JournalReader, "read", busy_once)
+    assert follower.poll() is False            # busy: nothing said, nothing lost
+    assert follower.poll() is True             # the next look reads it, though the files did not change
+    assert seen.matches[-1].last.seq == table.last.seq and not seen.problems
+    table.close()

@@ -16,6 +16,7 @@ import json
 import logging
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -54,6 +55,14 @@ class FollowError(TouchlineError):
     """The followed match cannot be shown (damaged, foreign, of an unknown game)."""
 
 
+class Busy(FollowError):
+    """The journal could not be read just now (the writer holds a lock a moment): try again."""
+
+
+TRANSIENT = ("locked", "busy")
+PATIENCE_S = 3.0   # a journal busy this long is said to be unreadable
+
+
 def _ruleset(game: str, where: str) -> Ruleset:
     from companion.games import ruleset_for
 
@@ -85,7 +94,7 @@ class JournalReader:
         busy = Path(f"{self.path}-wal").exists() or Path(f"{self.path}-shm").exists()
         uri = f"{self.path.resolve().as_uri()}?mode=ro{'' if busy else '&immutable=1'}"
         try:
-            return sqlite3.connect(uri, uri=True, timeout=1.0)
+            return sqlite3.connect(uri, uri=True, timeout=0.5)
         except sqlite3.Error as exc:
             raise FollowError(f"{self.path}: cannot be read ({exc})") from None
 
@@ -102,6 +111,8 @@ class JournalReader:
             rows = conn.execute("SELECT seq, batch, at, source, type, data FROM events "
                                 "WHERE status = 'active' AND seq > ? ORDER BY seq", (last,)).fetchall()
         except sqlite3.Error as exc:
+            if any(word in str(exc).lower() for word in TRANSIENT):
+                raise Busy(f"{self.path}: the journal stayed busy ({exc}); is another program holding it?") from None
             raise FollowError(f"{self.path}: the journal cannot be read ({exc}); it was left untouched") from None
         finally:
             conn.close()
@@ -130,6 +141,7 @@ class Follower:
         self._reader: JournalReader | None = None
         self._folded: Folded | None = None
         self._problem = ""
+        self._busy_since = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -141,6 +153,17 @@ class Follower:
             return False
         try:
             changed = self._read()
+        except Busy as exc:   # look again next time, whatever the files' stamps say
+            now = time.monotonic()
+            self._busy_since = self._busy_since or now
+            if now - self._busy_since < PATIENCE_S:
+                return False
+            self._busy_since = 0.0
+            if str(exc) != self._problem:
+                self._problem = str(exc)
+                self.on_problem(str(exc))
+                return True
+            return False
         except (TouchlineError, OSError) as exc:
             message = str(exc) if isinstance(exc, TouchlineError) else f"{self.path}: {exc.strerror or exc}"
             self._sig, self._reader, self._folded = sig, None, None
@@ -159,6 +182,7 @@ class Follower:
                 return True
             return False
         self._sig = sig
+        self._busy_since = 0.0
         self._problem = ""
         if changed:
             self.on_match(self._folded)
@@ -180,6 +204,8 @@ class Follower:
             fresh = False
         try:
             valid, events = self._reader.read(self._folded.seqs)
+        except Busy:
+            raise
         except FollowError:
             JournalReader(self.path)   # the file was replaced or damaged: its check says how, if it can
             raise
