@@ -36,6 +36,7 @@ def build_app_class():
     from .screens.calibrate import CalibrateScreen
     from .screens.home import HomeScreen
     from .screens.live import LiveScreen
+    from .screens.reference import ReferenceScreen
     from .screens.scoreboard import ScoreboardScreen
     from .screens.settings import SettingsScreen
     from .screens.setup import SetupScreen
@@ -99,11 +100,11 @@ def build_app_class():
                 self._after_resume(view)
 
         def build(self):
-            for name in ("home", "setup", "live", "settings", "calibrate", "scoreboard"):
+            for name in ("home", "setup", "live", "settings", "calibrate", "scoreboard", "reference"):
                 Builder.load_file(str(kv_dir / f"{name}.kv"))
             sm = ScreenManager(transition=NoTransition())
             for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen(),
-                           ScoreboardScreen()):
+                           ScoreboardScreen(), ReferenceScreen()):
                 sm.add_widget(screen)
             sm.current = "home"
             return sm

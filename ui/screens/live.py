@@ -23,6 +23,7 @@ from kivy.uix.screenmanager import Screen
 from companion.teams import PlayerRef, Team
 
 from ..games import face_for
+from .rule_links import add_rule_links
 from ..widgets.keypad import Bar, DiceKeypad, button, wrap_label
 
 
@@ -141,6 +142,16 @@ class LiveScreen(Screen):
             self.build_panel()
             self.build_cards()
 
+    def open_rules(self) -> None:
+        """The rules reference for the game in play, at the section the panel links to."""
+        from .rule_links import links_for, open_reference
+
+        match = self.controller.match
+        if match is None:
+            return
+        links = links_for(match.ruleset.game, self.view) if self.view is not None and self.view.active else []
+        open_reference(match.ruleset.game, links[0][1] if links else None)
+
     # --- what faces call ---------------------------------------------------------------------------
     def submit(self, command) -> None:
         """Send a command for the match and leave any mode."""
@@ -200,6 +211,8 @@ class LiveScreen(Screen):
             return
         self.ids.pitch.marked = self.face.marked(self, view)
         add = panel.add_widget
+        if not self.mode:
+            add_rule_links(self, add, view)   # the rulebook section of the request or the refusal
         if self.mode:
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""

@@ -1,0 +1,57 @@
+"""Links from the live screen to the rules reference: the rulebook section the pending request
+and the last refusal rest on, as buttons at the top of the request panel."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.metrics import dp, sp
+from kivy.uix.button import Button
+
+from companion.errors import DataFileError
+
+LINK_COLOUR = (0.22, 0.3, 0.42, 1)
+
+
+def _reference(game: str):
+    from companion.reference import for_game
+
+    try:
+        return for_game(game)
+    except (KeyError, DataFileError):
+        return None
+
+
+def links_for(game: str, view) -> list[tuple[str, str]]:
+    """(button text, section id) for the refusal shown and the first pending request."""
+    ref = _reference(game)
+    if ref is None:
+        return []
+    out = []
+    if view.error:
+        section = ref.for_rule(view.error)
+        if section is not None:
+            out.append((f"Why refused? Rulebook: {section.title}", section.id))
+    if view.pending:
+        head = view.pending[0]
+        section = ref.for_request(head.id, head.text)
+        if section is not None and all(sid != section.id for _, sid in out):
+            out.append((f"Rulebook: {section.title}", section.id))
+    return out
+
+
+def add_rule_links(screen, add, view) -> None:
+    """Add the link buttons to the panel (touching one opens the reference at that section)."""
+    game = screen.controller.match.ruleset.game if screen.controller.match is not None else ""
+    for text, section_id in links_for(game, view):
+        b = Button(text=text + "  >", size_hint_y=None, height=dp(48), font_size=sp(18), halign="left",
+                   valign="middle", background_color=LINK_COLOUR, shorten=True, shorten_from="right")
+        b.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(16), s[1])))
+        b.bind(on_release=lambda _b, sid=section_id, g=game: open_reference(g, sid))
+        add(b)
+
+
+def open_reference(game: str, section_id: str | None = None) -> None:
+    app = App.get_running_app()
+    screen = app.root.get_screen("reference")
+    screen.open_for(game, section_id, back_to=app.root.current)
+    app.show("reference")
