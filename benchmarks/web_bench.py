@@ -177,9 +177,10 @@ def summary(values: list[float]) -> str:
 
 # --- the scenarios -------------------------------------------------------------------------------------
 
-def desktop(args, folder: Path) -> dict:
-    """``touchline serve`` in its own process, 50 viewers, and the page in Chromium."""
-    tablet = Tablet(folder / "desktop.sqlite")
+def desktop(args, folder: Path, with_browser: bool) -> dict:
+    """``touchline serve`` in its own process, 50 viewers, and (``with_browser``) the page in
+    Chromium on the same machine."""
+    tablet = Tablet(folder / f"desktop-{int(with_browser)}.sqlite")
     env = dict(os.environ, KIVY_HOME=str(folder / "kivy"))
     serve = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", str(tablet.journal.path), "--port", "0"],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
@@ -192,7 +193,7 @@ def desktop(args, folder: Path) -> dict:
     viewers = start_viewers("127.0.0.1", port, token, args.viewers, folder / "viewers-desktop.json")
     browser = None
     try:
-        if not args.no_browser:
+        if with_browser:
             sys.path.insert(0, str(ROOT / "tests"))
             import web_browser
 
@@ -290,11 +291,14 @@ def main() -> int:
     print(f"{args.appends} commands appended every {args.interval * 1000:.0f} ms, {args.viewers} viewers")
     base = alone(args, folder)
     print(f"append, no page:                         {summary(base['append_ms'])}")
-    desk = desktop(args, folder)
+    desk = desktop(args, folder, with_browser=False)
     print(f"append, touchline serve + {args.viewers} viewers:    {summary(desk['append_ms'])}")
-    print(f"accepted -> drawn on the page (Chromium): {summary(desk['page_ms'])}")
     print(f"accepted -> delivered to each viewer:     {summary(desk['stream_ms'])}")
     print(f"viewers that got the last command:       {desk['viewers_complete']} of {args.viewers}")
+    if not args.no_browser:
+        page = desktop(args, folder, with_browser=True)
+        print(f"accepted -> drawn on the page (Chromium): {summary(page['page_ms'])}")
+        print(f"append, serve + viewers + Chromium here:  {summary(page['append_ms'])}")
     app = in_app(args, folder)
     print(f"append, page served by the app + {args.viewers} viewers: {summary(app['append_ms'])}")
     print(f"accepted -> delivered (page in the app):  {summary(app['stream_ms'])}")
