@@ -1,0 +1,29 @@
+"""The tablet builds carry the scoreboard page, the QR encoder and the rules reference's data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_windows_build_takes_the_page_and_the_reference():
+    spec = (ROOT / "ui" / "packaging" / "windows" / "touchline.spec").read_text(encoding="utf-8")
+    assert '"companion" / "reference" / "data"' in spec and '"ui" / "web" / "page.html"' in spec
+
+
+def test_the_android_build_takes_the_page_and_segno():
+    spec = (ROOT / "ui" / "packaging" / "android" / "buildozer.spec").read_text(encoding="utf-8")
+    lines = dict(line.split("=", 1) for line in spec.splitlines() if "=" in line and not line.startswith("#"))
+    assert "html" in {e.strip() for e in lines["source.include_exts "].split(",")}
+    assert "segno" in {e.strip() for e in lines["requirements "].split(",")}
+
+
+def test_the_local_network_addresses_are_private():
+    import ipaddress
+
+    from ui.web.in_app import local_addresses
+
+    for address in local_addresses():
+        ip = ipaddress.ip_address(address)
+        assert ip.is_private and not ip.is_loopback
