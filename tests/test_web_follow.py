@@ -170,3 +170,32 @@ def test_a_journal_locked_a_moment_is_read_on_the_next_look(tmp_path, monkeypatc
     assert follower.poll() is True             # the next look reads it, though the files did not change
     assert seen.matches[-1].last.seq == table.last.seq and not seen.problems
     table.close()
+
+
+def test_a_commit_seen_before_its_fsync_ends_is_read_all_the_same(tmp_path):
+    """The -wal file's stamps move when the frames are written, the commit shows only after the
+    fsync: a follower looking in between must still read the commit once it shows."""
+    import threading
+    import time
+
+    table = GrowingJournal(tmp_path / "m.sqlite", upto=2)
+    seen = Seen()
+    follower = seen.follower(table.path)
+    done = threading.Event()
+
+    def write() -> None:
+        for _ in range(40):
+            table.grow()
+        done.set()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    while not done.is_set():           # look as often as possible while the tablet writes
+        follower.poll()
+    writer.join()
+    deadline = time.monotonic() + 30
+    while (not seen.matches or seen.matches[-1].last.seq != table.last.seq) and time.monotonic() < deadline:
+        follower.poll()
+        time.sleep(0.01)
+    assert seen.matches[-1].last.seq == table.last.seq
+    table.close()

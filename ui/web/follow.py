@@ -61,6 +61,7 @@ class Busy(FollowError):
 
 TRANSIENT = ("locked", "busy")
 PATIENCE_S = 3.0   # a journal busy this long is said to be unreadable
+SETTLE_S = 1.0     # after the files change, keep reading this long (a commit shows after its fsync)
 
 
 def _ruleset(game: str, where: str) -> Ruleset:
@@ -142,6 +143,8 @@ class Follower:
         self._folded: Folded | None = None
         self._problem = ""
         self._busy_since = 0.0
+        self._changed_at = -SETTLE_S - 1.0
+        self._export = False          # a JSON Lines export: read again only when it changes
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -149,12 +152,17 @@ class Follower:
     def poll(self) -> bool:
         """Look once; True when something new was handed on."""
         sig = _signature(self.path)
-        if sig == self._sig:
+        now = time.monotonic()
+        if sig != self._sig:
+            self._changed_at = now
+        elif now - self._changed_at > SETTLE_S or self._export:
             return False
+        # Still inside the settle window: the writer's frames can reach the -wal (its stamps move)
+        # before its commit is visible to readers (after the fsync), so look again for a while.
         try:
             changed = self._read()
         except Busy as exc:   # look again next time, whatever the files' stamps say
-            now = time.monotonic()
+            self._changed_at = now
             self._busy_since = self._busy_since or now
             if now - self._busy_since < PATIENCE_S:
                 return False
@@ -191,7 +199,8 @@ class Follower:
     def _read(self) -> bool:
         if not self.path.exists():
             raise FollowError(f"{self.path}: no such match file; check the path")
-        if self._is_export():
+        self._export = self._is_export()
+        if self._export:
             return self._read_export()
         if self._reader is None:
             self._reader = JournalReader(self.path)

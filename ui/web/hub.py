@@ -39,7 +39,8 @@ class Hub:
         self._version = 0
         self._snapshot = problem_snapshot(0, "Waiting for the match to start...")
         self._payload = encode(self._snapshot)
-        self._offer: tuple | None = None
+        self._offer: tuple | None = None     # the newest offer not built yet
+        self._offer_lock = threading.Lock()  # an offer never lost between taking and clearing the slot
         self._last_input: tuple | None = None
         self._wake = threading.Event()
         self._stopping = False
@@ -50,11 +51,13 @@ class Hub:
     # --- offers (any thread, cheap) ---------------------------------------------------------------
     def offer_match(self, ruleset: Ruleset, state: Any, log_lines: Sequence[str], last: Event | None,
                     error: str = "") -> None:
-        self._offer = ("match", ruleset, state, tuple(log_lines), last, error)
+        with self._offer_lock:
+            self._offer = ("match", ruleset, state, tuple(log_lines), last, error)
         self._wake.set()
 
     def offer_problem(self, message: str) -> None:
-        self._offer = ("problem", message)
+        with self._offer_lock:
+            self._offer = ("problem", message)
         self._wake.set()
 
     # --- viewers -----------------------------------------------------------------------------------
@@ -100,7 +103,8 @@ class Hub:
                 return
             if woke:
                 self._wake.clear()
-                offer, self._offer = self._offer, None
+                with self._offer_lock:
+                    offer, self._offer = self._offer, None
                 if offer is not None:
                     self._build(offer)
             if time.monotonic() >= next_tick:
