@@ -40,7 +40,8 @@ def links_for(game: str, view) -> list[tuple[str, str]]:
 
 
 def add_rule_links(screen, add, view) -> None:
-    """Add the link buttons to the panel (touching one opens the reference at that section)."""
+    """Add the link buttons to the panel, one touch target each (a refusal's shows only until
+    the next command); touching one opens the reference at that section."""
     game = screen.controller.match.ruleset.game if screen.controller.match is not None else ""
     for text, section_id in links_for(game, view):
         b = Button(text=text + "  >", size_hint_y=None, height=dp(48), font_size=sp(18), halign="left",
