@@ -209,3 +209,32 @@ def test_a_stopped_server_no_longer_listens(served):
     server.stop()
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def test_the_apps_switch_serves_the_views_it_is_handed_and_stops(tmp_path):
+    from types import SimpleNamespace
+
+    from ui.web.in_app import AppScoreboard
+
+    match = fold("fublet", 80)
+    view = SimpleNamespace(active=True, state=match.state, log=("Round 1",), error="")
+    board = AppScoreboard()
+    board.offer(view, match)                   # before the switch: kept, nothing served
+    assert not board.on and board.url == ""
+    url = board.start("127.0.0.1", 0)
+    try:
+        assert board.hub.wait_version(1, 10)
+        status, _headers, body = request(board.server, "GET", urlsplit(url).path + "state.json")
+        assert status == 200 and json.loads(body)["seq"] == match.events[-1].seq
+        later = fold("fublet", 120)
+        board.offer(SimpleNamespace(active=True, state=later.state, log=(), error=""), later)
+        deadline = time.monotonic() + 10
+        while board.hub.snapshot.data.get("seq") != later.events[-1].seq and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert board.hub.snapshot.data["seq"] == later.events[-1].seq
+    finally:
+        port = board.server.port
+        board.stop()
+    assert not board.on
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=2).close()
