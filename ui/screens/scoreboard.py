@@ -41,8 +41,8 @@ class ScoreboardScreen(Screen):
         "The page shows the score, the clock, the pitch with the figures, what the match waits for and "
         "the last events, and follows the match by itself.\n\n"
         "Anyone with its address can watch; nobody can change anything. The address holds a secret code: "
-        "switching off closes the page, and switching on again makes a new address.\n\n"
-        "The tablet address is this tablet's on the Wi-Fi the phones use.")
+        "switching off closes the page; switching on again makes a new address. The tablet address is "
+        "this tablet's on the Wi-Fi the phones use.")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

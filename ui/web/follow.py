@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.errors import DecodeError, JournalError, TouchlineError
+from companion.errors import DecodeError, TouchlineError
 from companion.events import Event
 from companion.journal import inspect
 from companion.ruleset import Ruleset

@@ -8,7 +8,6 @@ with every change.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Callable, Sequence
@@ -18,7 +17,6 @@ from companion.ruleset import Ruleset
 
 from . import svg
 
-log = logging.getLogger(__name__)
 
 LOG_LINES = 12
 
