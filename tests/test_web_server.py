@@ -238,3 +238,35 @@ def test_the_apps_switch_serves_the_views_it_is_handed_and_stops(tmp_path):
     assert not board.on
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=2).close()
+
+
+def test_a_running_clock_is_sent_again_without_a_new_event():
+    from companion.events import now
+    from ui.games.base import RectGeometry, Scoreboard
+
+    class Ticking:
+        game, title, tick_s = "fublet", "Fublet", 1.0
+
+        def scoreboard(self, summary, at=None):
+            return Scoreboard("A 0 - 0 B", (at or now()).strftime("%H:%M:%S.%f"), "running")
+
+        def geometry(self, board):
+            return RectGeometry(100, 60, 10, 6)
+
+        def figures(self, state):
+            return []
+
+        def ball(self, state, board):
+            from ui.games.base import BallMark
+            return BallMark()
+
+    match = fold("fublet", 30)
+    hub = Hub(faces=lambda game: Ticking())
+    try:
+        hub.offer_match(match.ruleset, match.state, [], match.events[-1])
+        assert hub.wait_version(1, 10)
+        first = hub.snapshot.data["clock"]
+        assert hub.wait_version(2, 10)               # no new offer: the clock's tick built it
+        assert hub.snapshot.data["clock"] != first and hub.snapshot.data["seq"] == match.events[-1].seq
+    finally:
+        hub.stop()
