@@ -70,8 +70,9 @@ class LiveScreen(Screen):
         self.health_text = f"camera {view.camera}   tray {view.tray}"
         self.error_text = view.error
         self.outcome_text = str(s.get("last_outcome", "") or "")
-        self.warning_text = ("Placeholder box data in use (Settings tells where to enter your box's values): "
-                             + "; ".join(p.split(":")[0] for p in view.placeholders)) if view.placeholders else ""
+        n = len(view.placeholders)
+        self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
+                            f"tap to enter them" if n else ""
         self.log_text = "\n".join(reversed(view.log[-12:]))
         self.board = ruleset.board(view.state)
         figures = self._draw_pitch(view, self.board)
