@@ -74,3 +74,15 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     assert "yellow_from <= red_from <= 101" in got["bad_import_status"]
     referee = json.loads((tmp_path / "other" / "components" / "fublet" / "referee_call_board.json").read_text())
     assert referee["placeholder"] is False and referee["calls"]["tackle"] == {"yellow_from": 80, "red_from": 96}
+
+
+def test_a_line_up_takes_two_taps_by_preset_as_last_match_or_from_the_camera(tmp_path):
+    result = drive(tmp_path, "lineup")
+    seen = result["seen"]
+    assert seen["preset"]["taps"] == 2 and seen["preset"]["figures"] == 22 and seen["preset"]["error"] == ""
+    assert seen["preset"]["log"][-1] == "3-5-2 line-up: 22 of 22 placements"
+    assert seen["second_before"] == 0
+    assert seen["last"] == {"taps": 2, "same_places": True, "figures": 22, "error": ""}
+    assert seen["camera"]["taps"] == 2 and seen["camera"]["seen"] == 22
+    assert seen["camera"]["at_seen_cells"] is True and seen["camera"]["error"] == ""
+    assert result["small_text"] == [] and result["small_targets"] == []

@@ -1,8 +1,9 @@
-"""Drive the box editor of the real tablet app headless, by touches and typing.
+"""Drive the box editor and the line-up chooser of the real tablet app headless, by touches
+and typing.
 
 Run by tests/test_ui_box_editor.py in a subprocess (Kivy opens one window per process):
 
-    python tests/ui_box_editor.py OUT_DIR [WIDTHxHEIGHT] [tour|enter|import:BOXFILE]
+    python tests/ui_box_editor.py OUT_DIR [WIDTHxHEIGHT] [tour|enter|import:BOXFILE|lineup]
 
 ``tour`` opens every page of every game's box, photographs it and measures every text and
 touch target on it; ``enter`` types a Fublet player's speed (a wrong one, then a right one),
@@ -104,7 +105,8 @@ class Driver:
         return self.app.root.current_screen
 
     def button(self, text: str, startswith: bool = False, within=None) -> Button:
-        found = [w for w in widgets(within or self.screen()) if isinstance(w, Button) and not w.disabled
+        roots = [within] if within is not None else list(Window.children)   # an open popup first
+        found = [w for root in roots for w in widgets(root) if isinstance(w, Button) and not w.disabled
                  and (w.text.startswith(text) if startswith else w.text == text)]
         if not found:
             raise AssertionError(f"no button {text!r} on {self.screen().name}; buttons: "
@@ -140,9 +142,11 @@ class Driver:
 
     def measure(self, name: str) -> None:
         """Every text on screen at least 18 sp, every touch target at least 48 dp."""
-        if self.screen().name != "box_editor":
+        popup = any(w.__class__.__name__.endswith("Popup") for w in Window.children)
+        if self.screen().name != "box_editor" and not popup:
             return   # the other screens are measured by their own checks
-        for w in (w for top in Window.children for w in widgets(top)):   # popups too
+        tops = [w for w in Window.children if w.__class__.__name__.endswith("Popup")] if popup else Window.children
+        for w in (w for top in tops for w in widgets(top)):
             if not on_screen(w):
                 continue
             if isinstance(w, Label) and w.text.strip() and w.font_size < sp(18) - 0.5:
@@ -158,6 +162,8 @@ class Driver:
             yield from self.tour()
         elif MODE == "enter":
             yield from self.enter()
+        elif MODE == "lineup":
+            yield from self.lineups()
         elif MODE.startswith("import:"):
             yield from self.import_box(Path(MODE.partition(":")[2]))
 
@@ -245,6 +251,65 @@ class Driver:
         self.seen["match_teams"] = {"home": state.home.name, "away": state.away.name}
         self.seen["match_speeds"] = {"home": state.home.players[1].speed, "away": state.away.players[1].speed}
         self.seen["match_referee_placeholder"] = state.components.referee.placeholder
+
+    def start_match(self, title: str, camera: str = "none"):
+        self.press("New match")
+        yield "settle"
+        setup = self.screen()
+        setup.ids.game.text = title
+        setup.ids.camera.text = camera
+        yield "settle"
+        self.press("Start match")
+        for _ in range(6):
+            yield "settle"
+
+    def standing(self) -> dict:
+        live = self.screen()
+        return {str(f.ref): list(f.cell) for f in live.face.figures(live.view.state)}
+
+    def line_up(self, choice: str, shot: str):
+        """Line-up, then the choice: the taps a coach makes."""
+        taps = len(self.log)
+        self.press("Line-up")
+        yield "settle"
+        self.screenshot(f"{shot}-chooser")
+        self.press(choice, startswith=True)
+        for _ in range(6):
+            yield "settle"
+        self.screenshot(shot)
+        return len(self.log) - taps
+
+    def lineups(self):
+        yield from self.start_match("Fublet")
+        taps = yield from self.line_up("3-5-2", "lineup-preset")
+        first = self.standing()
+        self.seen["preset"] = {"taps": taps, "figures": len(first), "error": self.screen().error_text,
+                               "log": list(self.app.controller.view.log[-3:])}
+        self.press("Menu")
+        yield "settle"
+        yield from self.start_match("Fublet")
+        self.seen["second_before"] = len(self.standing())
+        taps = yield from self.line_up("As last match", "lineup-last")
+        self.seen["last"] = {"taps": taps, "same_places": self.standing() == first, "figures": len(self.standing()),
+                             "error": self.screen().error_text}
+        self.press("Menu")
+        yield "settle"
+        yield from self.start_match("Fublet", camera="demo")
+        for _ in range(200):   # the rendered camera's first frames
+            latest = self.app.camera.latest()
+            if latest is not None and len(latest[1].figures) >= 20:
+                break
+            yield "settle"
+        seen = {str(s.player): (s.x_mm, s.y_mm) for s in self.app.camera.latest()[1].figures if s.player}
+        self.app.controller.enable_vision(False)   # only the chooser places figures here
+        taps = yield from self.line_up("Where the camera sees them", "lineup-camera")
+        live = self.screen()
+        board = live.board
+        cells = {ref: list(live.face.geometry(board).cell_at(*live.face.geometry(board).to_board(*xy)))
+                 if hasattr(live.face.geometry(board), "to_board") else None for ref, xy in seen.items()}
+        self.seen["camera"] = {"taps": taps, "seen": len(seen), "figures": len(self.standing()),
+                               "at_seen_cells": all(self.standing().get(ref) == cell for ref, cell in cells.items()),
+                               "error": live.error_text}
 
     def import_box(self, path: Path):
         from companion import box

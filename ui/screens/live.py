@@ -96,6 +96,12 @@ class LiveScreen(Screen):
         pitch.figures = figures
         return figures
 
+    def open_lineup(self) -> None:
+        """Formation presets, the last match's line-up, or the camera's view, in one more tap."""
+        from ..widgets.lineup import LineupPopup
+        if self.view is not None and self.view.active and self.face is not None:
+            LineupPopup(self).open()
+
     def show_pitch(self, view, match) -> bool:
         """Only the pitch, for a view of the match already on screen (the app shows a moved
         figure a frame before the panels); False when the whole screen must be built."""
