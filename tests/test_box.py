@@ -142,3 +142,14 @@ def test_typed_text_becomes_the_fields_value(tp, text, value):
 def test_text_that_is_no_value_of_the_type_says_what_to_type(tp, text, words):
     with pytest.raises(bf.TypedTextError, match=words):
         bf.parse_value(tp, text)
+
+
+def test_team_colours_are_entered_as_hex_and_a_wrong_one_is_named(tmp_path):
+    it = box.item("fussball_liga", "teams/rotstein.json")
+    doc = box.document(it)
+    doc["colours"] = bf.parse_value(tuple[str, ...], "#c0392b, #ffffff")
+    assert box.save(it, doc, tmp_path).colours == ("#c0392b", "#ffffff")
+    doc["colours"] = ["red"]
+    with pytest.raises(DataFileError) as exc:
+        box.save(it, doc, tmp_path)
+    assert bf.explain(exc.value, doc) == "colours: write each colour as #rrggbb, like #1f4fd1, got 'red'"

@@ -214,7 +214,10 @@ class Driver:
         yield "settle"
         self.seen["good_status"] = ed.status_text
         self.screenshot("enter-good-speed")
+        self.type_into("Colours (shirt, numbers)", "#1f4fd1, #ffffff")
+        yield "settle"
         rovers = box.team("fublet", "rovers", ed.folder())
+        self.seen["colours"] = list(rovers.colours)
         self.seen["rovers"] = {"speed_2": rovers.players[1].speed, "card_2_placeholder": rovers.players[1].placeholder,
                                "card_3_placeholder": rovers.players[2].placeholder,
                                "team_placeholder": rovers.placeholder}

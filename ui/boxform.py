@@ -127,8 +127,13 @@ def format_value(tp: Any, value: Any) -> str:
     return str(value)
 
 
-def hint(tp: Any) -> str:
+NAMED_HINTS = {"colours": "like #1f4fd1, #ffffff"}
+
+
+def hint(tp: Any, name: str = "") -> str:
     """What to type, shown in an empty box."""
+    if name in NAMED_HINTS:
+        return NAMED_HINTS[name]
     inner, optional = optional_of(tp)
     args = tuple_args(inner)
     blank = " (blank: none)" if optional else ""
@@ -260,7 +265,7 @@ LABELS = {
     "row1": "To row", "starters": "Starting eleven (numbers)", "street_starters": "Street seven (numbers)",
     "pass_ruler": "Pass ruler marks", "key": "Space (row lane)", "half_rows": "Rows with halved spaces",
     "shoot": "Shooting numbers", "rows": "Rows", "by_line": "Penalty per line",
-    "elsewhere": "Reduction elsewhere", "mark_mm": "Mark spacing (mm)",
+    "elsewhere": "Reduction elsewhere", "mark_mm": "Mark spacing (mm)", "colours": "Colours (shirt, numbers)",
 }
 
 

@@ -213,7 +213,7 @@ class BoxEditorScreen(Screen):
             s.bind(text=lambda _w, lab, p=path, m=labels: self.change(p, m[lab]))
             add(self._row(depth, title, s))
         elif k == "text":
-            field = TextInput(text=bf.format_value(tp, value), hint_text=bf.hint(tp), multiline=False,
+            field = TextInput(text=bf.format_value(tp, value), hint_text=bf.hint(tp, name), multiline=False,
                               write_tab=False, font_size=TEXT, padding=(dp(10), dp(14)))
             field.bind(text=lambda w, txt, p=path, t=tp, lab=title: self._typed(w, p, t, txt, lab))
             add(self._row(depth, title, field))
@@ -374,7 +374,8 @@ class BoxEditorScreen(Screen):
     @staticmethod
     def _show_flag(t: ToggleButton, flagged: bool) -> None:
         t.text = "Placeholder: tap when it is your box's" if flagged else "Entered from your box"
-        t.color = AMBER if flagged else GREEN
+        t.color = AMBER if flagged else (1, 1, 1, 1)
+        t.background_color = (1, 1, 1, 1) if flagged else (0.45, 1, 0.5, 1)   # tints the pressed look green
         caption = getattr(t, "caption", None)
         if caption is not None:
             caption.color = AMBER if flagged else GREEN
