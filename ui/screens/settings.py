@@ -1,4 +1,4 @@
-"""Settings: where matches and box data live; copying the box data to enter real values."""
+"""Settings: where matches and box data live, and the way into the box editor."""
 
 from __future__ import annotations
 
