@@ -87,3 +87,13 @@ def test_a_line_up_takes_two_taps_by_preset_as_last_match_or_from_the_camera(tmp
     assert seen["camera"]["taps"] == 2 and seen["camera"]["seen"] == 22
     assert seen["camera"]["at_seen_cells"] is True and seen["camera"]["error"] == ""
     assert result["small_text"] == [] and result["small_targets"] == []
+
+
+def test_the_board_length_is_measured_on_the_camera_picture_into_the_editor(tmp_path):
+    """The demo camera's board (960 mm long): its touch line's two ends tapped on the picture."""
+    result = drive(tmp_path, "measure")
+    seen = result["seen"]
+    assert abs(seen["distance"] - 960.0) < 5.0, seen["readout"]
+    assert seen["readout"].startswith("Point 1: x ")
+    assert abs(seen["length_mm"] - 960.0) < 5.0 and seen["status"].startswith("Saved.")
+    assert result["small_text"] == [] and result["small_targets"] == []

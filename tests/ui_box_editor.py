@@ -3,7 +3,7 @@ and typing.
 
 Run by tests/test_ui_box_editor.py in a subprocess (Kivy opens one window per process):
 
-    python tests/ui_box_editor.py OUT_DIR [WIDTHxHEIGHT] [tour|enter|import:BOXFILE|lineup]
+    python tests/ui_box_editor.py OUT_DIR [WIDTHxHEIGHT] [tour|enter|import:BOXFILE|lineup|measure]
 
 ``tour`` opens every page of every game's box, photographs it and measures every text and
 touch target on it; ``enter`` types a Fublet player's speed (a wrong one, then a right one),
@@ -164,6 +164,8 @@ class Driver:
             yield from self.enter()
         elif MODE == "lineup":
             yield from self.lineups()
+        elif MODE == "measure":
+            yield from self.measure_board()
         elif MODE.startswith("import:"):
             yield from self.import_box(Path(MODE.partition(":")[2]))
 
@@ -313,6 +315,51 @@ class Driver:
         self.seen["camera"] = {"taps": taps, "seen": len(seen), "figures": len(self.standing()),
                                "at_seen_cells": all(self.standing().get(ref) == cell for ref, cell in cells.items()),
                                "error": live.error_text}
+
+    def measure_board(self):
+        import numpy as np
+        from companion import box
+
+        yield from self.start_match("Fublet", camera="demo")
+        for _ in range(300):   # the rendered camera calibrates itself from its corner markers
+            if self.app.camera.setup is not None and self.app.camera.latest() is not None:
+                break
+            yield "settle"
+        self.press("Menu")
+        yield "settle"
+        yield from self.open_editor()
+        ed = self.screen()
+        ed.ids.game.text = "Fublet"
+        yield "settle"
+        self.press("Board geometry", startswith=True)
+        yield "settle"
+        self.field("Length (mm)").focus = True
+        yield "settle"
+        self.press("Measure on the camera", startswith=True)
+        for _ in range(8):
+            yield "settle"
+        popup = ed._measure
+        setup = self.app.camera.setup
+        # The touch line's two ends, where the camera shows them, tapped on the picture.
+        ends = setup.camera.project(np.array([[0.0, 0.0, 0.0], [960.0, 0.0, 0.0]]))
+        for px, py in ends:
+            w, h = popup._frame_size
+            nw, nh = popup.preview.norm_image_size
+            x = popup.preview.center_x - nw / 2 + px / w * nw
+            y = popup.preview.center_y - nh / 2 + (1 - py / h) * nh
+            tap(*popup.preview.to_window(x, y))
+            yield "settle"
+        self.seen["readout"] = popup.readout.text
+        self.seen["distance"] = popup.distance()
+        self.screenshot("measure-two-points")
+        self.press("Put distance in", startswith=True)
+        yield "settle"
+        self.press("Close")
+        yield "settle"
+        self.screenshot("measure-put")
+        board = box.item("fublet", "board.json").load(ed.folder() / "board.json")
+        self.seen["length_mm"] = board.length_mm
+        self.seen["status"] = ed.status_text
 
     def import_box(self, path: Path):
         from companion import box

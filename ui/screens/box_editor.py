@@ -44,6 +44,7 @@ GREEN = (0.55, 0.9, 0.55, 1)
 RED = (1, 0.45, 0.4, 1)
 BAD_FIELD = (1, 0.8, 0.78, 1)
 GOOD_FIELD = (1, 1, 1, 1)
+GEOMETRY = ("board.json", "street_board.json", "pitch.json")   # pages a camera can measure
 
 
 class BigOption(SpinnerOption):
@@ -161,6 +162,12 @@ class BoxEditorScreen(Screen):
         self.page_title = f"Team: {self.doc.get('name', it.key)}" if it.is_team else it.title
         self._page_note()
         add = form.add_widget
+        self._last_field = None
+        if it.file in GEOMETRY:
+            measure = Button(text="Measure on the camera: tap printed lines, read millimetres", font_size=TEXT,
+                             size_hint_y=None, height=ROW)
+            measure.bind(on_release=lambda *_: self.measure())
+            add(measure)
         if bf.kind(it.schema) == "list":
             self._list_rows(it.schema, (), 0, add, heading=False)
         else:
@@ -216,6 +223,7 @@ class BoxEditorScreen(Screen):
             field = TextInput(text=bf.format_value(tp, value), hint_text=bf.hint(tp, name), multiline=False,
                               write_tab=False, font_size=TEXT, padding=(dp(10), dp(14)))
             field.bind(text=lambda w, txt, p=path, t=tp, lab=title: self._typed(w, p, t, txt, lab))
+            self._track(field, title)
             add(self._row(depth, title, field))
         elif k == "optional":
             inner, _ = bf.optional_of(tp)
@@ -261,8 +269,21 @@ class BoxEditorScreen(Screen):
                               multiline=False, write_tab=False, font_size=TEXT, padding=(dp(10), dp(14)))
             field.bind(text=lambda w, txt, p=path + (name,), t=ftp, lab=f"{title} {bf.label(name).lower()}":
                        self._typed(w, p, t, txt, lab))
+            self._track(field, f"{title} {bf.label(name).lower()}")
             boxes.add_widget(field)
         return self._row(depth, title, boxes)
+
+    def _track(self, field: TextInput, title: str) -> None:
+        """Remember the field last touched: a camera measurement can go into it."""
+        field.bind(focus=lambda w, on: setattr(self, "_last_field", (w, title)) if on else None)
+
+    def measure(self) -> None:
+        from ..widgets.measure import MeasurePopup
+
+        last = getattr(self, "_last_field", None)
+        put = (lambda value, w=last[0]: setattr(w, "text", bf.format_value(float, value))) if last else None
+        self._measure = MeasurePopup(put=put, target=last[1] if last else "")
+        self._measure.open()
 
     def _dict_rows(self, tp: Any, path: tuple, depth: int, add) -> None:
         key_tp, val_tp = bf.dict_args(tp)
