@@ -77,7 +77,8 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     assert referee["placeholder"] is False and referee["calls"]["tackle"] == {"yellow_from": 80, "red_from": 96}
 
 
-def test_a_line_up_takes_two_taps_by_preset_as_last_match_or_from_the_camera(tmp_path):
+def test_a_line_up_takes_two_taps_by_preset_as_last_match_or_from_the_camera_which_also_measures_the_board(
+        tmp_path):
     result = drive(tmp_path, "lineup")
     seen = result["seen"]
     assert seen["preset"]["taps"] == 2 and seen["preset"]["figures"] == 22 and seen["preset"]["error"] == ""
@@ -86,14 +87,9 @@ def test_a_line_up_takes_two_taps_by_preset_as_last_match_or_from_the_camera(tmp
     assert seen["last"] == {"taps": 2, "same_places": True, "figures": 22, "error": ""}
     assert seen["camera"]["taps"] == 2 and seen["camera"]["seen"] == 22
     assert seen["camera"]["at_seen_cells"] is True and seen["camera"]["error"] == ""
-    assert result["small_text"] == [] and result["small_targets"] == []
-
-
-def test_the_board_length_is_measured_on_the_camera_picture_into_the_editor(tmp_path):
-    """The demo camera's board (960 mm long): its touch line's two ends tapped on the picture."""
-    result = drive(tmp_path, "measure")
-    seen = result["seen"]
+    # With the camera up, the box editor measures the demo board's 960 mm touch line on its picture.
     assert abs(seen["distance"] - 960.0) < 5.0, seen["readout"]
     assert seen["readout"].startswith("Point 1: x ")
     assert abs(seen["length_mm"] - 960.0) < 5.0 and seen["status"].startswith("Saved.")
     assert result["small_text"] == [] and result["small_targets"] == []
+

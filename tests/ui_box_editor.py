@@ -315,12 +315,14 @@ class Driver:
         self.seen["camera"] = {"taps": taps, "seen": len(seen), "figures": len(self.standing()),
                                "at_seen_cells": all(self.standing().get(ref) == cell for ref, cell in cells.items()),
                                "error": live.error_text}
+        yield from self.measure_board(start=False)   # the camera is up: measure the board with it too
 
-    def measure_board(self):
+    def measure_board(self, start: bool = True):
         import numpy as np
         from companion import box
 
-        yield from self.start_match("Fublet", camera="demo")
+        if start:
+            yield from self.start_match("Fublet", camera="demo")
         for _ in range(300):   # the rendered camera calibrates itself from its corner markers
             if self.app.camera.setup is not None and self.app.camera.latest() is not None:
                 break
