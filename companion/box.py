@@ -25,14 +25,49 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .codec import to_json
-from .datafiles import read_json
+from .datafiles import decode, file_name, read_json
 from .errors import DataFileError
+from .teams import check_colours
 
 log = logging.getLogger(__name__)
 
 BUNDLE_FORMAT = "touchline-box"
 BUNDLE_VERSION = 1
 TEAMS = "teams/"
+
+
+COLOURS = "colours.json"
+
+
+@dataclass(frozen=True, slots=True)
+class TeamColours:
+    """Each team's printed colours (shirt first, then trim or numbers), by team file key: what
+    the tablet paints a side's figures and scoreboard in. Display only: the rules never read it,
+    so it is not part of a match's journal."""
+
+    teams: dict[str, tuple[str, ...]]
+
+    def __post_init__(self) -> None:
+        for key, colours in self.teams.items():
+            try:
+                check_colours(colours)
+            except ValueError as exc:
+                raise ValueError(f"{key}: {exc}") from None
+
+    def of(self, key: str) -> tuple[str, ...]:
+        return self.teams.get(key, ())
+
+
+def load_colours(path: Any) -> TeamColours:
+    return decode(TeamColours, read_json(path), file_name(path))
+
+
+def colours(game: str, folder: Path | None = None) -> TeamColours:
+    """The table's team colours for a game (none entered: no colours)."""
+    own = Path(folder) / COLOURS if folder is not None else None
+    if own is not None and own.exists():
+        return load_colours(own)
+    return TeamColours({})
 
 
 class MemoryFile:
@@ -66,6 +101,8 @@ class BoxItem:
         return self.file[len(TEAMS):-5] if self.is_team else self.file
 
     def load(self, source: Any) -> Any:
+        if self.file == COLOURS:
+            return load_colours(source)
         return getattr(components(self.game), self.loader)(source)
 
 
@@ -140,6 +177,7 @@ def items(game: str, folder: Path | None = None) -> list[BoxItem]:
     team_type = getattr(mod, TEAM_TYPES[game])
     for key in team_keys(game, folder):
         out.append(BoxItem(game, f"{TEAMS}{key}.json", "Team", team_type, "load_team"))
+    out.append(BoxItem(game, COLOURS, "Team colours", TeamColours, "load_colours"))
     return out
 
 
@@ -169,6 +207,9 @@ def is_own(it: BoxItem, folder: Path | None) -> bool:
 def document(it: BoxItem, folder: Path | None = None) -> Any:
     """The file's content as the editor edits it: the loaded value written back as JSON, so
     every entry has every field (and its own placeholder flag)."""
+    if it.file == COLOURS:   # no shipped file: a row per team, blank until entered
+        entered = colours(it.game, folder)
+        return {"teams": {key: list(entered.of(key)) for key in team_keys(it.game, folder)}}
     source = _source(it, folder)
     value = it.load(source)
     doc = to_json(value)
@@ -194,6 +235,8 @@ def _inherit_flags(doc: Any, raw: Any, flagged: bool) -> None:
 
 def comment(it: BoxItem, folder: Path | None = None) -> str:
     """The shipped file's ``_comment`` (kept in saved files for whoever opens them)."""
+    if it.file == COLOURS:
+        return "Each team's printed colours, shirt first, as #rrggbb (display only: the rules never read them)."
     try:
         raw = json.loads(shipped_dir(it.game).joinpath(it.file).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -215,7 +258,7 @@ def check(it: BoxItem, doc: Any, folder: Path | None = None) -> Any:
     name = Path(it.file).name
     text = json.dumps(file_content(it, doc))
     value = it.load(MemoryFile(name, text))
-    if not it.is_team:
+    if not it.is_team and it.file != COLOURS:
         with tempfile.TemporaryDirectory(prefix="touchline-box-") as tmp:
             overlay = Path(tmp)
             for other in items(it.game, None):
@@ -318,6 +361,8 @@ def export_box(game: str, folder: Path | None, target: Path) -> Path:
     """Write a game's whole box (the table's files, else the shipped ones) to one file."""
     files = {}
     for it in items(game, folder):
+        if it.file == COLOURS and not is_own(it, folder):
+            continue
         files[it.file] = file_content(it, document(it, folder))
     bundle = {"format": BUNDLE_FORMAT, "version": BUNDLE_VERSION, "game": game,
               "exported": datetime.now().isoformat(timespec="seconds"), "files": files}
@@ -349,7 +394,7 @@ def import_box(path: Path, data_dir: Path) -> tuple[str, list[str]]:
     bundle = read_bundle(path)
     game = bundle["game"]
     folder = table_dir(data_dir, game)
-    known = {it.file for it in items(game, None) if not it.is_team}
+    known = {it.file for it in items(game, None) if not it.is_team} | {COLOURS}
     checked: list[tuple[BoxItem, Any]] = []
     with tempfile.TemporaryDirectory(prefix="touchline-import-") as tmp:
         staging = Path(tmp)

@@ -51,9 +51,9 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     assert seen["bad_saved"] is False
     assert seen["garbage_status"].startswith("Speed: type a whole number")
     assert seen["good_status"].startswith("Saved.")
-    # Only the card typed in is entered: not the next card; the team, once its colours are typed.
+    # Only the card typed in is entered: not the next card, not the team.
     assert seen["rovers"] == {"speed_2": 9, "card_2_placeholder": False, "card_3_placeholder": True,
-                              "team_placeholder": False}
+                              "team_placeholder": True}
     assert seen["colours"] == ["#1f4fd1", "#ffffff"]
     assert seen["referee_placeholder"] is False
     assert "Referee's call board" in seen["placeholders_before"]
@@ -61,8 +61,9 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     # The match started next plays with the table's values, and says what is left in one short line.
     assert seen["match_speeds"]["home"] == 9
     assert seen["match_referee_placeholder"] is False
-    assert seen["banner"] == "5 box items still placeholders: tap to enter them"   # 15 Rovers cards still are
+    assert seen["banner"] == "5 box items still placeholders: tap to enter them"
     assert seen["banner_opens"] == ["box_editor", "Tactical boards"]
+    assert seen["back_to"] == "settings" and seen["banner_back_to"] == "live"
     assert result["small_text"] == [] and result["small_targets"] == []
     # The whole box in one file, imported on another tablet; a bad box file changes nothing there.
     [exported] = seen["exports"]

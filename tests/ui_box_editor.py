@@ -216,13 +216,16 @@ class Driver:
         yield "settle"
         self.seen["good_status"] = ed.status_text
         self.screenshot("enter-good-speed")
-        self.type_into("Colours (shirt, numbers)", "#1f4fd1, #ffffff")
-        yield "settle"
         rovers = box.team("fublet", "rovers", ed.folder())
-        self.seen["colours"] = list(rovers.colours)
         self.seen["rovers"] = {"speed_2": rovers.players[1].speed, "card_2_placeholder": rovers.players[1].placeholder,
                                "card_3_placeholder": rovers.players[2].placeholder,
                                "team_placeholder": rovers.placeholder}
+        self.press("Team colours", startswith=True)
+        yield "settle"
+        self.type_into("Touchline Rovers", "#1f4fd1, #ffffff")
+        yield "settle"
+        self.screenshot("enter-colours")
+        self.seen["colours"] = list(box.colours("fublet", ed.folder()).of("rovers"))
         self.press("Referee's call board", startswith=True)
         yield "settle"
         self.press("Placeholder: tap when it is your box's")
@@ -236,6 +239,9 @@ class Driver:
         self.seen["exports"] = [str(p) for p in (Path(self.app.controller.data_dir) / "exports").glob("*.json")]
         self.seen["placeholders_after"] = [s.label for s in box.still_placeholders("fublet", ed.folder())]
         # A match on the table's box: the live screen's short line opens the editor at the first one.
+        self.press("Back")   # to Settings, where the editor was opened from
+        yield "settle"
+        self.seen["back_to"] = self.screen().name
         self.press("Back")
         yield "settle"
         self.press("New match")
@@ -252,6 +258,9 @@ class Driver:
         yield "settle"
         self.seen["banner_opens"] = [self.screen().name, self.screen().page_title]
         self.screenshot("banner-opened")
+        self.press("Back")
+        yield "settle"
+        self.seen["banner_back_to"] = self.screen().name
         state = self.app.controller.match.state
         self.seen["match_teams"] = {"home": state.home.name, "away": state.away.name}
         self.seen["match_speeds"] = {"home": state.home.players[1].speed, "away": state.away.players[1].speed}

@@ -127,7 +127,7 @@ def format_value(tp: Any, value: Any) -> str:
     return str(value)
 
 
-NAMED_HINTS = {"colours": "like #1f4fd1, #ffffff"}
+NAMED_HINTS = {"colours": "like #1f4fd1, #ffffff", "teams": "like #1f4fd1, #ffffff"}
 
 
 def hint(tp: Any, name: str = "") -> str:

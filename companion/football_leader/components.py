@@ -16,7 +16,7 @@ from typing import Any
 
 from ..datafiles import decode, file_name, read_json
 from ..errors import DataFileError
-from ..teams import CodeEnum, check_colours
+from ..teams import CodeEnum
 from .pitch import SpaceBoard
 
 DECK_SIZE = 50
@@ -140,10 +140,8 @@ class TeamRoster:
     name: str
     counters: tuple[Counter, ...]
     placeholder: bool = False
-    colours: tuple[str, ...] = ()    # shirt, then trim or numbers (#rrggbb); empty: not entered
 
     def __post_init__(self) -> None:
-        check_colours(self.colours)
         if len(self.counters) != TEAM_SIZE:
             raise ValueError(f"a Football Leader team has {TEAM_SIZE} counters (13 players and a goalkeeper), "
                              f"this one has {len(self.counters)}")

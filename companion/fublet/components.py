@@ -17,7 +17,7 @@ from typing import Any
 from ..board import GridBoard
 from ..datafiles import decode, file_name, read_json
 from ..errors import DataFileError
-from ..teams import CodeEnum, check_colours
+from ..teams import CodeEnum
 
 
 class Skill(CodeEnum):
@@ -123,10 +123,8 @@ class TeamRoster:
     players: tuple[PlayerCard, ...]
     starters: tuple[int, ...]
     placeholder: bool = False
-    colours: tuple[str, ...] = ()    # shirt, then trim or numbers (#rrggbb); empty: not entered
 
     def __post_init__(self) -> None:
-        check_colours(self.colours)
         numbers = [p.number for p in self.players]
         if len(self.players) != 16:
             raise ValueError(f"a Fublet team has 16 figures (11 starters, 5 subs), this one has {len(self.players)}")

@@ -17,7 +17,6 @@ from typing import Any
 
 from ..datafiles import decode, file_name, read_json
 from ..errors import DataFileError
-from ..teams import check_colours
 from .pitch import Pitch
 from .tables import (COLUMNS, DistanceRow, DribblingModifiers, DribblingTable, GoalPostTable,  # noqa: F401
                      GoalShotTable, InterceptionModifiers, InterceptionTable, PenaltyTable, SaveTable, Tables,
@@ -119,10 +118,8 @@ class Roster:
     players: tuple[LigaPlayer, ...]
     starters: tuple[int, ...]
     placeholder: bool = False
-    colours: tuple[str, ...] = ()    # shirt, then trim or numbers (#rrggbb); empty: not entered
 
     def __post_init__(self) -> None:
-        check_colours(self.colours)
         numbers = [p.number for p in self.players]
         if len(set(numbers)) != len(numbers):
             raise ValueError("two figures share a jersey number")

@@ -20,7 +20,7 @@ from typing import Any
 from ..codec import to_json
 from ..datafiles import decode, file_name, read_json
 from ..errors import DataFileError
-from ..teams import CodeEnum, check_colours
+from ..teams import CodeEnum
 from .pitch import Pitch
 
 SQUAD = 11          # "place 10 players plus the Goalkeeper"
@@ -88,10 +88,8 @@ class TeamTiles:
     starters: tuple[int, ...]
     street_starters: tuple[int, ...]
     placeholder: bool = False
-    colours: tuple[str, ...] = ()    # shirt, then trim or numbers (#rrggbb); empty: not entered
 
     def __post_init__(self) -> None:
-        check_colours(self.colours)
         numbers = [t.number for t in self.tiles]
         if len(set(numbers)) != len(numbers):
             raise ValueError("two tiles share a jersey number")

@@ -87,8 +87,14 @@ class BoxEditorScreen(Screen):
     # --- opening ---------------------------------------------------------------------------------
     def open(self, game: str | None = None, file: str | None = None) -> None:
         """Show a game's box at one page (``file``), else at its first placeholder."""
-        self._want = (game or App.get_running_app().game(), file)
-        App.get_running_app().show("box_editor")
+        app = App.get_running_app()
+        self._want = (game or app.game(), file)
+        self._back_to = app.root.current if app.root.current != "box_editor" else "home"
+        app.show("box_editor")
+
+    def back(self) -> None:
+        """Back where the editor was opened from (the live match, settings...)."""
+        App.get_running_app().show(getattr(self, "_back_to", "") or "home")
 
     def on_pre_enter(self, *_args) -> None:
         self._by_title = {face_for(g).title: g for g in ready()}
@@ -119,7 +125,12 @@ class BoxEditorScreen(Screen):
         holder = self.ids.pages
         holder.clear_widgets()
         for s in box.status(self.game, self.folder()):
-            if s.error:
+            if s.item.file == box.COLOURS:
+                painted = box.colours(self.game, self.folder()).teams
+                teams = box.team_keys(self.game, self.folder())
+                done = sum(1 for k in teams if painted.get(k))
+                note, colour = f"{done} of {len(teams)} teams", GREEN if done == len(teams) else AMBER
+            elif s.error:
                 note, colour = "cannot be read", RED
             elif s.placeholders:
                 note, colour = f"{s.placeholders} placeholder{'s' if s.placeholders != 1 else ''}", AMBER
@@ -141,6 +152,13 @@ class BoxEditorScreen(Screen):
         folder = self.folder()
         self.item = box.item(self.game, file, folder)
         self.picked = {}
+        self._team_names = {}
+        if file == box.COLOURS:   # the colours page names each team, not its file
+            for key in box.team_keys(self.game, folder):
+                try:
+                    self._team_names[key] = box.team(self.game, key, folder).name
+                except DataFileError:
+                    self._team_names[key] = key
         try:
             self.doc = box.document(self.item, folder)
         except DataFileError as exc:
@@ -296,11 +314,13 @@ class BoxEditorScreen(Screen):
             keys = sorted(keys, key=lambda k: int(k))
         for key in keys:
             p = path + (key,)
-            kl = bf.key_label(key_tp, key)
+            kl = self._team_names.get(key) if self.item.file == box.COLOURS else None
+            kl = kl or bf.key_label(key_tp, key)
             if scalar:
                 value = node.get(key)
                 field = TextInput(text=bf.format_value(val_tp, value) if value is not None else "",
-                                  hint_text="blank: none", multiline=False, write_tab=False, font_size=TEXT,
+                                  hint_text=bf.NAMED_HINTS.get(path[-1] if path else "", "blank: none"),
+                                  multiline=False, write_tab=False, font_size=TEXT,
                                   padding=(dp(10), dp(14)))
                 field.bind(text=lambda w, txt, p=p, t=val_tp, lab=kl: self._typed(w, p, t, txt, lab, drop=True))
                 add(self._row(depth, kl, field))
