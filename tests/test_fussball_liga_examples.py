@@ -172,6 +172,25 @@ def test_an_original_two_is_a_foul_only_with_a_defender_next_to_the_attacker():
     assert m.state.players[A(4)].fouls == 1 and m.state.players[A(4)].yellow == 0
 
 
+@pytest.mark.parametrize("original, fair_play, wins, fouls", [
+    (1, True, True, 0),    # 1 + 2 - 1 = 2 with a supporter: 3, "ok" in the wide row
+    (2, True, True, 0),    # 4: "ok"
+    (1, False, False, 1),  # no fair play: the original 1 is a foul (and a yellow card)
+    (2, False, False, 1),  # the original 2 is a foul
+])
+def test_an_original_one_or_two_without_a_foul_reads_the_modified_result(original, fair_play, wins, fouls):
+    """LV30: the headings are modified results ("d1-", "d6+", "Effects given below,
+    cumulative"); the original roll only decides the foul ("An original die roll of "1" or
+    "2" is a foul if ... the defender did not declare 'fair play'"). The ball, in wide control,
+    is dribbled through the principal's square (+2), one supporter stands next to the attacker
+    (+1), and fair play takes one: an original 1 reads 3 and wins the ball."""
+    m = tackle(attacker=(13, 10), ball=(14, 10), principal=(14, 10), supporters=((13, 11),), fair_play=fair_play)
+    assert sum(mods(m).values()) == (2 if fair_play else 3)
+    die(m, Team.AWAY, original)
+    assert (m.state.ball.holder == A(4)) is wins
+    assert m.state.players[A(4)].fouls == fouls
+
+
 # --- movement figures -------------------------------------------------------------------------------------
 
 def test_close_control_costs_2_a_square_and_the_ball_1_for_each_45_degrees():

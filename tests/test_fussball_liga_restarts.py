@@ -243,6 +243,22 @@ def test_third_foul_yellow_then_a_yellow_for_a_one_sends_him_off():
     assert [x["colour"] for x in cards] == ["yellow", "yellow-red"]
 
 
+def test_a_third_foul_that_is_also_a_one_shows_one_yellow_card():
+    """LV36: "The yellow card is also shown to him for every 3rd foul play in the game" and
+    "with a yellow card shown in case of a "1"": each names a case in which the yellow card
+    is shown; one foul in both cases shows it once ("all the official Laws of Soccer also
+    rule this game": one offence, one caution). Fouls no. 1 and 2 are 2s, no. 3 is a 1."""
+    m = foul_at()
+    choose(m, "advantage")
+    fouls_by(m, A(4), [2, 1])
+    p = m.state.players[A(4)]
+    assert (p.fouls, p.yellow, p.sent_off) == (3, 1, False)
+    assert [x["colour"] for x in m.summary()["cards"]] == ["yellow"]
+    fouls_by(m, A(4), [2, 2, 2])  # no. 6: the next third foul, the second yellow card
+    p = m.state.players[A(4)]
+    assert (p.fouls, p.yellow, p.sent_off) == (6, 2, True)
+
+
 def test_a_goalkeeper_sent_off_is_replaced_by_a_field_player():
     m = to_turn_two()
     scene(m, {11: (10, 10)}, DEEP, ball=(10, 10), holder=H(11))
