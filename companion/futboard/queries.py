@@ -66,18 +66,23 @@ def blocked(s: FutboardState, ref: PlayerRef) -> bool:
 
 
 def line_count(s: FutboardState, team: Team, line: int, but: PlayerRef | None = None) -> int:
-    return sum(1 for p in on_field(s, team) if p.space is not None and p.space[0] == line and p.ref != but)
+    """The team's players in a line; the goalkeeper is not one of them ("10 players plus the
+    Goalkeeper"), as in the last opponent's player (assumptions FB34, FB20)."""
+    return sum(1 for p in on_field(s, team)
+               if p.space is not None and p.space[0] == line and p.ref != but and not p.goalkeeper)
 
 
 def line_full(s: FutboardState, ref: PlayerRef, sq: Square) -> bool:
-    """Would ``ref`` on ``sq`` make five of his team in that line?"""
+    """Would ``ref`` on ``sq`` make five of his team in that line? A goalkeeper never does."""
+    if s.players[ref].goalkeeper:
+        return False
     return line_count(s, ref.team, sq[0], but=ref) >= MAX_PER_LINE
 
 
 def crowded_lines(s: FutboardState, team: Team) -> list[int]:
     lines: dict[int, int] = {}
     for p in on_field(s, team):
-        if p.space is not None:
+        if p.space is not None and not p.goalkeeper:
             lines[p.space[0]] = lines.get(p.space[0], 0) + 1
     return sorted(line for line, n in lines.items() if n > MAX_PER_LINE)
 
