@@ -370,6 +370,12 @@ def test_foul_in_own_penalty_area_offers_a_penalty_kick():
 
 
 def _penalty(keeper_ms):
+    m = _penalty_setup(keeper_ms)
+    m.submit(c.Declare(A(9), Action.FINALIZATION, target_ps=(0, 7)))  # the ball on the goal-line PS (0, 7)
+    return m
+
+
+def _penalty_setup(keeper_ms=(1, 15)):
     home = with_skills(shipped_team("rovers"), 2, tackle=50)
     m = started(home=home)
     m.submit(PlaceFigure(A(8), square=(9, 14), correction=True))
@@ -383,8 +389,20 @@ def _penalty(keeper_ms):
     m.submit(c.ChooseTaker(A(9)))
     for ref, ms in ((A(8), (9, 20)), (H(2), (9, 22)), (A(9), (5, 15)), (H(1), keeper_ms)):
         m.submit(PlaceFigure(ref, square=ms))
-    m.submit(c.Declare(A(9), Action.FINALIZATION, target_ps=(0, 7)))  # the ball on the goal-line PS (0, 7)
     return m
+
+
+def test_nobody_but_keeper_and_kicker_stands_in_the_penalty_arc():
+    """F43: "no players, besides the goalkeeper and the kicker, can be placed inside the
+    penalty area and its arc". The arc's MS are board data (placeholder: MS (8, 13)..(8, 18)
+    and (9, 14)..(9, 17) in front of the low area)."""
+    m2 = _penalty_setup()
+    m2.submit(PlaceFigure(A(8), square=(9, 15)))   # in the arc
+    with pytest.raises(RuleViolation, match="clear the penalty area: away#8"):
+        m2.submit(c.Declare(A(9), Action.FINALIZATION, target_ps=(0, 7)))
+    m2.submit(PlaceFigure(A(8), square=(10, 15)))  # beyond it
+    m2.submit(c.Declare(A(9), Action.FINALIZATION, target_ps=(0, 7)))
+    assert len(m2.pending()) == 2
 
 
 def test_a_penalty_keeper_dives_at_most_3_ms_like_in_open_play():

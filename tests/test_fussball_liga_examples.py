@@ -235,3 +235,32 @@ def test_a_foul_in_the_penalty_area_is_a_penalty_kick():
     die(m, Team.AWAY, 2)
     choose(m, "penalty_kick")
     assert m.state.restart.kind is RestartKind.PENALTY
+
+
+# --- LV19: "the target may be any space of the playing field, plus the 6+6 goal squares" ----------
+
+def test_a_back_pass_to_the_goalkeeper_standing_in_his_goal():
+    """"You may pass the ball to your own goal-keeper": also where he stands in one of his
+    goal squares; he plays it like any other player (close control, not in his hands)."""
+    m = to_turn_two()
+    scene(m, {11: (3, 9), 1: (-1, 9)}, DEEP, ball=(3, 9), holder=H(11))
+    m.submit(c.Kick(H(11), (-1, 9)))
+    s = m.state
+    assert s.ball.holder == H(1) and s.ball.control is Control.CLOSE and s.score[Team.AWAY] == 0
+    assert "follow-up" in m.pending()[0].text   # he may move it on like any attacker in the target square
+
+
+@pytest.mark.parametrize("face, own_goal", [(5, True), (1, False)])
+def test_a_shot_at_the_own_goal_scores_for_the_other_side_or_gives_them_a_corner(face, own_goal):
+    m = to_turn_two()
+    scene(m, {11: (3, 10), 1: (-1, 8)}, DEEP, ball=(3, 10), holder=H(11))
+    m.submit(c.Kick(H(11), (-1, 10)))            # 4 squares: "hit" on 3 or more
+    assert "goal shot by home#11 from 4 squares (hits on 3+)" in m.pending()[0].text
+    die(m, Team.HOME, face)
+    s = m.state
+    if own_goal:
+        assert s.score == {Team.HOME: 0, Team.AWAY: 1}
+        assert m.summary()["goals"][-1]["scorer"] is None
+    else:
+        assert s.score[Team.AWAY] == 0
+        assert (s.restart.kind, s.restart.team) == (RestartKind.CORNER, Team.AWAY)

@@ -132,8 +132,8 @@ def test_a_corner_kick_may_target_the_penalty_area_off_the_lines():
 
 # --- fouls and free-kicks ---------------------------------------------------------------------------------
 
-def foul_at(square=(14, 10), attacker=(13, 10), defender=(14, 11)):
-    m = kicked_off()
+def foul_at(square=(14, 10), attacker=(13, 10), defender=(14, 11), **options):
+    m = kicked_off(**options)
     scene(m, {11: attacker}, {4: defender, 1: (29, 10), 2: (28, 3)}, ball=square, holder=H(11))
     m.submit(c.PassTurn(Team.HOME))
     m.submit(c.Tackle(A(4)))
@@ -257,6 +257,14 @@ def test_a_third_foul_that_is_also_a_one_shows_one_yellow_card():
     fouls_by(m, A(4), [2, 2, 2])  # no. 6: the next third foul, the second yellow card
     p = m.state.players[A(4)]
     assert (p.fouls, p.yellow, p.sent_off) == (6, 2, True)
+
+
+def test_a_table_that_shows_two_cards_for_a_third_foul_that_is_a_one_may_say_so_at_setup():
+    m = foul_at(third_foul_two_cards=True)
+    choose(m, "advantage")
+    fouls_by(m, A(4), [2, 1])
+    p = m.state.players[A(4)]
+    assert (p.fouls, p.yellow, p.sent_off) == (3, 2, True)
 
 
 def test_a_goalkeeper_sent_off_is_replaced_by_a_field_player():

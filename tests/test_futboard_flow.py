@@ -210,6 +210,13 @@ def test_the_goalkeeper_is_not_one_of_the_four_players_in_a_line():
         m.submit(c.Move(H(6), (3, 3)))
 
 
+def test_a_table_that_counts_the_goalkeeper_in_the_line_may_say_so_at_setup():
+    m = kicked_off(keeper_in_line=True)
+    fix(m, H(1), (1, 6))
+    with pytest.raises(RuleViolation, match="already has 4 players in line 3"):
+        m.submit(c.Move(H(1), (3, 6)))
+
+
 # --- passes and offside -----------------------------------------------------------------------------
 
 def test_a_pass_reaches_as_far_as_the_ruler_on_the_tile():
