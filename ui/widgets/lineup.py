@@ -23,7 +23,7 @@ TEXT = sp(20)
 
 class LineupPopup(Popup):
     def __init__(self, screen, **kwargs) -> None:
-        super().__init__(title="Line-up", title_size=sp(24), size_hint=(0.8, 0.86), **kwargs)
+        super().__init__(title="Line-up", title_size=sp(24), size_hint=(0.9, 0.96), **kwargs)
         self.screen = screen
         self.app = App.get_running_app()
         view = screen.view
@@ -66,9 +66,7 @@ class LineupPopup(Popup):
         box.add_widget(self.last_button)
         self.camera_button = self._button("Where the camera sees them", self.from_camera)
         box.add_widget(self.camera_button)
-        self.note = self._words("")
-        box.add_widget(self.note)
-        box.add_widget(BoxLayout())
+        box.add_widget(BoxLayout())   # the rest of the room, above Cancel
         box.add_widget(self._button("Cancel", self.dismiss))
         self._refresh()
         return box
