@@ -82,6 +82,8 @@ def build_report(ruleset: Ruleset, events: Sequence[Event]) -> dict[str, Any]:
                           "y": [min(y for _, y in squares), max(y for _, y in squares)]}
 
     result = summary.get("result")
+    players = {p["player"]: p.get("name") or "" for p in summary.get("players") or () if isinstance(p, dict)}
+    counted = pos["ticks_counted"]
     return {
         "game": ruleset.game,
         "teams": summary.get("teams"),
@@ -100,7 +102,9 @@ def build_report(ruleset: Ruleset, events: Sequence[Event]) -> dict[str, Any]:
                    "outcome": outcome, adapter.unit: a.tick} for a, outcome in zip(rec.shots, rec.shot_outcomes)],
         "counters": list(adapter.counters),
         "ticks": ticks,
-        "possession": {"percent": pos["percent"], "ticks_counted": pos["ticks_counted"]},
+        "players": players,
+        "possession": {"percent": pos["percent"],
+                       "ticks_counted": int(counted) if float(counted).is_integer() else counted},
         "timeline": rec.timeline,
         "luck": luck_report(rec.dice, adapter.high_is_lucky),
         "heat": heat,
@@ -110,11 +114,11 @@ def build_report(ruleset: Ruleset, events: Sequence[Event]) -> dict[str, Any]:
 
 def notes(adapter: Adapter) -> list[str]:
     """What the numbers mean, and what this game's journal cannot know."""
-    out = [f"Possession: each {adapter.unit} goes to the side that held the ball for more of its events; "
+    out = [f"Possession: each {adapter.unit} goes to the side that held the ball after more of its commands; "
            f"the shares count the {adapter.unit}s in which somebody held it.",
            "Passes are made when a teammate next holds the ball, lost otherwise; tackles are won when the "
            "tackler's side next holds it.",
-           f"Heat map: every figure on the pitch, counted where it stood at the start of each {adapter.unit}."]
+           f"Heat map: every figure on the pitch, counted where it stood as each {adapter.unit} began."]
     if not adapter.saves_known:
         out.append("This game decides a shot with one roll against a difficulty that counts the goalkeeper: "
                    "the journal does not tell a save from a miss, so saves are not counted.")

@@ -14,8 +14,8 @@ def card(rec: Recorder, player: PlayerRef, colour: str, sent_off: bool) -> None:
         rec.count(player.team, "yellow_cards")
     if sent_off or colour == "red":
         rec.count(player.team, "red_cards")
-    what = "second yellow, sent off" if sent_off and colour.startswith("yellow") else colour
-    rec.note(player.team, "red_card" if sent_off or colour == "red" else "yellow_card", f"{what} card: {player}")
+    what = "second yellow card, sent off" if sent_off and colour.startswith("yellow") else f"{colour} card"
+    rec.note(player.team, "red_card" if sent_off or colour == "red" else "yellow_card", f"{what}: {player}")
 
 
 def substitution(rec: Recorder, off: PlayerRef, on: PlayerRef | None) -> None:
@@ -26,7 +26,7 @@ def substitution(rec: Recorder, off: PlayerRef, on: PlayerRef | None) -> None:
 def goal(rec: Recorder, team: Team, scorer: PlayerRef | None) -> None:
     rec.goal(team)
     rec.count(team, "goals")
-    rec.note(team, "goal", f"GOAL {team.label}" + (f" ({scorer})" if scorer else ""))
+    rec.note(team, "goal", "GOAL" + (f" by {scorer}" if scorer else ""))
 
 
 def period(rec: Recorder, label: str) -> None:

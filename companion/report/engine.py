@@ -9,7 +9,7 @@ came up or he ended up with the ball, where the game's journal says so) or misse
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Protocol, Sequence
 
@@ -177,11 +177,15 @@ class Recorder:
 
 
 def walk(ruleset: Ruleset, adapter: Adapter, events: Sequence[Event]) -> tuple[Recorder, Any]:
-    """Fold ``events`` again and record what each means; returns the recorder and the last state."""
+    """Fold ``events`` again and record what each means; returns the recorder and the last state.
+
+    Events are observed one by one, but the ball's holder and the figures are read only where
+    a command's events end (the states a coach saw), never halfway through a command."""
     rec = Recorder(adapter)
     state = ruleset.initial_state()
     holder = None
-    for event in events:
+    sample = False
+    for i, event in enumerate(events):
         before = state
         state = ruleset.evolve(before, event)
         payload = event.payload
@@ -191,13 +195,18 @@ def walk(ruleset: Ruleset, adapter: Adapter, events: Sequence[Event]) -> tuple[R
                 adapter.end_counters(before, rec.ticks[-1].counters)
             number, period, clock = adapter.tick_label(state)
             rec.ticks.append(Tick(number, period, clock))
-            for ref, square in adapter.figures(state):
-                rec.heat[ref.team][square] += 1
+            sample = True
         roll = getattr(payload, "roll", None)
         if roll is not None and hasattr(roll, "dice"):
             rec.roll_team = _request_team(ruleset, before, getattr(payload, "request", None))
             rec.dice.add(roll, rec.roll_team)
         adapter.observe(payload, before, state, rec)
+        if i + 1 < len(events) and events[i + 1].batch == event.batch:
+            continue  # halfway through a command
+        if sample:
+            for ref, square in adapter.figures(state):
+                rec.heat[ref.team][square] += 1
+            sample = False
         now = adapter.holder(state)
         if now is not None and now != holder:
             rec.holder_changed(now)
@@ -224,8 +233,8 @@ def _request_team(ruleset: Ruleset, state: Any, request: str | None) -> Team | N
 
 
 def possession(ticks: Sequence[Tick]) -> dict[str, Any]:
-    """Each tick goes to the side that held the ball for more of its events; the shares count
-    the ticks in which somebody held it."""
+    """Each tick goes to the side that held the ball after more of its commands; the shares
+    count the ticks in which somebody held it."""
     per_tick = []
     won = Counter()
     for t in ticks:
@@ -248,14 +257,3 @@ def heat_rows(heat: dict[Team, Counter]) -> list[dict[str, Any]]:
         for (x, y), n in sorted(heat[team].items()):
             rows.append({"team": team.value, "x": x, "y": y, "count": n})
     return rows
-
-
-def per_player(counter: dict[PlayerRef, int]) -> dict[str, int]:
-    return {str(k): v for k, v in sorted(counter.items())}
-
-
-def grouped(items: Iterable[tuple[Team, str]]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = defaultdict(list)
-    for team, what in items:
-        out[team.value].append(what)
-    return dict(out)

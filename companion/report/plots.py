@@ -1,0 +1,190 @@
+"""The report's plots, drawn with matplotlib (Agg: no display needed). Imported only when a
+report is written, so reading and replaying matches never loads matplotlib."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+
+HOME, AWAY = "#1f5fbf", "#d0402a"
+COLOURS = {"home": HOME, "away": AWAY}
+plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "svg.fonttype": "none", "figure.dpi": 100})
+
+
+def _save(fig, out: Path, name: str, formats: tuple[str, ...]) -> dict[str, str]:
+    files = {}
+    for fmt in formats:
+        path = out / f"{name}.{fmt}"
+        fig.savefig(path, format=fmt, bbox_inches="tight")
+        files[fmt] = path.name
+    plt.close(fig)
+    return files
+
+
+def _names(report: dict[str, Any]) -> dict[str, str]:
+    teams = report.get("teams") or {}
+    return {"home": teams.get("home", "Home"), "away": teams.get("away", "Away")}
+
+
+def possession(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+    ticks = report["ticks"]
+    unit = report["unit"]
+    names = _names(report)
+    fig, ax = plt.subplots(figsize=(9, 3.2))
+    xs, ys, home = [], [], 0.0
+    counted = 0.0
+    for t in ticks:
+        side = t["possession"]
+        if side in ("home", "away", "shared"):
+            counted += 1
+            home += 1 if side == "home" else 0.5 if side == "shared" else 0
+        xs.append(t[unit])
+        ys.append(100.0 * home / counted if counted else 50.0)
+    for t in ticks:
+        side = t["possession"]
+        if side in COLOURS:
+            ax.bar(t[unit], 8, bottom=-12, width=1.0, color=COLOURS[side], linewidth=0)
+    ax.plot(xs, ys, color=HOME, linewidth=2, label=f"{names['home']}: share so far")
+    ax.axhline(50, color="#888", linewidth=0.8, linestyle="--")
+    ax.set_ylim(-14, 100)
+    ax.set_ylabel(f"% of {unit}s with the ball")
+    ax.set_xlabel(f"{unit} (strip: who had the ball)")
+    ax.set_title(f"Possession: {names['home']} {report['possession']['percent']['home']}%, "
+                 f"{names['away']} {report['possession']['percent']['away']}%")
+    ax.legend(loc="upper right", fontsize=9)
+    return _save(fig, out, "possession", formats)
+
+
+TIMELINE_MARKS = {"goal": ("*", 260), "shot": ("o", 60), "yellow_card": ("s", 70), "red_card": ("s", 90),
+                  "foul": ("x", 50), "injury": ("P", 80), "substitution": ("^", 60), "shootout": ("D", 50)}
+TIMELINE_ROW = {"goal": 0, "shot": 1, "foul": 2, "yellow_card": 3, "red_card": 3, "injury": 4, "substitution": 5,
+                "shootout": 6}
+
+
+def timeline(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+    unit = report["unit"]
+    fig, ax = plt.subplots(figsize=(9, 3.6))
+    rows = ["goal", "shot", "foul", "card", "injury", "substitution", "shoot-out"]
+    for e in report["timeline"]:
+        if e["kind"] == "period":
+            ax.axvline(e["tick"], color="#999", linewidth=0.8, linestyle=":")
+            ax.text(e["tick"], len(rows) - 0.4, " " + e["text"], fontsize=8, color="#555", va="top")
+            continue
+        marker, size = TIMELINE_MARKS.get(e["kind"], ("o", 40))
+        colour = COLOURS.get(e["team"], "#444")
+        if e["kind"] == "yellow_card":
+            edge, face = colour, "#f2c200"
+        elif e["kind"] == "red_card":
+            edge, face = colour, "#c00000"
+        else:
+            edge, face = colour, colour
+        edges = {} if marker == "x" else {"edgecolors": edge}  # an unfilled marker has no edge colour
+        ax.scatter([e["tick"]], [TIMELINE_ROW.get(e["kind"], 6)], marker=marker, s=size, c=face, linewidths=1.5,
+                   zorder=3, **edges)
+    ax.set_yticks(range(len(rows)), rows)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    last = max([t[unit] for t in report["ticks"]] + [1])
+    ax.set_xlim(0, last + 1)
+    ax.invert_yaxis()
+    ax.set_xlabel(unit)
+    ax.grid(axis="x", color="#eee")
+    names = _names(report)
+    ax.set_title(f"Timeline ({names['home']} blue, {names['away']} red)")
+    return _save(fig, out, "timeline", formats)
+
+
+def counters(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+    unit, ticks, game = report["unit"], report["ticks"], report["game"]
+    names = _names(report)
+    xs = [t[unit] for t in ticks]
+    fig, ax = plt.subplots(figsize=(9, 3.4))
+    if game == "fublet":
+        for side, colour in COLOURS.items():
+            ax.plot(xs, [t[f"mp_earned_{side}"] for t in ticks], color=colour, label=f"{names[side]} MP earned")
+            ax.plot(xs, [-t[f"mp_spent_{side}"] for t in ticks], color=colour, linestyle="--",
+                    label=f"{names[side]} MP spent (below 0)")
+        ax.step(xs, [t["round_pace"] for t in ticks], where="mid", color="#2a9d4a", label="round pace")
+        ax.axhline(0, color="#888", linewidth=0.8)
+        ax.set_title("Movement points and round pace, round by round")
+    elif game == "football_leader":
+        for side, colour in COLOURS.items():
+            ax.plot(xs, [t[f"cards_left_{side}"] for t in ticks], color=colour, label=f"{names[side]} cards left")
+            ax.bar(xs, [t[f"cards_played_{side}"] for t in ticks], color=colour, alpha=0.5,
+                   label=f"{names[side]} cards played")
+        ax.set_title("Action cards: played each turn and left (deck and hand)")
+    elif game == "fussball_liga":
+        width = 0.4
+        ax.bar([x - width / 2 for x in xs], [t["mp_spent_home"] for t in ticks], width, color=HOME,
+               label=f"{names['home']} MP spent")
+        ax.bar([x + width / 2 for x in xs], [t["mp_spent_away"] for t in ticks], width, color=AWAY,
+               label=f"{names['away']} MP spent")
+        ax.set_title("Movement points spent, turn by turn")
+    else:
+        for side, colour in COLOURS.items():
+            ax.bar([t[unit] for t in ticks if t.get("team") == side],
+                   [t["actions_used"] for t in ticks if t.get("team") == side], color=colour,
+                   label=f"{names[side]} actions used")
+        ax.set_title("Actions used, turn by turn")
+    ax.set_xlabel(unit)
+    ax.legend(fontsize=8, ncol=2, loc="best")
+    return _save(fig, out, "counters", formats)
+
+
+def luck(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+    names = _names(report)
+    coaches = report["luck"]["coaches"]
+    kinds = sorted({k["die"] for c in coaches.values() for k in c["kinds"]}, key=lambda d: int(d[1:]))
+    n = max(1, len(kinds))
+    fig, axes = plt.subplots(1, n, figsize=(4.6 * n, 3.2), squeeze=False)
+    for ax, die in zip(axes[0], kinds or ["-"]):
+        width = 0.4
+        for i, side in enumerate(("home", "away")):
+            k = next((k for k in coaches[side]["kinds"] if k["die"] == die), None)
+            if k is None:
+                continue
+            faces = [int(f) for f in k["faces"]]
+            ax.bar([f + (i - 0.5) * width for f in faces], list(k["faces"].values()), width, color=COLOURS[side],
+                   label=f"{names[side]} ({k['count']})")
+            ax.hlines(k["expected_per_face"], min(faces) - 0.5, max(faces) + 0.5, colors=COLOURS[side],
+                      linestyles="--", linewidth=1)
+        ax.set_title(f"{die}: faces thrown (dashes: fair dice)")
+        ax.set_xlabel("face")
+        ax.legend(fontsize=8)
+    return _save(fig, out, "luck", formats)
+
+
+def heat(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+    names = _names(report)
+    bounds = report["heat"].get("bounds")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), squeeze=False)
+    for ax, side in zip(axes[0], ("home", "away")):
+        ax.set_title(f"{names[side]}: where the figures stood")
+        if bounds is None:
+            ax.text(0.5, 0.5, "no positions recorded", ha="center", va="center", transform=ax.transAxes)
+            ax.set_axis_off()
+            continue
+        (x0, x1), (y0, y1) = bounds["x"], bounds["y"]
+        grid = [[0] * (x1 - x0 + 1) for _ in range(y1 - y0 + 1)]
+        for r in report["heat"]["rows"]:
+            if r["team"] == side:
+                grid[r["y"] - y0][r["x"] - x0] += r["count"]
+        cmap = "Blues" if side == "home" else "Reds"
+        ax.imshow(grid, origin="lower", cmap=cmap, extent=(x0 - 0.5, x1 + 0.5, y0 - 0.5, y1 + 0.5),
+                  aspect="equal", interpolation="nearest")
+        ax.set_xlabel("x (board square)")
+        ax.set_ylabel("y")
+    return _save(fig, out, "heat", formats)
+
+
+PLOTS = {"possession": possession, "timeline": timeline, "counters": counters, "luck": luck, "heat": heat}
+
+
+def draw_all(report: dict[str, Any], out: Path, formats: tuple[str, ...] = ("svg",)) -> dict[str, dict[str, str]]:
+    """Every plot into ``out``; returns {plot: {format: file name}}."""
+    out.mkdir(parents=True, exist_ok=True)
+    return {name: draw(report, out, formats) for name, draw in PLOTS.items()}
