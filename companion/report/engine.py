@@ -90,6 +90,7 @@ class Recorder:
         self.heat: dict[Team, Counter] = {t: Counter() for t in TEAMS}
         self.dice = DiceTally()
         self.roll_team: Team | None = None     # whose dice the event being observed rolled
+        self.state: Any = None                 # the state after the event being observed
 
     # --- counting -----------------------------------------------------------------------------
     def count(self, team: Team, stat: str, n: int = 1) -> None:
@@ -106,8 +107,10 @@ class Recorder:
             self.ticks[-1].counters[key] = value
 
     def note(self, team: Team | None, kind: str, text: str) -> None:
+        """A timeline entry, at the current tick, with the game's clock as it reads now."""
         tick = self.ticks[-1] if self.ticks else Tick(0, "", "")
-        self.timeline.append({"tick": tick.number, "period": tick.period, "clock": tick.clock,
+        _, period, clock = self.adapter.tick_label(self.state) if self.state is not None else (0, "", "")
+        self.timeline.append({"tick": tick.number, "period": period, "clock": clock if self.ticks else "",
                               "team": team.value if team else None, "kind": kind, "text": text})
 
     # --- attempts ------------------------------------------------------------------------------
@@ -190,6 +193,7 @@ def walk(ruleset: Ruleset, adapter: Adapter, events: Sequence[Event]) -> tuple[R
         state = ruleset.evolve(before, event)
         payload = event.payload
         rec.roll_team = None
+        rec.state = state
         if adapter.new_tick(before, state, payload):
             if rec.ticks:
                 adapter.end_counters(before, rec.ticks[-1].counters)

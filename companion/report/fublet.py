@@ -83,4 +83,4 @@ class FubletReport:
 
     def goals(self, s: FubletState) -> list[dict[str, Any]]:
         return [{"team": g.team.value, "scorer": str(g.scorer) if g.scorer else None, "period": g.period.label,
-                 "when": f"{g.period.offset + g.minute}'", "minute": g.period.offset + g.minute} for g in s.goals]
+                 "when": f"{g.minute}'", "minute": g.minute} for g in s.goals]  # already the match minute
