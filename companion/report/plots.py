@@ -20,7 +20,7 @@ def _save(fig, out: Path, name: str, formats: tuple[str, ...]) -> dict[str, str]
     files = {}
     for fmt in formats:
         path = out / f"{name}.{fmt}"
-        fig.savefig(path, format=fmt, bbox_inches="tight")
+        fig.savefig(path, format=fmt)  # fixed margins: a "tight" box would draw every plot twice
         files[fmt] = path.name
     plt.close(fig)
     return files
@@ -45,10 +45,10 @@ def possession(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> d
             home += 1 if side == "home" else 0.5 if side == "shared" else 0
         xs.append(t[unit])
         ys.append(100.0 * home / counted if counted else 50.0)
-    for t in ticks:
-        side = t["possession"]
-        if side in COLOURS:
-            ax.bar(t[unit], 8, bottom=-12, width=1.0, color=COLOURS[side], linewidth=0)
+    for side, colour in COLOURS.items():  # one collection a side: hundreds of bars draw slowly
+        spans = [(t[unit] - 0.5, 1.0) for t in ticks if t["possession"] == side]
+        if spans:
+            ax.broken_barh(spans, (-12, 8), facecolors=colour, linewidth=0)
     ax.plot(xs, ys, color=HOME, linewidth=2, label=f"{names['home']}: share so far")
     ax.axhline(50, color="#888", linewidth=0.8, linestyle="--")
     ax.set_ylim(-14, 100)
@@ -57,6 +57,7 @@ def possession(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> d
     ax.set_title(f"Possession: {names['home']} {report['possession']['percent']['home']}%, "
                  f"{names['away']} {report['possession']['percent']['away']}%")
     ax.legend(loc="upper right", fontsize=9)
+    fig.subplots_adjust(left=0.09, right=0.98, bottom=0.17, top=0.89)
     return _save(fig, out, "possession", formats)
 
 
@@ -70,21 +71,19 @@ def timeline(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dic
     unit = report["unit"]
     fig, ax = plt.subplots(figsize=(9, 3.6))
     rows = ["goal", "shot", "foul", "card", "injury", "substitution", "shoot-out"]
+    groups: dict[tuple[str, str | None], list[int]] = {}
     for e in report["timeline"]:
         if e["kind"] == "period":
             ax.axvline(e["tick"], color="#999", linewidth=0.8, linestyle=":")
             ax.text(e["tick"], len(rows) - 0.4, " " + e["text"], fontsize=8, color="#555", va="top")
             continue
-        marker, size = TIMELINE_MARKS.get(e["kind"], ("o", 40))
-        colour = COLOURS.get(e["team"], "#444")
-        if e["kind"] == "yellow_card":
-            edge, face = colour, "#f2c200"
-        elif e["kind"] == "red_card":
-            edge, face = colour, "#c00000"
-        else:
-            edge, face = colour, colour
-        edges = {} if marker == "x" else {"edgecolors": edge}  # an unfilled marker has no edge colour
-        ax.scatter([e["tick"]], [TIMELINE_ROW.get(e["kind"], 6)], marker=marker, s=size, c=face, linewidths=1.5,
+        groups.setdefault((e["kind"], e["team"]), []).append(e["tick"])
+    for (kind, team), xs in groups.items():  # one scatter a kind and team
+        marker, size = TIMELINE_MARKS.get(kind, ("o", 40))
+        colour = COLOURS.get(team, "#444")
+        face = {"yellow_card": "#f2c200", "red_card": "#c00000"}.get(kind, colour)
+        edges = {} if marker == "x" else {"edgecolors": colour}  # an unfilled marker has no edge colour
+        ax.scatter(xs, [TIMELINE_ROW.get(kind, 6)] * len(xs), marker=marker, s=size, c=face, linewidths=1.5,
                    zorder=3, **edges)
     ax.set_yticks(range(len(rows)), rows)
     ax.set_ylim(-0.7, len(rows) - 0.3)
@@ -95,6 +94,7 @@ def timeline(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dic
     ax.grid(axis="x", color="#eee")
     names = _names(report)
     ax.set_title(f"Timeline ({names['home']} blue, {names['away']} red)")
+    fig.subplots_adjust(left=0.13, right=0.98, bottom=0.15, top=0.9)
     return _save(fig, out, "timeline", formats)
 
 
@@ -114,8 +114,10 @@ def counters(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dic
     elif game == "football_leader":
         for side, colour in COLOURS.items():
             ax.plot(xs, [t[f"cards_left_{side}"] for t in ticks], color=colour, label=f"{names[side]} cards left")
-            ax.bar(xs, [t[f"cards_played_{side}"] for t in ticks], color=colour, alpha=0.5,
-                   label=f"{names[side]} cards played")
+            played = [t[f"cards_played_{side}"] for t in ticks]
+            if xs:  # one outline for all the turns: a bar each draws slowly
+                ax.stairs(played, [x - 0.5 for x in xs] + [xs[-1] + 0.5], fill=True, color=colour, alpha=0.5,
+                          label=f"{names[side]} cards played")
         ax.set_title("Action cards: played each turn and left (deck and hand)")
     elif game == "fussball_liga":
         width = 0.4
@@ -132,6 +134,7 @@ def counters(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dic
         ax.set_title("Actions used, turn by turn")
     ax.set_xlabel(unit)
     ax.legend(fontsize=8, ncol=2, loc="best")
+    fig.subplots_adjust(left=0.07, right=0.98, bottom=0.15, top=0.9)
     return _save(fig, out, "counters", formats)
 
 
@@ -155,6 +158,7 @@ def luck(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[st
         ax.set_title(f"{die}: faces thrown (dashes: fair dice)")
         ax.set_xlabel("face")
         ax.legend(fontsize=8)
+    fig.subplots_adjust(left=0.1 / n + 0.02, right=0.98, bottom=0.17, top=0.88, wspace=0.25)
     return _save(fig, out, "luck", formats)
 
 
@@ -178,6 +182,7 @@ def heat(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[st
                   aspect="equal", interpolation="nearest")
         ax.set_xlabel("x (board square)")
         ax.set_ylabel("y")
+    fig.subplots_adjust(left=0.06, right=0.98, bottom=0.13, top=0.92, wspace=0.2)
     return _save(fig, out, "heat", formats)
 
 
