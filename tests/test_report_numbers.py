@@ -210,7 +210,6 @@ def previous_end(ends: dict[int, str | None], i: int) -> str | None:
 
 def test_passes_and_tackles(case):
     game, rows, report = case
-    ruleset = ruleset_for(game)
     events = read_file(DATA / f"{game}_full_match.jsonl").events
     carrier_after = holders_at_command_ends(game, events)
     # The attempts, by each game's own declaration; shots are counted elsewhere.
@@ -336,7 +335,6 @@ def test_possession_and_heat_map(case):
     """Possession and the heat map, recounted from the public summary after every event."""
     game, rows, report = case
     ruleset = ruleset_for(game)
-    unit = report["unit"]
     state = ruleset.initial_state()
     held: list[Counter] = []
     heat = {s: Counter() for s in SIDES}

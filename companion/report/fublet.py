@@ -6,7 +6,7 @@ from typing import Any, Iterable
 
 from ..fublet import events as ev
 from ..fublet.model import Contest, Choice, EngagementCtx, FoulChoiceCtx, FubletState, HandlingCtx, SaveCtx, Where
-from ..teams import PlayerRef, Team
+from ..teams import PlayerRef
 from . import common
 from .engine import Recorder
 
