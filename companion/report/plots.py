@@ -16,11 +16,14 @@ COLOURS = {"home": HOME, "away": AWAY}
 plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "svg.fonttype": "none", "figure.dpi": 100})
 
 
+DPI = {"dpi": 100}  # of the PNGs; draw_all sets it for one call
+
+
 def _save(fig, out: Path, name: str, formats: tuple[str, ...]) -> dict[str, str]:
     files = {}
     for fmt in formats:
         path = out / f"{name}.{fmt}"
-        fig.savefig(path, format=fmt)  # fixed margins: a "tight" box would draw every plot twice
+        fig.savefig(path, format=fmt, dpi=DPI["dpi"])  # fixed margins: a "tight" box would draw every plot twice
         files[fmt] = path.name
     plt.close(fig)
     return files
@@ -189,7 +192,12 @@ def heat(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[st
 PLOTS = {"possession": possession, "timeline": timeline, "counters": counters, "luck": luck, "heat": heat}
 
 
-def draw_all(report: dict[str, Any], out: Path, formats: tuple[str, ...] = ("svg",)) -> dict[str, dict[str, str]]:
-    """Every plot into ``out``; returns {plot: {format: file name}}."""
+def draw_all(report: dict[str, Any], out: Path, formats: tuple[str, ...] = ("svg",),
+             dpi: int = 100) -> dict[str, dict[str, str]]:
+    """Every plot into ``out`` (PNGs at ``dpi``); returns {plot: {format: file name}}."""
     out.mkdir(parents=True, exist_ok=True)
-    return {name: draw(report, out, formats) for name, draw in PLOTS.items()}
+    DPI["dpi"] = dpi
+    try:
+        return {name: draw(report, out, formats) for name, draw in PLOTS.items()}
+    finally:
+        DPI["dpi"] = 100
