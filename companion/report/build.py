@@ -50,7 +50,11 @@ def build_report(ruleset: Ruleset, events: Sequence[Event]) -> dict[str, Any]:
         raise
     except Exception as exc:  # a stored event the rules cannot apply
         raise ReportError(f"the events do not replay ({type(exc).__name__}: {exc})") from None
-    summary = ruleset.summary(state)
+    try:
+        summary = ruleset.summary(state)
+    except Exception as exc:  # a state the summary cannot word (a match cut inside a command)
+        raise ReportError(f"the match's last state cannot be summed up ({type(exc).__name__}: {exc}); "
+                          f"report an export that ends where a command ends") from None
     if summary.get("created") is False:
         raise ReportError("the match was never set up (no teams yet): nothing to report")
 
@@ -76,7 +80,7 @@ def build_report(ruleset: Ruleset, events: Sequence[Event]) -> dict[str, Any]:
         ticks.append(row)
 
     heat: dict[str, Any] = {"rows": heat_rows(rec.heat), "samples": len(rec.ticks)}
-    squares = [(x, y) for t in TEAMS for (x, y) in rec.heat[t]]
+    squares = [(x, y) for t in TEAMS for (x, y) in rec.heat[t]] + board_corners(ruleset, state)
     if squares:
         heat["bounds"] = {"x": [min(x for x, _ in squares), max(x for x, _ in squares)],
                           "y": [min(y for _, y in squares), max(y for _, y in squares)]}
@@ -110,6 +114,27 @@ def build_report(ruleset: Ruleset, events: Sequence[Event]) -> dict[str, Any]:
         "heat": heat,
         "notes": notes(adapter),
     }
+
+
+def board_corners(ruleset: Ruleset, state: Any) -> list[tuple[int, int]]:
+    """The first and last squares of the game's board, so a heat map shows the whole pitch:
+    a grid of movement squares (Fublet, Futboard), of squares (Fußball-Liga), or the keys of
+    Football Leader's spaces. Empty when the board cannot be read."""
+    try:
+        board = ruleset.board(state)
+        if board is None:
+            return []
+        if hasattr(board, "ms_cols"):
+            return [(0, 0), (board.ms_cols - 1, board.ms_rows - 1)]
+        if hasattr(board, "cols") and hasattr(board, "rows"):
+            return [(0, 0), (board.cols - 1, board.rows - 1)]
+        if hasattr(board, "spaces"):
+            keys = [tuple(sp.key) for sp in board.spaces]
+            return [(min(k[0] for k in keys), min(k[1] for k in keys)), (max(k[0] for k in keys),
+                                                                         max(k[1] for k in keys))]
+    except Exception:  # a board without these: the heat map spans what was seen
+        return []
+    return []
 
 
 def notes(adapter: Adapter) -> list[str]:

@@ -94,6 +94,15 @@ def page(report: dict[str, Any], plots: dict[str, dict[str, str]], files: list[s
             parts.append(_table(["Coach", "Rolls", "Dice", "Meter (z)", "Verdict"], rows))
             parts.append("<p class='muted'>The meter is 0 for average dice; beyond +-2 happens about one match in "
                          "twenty. Positive means the faces that help the roller in this game.</p>")
+        if key == "counters":
+            unit = report["unit"]
+            header = [unit.capitalize(), "Period", "Clock", "Ball mostly with"] + [
+                c.replace("_", " ").replace(" home", f" ({teams['home']})").replace(" away", f" ({teams['away']})")
+                for c in report["counters"]]
+            rows = [[t[unit], t["period"], t["clock"], teams.get(t["possession"], t["possession"] or "-")]
+                    + [teams.get(t[c], t[c]) if isinstance(t[c], str) else t[c] for c in report["counters"]]
+                    for t in report["ticks"]]
+            parts.append(f"<details><summary>Every {unit} ({len(rows)})</summary>{_table(header, rows)}</details>")
         if key == "timeline":
             parts.append(_table(["When", "Team", "What"],
                                 [[e["clock"] or e["period"], teams.get(e["team"], "") if e["team"] else "", e["text"]]

@@ -145,9 +145,11 @@ def luck(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[st
     names = _names(report)
     coaches = report["luck"]["coaches"]
     kinds = sorted({k["die"] for c in coaches.values() for k in c["kinds"]}, key=lambda d: int(d[1:]))
-    n = max(1, len(kinds))
-    fig, axes = plt.subplots(1, n, figsize=(4.6 * n, 3.2), squeeze=False)
-    for ax, die in zip(axes[0], kinds or ["-"]):
+    n = max(1, len(kinds)) + 1
+    fig, axes = plt.subplots(1, n, figsize=(4.2 * n, 3.2), squeeze=False,
+                             gridspec_kw={"width_ratios": [0.8] + [1.0] * (n - 1)})
+    _meter(axes[0][0], report, names)
+    for ax, die in zip(axes[0][1:], kinds or ["-"]):
         width = 0.4
         for i, side in enumerate(("home", "away")):
             k = next((k for k in coaches[side]["kinds"] if k["die"] == die), None)
@@ -161,7 +163,7 @@ def luck(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[st
         ax.set_title(f"{die}: faces thrown (dashes: fair dice)")
         ax.set_xlabel("face")
         ax.legend(fontsize=8)
-    fig.subplots_adjust(left=0.1 / n + 0.02, right=0.98, bottom=0.17, top=0.88, wspace=0.25)
+    fig.subplots_adjust(left=0.04, right=0.98, bottom=0.17, top=0.88, wspace=0.2)
     return _save(fig, out, "luck", formats)
 
 
@@ -187,6 +189,27 @@ def heat(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[st
         ax.set_ylabel("y")
     fig.subplots_adjust(left=0.06, right=0.98, bottom=0.13, top=0.92, wspace=0.2)
     return _save(fig, out, "heat", formats)
+
+
+def _meter(ax, report: dict[str, Any], names: dict[str, str]) -> None:
+    """The luck meter: each coach's z from -3 to +3, green where the dice helped."""
+    directed = report["luck"]["high_is_lucky"] is not None
+    ax.axvspan(-3, -2, color="#f4c7c3" if directed else "#eee")
+    ax.axvspan(2, 3, color="#c7ecd0" if directed else "#eee")
+    ax.axvline(0, color="#888", linewidth=1)
+    for i, side in enumerate(("home", "away")):
+        c = report["luck"]["coaches"][side]
+        value = c["luck"] if c["luck"] is not None else c["z"]
+        ax.barh(i, max(-3.0, min(3.0, value)), color=COLOURS[side], height=0.5)
+        ax.text(0.05 if value < 0 else -0.05, i, f"{value:+.1f}", va="center",
+                ha="left" if value < 0 else "right", fontsize=10)
+        ax.text(-2.9, i - 0.32, names[side], va="bottom", ha="left", fontsize=10, color=COLOURS[side])
+    ax.set_yticks([])
+    ax.set_ylim(-0.8, 1.5)
+    ax.set_xlim(-3, 3)
+    ax.invert_yaxis()
+    ax.set_title("luck meter (z)" if directed else "faces above fair (z)")
+    ax.set_xlabel("unlucky  <-  0  ->  lucky" if directed else "lower  <-  0  ->  higher")
 
 
 PLOTS = {"possession": possession, "timeline": timeline, "counters": counters, "luck": luck, "heat": heat}
