@@ -319,8 +319,19 @@ def test_round_and_turn_counters(case):
     else:
         started = [r for r in rows if kind(r) == "turn_started"]
         assert [t["team"] for t in ticks] == [r["data"]["team"] for r in started]
-        assert all(0 <= t["actions_used"] <= 3 for t in ticks)
-        assert sum(t["actions_used"] for t in ticks) > 0
+        # Actions used: the turn's actions less what the summary says is left when the next begins.
+        ruleset = ruleset_for(game)
+        state = ruleset.initial_state()
+        left_before_next, allowed = [], []
+        for row, event in zip(rows, read_file(DATA / f"{game}_full_match.jsonl").events):
+            if kind(row) == "turn_started":
+                if allowed:
+                    left_before_next.append(ruleset.summary(state)["actions_left"])
+                allowed.append(row["data"]["actions"])
+            state = ruleset.evolve(state, event)
+        left_before_next.append(ruleset.summary(state)["actions_left"])
+        assert [t["actions_used"] for t in ticks] == [max(0, a - left) for a, left in zip(allowed,
+                                                                                            left_before_next)]
 
 
 def replayed_state(game: str):
@@ -426,3 +437,36 @@ def test_timeline_is_in_order_and_names_every_goal_and_card(case):
     assert kinds["goal"] == sum(1 for r in rows if kind(r) == "goal_scored")
     assert kinds["yellow_card"] + kinds["red_card"] == sum(1 for r in rows if kind(r) == "card_shown")
     assert kinds["shot"] == len(report["shots"])
+
+
+def test_each_goal_says_when_and_how(case):
+    """When: the game's own record of the goal (the public summary). How: the shot that
+    scored it, found here from the declarations before each goal."""
+    game, rows, report = case
+    summary_goals = ruleset_for(game).summary(replayed_state(game))["goals"]
+    for goal, recorded in zip(report["goals"], summary_goals, strict=True):
+        if game == "fublet":
+            assert goal["when"] == f"{recorded['minute']}'"
+        elif game == "fussball_liga":
+            assert goal["when"].endswith(f"(turn {recorded['turn']})")
+        else:
+            assert goal["when"] == f"turn {recorded['turn']}"
+    hows = []
+    last = ""
+    for r in rows:
+        d, k = r["data"], kind(r)
+        if game == "fublet" and k == "action_declared" and d["declaration"]["action"] in ("long_shot", "finalization"):
+            last = d["declaration"]["action"].replace("_", " ")
+        elif game == "football_leader" and k == "shot_declared":
+            last = "?"
+        elif game == "football_leader" and k == "card_played" and last == "?":
+            last = d["purpose"]
+        elif game == "fussball_liga" and k == "kick_taken":
+            last = d["kind"].replace("_", " ")
+        elif game == "fussball_liga" and k == "penalty_taken":
+            last = "penalty kick"
+        elif k == "goal_scored":
+            hows.append(d.get("how") or last)
+    assert len(hows) == len(report["goals"])
+    for goal, how in zip(report["goals"], hows):
+        assert goal["how"].startswith(how if how != "shot" else "kick"), (goal, how)
