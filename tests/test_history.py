@@ -134,3 +134,23 @@ def test_an_empty_or_missing_folder(capsys, tmp_path):
     assert main(["history", "--folder", str(tmp_path / "nope")]) == 2
     _, err = capsys.readouterr()
     assert err.strip().count("\n") == 0 and "no such folder" in err and "Traceback" not in err
+
+
+def test_the_cache_skips_unchanged_files_and_rereads_changed_ones(tmp_path, monkeypatch):
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    variant("futboard_full_match.jsonl", folder / "a.jsonl", "Estrela FC", "Mare Azul", 1)
+    (folder / "b.jsonl").write_text("not json\n", encoding="utf-8")
+    cache = tmp_path / "cache.json"
+    first = h.scan(folder, cache)
+    assert cache.exists()
+    reads = []
+    real = h.read_entry
+    monkeypatch.setattr(h, "read_entry", lambda path: reads.append(path.name) or real(path))
+    assert [e.to_json() for e in h.scan(folder, cache)] == [e.to_json() for e in first]
+    assert reads == []
+    variant("futboard_full_match.jsonl", folder / "a.jsonl", "Estrela FC", "Nova", 1)  # changed since
+    again = h.scan(folder, cache)
+    assert reads == ["a.jsonl"] and again[0].away == "Nova"
+    cache.write_text("{broken", encoding="utf-8")  # a damaged cache only costs time
+    assert [e.away for e in h.scan(folder, cache) if e.ok] == ["Nova"]

@@ -128,3 +128,32 @@ def test_missing_match_and_out_that_is_a_file(capsys, tmp_path):
     code, _, err = run(capsys, "report", DATA / "futboard_full_match.jsonl", "--out", target)
     assert code == 2
     one_error_line(err, "file.txt", "folder")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cut_or_damaged_exports_give_a_report_or_one_line(capsys, tmp_path, seed):
+    """Seeded damage: an export cut anywhere (even inside a command), a line garbled, lines
+    swapped. Either a report of the match so far, or one line saying what is wrong."""
+    import random
+
+    rng = random.Random(seed)
+    game = ["fublet", "football_leader", "fussball_liga", "futboard"][seed]
+    lines = (DATA / f"{game}_full_match.jsonl").read_text(encoding="utf-8").splitlines()
+    cases = [lines[:rng.randrange(2, len(lines))]]
+    garbled = list(lines)
+    i = rng.randrange(1, len(garbled))
+    garbled[i] = garbled[i].replace('"', "'", 1)
+    cases.append(garbled)
+    swapped = list(lines)
+    i = rng.randrange(1, len(swapped) - 1)
+    swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+    cases.append(swapped)
+    for n, case in enumerate(cases):
+        path = tmp_path / f"case{n}.jsonl"
+        path.write_text("\n".join(case) + "\n", encoding="utf-8")
+        code, out, err = run(capsys, "report", path, "--out", tmp_path / f"r{n}")
+        assert code in (0, 2), (n, code, err)
+        if code == 2:
+            one_error_line(err, str(path))
+        else:
+            assert (tmp_path / f"r{n}" / "index.html").exists() and "Traceback" not in err

@@ -13,7 +13,9 @@ records, and each side's record. Journals do not name the coaches, so a side is 
 from __future__ import annotations
 
 import csv
+import json
 import logging
+import os
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -125,10 +127,16 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
-def scan(folder: Path) -> list[Entry]:
-    """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last."""
+def scan(folder: Path, cache: Path | None = None) -> list[Entry]:
+    """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last.
+
+    With ``cache`` (a JSON file), a file whose size and time (and its write-ahead log's) have
+    not changed since the last scan is not replayed again: a tablet with a season of matches
+    lists them at once. A cache that cannot be read or written is only slower."""
     if not folder.is_dir():
         return []
+    known = _load_cache(cache)
+    fresh: dict[str, Any] = {}
     entries = []
     for path in sorted(folder.iterdir()):
         if path.is_dir() or path.name.startswith(".") or path.name.endswith(IGNORED_SUFFIXES):
@@ -136,8 +144,72 @@ def scan(folder: Path) -> list[Entry]:
         if path.suffix.lower() not in MATCH_SUFFIXES:
             entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
             continue
-        entries.append(read_entry(path))
+        stamp = _stamp(path)
+        hit = known.get(path.name)
+        entry = _from_cache(path, hit["entry"]) if hit and hit.get("stamp") == stamp else None
+        if entry is None:
+            entry = read_entry(path)
+        fresh[path.name] = {"stamp": stamp, "entry": _to_cache(entry)}
+        entries.append(entry)
+    if cache is not None and fresh != known:
+        _save_cache(cache, fresh)
     return dedupe(entries)
+
+
+CACHE_VERSION = 1
+
+
+def _stamp(path: Path) -> list[int]:
+    out = []
+    for p in (path, Path(f"{path}-wal")):
+        try:
+            st = p.stat()
+            out += [st.st_size, st.st_mtime_ns]
+        except OSError:
+            out += [-1, -1]
+    return out
+
+
+def _to_cache(e: Entry) -> dict[str, Any]:
+    return {"game": e.game, "home": e.home, "away": e.away, "home_goals": e.home_goals, "away_goals": e.away_goals,
+            "date": e.date, "finished": e.finished, "winner": e.winner, "decided_by": e.decided_by,
+            "points": list(e.points) if e.points else None, "shootout": list(e.shootout) if e.shootout else None,
+            "events": e.events, "problem": e.problem}
+
+
+def _from_cache(path: Path, d: Any) -> Entry | None:
+    try:
+        return Entry(path, game=str(d["game"]), home=str(d["home"]), away=str(d["away"]),
+                     home_goals=int(d["home_goals"]), away_goals=int(d["away_goals"]), date=str(d["date"]),
+                     finished=bool(d["finished"]), winner=d["winner"] if d["winner"] in ("home", "away") else None,
+                     decided_by=str(d["decided_by"]),
+                     points=(int(d["points"][0]), int(d["points"][1])) if d["points"] else None,
+                     shootout=(int(d["shootout"][0]), int(d["shootout"][1])) if d["shootout"] else None,
+                     events=int(d["events"]), problem=str(d["problem"]))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None  # an entry of another shape: read the file again
+
+
+def _load_cache(cache: Path | None) -> dict[str, Any]:
+    if cache is None:
+        return {}
+    try:
+        data = json.loads(cache.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("files"), dict):
+        return {}
+    return data["files"]
+
+
+def _save_cache(cache: Path, files: dict[str, Any]) -> None:
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache.with_name(cache.name + ".partial")
+        tmp.write_text(json.dumps({"version": CACHE_VERSION, "files": files}), encoding="utf-8")
+        os.replace(tmp, cache)
+    except OSError as exc:
+        log.info("history cache %s not written: %s", cache, exc)
 
 
 def _neg(date: str) -> tuple:

@@ -54,10 +54,11 @@ class HistoryScreen(Screen):
         self._scanning = True
         self.status_text = f"Reading the matches in {self.folder}..."
         folder = self.folder
+        cache = App.get_running_app().controller.data_dir / "reports" / "history-cache.json"
 
         def work() -> None:
             try:
-                self._results.put((h.scan(folder), ""))
+                self._results.put((h.scan(folder, cache), ""))
             except Exception as exc:  # a folder not readable: say so, the app goes on
                 self._results.put(([], f"cannot read {folder}: {exc}"))
             self._trigger()
