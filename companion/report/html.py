@@ -89,8 +89,8 @@ def page(report: dict[str, Any], plots: dict[str, dict[str, str]], files: list[s
             rows = []
             for side in ("home", "away"):
                 c = report["luck"]["coaches"][side]
-                rows.append([teams[side], c["rolls"], c["dice"], c["luck"] if c["luck"] is not None else c["z"],
-                             c["verdict"]])
+                meter = c["luck"] if c["luck"] is not None else c["z"]
+                rows.append([teams[side], c["rolls"], c["dice"], f"{meter:+.1f}", c["verdict"]])
             parts.append(_table(["Coach", "Rolls", "Dice", "Meter (z)", "Verdict"], rows))
             parts.append("<p class='muted'>The meter is 0 for average dice; beyond +-2 happens about one match in "
                          "twenty. Positive means the faces that help the roller in this game.</p>")

@@ -10,6 +10,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+# Rounds, turns, squares and counts are whole numbers: every axis of them ticks whole numbers.
 
 HOME, AWAY = "#1f5fbf", "#d0402a"
 COLOURS = {"home": HOME, "away": AWAY}
@@ -57,6 +60,7 @@ def possession(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> d
     ax.set_ylim(-14, 100)
     ax.set_ylabel(f"% of {unit}s with the ball")
     ax.set_xlabel(f"{unit} (strip: who had the ball)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_title(f"Possession: {names['home']} {report['possession']['percent']['home']}%, "
                  f"{names['away']} {report['possession']['percent']['away']}%")
     ax.legend(loc="upper right", fontsize=9)
@@ -94,6 +98,7 @@ def timeline(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dic
     ax.set_xlim(0, last + 1)
     ax.invert_yaxis()
     ax.set_xlabel(unit)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(axis="x", color="#eee")
     names = _names(report)
     ax.set_title(f"Timeline ({names['home']} blue, {names['away']} red)")
@@ -136,6 +141,8 @@ def counters(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dic
                    label=f"{names[side]} actions used")
         ax.set_title("Actions used, turn by turn")
     ax.set_xlabel(unit)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.legend(fontsize=8, ncol=2, loc="best")
     fig.subplots_adjust(left=0.07, right=0.98, bottom=0.15, top=0.9)
     return _save(fig, out, "counters", formats)
@@ -161,6 +168,8 @@ def luck(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[st
             ax.hlines(k["expected_per_face"], min(faces) - 0.5, max(faces) + 0.5, colors=COLOURS[side],
                       linestyles="--", linewidth=1)
         ax.set_title(f"{die}: faces thrown (dashes: fair dice)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("face")
         ax.legend(fontsize=8)
     fig.subplots_adjust(left=0.04, right=0.98, bottom=0.17, top=0.88, wspace=0.2)
@@ -187,6 +196,8 @@ def heat(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[st
                   aspect="equal", interpolation="nearest")
         ax.set_xlabel("x (board square)")
         ax.set_ylabel("y")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     fig.subplots_adjust(left=0.06, right=0.98, bottom=0.13, top=0.92, wspace=0.2)
     return _save(fig, out, "heat", formats)
 
