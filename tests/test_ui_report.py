@@ -39,6 +39,9 @@ def data_folder(tmp_path: Path) -> Path:
             rows.append(json.dumps(row))
         (matches / f"{name}.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
     assert touchline(["import", str(DATA / "fublet_full_match.jsonl"), str(matches / "fublet-final.sqlite")]) == 0
+    unfinished = matches / "liga-unfinished.sqlite"
+    assert touchline(["import", str(matches / "liga3.jsonl"), str(unfinished)]) == 0
+    os.utime(unfinished, (1_000_000_000, 1_000_000_000))  # older: the app resumes the finished Fublet one
     (matches / "old-tablet.sqlite").write_bytes(b"SQLite format 3\x00broken")
     (matches / "readme.txt").write_text("notes", encoding="utf-8")
     return tmp_path / "data"
@@ -63,7 +66,7 @@ def test_history_league_and_report_by_touch(size, tmp_path):
     result = run(size, tmp_path)
     assert result["error"] == "", result["error"]
     seen = result["seen"]
-    assert seen["history_status"].startswith("6 matches, 2 unreadable files")
+    assert seen["history_status"].startswith("6 matches, 2 unreadable files")  # the journal and export of liga3: one
     rows = seen["history_rows"]
     assert len(rows) == 6 and sum("(not finished)" in r for r in rows) == 1
     assert all("Fußball-Liga" in r and "Gruenwald" in r for r in seen["filtered_rows"]) and \
@@ -77,6 +80,7 @@ def test_history_league_and_report_by_touch(size, tmp_path):
     assert seen["bad_report_status"].startswith("No report")
     assert seen["live_report_title"] == "Touchline Rovers 1 - 1 Harbour Athletic"
     assert seen["after_live_back"] == "live"
+    assert seen["in_play_report_status"].startswith("Not finished") and seen["after_in_play_back"] == "live"
     # On the screens added here (not the live screen's own panels): text of 18 sp or more,
     # touch targets of 48 dp or more.
     mine = ("history", "report", "home")

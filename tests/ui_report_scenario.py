@@ -190,6 +190,19 @@ class Scenario:
         self.press("Back")
         yield "settle"
         self.seen["after_live_back"] = self.screen().name
+        # During a match: the live screen's Report button, the match so far.
+        unfinished = next(p for p in self.app.controller.matches_dir().glob("*.sqlite") if "unfinished" in p.name)
+        self.app.controller.resume(unfinished)
+        yield "settle"
+        yield "settle"
+        self.press("Report")
+        yield from self.wait(lambda: report.report is not None and report.back_to == "live")
+        yield "settle"
+        self.seen["in_play_report_status"] = report.status_text
+        self.screenshot("report_during_match")
+        self.press("Back")
+        yield "settle"
+        self.seen["after_in_play_back"] = self.screen().name
         yield "done"
 
     def tick(self, _dt) -> bool | None:

@@ -97,8 +97,7 @@ class HistoryScreen(Screen):
         elif tab == "league":
             self._league(body, entries)
         elif tab == "h2h":
-            self._table(body, "Head to head (finished matches)", h.H2H_HEADER,
-                        [p.row() for p in h.head_to_head(entries, self.game())], widths=(3, 4, 4, 1, 2, 1.5, 2.5, 1.5))
+            self._head_to_head(body, entries)
         else:
             recs = h.records(entries)
             rows = [r["all"].row() for r in recs.values()]
@@ -139,6 +138,17 @@ class HistoryScreen(Screen):
         if not shown:
             body.add_widget(wrap_label("No finished matches for this choice yet.", 18))
 
+    def _head_to_head(self, body, entries: list[h.Entry]) -> None:
+        """Per game, each pair that met: won-drawn-lost and goals from the first team's side."""
+        pairs = h.head_to_head(entries, self.game())
+        if not pairs:
+            body.add_widget(wrap_label("No finished matches for this choice yet.", 18))
+        for game in dict.fromkeys(p.game for p in pairs):
+            rows = [[f"{p.first} v {p.second}", p.played, f"{p.first_wins}-{p.draws}-{p.second_wins}",
+                     f"{p.first_goals}-{p.second_goals}"] for p in pairs if p.game == game]
+            self._table(body, f"{h.GAME_NAMES.get(game, game)}: head to head", ["Teams", "P", "W-D-L", "Goals"], rows,
+                        widths=(8, 1, 2.6, 2))
+
     def _table(self, body, title: str, header: list[str], rows: list[list], widths) -> None:
         """A table whose wide columns (names) share the width and whose numbers keep narrow
         fixed columns, so a row reads across at a glance."""
@@ -158,7 +168,7 @@ class HistoryScreen(Screen):
             cell(str(head)[:1].upper() + str(head)[1:], i, bold=True, number=widths[i] < 3 and i > 0)
         for row in rows:
             for i, value in enumerate(row):
-                cell(str(value), i, number=isinstance(value, int))
+                cell(str(value), i, number=widths[i] < 3 and i > 0)
         body.add_widget(grid)
         if not rows:
             body.add_widget(wrap_label("Nothing yet.", 18))

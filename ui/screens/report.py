@@ -204,7 +204,8 @@ class ReportScreen(Screen):
             if "png" not in files or self.folder is None:
                 continue
             body.add_widget(wrap_label(title, 22, bold=True))
-            image = Image(source=str(self.folder / files["png"]), size_hint_y=None, fit_mode="contain")
+            # nocache: the same file is drawn again when the match has gone on since.
+            image = Image(source=str(self.folder / files["png"]), size_hint_y=None, fit_mode="contain", nocache=True)
             image.bind(width=lambda img, w: setattr(img, "height", w / max(img.image_ratio, 0.1)),
                        texture=lambda img, _t: setattr(img, "height", img.width / max(img.image_ratio, 0.1)))
             body.add_widget(image)
