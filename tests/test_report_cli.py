@@ -157,3 +157,14 @@ def test_cut_or_damaged_exports_give_a_report_or_one_line(capsys, tmp_path, seed
             one_error_line(err, str(path))
         else:
             assert (tmp_path / f"r{n}" / "index.html").exists() and "Traceback" not in err
+
+
+def test_without_matplotlib_the_numbers_are_written_and_one_line_says_why(capsys, tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.delitem(sys.modules, "companion.report.plots", raising=False)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # an import of it fails
+    code, _, err = run(capsys, "report", DATA / "futboard_full_match.jsonl", "--out", tmp_path / "r")
+    assert code == 2
+    one_error_line(err, "matplotlib", "pip install")
+    assert (tmp_path / "r" / "report.json").exists() and (tmp_path / "r" / "stats.csv").exists()

@@ -156,6 +156,8 @@ class Scenario:
         self.screenshot("report_numbers")
         self.seen["report_title"] = report.title_text
         self.seen["report_status"] = report.status_text
+        self.seen["plots_before"] = [w.text for w in widgets(report.ids.body) if isinstance(w, Label)][:1]
+        yield from self.wait(lambda: bool(report.plots) or bool(report.plots_note))
         self.press("Plots")
         yield "settle"
         yield "settle"

@@ -37,12 +37,13 @@ def run(args: argparse.Namespace) -> int:
         raise
     except Exception as exc:
         raise CliError(f"{args.match}: {exc}") from None
+    from .html import write_report
+
     try:
-        from .html import write_report
-    except ImportError as exc:
-        raise CliError(f"the report's plots need {exc.name}: install the project with its dependencies "
-                       f"(pip install -e .)") from None
-    index = write_report(report, out, str(args.match), png=args.png)
+        index = write_report(report, out, str(args.match), png=args.png)
+    except ImportError as exc:  # matplotlib missing: the numbers are written, the plots cannot be
+        raise CliError(f"the report's plots need {exc.name or 'matplotlib'}: install the project with its "
+                       f"dependencies (pip install -e .); report.json and the CSV tables are in {out}") from None
     if args.print_json:
         sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
     state = "finished" if report["finished"] else "not finished"

@@ -119,10 +119,10 @@ def page(report: dict[str, Any], plots: dict[str, dict[str, str]], files: list[s
 
 def write_report(report: dict[str, Any], out: Path, source: str, png: bool = False) -> Path:
     """Write index.html, the plots, report.json and the CSV tables into ``out``; returns index.html."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = [p.name for p in write_all(report, out)]  # the numbers first: they need no plotting library
     from .plots import draw_all
 
-    out.mkdir(parents=True, exist_ok=True)
-    files = [p.name for p in write_all(report, out)]
     plots = draw_all(report, out, ("svg", "png") if png else ("svg",))
     index = out / "index.html"
     index.write_text(page(report, plots, files, source), encoding="utf-8")

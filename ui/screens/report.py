@@ -32,15 +32,16 @@ TEXT = 18       # sp: read from a metre away
 ROW = dp(40)
 
 
-def build_for(events, ruleset, out: Path, source: str) -> tuple[dict[str, Any], dict[str, dict[str, str]]]:
-    """The report and its PNG plots in ``out`` (worker thread: no widgets here)."""
-    from companion.report import build_report
+def draw_for(report: dict[str, Any], out: Path) -> dict[str, dict[str, str]]:
+    """The report's PNG plots in ``out`` (worker thread: no widgets here)."""
     from companion.report.plots import draw_all
 
-    report = build_report(ruleset, events)
     out.mkdir(parents=True, exist_ok=True)
-    plots = draw_all(report, out, ("png",), dpi=150)  # sharp on a tablet's full width
-    return report, plots
+    return draw_all(report, out, ("png",), dpi=150)  # sharp on a tablet's full width
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def label(text: str, bold: bool = False, colour=(1, 1, 1, 1), halign: str = "left") -> Label:
@@ -62,6 +63,7 @@ class ReportScreen(Screen):
         self.plots: dict[str, dict[str, str]] = {}
         self.folder: Path | None = None
         self.source = ""
+        self.plots_note = ""
         self._results: queue.Queue = queue.Queue()
         self._trigger = Clock.create_trigger(self._drain)
         self._job = 0
@@ -90,45 +92,67 @@ class ReportScreen(Screen):
         self._job += 1
         job = self._job
         self.back_to, self.tab = back, "summary"
-        self.report, self.plots, self.source = None, {}, str(path)
+        self.report, self.plots, self.source, self.plots_note = None, {}, str(path), ""
         self.folder = app.controller.data_dir / "reports" / path.stem
         self.title_text = f"Match report: {path.stem}"
         self.status_text = "Building the report..."
         self.ids.body.clear_widgets()
         app.show("report")
 
+        folder = self.folder
+
         def work() -> None:
+            from companion.report import build_report
+
             try:
                 events, ruleset = load()
-                result = build_for(events, ruleset, self.folder, str(path))
-                self._results.put((job, result, ""))
-            except Exception as exc:  # a bad file or a report that cannot be drawn: say so on screen
-                self._results.put((job, None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
-            self._trigger()
+                report = build_report(ruleset, events)
+            except Exception as exc:  # a bad file: say so on screen
+                self._post(job, "error", _first_line(exc))
+                return
+            self._post(job, "report", report)  # the numbers first: the plots take longer
+            try:
+                self._post(job, "plots", draw_for(report, folder))
+            except ImportError as exc:
+                self._post(job, "no_plots", f"The plots need {exc.name or 'matplotlib'}, which this installation "
+                                            f"lacks; the numbers are all here.")
+            except Exception as exc:  # a full disk, say: the numbers stand
+                self._post(job, "no_plots", f"The plots could not be drawn: {_first_line(exc)}")
         threading.Thread(target=work, name="touchline-report", daemon=True).start()
+
+    def _post(self, job: int, kind: str, value) -> None:
+        self._results.put((job, kind, value))
+        self._trigger()
 
     def _drain(self, _dt) -> None:
         while True:
             try:
-                job, result, error = self._results.get_nowait()
+                job, kind, value = self._results.get_nowait()
             except queue.Empty:
                 return
             if job != self._job:
                 continue  # an older report, opened before this one
-            if result is None:
+            if kind == "error":
                 self.status_text = "No report: this file is not a match that can be read"
                 body = self.ids.body
                 body.clear_widgets()
-                body.add_widget(wrap_label(error, TEXT + 2, colour=(1, 0.8, 0.5, 1)))
+                body.add_widget(wrap_label(value, TEXT + 2, colour=(1, 0.8, 0.5, 1)))
                 body.add_widget(wrap_label("The file was not changed. Reports read journals (.sqlite) and JSON Lines "
                                            "exports (.jsonl) of Touchline matches.", TEXT))
-                continue
-            self.report, self.plots = result
-            r = self.report
-            teams, score = r["teams"], r["score"]
-            self.title_text = f"{teams['home']} {score['home']} - {score['away']} {teams['away']}"
-            self.status_text = self._verdict(r)
-            self.show_tab(self.tab)
+            elif kind == "report":
+                self.report = r = value
+                teams, score = r["teams"], r["score"]
+                self.title_text = f"{teams['home']} {score['home']} - {score['away']} {teams['away']}"
+                self.status_text = self._verdict(r)
+                self.show_tab(self.tab)
+            elif kind == "plots":
+                self.plots = value
+                if self.tab == "plots":
+                    self.show_tab("plots")
+            else:
+                self.plots_note = value
+                if self.tab == "plots":
+                    self.show_tab("plots")
 
     @staticmethod
     def _verdict(r: dict[str, Any]) -> str:
@@ -199,6 +223,9 @@ class ReportScreen(Screen):
             body.add_widget(wrap_label(note, TEXT, colour=(0.75, 0.75, 0.75, 1)))
 
     def _plots(self, body) -> None:
+        if not self.plots:
+            body.add_widget(wrap_label(self.plots_note or "Drawing the plots...", TEXT))
+            return
         for key, title in PLOTS:
             files = self.plots.get(key) or {}
             if "png" not in files or self.folder is None:
