@@ -3,8 +3,9 @@ adapter say what each one means (a shot, a pass, a foul...). Pure Python, no plo
 
 Attempts (passes, shots, tackles) are resolved by what the ball did next, the same way for
 every game: a pass is made when a teammate next holds the ball and lost otherwise; a tackle
-is won when the tackler's side next holds it; a shot is a goal, saved (the goalkeeper's test
-came up or he ended up with the ball, where the game's journal says so) or missed.
+is won when the tackler's side next holds it; a shot is a goal, saved (the goalkeeper had to
+act, by the game's own signal for it) or missed. The holder and the figures are read only
+where a command's events end.
 """
 
 from __future__ import annotations
@@ -39,8 +40,6 @@ class Adapter(Protocol):
 
     def figures(self, s: Any) -> Iterable[tuple[PlayerRef, tuple[int, int]]]: ...
 
-    def is_keeper(self, s: Any, ref: PlayerRef) -> bool: ...
-
     def new_tick(self, before: Any, after: Any, payload: EventPayload) -> bool: ...
 
     def tick_label(self, s: Any) -> tuple[int, str, str]:
@@ -71,7 +70,7 @@ class Tick:
     number: int
     period: str
     clock: str
-    held: Counter = field(default_factory=Counter)      # events with each team holding the ball
+    held: Counter = field(default_factory=Counter)      # commands after which each team held the ball
     counters: dict[str, Any] = field(default_factory=dict)
 
 

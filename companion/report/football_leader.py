@@ -30,10 +30,6 @@ class FootballLeaderReport:
     def figures(self, s: FootballLeaderState) -> Iterable[tuple[PlayerRef, tuple[int, int]]]:
         return [(p.ref, tuple(p.space)) for p in s.players.values() if p.where is Where.PITCH and p.space is not None]
 
-    def is_keeper(self, s: FootballLeaderState, ref: PlayerRef) -> bool:
-        p = s.players.get(ref)
-        return bool(p and (p.goalkeeper or p.acting_keeper))
-
     def new_tick(self, before, after, payload) -> bool:
         return isinstance(payload, ev.TurnStarted)
 

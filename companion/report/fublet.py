@@ -25,10 +25,6 @@ class FubletReport:
     def figures(self, s: FubletState) -> Iterable[tuple[PlayerRef, tuple[int, int]]]:
         return [(p.ref, p.ms) for p in s.players.values() if p.where is Where.PITCH and p.ms is not None]
 
-    def is_keeper(self, s: FubletState, ref: PlayerRef) -> bool:
-        p = s.players.get(ref)
-        return bool(p and p.goalkeeper)
-
     def new_tick(self, before: FubletState, after: FubletState, payload) -> bool:
         return isinstance(payload, ev.PhaseStarted) and after.round != before.round and after.round > 0
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..futboard import events as ev
-from ..futboard.components import Position
 from ..futboard.model import FutboardState, PenaltyKickCtx, Where
 from ..teams import PlayerRef
 from . import common
@@ -28,10 +27,6 @@ class FutboardReport:
 
     def figures(self, s: FutboardState) -> Iterable[tuple[PlayerRef, tuple[int, int]]]:
         return [(p.ref, p.space) for p in s.players.values() if p.where is Where.FIELD and p.space is not None]
-
-    def is_keeper(self, s: FutboardState, ref: PlayerRef) -> bool:
-        p = s.players.get(ref)
-        return bool(p and p.tile.position is Position.GOALKEEPER)
 
     def new_tick(self, before, after, payload) -> bool:
         return isinstance(payload, ev.TurnStarted)
