@@ -80,6 +80,8 @@ def test_history_league_and_report_by_touch(size, tmp_path):
     assert seen["bad_report_status"].startswith("No report")
     assert seen["live_report_title"] == "Touchline Rovers 1 - 1 Harbour Athletic"
     assert seen["after_live_back"] == "live"
+    assert seen["unfinished_status"].startswith("Not finished")
+    assert (seen["resumed_screen"], seen["resumed_journal"]) == ("live", "liga-unfinished.sqlite")
     assert seen["in_play_report_status"].startswith("Not finished") and seen["after_in_play_back"] == "live"
     # On the screens added here (not the live screen's own panels): text of 18 sp or more,
     # touch targets of 48 dp or more.

@@ -163,7 +163,7 @@ class Scenario:
         yield "settle"
         self.seen["plot_images"] = sum(1 for w in widgets(report.ids.body) if isinstance(w, Image) and w.texture)
         self.screenshot("report_plots")
-        self.press("Save report")
+        self.press("Save")
         yield from self.wait(lambda: report.status_text.startswith(("Saved", "Not saved")))
         self.seen["save_status"] = report.status_text
         self.press("Back")
@@ -192,11 +192,23 @@ class Scenario:
         self.press("Back")
         yield "settle"
         self.seen["after_live_back"] = self.screen().name
+        # An unfinished match from the history: its report so far, then play on from there.
+        self.press("Menu")
+        yield "settle"
+        self.press("Matches and league")
+        yield from self.wait(lambda: history.entries and not history._scanning)
+        row = next(w for w in widgets(history.ids.body) if isinstance(w, Button) and "not finished" in w.text)
+        tap(*row.to_window(row.center_x, row.center_y))
+        yield from self.wait(lambda: report.report is not None)
+        yield "settle"
+        self.screenshot("report_unfinished")
+        self.seen["unfinished_status"] = report.status_text
+        self.press("Resume")
+        yield "settle"
+        yield "settle"
+        self.seen["resumed_screen"] = self.screen().name
+        self.seen["resumed_journal"] = Path(self.app.controller.view.path).name
         # During a match: the live screen's Report button, the match so far.
-        unfinished = next(p for p in self.app.controller.matches_dir().glob("*.sqlite") if "unfinished" in p.name)
-        self.app.controller.resume(unfinished)
-        yield "settle"
-        yield "settle"
         self.press("Report")
         yield from self.wait(lambda: report.report is not None and report.back_to == "live")
         yield "settle"

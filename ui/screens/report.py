@@ -2,7 +2,7 @@
 report's own PNG images (matplotlib, drawn on a worker thread into the data folder).
 
 Opened after the final whistle and from the live screen (the match in play), or from the
-match history (any match file). "Save report" writes the whole report (index.html, CSV,
+match history (any match file). "Save" writes the whole report (index.html, CSV,
 JSON, SVG plots) next to the PNGs, for spreadsheets or sharing.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
-from kivy.properties import StringProperty
+from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
@@ -56,6 +56,7 @@ class ReportScreen(Screen):
     status_text = StringProperty("")
     tab = StringProperty("summary")
     back_to = StringProperty("home")
+    can_resume = BooleanProperty(False)   # an unfinished match's journal, opened from the history
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -91,7 +92,7 @@ class ReportScreen(Screen):
         app = App.get_running_app()
         self._job += 1
         job = self._job
-        self.back_to, self.tab = back, "summary"
+        self.back_to, self.tab, self.can_resume = back, "summary", False
         self.report, self.plots, self.source, self.plots_note = None, {}, str(path), ""
         self.folder = app.controller.data_dir / "reports" / path.stem
         self.title_text = f"Match report: {path.stem}"
@@ -144,6 +145,8 @@ class ReportScreen(Screen):
                 teams, score = r["teams"], r["score"]
                 self.title_text = f"{teams['home']} {score['home']} - {score['away']} {teams['away']}"
                 self.status_text = self._verdict(r)
+                self.can_resume = (self.back_to == "history" and not r["finished"]
+                                   and Path(self.source).suffix.lower() in (".sqlite", ".sqlite3", ".db"))
                 self.show_tab(self.tab)
             elif kind == "plots":
                 self.plots = value
@@ -255,6 +258,12 @@ class ReportScreen(Screen):
                 message = f"Not saved: {exc}"
             Clock.schedule_once(lambda _dt: setattr(self, "status_text", message))
         threading.Thread(target=work, name="touchline-report-save", daemon=True).start()
+
+    def resume(self) -> None:
+        """Play on: the unfinished match this report shows, on the live screen."""
+        app = App.get_running_app()
+        app.controller.resume(Path(self.source))
+        app.show("live")
 
     def back(self) -> None:
         app = App.get_running_app()
