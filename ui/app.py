@@ -35,8 +35,10 @@ def build_app_class():
     from .controller import Controller, View
     from .screens.box_editor import BoxEditorScreen
     from .screens.calibrate import CalibrateScreen
+    from .screens.history import HistoryScreen
     from .screens.home import HomeScreen
     from .screens.live import LiveScreen
+    from .screens.report import ReportScreen
     from .screens.settings import SettingsScreen
     from .screens.setup import SetupScreen
     from .widgets.keypad import Bar  # noqa: F401  (used by the kv rules)
@@ -96,11 +98,11 @@ def build_app_class():
                 self._after_resume(view)
 
         def build(self):
-            for name in ("home", "setup", "live", "settings", "calibrate", "box_editor"):
+            for name in ("home", "setup", "live", "settings", "calibrate", "box_editor", "report", "history"):
                 Builder.load_file(str(kv_dir / f"{name}.kv"))
             sm = ScreenManager(transition=NoTransition())
             for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen(),
-                           BoxEditorScreen()):
+                           BoxEditorScreen(), ReportScreen(), HistoryScreen()):
                 sm.add_widget(screen)
             sm.current = "home"
             return sm

@@ -231,6 +231,11 @@ class LiveScreen(Screen):
                 box.add_widget(button(option.replace("_", " "), lambda o=option, r=head.id: self.controller.choose(r, o)))
             add(box)
             return
+        if view.summary.get("result") is not None:  # the final whistle: the report comes first
+            report = Button(text="Match report", font_size=sp(20), bold=True, size_hint_y=None, height=dp(56),
+                            background_normal="", background_color=(0.16, 0.55, 0.28, 1))
+            report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
+            add(report)
         for req in view.pending:
             add(wrap_label(req.text, 17, bold=True))
         self.face.panel(self, view, add)
