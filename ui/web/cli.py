@@ -101,6 +101,11 @@ def run(args: argparse.Namespace) -> int:
         raise
     started.set()
     print(f"Scoreboard for {path.name}: {server.url}", flush=True)
+    if args.host in ("0.0.0.0", "::", ""):   # every interface: say the addresses phones can open
+        from .in_app import local_addresses
+
+        for address in local_addresses():
+            print(f"  on the local network: http://{address}:{server.port}/{server.token}/", flush=True)
     if args.host in ("127.0.0.1", "localhost", "::1"):
         print("(only this machine can open it; --host with this machine's local-network address lets phones "
               "on the same network watch)", flush=True)
