@@ -34,7 +34,8 @@ def encode(snapshot: Snapshot) -> bytes:
 class Hub:
     def __init__(self, rule_link: RuleLink | None = None, faces: Any = None) -> None:
         self.rule_link = rule_link
-        self._faces = faces            # game -> face (ui.games.face_for by default)
+        self._faces = faces            # game -> face (by default the hub's own instance of each game's face)
+        self._own_faces: dict[str, Any] = {}
         self._cond = threading.Condition()
         self._version = 0
         self._snapshot = problem_snapshot(0, "Waiting for the match to start...")
@@ -120,11 +121,22 @@ class Hub:
         return builder is not None and bool(getattr(builder.face, "tick_s", None))
 
     def _face(self, game: str) -> Any:
+        """The game's face: an instance of the hub's own, so the tablet's screen (which keeps
+        caches and modes on its face) and this thread never share one."""
         if self._faces is not None:
             return self._faces(game)
-        from ..games import face_for
+        face = self._own_faces.get(game)
+        if face is None:
+            import importlib
 
-        return face_for(game)
+            from ..games import FACES
+
+            target = FACES.get(game)
+            if target is None:
+                raise KeyError(f"the scoreboard has no face for game {game!r} (it knows: {', '.join(FACES)})")
+            module, _, cls = target.partition(":")
+            face = self._own_faces[game] = getattr(importlib.import_module(module), cls)()
+        return face
 
     def _build(self, offer: tuple, only_if_changed: bool = False) -> None:
         version = self._version + 1
