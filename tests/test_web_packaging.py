@@ -10,6 +10,12 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_windows_build_takes_the_page_and_the_reference():
     spec = (ROOT / "ui" / "packaging" / "windows" / "touchline.spec").read_text(encoding="utf-8")
     assert '"companion" / "reference" / "data"' in spec and '"ui" / "web" / "page.html"' in spec
+    assert '(str(root / "docs" / "assumptions.md"), "docs")' in spec   # the reference's readings
+
+
+def test_the_android_staging_takes_the_readings():
+    stage = (ROOT / "ui" / "packaging" / "android" / "stage.sh").read_text(encoding="utf-8")
+    assert 'cp "$root/docs/assumptions.md" "$out/docs/"' in stage
 
 
 def test_the_android_build_takes_the_page_and_segno():

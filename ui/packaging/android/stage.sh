@@ -9,5 +9,7 @@ mkdir -p "$out"
 for pkg in companion vision calibration firmware_bridge ui; do
   rsync -a --exclude '__pycache__' --exclude 'packaging' "$root/$pkg" "$out/"
 done
+mkdir -p "$out/docs"   # the rules reference shows the readings of docs/assumptions.md
+cp "$root/docs/assumptions.md" "$out/docs/"
 cp "$here/main.py" "$out/main.py"
 echo "staged into $out"
