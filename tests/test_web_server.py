@@ -270,3 +270,14 @@ def test_a_running_clock_is_sent_again_without_a_new_event():
         assert hub.snapshot.data["clock"] != first and hub.snapshot.data["seq"] == match.events[-1].seq
     finally:
         hub.stop()
+
+
+def test_the_rulebook_links_open_the_games_reference(served):
+    hub, server = served
+    match = fold("fublet", 50)
+    offer(hub, match)
+    rule = hub.snapshot.data["pending"][0]["rule"]
+    status, headers, body = request(server, "GET", f"/{server.token}/rules")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert f"id='{rule['section']}'".encode() in body and rule["title"].encode() in body
+    assert request(server, "GET", "/wrong-token/rules")[0] == 403

@@ -33,6 +33,8 @@ def encode(snapshot: Snapshot) -> bytes:
 
 class Hub:
     def __init__(self, rule_link: RuleLink | None = None, faces: Any = None) -> None:
+        if rule_link is None:   # the rules reference's sections, unless a test hands in its own
+            from .reference_link import rule_link
         self.rule_link = rule_link
         self._faces = faces            # game -> face (by default the hub's own instance of each game's face)
         self._own_faces: dict[str, Any] = {}
