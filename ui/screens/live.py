@@ -218,8 +218,8 @@ class LiveScreen(Screen):
             return
         self.ids.pitch.marked = self.face.marked(self, view)
         add = panel.add_widget
-        if not self.mode:
-            add_rule_links(self, add, view)   # the rulebook section of the request or the refusal
+        if not self.mode:   # the rulebook sections of the request and the refusal, below what follows
+            add = add_rule_links(self, add, view)
         if self.mode:
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""

@@ -39,16 +39,22 @@ def links_for(game: str, view) -> list[tuple[str, str]]:
     return out
 
 
-def add_rule_links(screen, add, view) -> None:
-    """Add the link buttons to the panel, one touch target each (a refusal's shows only until
-    the next command); touching one opens the reference at that section."""
+def add_rule_links(screen, add, view):
+    """Add the link buttons to the panel, one touch target each, and return an ``add`` that puts
+    the panel's own widgets above them: the links close the panel, so the request's controls
+    stay where the coach expects them (touching a link opens the reference at that section)."""
     game = screen.controller.match.ruleset.game if screen.controller.match is not None else ""
-    for text, section_id in links_for(game, view):
+    links = links_for(game, view)
+    for text, section_id in links:
         b = Button(text=text + "  >", size_hint_y=None, height=dp(48), font_size=sp(18), halign="left",
                    valign="middle", background_color=LINK_COLOUR, shorten=True, shorten_from="right")
         b.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(16), s[1])))
         b.bind(on_release=lambda _b, sid=section_id, g=game: open_reference(g, sid))
         add(b)
+    if not links:
+        return add
+    owner = screen.ids.panel
+    return lambda widget: owner.add_widget(widget, index=len(links))
 
 
 def open_reference(game: str, section_id: str | None = None) -> None:
