@@ -25,6 +25,7 @@ from .errors import DecodeError
 Decoder = Callable[[Any, "str | None"], Any]
 
 _decoders: dict[Any, Decoder] = {}
+_INF = float("inf")
 
 
 def to_json(value: Any) -> Any:
@@ -129,7 +130,12 @@ def _build(tp: Any) -> Decoder:
         def dec_float(v: Any, p: str) -> float:
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise DecodeError(p, f"expected a number, got {_describe(v)}")
-            return float(v)
+            if v != v or v in (_INF, -_INF):  # NaN and infinities are no measurement
+                raise DecodeError(p, f"expected a finite number, got {_describe(v)}")
+            try:
+                return float(v)
+            except OverflowError:
+                raise DecodeError(p, f"expected a finite number, got {_describe(v)}") from None
         return dec_float
     if tp is str:
         def dec_str(v: Any, p: str) -> str:
