@@ -420,6 +420,11 @@ def _make(path: Path, game: str, rows: Sequence[RawRow] = (), meta: dict[str, st
 
 
 def _check_free(path: Path) -> None:
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise JournalError(f"{path}: cannot create the journal there: {parent} is a file, not a folder")
+            break
     if path.exists():
         raise JournalError(f"{path}: a file already exists there; open it, or choose another path")
     for side in ("-wal", "-shm", "-journal"):
@@ -440,7 +445,7 @@ def _remove_quietly(path: Path) -> None:
     for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
         try:
             p.unlink()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             pass
         except OSError as exc:
             log.warning("%s: could not remove a temporary file (%s)", p, exc)
