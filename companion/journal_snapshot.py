@@ -133,7 +133,7 @@ def _attempt(path: Path, reader: "Reader[T]", before: tuple | None) -> "T | _Mar
         if immutable and _moved(path, before):
             return _CHANGED  # a writer appeared mid-read: read again through the WAL
         raise
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:  # damaged text can fail to decode in either
         if immutable and _moved(path, before):
             return _CHANGED
         if not immutable and _cannot_open(exc):
@@ -171,7 +171,7 @@ def _from_copy(path: Path, reader: "Reader[T]") -> "T | _Marker":
         try:
             conn.execute("BEGIN")
             return reader(conn, path)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
             raise JournalError(f"{path}: the journal is damaged or not a journal ({_words(exc)}); it was left "
                                f"untouched") from None
         finally:
