@@ -302,7 +302,7 @@ def _dataclass_decoder(tp: type) -> Decoder:
             resolved.extend((name, required, decoder_for(hints[name])) for name, required in specs)
         return resolved
 
-    def dec_dataclass(v: Any, p: str | None) -> Any:
+    def dec_slow(v: Any, p: str | None) -> Any:
         if type(v) is not dict:
             raise DecodeError(p, f"expected an object for {name_of}, got {_describe(v)}")
         if not known.issuperset(v):
@@ -322,4 +322,63 @@ def _dataclass_decoder(tp: type) -> Decoder:
             raise
         except (ValueError, TypeError) as exc:
             raise DecodeError(p, f"invalid {name_of}: {exc}") from None
+
+    fast: list[Callable[[Any], Any]] = []
+
+    def dec_dataclass(v: Any, p: str | None) -> Any:
+        if p is not None:
+            return dec_slow(v, p)
+        if not fast:
+            fast.append(_compile_fast(tp, fields(), hints, known, tag, dec_slow))
+        return fast[0](v)
     return dec_dataclass
+
+
+_INLINE = {int: "int", str: "str", bool: "bool"}
+
+
+def _compile_fast(tp: type, fields: list, hints: dict, known: frozenset, tag: Any, slow: Decoder) -> Callable:
+    """A decoder for the common case, generated once per dataclass: plain ints, strings and
+    booleans are checked inline and the class is called with its fields in one go, instead of a
+    closure call and a dict entry per field (replaying thousands of events is mostly this).
+    Anything irregular goes to the full decoder, which raises the precise DecodeError."""
+    defaults = {f.name: f for f in dataclasses.fields(tp)}
+    env: dict[str, Any] = {"tp": tp, "slow": slow, "known": known, "TAG": tag, "_M": _MISSING,
+                           "DecodeError": DecodeError, "int": int, "str": str, "bool": bool, "dict": dict}
+    lines = ["def fast(v):",
+             "    if type(v) is not dict or not known.issuperset(v):",
+             "        return slow(v, None)"]
+    if tag:
+        lines += ["    if v.get('kind', TAG) != TAG:", "        return slow(v, None)"]
+    names = []
+    for i, (name, required, dec) in enumerate(fields):
+        var = f"a{i}"
+        names.append(f"{name}={var}")
+        lines.append(f"    {var} = v.get({name!r}, _M)")
+        lines.append(f"    if {var} is _M:")
+        if required:
+            lines.append("        return slow(v, None)")
+        else:
+            field = defaults[name]
+            if field.default is not dataclasses.MISSING:
+                env[f"default{i}"] = field.default
+                lines.append(f"        {var} = default{i}")
+            else:
+                env[f"factory{i}"] = field.default_factory
+                lines.append(f"        {var} = factory{i}()")
+        inline = _INLINE.get(hints[name])
+        if inline:
+            lines.append(f"    elif type({var}) is not {inline}:")
+            lines.append("        return slow(v, None)")
+        else:
+            env[f"d{i}"] = dec
+            lines.append("    else:")
+            lines.append(f"        {var} = d{i}({var}, None)")
+    lines += ["    try:", f"        return tp({', '.join(names)})",
+              "    except DecodeError:", "        raise",
+              "    except (ValueError, TypeError):", "        return slow(v, None)"]
+    exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
+    return env["fast"]
+
+
+_MISSING = object()
