@@ -258,12 +258,23 @@ def _tuple_decoder(args: tuple) -> Decoder:
         return dec_var_tuple
     items = [decoder_for(a) for a in args]
     n = len(items)
+    if args == (int, int):  # a square: the commonest value in a match, decoded inline
+        def dec_int_pair(v: Any, p: str) -> tuple:
+            if type(v) is list and len(v) == 2:
+                a, b = v
+                if type(a) is int and type(b) is int:
+                    return (a, b)
+            return dec_fixed_tuple(v, p)
+    else:
+        dec_int_pair = None
 
     def dec_fixed_tuple(v: Any, p: str) -> tuple:
+        if p is None and type(v) is list and len(v) == n:
+            return tuple([dec(x, None) for dec, x in zip(items, v)])
         if not isinstance(v, list) or len(v) != n:
             raise DecodeError(p, f"expected a list of {n} values, got {_describe(v)}")
         return tuple(dec(x, _item(p, i)) for i, (dec, x) in enumerate(zip(items, v)))
-    return dec_fixed_tuple
+    return dec_int_pair or dec_fixed_tuple
 
 
 def _dict_decoder(key_tp: Any, val_tp: Any) -> Decoder:

@@ -359,16 +359,13 @@ def _read_all(conn: sqlite3.Connection, path: Path) -> Stored:
     if meta.get("schema_version") != str(version):
         raise JournalError(f"{path}: the header table says schema {str(meta.get('schema_version'))[:20]!r} but "
                            f"the file is marked schema {version}: one of them was changed; it was left untouched")
-    columns = "seq, batch, at, source, type, data, status" + (", hash" if version >= 2 else "")
+    columns = "seq, batch, at, source, type, data, status, " + ("hash" if version >= 2 else "NULL") + ", 0, NULL"
     try:
         cursor = conn.execute(f"SELECT {columns} FROM events ORDER BY seq")
     except sqlite3.OperationalError as exc:
         raise JournalError(f"{path}: the events table is missing or changed ({exc}); it was left "
                            f"untouched") from None
-    if version >= 2:
-        rows = tuple(RawRow(*r) for r in cursor)
-    else:
-        rows = tuple(RawRow(*r, None) for r in cursor)
+    rows = tuple(map(RawRow._make, cursor))
     return Stored(path, game, version, meta, rows)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from .codec import from_json
 from .errors import DecodeError, TouchlineError
@@ -44,11 +44,10 @@ class Broken(TouchlineError):
         self.reason = reason
 
 
-@dataclass(frozen=True, slots=True)
-class RawRow:
+class RawRow(NamedTuple):
     """One stored event as it was read, before any check. ``data`` is the payload's JSON
     text exactly as stored (what the hash covers); ``parsed`` is that text already parsed
-    (JSON Lines parse whole lines), or ``None``."""
+    (JSON Lines parse whole lines), or ``None``. A tuple: thousands are read per replay."""
 
     seq: Any
     batch: Any
@@ -130,8 +129,9 @@ def check_rows(rows: Iterable[RawRow], *, chained: bool,
     types: dict[str, Any] = {}
     times: dict[str, Any] = {}
     payloads: dict[tuple[str, str], Any] = {}
+    hash_of = chain_hash
     for row in rows:
-        seq, line = row.seq, row.line
+        seq, b, at, source, type_, data, status, stored_hash, line, parsed = row
         if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
             raise Broken(last + 1 if type(seq) is not int else 0, line,
                          f"seq must be an integer from 1 to {MAX_SEQ}, got {_short(seq)}")
@@ -147,10 +147,8 @@ def check_rows(rows: Iterable[RawRow], *, chained: bool,
                 raise Broken(seq, line, f"out of order: comes after event {last}")
             gap = f"event {expected}" if seq == expected + 1 else f"events {expected} to {seq - 1}"
             raise Broken(seq, line, f"{gap} missing before it (lost or deleted); the file is incomplete")
-        status = row.status
         if status not in STATUSES:
             raise Broken(seq, line, f"unknown status {_short(status)} (expected one of {', '.join(STATUSES)})")
-        b = row.batch
         if type(b) is not int:
             raise Broken(seq, line, f"batch must be an integer, got {_short(b)}")
         if b == seq:
@@ -166,15 +164,14 @@ def check_rows(rows: Iterable[RawRow], *, chained: bool,
         elif status != batch_status:
             raise Broken(seq, line, f"batch {b} mixes '{batch_status}' and '{status}' events (a command is "
                                     f"undone or redone whole)")
-        at, source, type_, data = row.at, row.source, row.type, row.data
         if not (type(at) is str and type(source) is str and type(type_) is str and type(data) is str):
             for name, value in (("at", at), ("source", source), ("type", type_), ("data", data)):
                 if type(value) is not str:
                     raise Broken(seq, line, f"{name} must be text, got {_short(value)}")
-        digest = chain_hash(prev, seq, b, at, source, type_, data)
+        digest = hash_of(prev, seq, b, at, source, type_, data)
         broken = ""
-        if chained and row.hash != digest:
-            stored = row.hash
+        if chained and stored_hash != digest:
+            stored = stored_hash
             if type(stored) is not str or len(stored) != 64 or not _HEX.issuperset(stored):
                 broken = f"hash missing or malformed ({_short(stored)})"
             else:
@@ -197,7 +194,6 @@ def check_rows(rows: Iterable[RawRow], *, chained: bool,
             key = (type_, data)
             payload = payloads.get(key)
             if payload is None:
-                parsed = row.parsed
                 if parsed is None:
                     parsed = load_json(data)
                 payload = from_json(ptype, parsed, "data")

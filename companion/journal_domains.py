@@ -44,23 +44,48 @@ _SQUARES: tuple[Any, ...] | None = None
 
 def domain_checker(game: str) -> Callable[[Event], None]:
     """A checker for one file's events, in order: it learns the board from the first event."""
-    on_board: list[OnBoard | None] = [None]
+    board: list[OnBoard | None] = [None]
+    plans: dict[type, Walker | None] = {}
 
     def check(event: Event) -> None:
         payload = event.payload
-        if on_board[0] is None and event.type.endswith(".match_created"):
-            on_board[0] = board_test(payload)
-        roll = getattr(payload, "roll", None)
-        if type(roll) is Roll:
-            reading = getattr(payload, "reading", None)
-            if type(reading) is int and reading not in readings(roll):
+        tp = type(payload)
+        if board[0] is None and tp.TYPE.endswith(".match_created"):
+            board[0] = board_test(payload)
+            plans.clear()
+        try:
+            plan = plans[tp]
+        except KeyError:
+            plan = plans[tp] = _plan(tp, board[0] is not None)
+        if plan is not None:
+            plan(payload, board[0])
+    return check
+
+
+def _plan(tp: type, with_board: bool) -> Walker | None:
+    """What to check on a payload of this type: its reading, its squares, both or nothing."""
+    hints = _hints(tp)
+    reads = hints.get("roll") is Roll and hints.get("reading") is int
+    walker = _walker_for(tp) if with_board else None
+    if not reads and walker is None:
+        return None
+
+    def plan(payload: Any, on_board: OnBoard) -> None:
+        if reads:
+            roll, reading = payload.roll, payload.reading
+            if reading not in readings(roll):
                 raise ValueError(f"data.reading: {reading} is not a reading of the roll {roll.describe()} "
                                  f"(it reads as {', '.join(map(str, sorted(readings(roll))))})")
-        if on_board[0] is not None:
-            walker = _walker_for(type(payload))
-            if walker is not None:
-                walker(payload, on_board[0])
-    return check
+        if walker is not None:
+            walker(payload, on_board)
+    return plan
+
+
+def _hints(tp: type) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(tp)
+    except Exception:  # an annotation that does not resolve: nothing to check by type
+        return {}
 
 
 def readings(roll: Roll) -> frozenset[int]:
