@@ -343,3 +343,29 @@ def test_damaged_journals(capsys, fublet, tmp_path, sql, fragment):
         refused(capsys, path, fragment, command=command)
     code, _, err = cli(capsys, "export", path, tmp_path / "out.jsonl")
     assert code == 2 and not (tmp_path / "out.jsonl").exists()
+
+
+def test_an_active_only_export_says_so_verifies_and_imports_into_a_journal_that_goes_on(capsys, tmp_path):
+    m = toy_journal(tmp_path / "m.sqlite", adds=(1, 2, 3), undo=1)
+    m.submit(Add(4))  # the undone Add(3) is now discarded, in the middle
+    m.undo(1)         # and Add(4) undone at the end
+    state = m.state
+    m.close()
+    export = tmp_path / "active.jsonl"
+    assert cli(capsys, "export", tmp_path / "m.sqlite", export, "--active-only")[0] == 0
+    header = json.loads(export.read_text(encoding="utf-8").splitlines()[0])
+    assert header["active_only"] is True and [run[:2] for run in header["omitted"]] == [[4, 5]]
+    imported = read_file(export)
+    assert "an --active-only export" in imported.note
+    target = tmp_path / "again.sqlite"
+    import_to_journal(imported, target, "toy").close()
+    assert "active-only" in load_file(target).note
+    again = Match.open(target, RULESETS)
+    assert again.state == state and again.can_redo == 0
+    again.submit(Add(5))  # the chain goes on from the imported events
+    again.close()
+    assert [e.seq for e in load_file(target).events] == [1, 2, 3, 4]
+    # dropping a kept line is still found, also where runs were left out
+    lines = export.read_text(encoding="utf-8").splitlines()
+    with pytest.raises(ImportError_, match="missing before it|hash chain breaks"):
+        read_lines(lines[:2] + lines[3:], "x.jsonl")
