@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import __version__
-from .errors import JournalError, TouchlineError
+from .errors import TouchlineError
 from .events import Event
 from .journal import Loaded, check_stored, read_stored
 from .jsonl import Imported, export_file, import_to_journal, read_file

@@ -152,7 +152,7 @@ def check_rows(rows: Iterable[RawRow], *, chained: bool,
         if type(b) is not int:
             raise Broken(seq, line, f"batch must be an integer, got {_short(b)}")
         if b == seq:
-            if undone_from and status != UNDONE:
+            if undone_from and status == ACTIVE:
                 raise Broken(seq, line, f"{status} batch {seq} comes after undone batch {undone_from}: only "
                                         f"the last commands can be undone (redoable)")
             if status == UNDONE and not undone_from:
