@@ -98,16 +98,16 @@ def load_export(path: Path) -> tuple[Imported, str, Match]:
     return imported, game, match
 
 
-def load_match(path: Path) -> Match:
+def load_match(path: Path, notes: bool = True) -> Match:
     """A match from a journal (one consistent read-only snapshot) or a JSON Lines export.
-    What the file's chain cannot vouch for is logged as a note."""
+    What the file's chain cannot vouch for is logged as a note (unless ``notes`` is off)."""
     if is_journal_file(path):
         loaded = load_journal(path)
         note, match = loaded.note, build_match(ruleset_named(loaded.game), loaded, str(path))
     else:
         imported, _, match = load_export(path)
         note = imported.note
-    if note:
+    if note and notes:
         log.warning("%s", note)
     return match
 
@@ -284,7 +284,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(f"The demo match is not shipped in this version yet (companion/{DEMO_FILE} is missing).\n"
               f"Replay a match of your own instead: touchline replay MATCH.sqlite (or an export .jsonl).")
         return EXIT_OK
-    match = load_match(path)
+    match = load_match(path, notes=False)  # the shipped demo is a fixture, written without a chain
     summary = match.summary()
     print_json(summary, args.json_indent)
     print(scoreboard(summary))
