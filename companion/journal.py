@@ -29,7 +29,7 @@ from typing import Iterator, Sequence
 from .errors import JournalError
 from .events import Event, format_time, parse_time
 from .journal_chain import (ACTIVE, DISCARDED, GENESIS, UNDONE, Broken, Checked, RawRow, chain_hash,
-                            check_rows, dump_json)
+                            check_rows, dump_json, gc_paused)
 from .journal_domains import domain_checker
 
 log = logging.getLogger(__name__)
@@ -206,8 +206,9 @@ class Journal:
         """Open an existing journal after checking, read-only, that it is ours and sound. A
         schema 1 journal is upgraded in place (its hash chain computed) in one transaction."""
         path = Path(path)
-        stored = read_stored(path)
-        loaded = check_stored(stored)
+        with gc_paused():
+            stored = read_stored(path)
+            loaded = check_stored(stored)
         journal = cls._connect(path, stored.game, loaded.checked.head if loaded.checked else GENESIS)
         if not stored.chained:
             try:

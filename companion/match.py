@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 from .errors import JournalError, ReplayError
 from .events import Event, Source, now
 from .journal import Journal
+from .journal_chain import gc_paused
 from .ruleset import Command, Request, Ruleset
 from .sightings import Sighting
 
@@ -68,7 +69,8 @@ class Match:
             journal.close()
             raise
         try:
-            return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
+            with gc_paused():  # thousands of acyclic states: no collector passes meanwhile
+                return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
         except ReplayError as exc:
             journal.close()
             raise JournalError(f"{path}: {exc}; the journal was left untouched") from exc
