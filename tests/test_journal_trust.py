@@ -280,6 +280,12 @@ def test_a_schema_1_journal_replays_the_same_and_is_upgraded_when_opened_for_wri
     assert code == 0 and "schema 1 keeps no hash chain" in err
     code, fresh, _ = cli(capsys, "replay", fublet, "--json-indent", "0")
     assert out == fresh and digest(old) == before  # read-only paths never upgrade
+    export = tmp_path / "old.jsonl"
+    assert cli(capsys, "export", old, export)[0] == 0 and digest(old) == before
+    header = json.loads(export.read_text(encoding="utf-8").splitlines()[0])
+    assert header["chain"].startswith("computed ") and "schema 1" in header["chain"]
+    code, out, _ = cli(capsys, "verify", export)
+    assert code == 0 and "hash chain intact" in out and "note: " in out
     m = Match.open(old)
     m.close()
     stored = read_stored(old)
