@@ -375,3 +375,26 @@ def test_an_active_only_export_says_so_verifies_and_imports_into_a_journal_that_
     lines = export.read_text(encoding="utf-8").splitlines()
     with pytest.raises(ImportError_, match="missing before it|hash chain breaks"):
         read_lines(lines[:2] + lines[3:], "x.jsonl")
+
+
+def test_a_checkpoint_in_the_middle_of_a_read_changes_nothing_it_sees(tmp_path):
+    """The interleaving that tore the old copy (a checkpoint between two reads), forced: the
+    writer appends and checkpoints while the reader is half-way, and is not held up."""
+    path = tmp_path / "live.sqlite"
+    m = toy_journal(path, adds=(1, 2))
+    m.journal._conn.execute("PRAGMA wal_autocheckpoint = 20")
+    seen = []
+
+    def reader(conn, p):
+        seen.append(conn.execute("SELECT count(*), max(hash) FROM events").fetchone())
+        for _ in range(60):  # several WAL pages: automatic checkpoints happen meanwhile
+            m.submit(ResetCounter())
+        busy, log, done = m.journal._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        seen.append(conn.execute("SELECT count(*), max(hash) FROM events").fetchone())
+        return done
+
+    done = journal_snapshot.read_snapshot(path, reader)
+    assert seen[0] == seen[1] == (3, seen[0][1])  # the read saw one commit throughout
+    assert done > 0  # and the writer did checkpoint meanwhile
+    assert len(load_file(path).checked.rows) == 63
+    m.close()
