@@ -143,7 +143,7 @@ def reads_beside_a_writer(folder: Path, match_file: Path, reads: int, old_reads:
             path = Path((live / "current").read_text())
             try:
                 rows = old_copy_read(path, scratch)
-            except sqlite3.Error:
+            except (sqlite3.Error, OSError):  # the -wal vanished between looking and copying
                 old_errors += 1
                 continue
             prev = GENESIS
