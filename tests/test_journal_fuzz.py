@@ -10,7 +10,9 @@ traceback a coach would see; the test collects them and names the first few case
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import random
 import sqlite3
@@ -21,6 +23,7 @@ from typing import Callable
 import pytest
 
 from benchmarks.driver import AutoDriver
+from companion.cli import main
 from companion.errors import TouchlineError
 from companion.fublet.rules import FubletRules
 from companion.journal import Journal, load_file
@@ -30,6 +33,7 @@ from toy_game import Add, ResetCounter, Start, ToyRules
 
 SEED = 20261201
 JSONL_TOY, JSONL_LEGACY, JSONL_FUBLET, JOURNAL_BYTES, JOURNAL_SQL = 3000, 1500, 1000, 2500, 2000
+CLI_CASES = 400  # Fublet journals and exports through the whole command: exit 0 or 2, one line
 RULES = {"toy": ToyRules(), "fublet": FubletRules()}
 
 
@@ -59,9 +63,7 @@ def bases(tmp_path_factory) -> dict:
     chained = folder / "toy.jsonl"
     with Journal.open(journal) as j:
         export_journal(j, chained)
-    legacy = []
     m = toy_match(None)
-    import io
     buf = io.StringIO()
     export_lines(((e, "active") for e in m.events), buf)
     legacy = buf.getvalue()
@@ -73,7 +75,7 @@ def bases(tmp_path_factory) -> dict:
     with Journal.open(fub) as j:
         export_journal(j, fub_export)
     return {"journal": journal.read_bytes(), "chained": chained.read_text(encoding="utf-8"), "legacy": legacy,
-            "fublet": fub_export.read_text(encoding="utf-8"), "folder": folder}
+            "fublet": fub_export.read_text(encoding="utf-8"), "fublet_journal": fub.read_bytes(), "folder": folder}
 
 
 # --- mutations ------------------------------------------------------------------------------------
@@ -235,6 +237,29 @@ def test_no_traceback_from_any_file(bases, tmp_path):
         finally:
             conn.close()
         check_journal(f"journal sql case {i}: {edits}")
+
+    # The whole command on real Fublet files: whatever the damage, exit 0 or 2 with one line.
+    for i in range(CLI_CASES):
+        if i % 2:
+            target = tmp_path / "cli.jsonl"
+            target.write_text(mutate_text(rng, bases["fublet"]), encoding="utf-8", errors="surrogateescape")
+        else:
+            target = tmp_path / "cli.sqlite"
+            target.write_bytes(mutate_bytes(rng, bases["fublet_journal"]))
+        before = digest(target)
+        cases += 1
+        command = ("replay", "verify", "export")[i % 3]
+        argv = [command, str(target)] + ([str(tmp_path / "out.jsonl"), "--force"] if command == "export" else [])
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                code = main(argv)
+        except BaseException:  # noqa: BLE001
+            failures.append(f"cli case {i} ({command}): {traceback.format_exc(limit=4)[-1500:]}")
+            continue
+        lines = [line for line in err.getvalue().splitlines() if "error:" in line]
+        if code not in (0, 2) or (code == 2 and len(lines) != 1) or digest(target) != before:
+            failures.append(f"cli case {i} ({command}): exit {code}, stderr {err.getvalue()[:300]!r}")
 
     assert cases >= 10_000
     assert not failures, f"{len(failures)} of {cases} cases escaped:\n" + "\n".join(failures[:5]) + \
