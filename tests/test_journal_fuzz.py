@@ -4,8 +4,10 @@ TouchlineError (one line naming the file), and reading never changes the file.
 10,000+ seeded cases over small files, so the run stays short: byte-level mutations of
 chained and unchained JSON Lines (a toy match and a real Fublet one), byte-level damage to a
 journal file, and SQL-level edits of a journal (rows deleted, duplicated, renumbered, values
-of the wrong type, tables dropped, columns renamed, marks changed). Any other exception is a
-traceback a coach would see; the test collects them and names the first few cases.
+of the wrong type, tables dropped, columns renamed, marks changed); then 400 mangled Fublet
+journals and exports through the whole ``touchline replay/verify/export`` command, which must
+exit 0 or 2 with one error line. Any other exception is a traceback a coach would see; the
+test collects them and names the first few cases.
 """
 
 from __future__ import annotations
