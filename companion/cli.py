@@ -107,8 +107,8 @@ def load_match(path: Path, notes: bool = True) -> Match:
     else:
         imported, _, match = load_export(path)
         note = imported.note
-    if note and notes:
-        log.warning("%s", note)
+    if note and notes:  # not a fault: `touchline verify` prints it, -v shows it here
+        log.info("%s", note)
     return match
 
 
@@ -188,7 +188,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     kind = "active events (an --active-only export, as its header says)" if args.active_only else "events"
     print(f"exported {count} {kind} from {args.journal} to {out}")
     if loaded.note:
-        log.warning("%s", loaded.note)
+        print(f"note: {loaded.note}")
     return EXIT_OK
 
 
@@ -209,7 +209,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     import_to_journal(imported, target, game).close()
     print(f"imported {len(imported.all_rows)} events ({game}) from {args.source} into {target}")
     if imported.note:
-        log.warning("%s", imported.note)
+        print(f"note: {imported.note}")
     return EXIT_OK
 
 
@@ -357,13 +357,22 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
-def configure_logging(verbosity: int) -> None:
+def configure_logging(verbosity: int) -> Callable[[], None]:
+    """Log to this command's stderr; returns how to put the previous logging back (``main``
+    does when the command ends, so a caller in the same process, a test, keeps no handler
+    bound to a stream that may be closed by then)."""
     level = logging.WARNING if verbosity <= 0 else logging.INFO if verbosity == 1 else logging.DEBUG
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("touchline: %(levelname)s: %(name)s: %(message)s"))
     root = logging.getLogger()
+    saved_handlers, saved_level = root.handlers[:], root.level
     root.handlers[:] = [handler]
     root.setLevel(level)
+
+    def restore() -> None:
+        root.handlers[:] = saved_handlers
+        root.setLevel(saved_level)
+    return restore
 
 
 def describe_error(exc: BaseException) -> str:
@@ -391,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version (0) or a usage error (2): argparse printed why
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
-    configure_logging(args.verbose)
+    restore_logging = configure_logging(args.verbose)
     try:
         return args.run(args)
     except (TouchlineError, OSError, sqlite3.Error) as exc:
@@ -401,6 +410,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"touchline {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        restore_logging()
 
 
 __all__ = ["main", "build_parser", "SUBCOMMANDS", "PLUGINS", "plugin", "load_match", "load_journal", "scoreboard", "CliError"]
