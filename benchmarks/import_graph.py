@@ -12,7 +12,8 @@ Reads the source (nothing is imported) of the shipped packages and counts:
 
 ``from pkg import name`` is an edge to ``pkg.name`` when that is a module, else to ``pkg``.
 Importing a submodule also runs its package's ``__init__``; those edges are left out, as
-every ``__init__`` here is a docstring. Imports named as strings (companion/games.py's
+every ``__init__`` here is a docstring. Imports under ``if TYPE_CHECKING:`` never run and
+are left out too. Imports named as strings (companion/games.py's
 table) are not edges: they are the one deliberate late binding, from the core to a game.
 tests/test_import_graph.py keeps the counts where they are.
 """
@@ -76,6 +77,16 @@ def _targets(module: str, is_package: bool, node: ast.AST, known: set[str]) -> l
     return out
 
 
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The ids of import nodes under ``if TYPE_CHECKING:``: read by type checkers, never run."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for inner in node.body:
+                out.update(id(n) for n in ast.walk(inner) if isinstance(n, (ast.Import, ast.ImportFrom)))
+    return out
+
+
 def _in_function(tree: ast.AST) -> set[int]:
     """The ids of import nodes that sit inside a function body."""
     inside: set[int] = set()
@@ -95,9 +106,10 @@ def build(root: Path = ROOT) -> Graph:
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         is_package = path.name == "__init__.py"
         inside = _in_function(tree)
+        never_run = _type_checking_only(tree)
         edges = graph.edges.setdefault(module, set())
         for node in ast.walk(tree):
-            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)) or id(node) in never_run:
                 continue
             targets = _targets(module, is_package, node, known)
             edges.update(t for t in targets if t != module)

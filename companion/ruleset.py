@@ -4,17 +4,23 @@ A ruleset is a *decider*: ``decide(state, command)`` validates a command against
 and returns the event payloads it causes (or raises RuleViolation, changing nothing);
 ``evolve(state, event)`` applies one event and returns the next state. The core (match,
 journal, undo) never looks inside a game's state.
+
+``GameRules`` is the one ``decide`` every game shares; a game declares only what differs
+(its handlers, its transaction, its ``advance`` and the rulebook sections that refuse).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol, Sequence
+from enum import Enum
+from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence
 
 from .dice import DiceSpec
+from .errors import RuleViolation
 from .events import Event, EventPayload
 from .sightings import Sighting
 from .teams import Team
+from .transaction import Transaction
 
 
 class Command:
@@ -75,3 +81,48 @@ class Ruleset(Protocol):
     def reachable(self, state: Any, player: Any) -> frozenset: ...
 
     def log_line(self, state_before: Any, event: Event) -> str | None: ...
+
+
+
+Handler = Callable[[Any, Any], None]  # (the game's transaction, a command) -> None; raises to refuse
+
+
+class GameRules:
+    """The ``decide`` every game shares, in one place.
+
+    In order: a command the game does not know is refused; before the match is created only
+    the game's create command is taken; once the match is over nothing is (not even another
+    create command: a new match is a new journal); then the command's handler runs on a
+    fresh transaction, ``advance`` moves the match on as far as it goes without a coach or a
+    die, and the transaction's events are the decision. A game subclass declares:
+    """
+
+    game: ClassVar[str]
+    title: ClassVar[str]                          # the game's name in refusals: "Fublet"
+    created_type: ClassVar[type[EventPayload]]
+    create_command: ClassVar[type[Command]]
+    handlers: ClassVar[Mapping[type, Handler]]    # command type -> handler
+    transaction: ClassVar[type[Transaction]]      # the game's Tx (its fold)
+    advance: ClassVar[Callable[[Any], None]]      # a staticmethod: (tx) -> None
+    over_phase: ClassVar[Enum]                    # the phase a finished match is in
+    setup_section: ClassVar[str]                  # the rulebook section that says to create the match first
+    ending_section: ClassVar[str]                 # ... and the one that ends the match
+
+    def refuse(self, section: str, message: str) -> RuleViolation:
+        return RuleViolation(f"{self.title} rulebook, {section}", message)
+
+    def decide(self, state: Any, command: Command) -> Sequence[EventPayload]:
+        handler = self.handlers.get(type(command))
+        if handler is None:
+            raise RuleViolation(self.title, f"{type(command).__name__} is not a {self.title} command")
+        if not state.created and not isinstance(command, self.create_command):
+            raise self.refuse(self.setup_section, "create the match first")
+        if state.phase is self.over_phase:
+            raise self.refuse(self.ending_section, "the match is over; nothing more can be recorded")
+        tx = self.transaction(state)
+        handler(tx, command)
+        self.advance(tx)
+        return tx.out
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        return self.transaction.evolve(state, event.payload)

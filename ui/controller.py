@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.commands import Choose, PlaceFigure
-from companion.dice import Roll
+from companion.dice import Roll, rolls_in
 from companion.errors import TouchlineError
-from companion.events import Source, rolls_in
+from companion.events import Source
 from companion.journal import Journal
 from companion.match import Match
 from companion.paths import user_data_dir

@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ..commands import Choose, PlaceFigure, SubmitRoll
-from ..errors import RuleViolation
-from ..events import Event, EventPayload
-from ..ruleset import Command, Request
+from ..events import Event
+from ..ruleset import Command, GameRules, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
 from . import actions, flow, movement, resolve, setup, shootout, shots, tackles
 from . import commands as c
 from . import events as ev
-from .evolve import evolve_payload
 from .flow import advance
 from .model import FootballLeaderState, Phase
 from .pitch import Space, SpaceBoard
 from .ranges import reachable
 from .sightings import command_for
 from .summary import log_line, pending, summary
-from .tx import Tx, refuse
+from .tx import Tx
 
 HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.CreateMatch: setup.create_match,
@@ -44,28 +42,20 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
 }
 
 
-class FootballLeaderRules:
+class FootballLeaderRules(GameRules):
     game = "football_leader"
+    title = "Football Leader"
     created_type = ev.MatchCreated
+    create_command = c.CreateMatch
+    handlers = HANDLERS
+    transaction = Tx
+    advance = staticmethod(advance)
+    over_phase = Phase.OVER
+    setup_section = "2.1 Game in Progress"
+    ending_section = "2.2 Game Ending"
 
     def initial_state(self) -> FootballLeaderState:
         return FootballLeaderState()
-
-    def decide(self, state: FootballLeaderState, command: Command) -> Sequence[EventPayload]:
-        handler = HANDLERS.get(type(command))
-        if handler is None:
-            raise RuleViolation("Football Leader", f"{type(command).__name__} is not a Football Leader command")
-        if not state.created and not isinstance(command, c.CreateMatch):
-            raise refuse("2.1 Game in Progress", "create the match first")
-        if state.phase is Phase.OVER:
-            raise refuse("2.2 Game Ending", "the match is over; nothing more can be recorded")
-        tx = Tx(state)
-        handler(tx, command)
-        advance(tx)
-        return tx.out
-
-    def evolve(self, state: FootballLeaderState, event: Event) -> FootballLeaderState:
-        return evolve_payload(state, event.payload)
 
     def pending(self, state: FootballLeaderState) -> tuple[Request, ...]:
         return pending(state)

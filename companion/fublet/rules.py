@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ..commands import Choose, PlaceFigure, SubmitRoll
-from ..errors import RuleViolation
-from ..events import Event, EventPayload
-from ..ruleset import Command, Request
+from ..events import Event
+from ..ruleset import Command, GameRules, Request
 from ..board import GridBoard
 from ..sightings import Sighting
 from ..teams import PlayerRef
 from . import actions, challenges, fouls, movement, restarts, resolve, setup, shots  # noqa: F401  (registration)
 from . import commands as c
 from . import events as ev
-from .evolve import evolve_payload
 from .flow import advance
 from .model import FubletState, Phase
 from .sightings import command_for
 from .ranges import reachable
 from .summary import log_line, pending, summary
-from .tx import Tx, refuse
+from .tx import Tx
 
 HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.CreateMatch: setup.create_match,
@@ -45,28 +43,20 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
 }
 
 
-class FubletRules:
+class FubletRules(GameRules):
     game = "fublet"
+    title = "Fublet"
     created_type = ev.MatchCreated
+    create_command = c.CreateMatch
+    handlers = HANDLERS
+    transaction = Tx
+    advance = staticmethod(advance)
+    over_phase = Phase.OVER
+    setup_section = "Game Setup"
+    ending_section = "Winning the Match"
 
     def initial_state(self) -> FubletState:
         return FubletState()
-
-    def decide(self, state: FubletState, command: Command) -> Sequence[EventPayload]:
-        handler = HANDLERS.get(type(command))
-        if handler is None:
-            raise RuleViolation("Fublet", f"{type(command).__name__} is not a Fublet command")
-        if not state.created and not isinstance(command, c.CreateMatch):
-            raise refuse("Game Setup", "create the match first")
-        if state.phase is Phase.OVER and not isinstance(command, c.CreateMatch):
-            raise refuse("Winning the Match", "the match is over; nothing more can be recorded")
-        tx = Tx(state)
-        handler(tx, command)
-        advance(tx)
-        return tx.out
-
-    def evolve(self, state: FubletState, event: Event) -> FubletState:
-        return evolve_payload(state, event.payload)
 
     def pending(self, state: FubletState) -> tuple[Request, ...]:
         return pending(state)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ..commands import Choose, PlaceFigure, SubmitRoll
-from ..errors import RuleViolation
-from ..events import Event, EventPayload
-from ..ruleset import Command, Request
+from ..events import Event
+from ..ruleset import Command, GameRules, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
 from . import (bonus, discipline, dribbling, interception, kicks, landing, movement, restarts, resolve,  # noqa: F401
@@ -15,7 +14,6 @@ from . import (bonus, discipline, dribbling, interception, kicks, landing, movem
 from . import commands as c
 from . import events as ev
 from .clock import Instant
-from .evolve import evolve_payload
 from .flow import advance
 from .model import LigaState, Phase
 from .pitch import Pitch
@@ -59,9 +57,17 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
 }
 
 
-class FussballLigaRules:
+class FussballLigaRules(GameRules):
     game = "fussball_liga"
+    title = "Fußball-Liga"
     created_type = ev.MatchCreated
+    create_command = c.CreateMatch
+    handlers = HANDLERS
+    transaction = Tx
+    advance = staticmethod(advance)
+    over_phase = Phase.OVER
+    setup_section = "Set-Up"
+    ending_section = "Game Duration"
 
     def __init__(self) -> None:
         self._last: tuple = (None, None)  # the last event time folded and its Instant
@@ -69,21 +75,8 @@ class FussballLigaRules:
     def initial_state(self) -> LigaState:
         return LigaState()
 
-    def decide(self, state: LigaState, command: Command) -> Sequence[EventPayload]:
-        handler = HANDLERS.get(type(command))
-        if handler is None:
-            raise RuleViolation("Fußball-Liga", f"{type(command).__name__} is not a Fußball-Liga command")
-        if not state.created and not isinstance(command, c.CreateMatch):
-            raise refuse("Set-Up", "create the match first")
-        if state.phase is Phase.OVER:
-            raise refuse("Game Duration", "the match is over; nothing more can be recorded")
-        tx = Tx(state)
-        handler(tx, command)
-        advance(tx)
-        return tx.out
-
     def evolve(self, state: LigaState, event: Event) -> LigaState:
-        s = evolve_payload(state, event.payload)
+        s = super().evolve(state, event)
         if not s.created:
             return s
         at, instant = self._last  # the events of one command share their time: convert it once
