@@ -15,7 +15,7 @@ from . import flow
 from . import queries as q
 from .commands import CallSubstitution
 from .model import (FoulChoiceCtx, GoalkeeperChoiceCtx, Phase, RestartKind, SubstituteChoiceCtx, Test, Where)
-from .resolve import CHOICES
+from .restarts import award
 from .tx import Tx, refuse
 
 SUBSTITUTIONS = "Substitutions"
@@ -35,7 +35,6 @@ def foul(tx: Tx, fouler: PlayerRef, fouler_test: Test, fouled: PlayerRef, on_adv
 
 
 def on_foul_choice(tx: Tx, choice, option: str) -> None:
-    from .restarts import award
     ctx: FoulChoiceCtx = choice.ctx
     if option == "advantage":
         flow.stun(tx, ctx.fouler)  # the advantage rule always stuns the fouling player
@@ -94,8 +93,3 @@ def on_goalkeeper_choice(tx: Tx, choice, option: str) -> None:
     ctx: GoalkeeperChoiceCtx = choice.ctx
     player = PlayerRef.parse(option)
     tx.emit(ev.GoalkeeperAssigned(player, ctx.card_of or player))
-
-
-CHOICES[FoulChoiceCtx] = on_foul_choice
-CHOICES[SubstituteChoiceCtx] = on_substitute_choice
-CHOICES[GoalkeeperChoiceCtx] = on_goalkeeper_choice

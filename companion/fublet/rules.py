@@ -10,11 +10,15 @@ from ..ruleset import Command, GameRules, Request
 from ..board import GridBoard
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import actions, challenges, fouls, movement, restarts, resolve, setup, shots  # noqa: F401  (registration)
+from . import actions, challenges, fouls, movement, restarts, resolve, scatter, setup, shots
 from . import commands as c
 from . import events as ev
 from .flow import advance
-from .model import FubletState, Phase
+from .model import (ActionCtx, BallControlCtx, CatchChoiceCtx, Choice, Contest, DisputeCtx, EngagementCtx,
+                    EngagementResponseCtx, FoulChoiceCtx, FubletState, GoalkeeperChoiceCtx, HandlingCtx, OffsideCtx,
+                    OffsideEscapeCtx, OpeningCtx, Phase, ReceiverChoiceCtx, SaveCtx, ScatterCtx, ShootoutCtx,
+                    ShotDeflectionChoiceCtx, ShotDeflectionCtx, SubstituteChoiceCtx, TacticalMoveCtx,
+                    ThrowInPositionCtx, VolleyChoiceCtx, VolleyCtx, WallCtx)
 from .sightings import command_for
 from .ranges import reachable
 from .summary import log_line, pending, summary
@@ -42,6 +46,46 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.TakeShootoutKick: setup.take_shootout_kick,
 }
 
+# What a contest's results mean, by the kind of contest (its context's type).
+RESOLVERS: dict[type, Callable[[Tx, Contest], None]] = {
+    ScatterCtx: scatter.resolve_scatter,
+    ActionCtx: actions.resolve_action,
+    BallControlCtx: challenges.resolve_ball_control,
+    DisputeCtx: challenges.resolve_dispute,
+    EngagementCtx: challenges.resolve_engagement,
+    TacticalMoveCtx: movement.resolve_tactical_move,
+    OffsideCtx: movement.resolve_offside,
+    OffsideEscapeCtx: movement.resolve_offside_escape,
+    ThrowInPositionCtx: restarts.resolve_throw_in_position,
+    OpeningCtx: setup.resolve_opening,
+    ShootoutCtx: setup.resolve_shootout,
+    WallCtx: shots.resolve_wall,
+    ShotDeflectionCtx: shots.resolve_shot_deflection,
+    SaveCtx: shots.resolve_save,
+    HandlingCtx: shots.resolve_handling,
+    VolleyCtx: shots.resolve_volley,
+}
+
+# What a coach's answer to a choice means, by the kind of choice.
+CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {
+    EngagementResponseCtx: actions.on_engagement_response,
+    ReceiverChoiceCtx: challenges.on_receiver_choice,
+    FoulChoiceCtx: fouls.on_foul_choice,
+    SubstituteChoiceCtx: fouls.on_substitute_choice,
+    GoalkeeperChoiceCtx: fouls.on_goalkeeper_choice,
+    ShotDeflectionChoiceCtx: shots.on_shot_deflection_choice,
+    CatchChoiceCtx: shots.on_catch_choice,
+    VolleyChoiceCtx: shots.on_volley_choice,
+}
+
+
+class RulesTx(Tx):
+    """The transaction handlers get: Fublet's fold, and the tables above for the code below."""
+
+    __slots__ = ()
+    resolvers = RESOLVERS
+    choices = CHOICES
+
 
 class FubletRules(GameRules):
     game = "fublet"
@@ -49,7 +93,7 @@ class FubletRules(GameRules):
     created_type = ev.MatchCreated
     create_command = c.CreateMatch
     handlers = HANDLERS
-    transaction = Tx
+    transaction = RulesTx
     advance = staticmethod(advance)
     over_phase = Phase.OVER
     setup_section = "Game Setup"
