@@ -9,11 +9,13 @@ from ..events import Event
 from ..ruleset import Command, GameRules, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import actions, flow, movement, resolve, setup, shootout, shots, tackles
+from . import actions, flow, movement, possession, resolve, setup, shootout, shots, tackles
 from . import commands as c
 from . import events as ev
-from .flow import advance
-from .model import FootballLeaderState, Phase
+from .advance import advance
+from .model import (BallLostCtx, Choice, DodgeCardCtx, DodgeCtx, FootballLeaderState, FoulCheckCtx, InterceptCtx,
+                    KeeperCtx, MoveCardCtx, MoveDodgeCtx, OpeningCtx, PassCtx, Phase, ReceiverDodgeCtx, Roll,
+                    ShootoutCtx, ShotCtx, TackleCtx)
 from .pitch import Space, SpaceBoard
 from .ranges import reachable
 from .sightings import command_for
@@ -41,6 +43,36 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.TakeShootoutKick: shootout.take_kick,
 }
 
+# What a roll's result means, by the kind of roll (its context's type).
+RESOLVERS: dict[type, Callable[[Tx, Roll], None]] = {
+    PassCtx: actions.resolve_pass,
+    ReceiverDodgeCtx: actions.resolve_receiver_dodge,
+    DodgeCtx: actions.resolve_dodge,
+    MoveDodgeCtx: movement.resolve_move_dodge,
+    OpeningCtx: setup.resolve_opening,
+    ShootoutCtx: shootout.resolve_kick,
+    ShotCtx: shots.resolve_shot,
+    TackleCtx: tackles.resolve_tackle,
+    FoulCheckCtx: tackles.resolve_foul_check,
+}
+
+# What a coach's answer to a choice means, by the kind of choice.
+CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {
+    InterceptCtx: actions.choose_interceptor,
+    BallLostCtx: possession.choose_ball_taker,
+    MoveCardCtx: movement.choose_move_card,
+    DodgeCardCtx: movement.choose_dodge_card,
+    KeeperCtx: tackles.choose_keeper,
+}
+
+
+class RulesTx(Tx):
+    """The transaction handlers get: Football Leader's fold, and the tables above for the code below."""
+
+    __slots__ = ()
+    resolvers = RESOLVERS
+    choices = CHOICES
+
 
 class FootballLeaderRules(GameRules):
     game = "football_leader"
@@ -48,7 +80,7 @@ class FootballLeaderRules(GameRules):
     created_type = ev.MatchCreated
     create_command = c.CreateMatch
     handlers = HANDLERS
-    transaction = Tx
+    transaction = RulesTx
     advance = staticmethod(advance)
     over_phase = Phase.OVER
     setup_section = "2.1 Game in Progress"
