@@ -10,10 +10,10 @@ from ..events import Event
 from ..ruleset import Command, GameRules, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import clock, kicks, movement, passing, resolve, setup, tackles, turns
+from . import clock, kicks, move_the_ball, movement, passing, resolve, setup, tackles
 from . import commands as c
 from . import events as ev
-from .flow import advance
+from .advance import advance
 from .model import FutboardState, Phase
 from .ranges import reachable
 from .sightings import command_for
@@ -30,7 +30,7 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.Pass: passing.pass_ball,
     c.Kick: kicks.kick,
     c.TakeBall: tackles.take_ball,
-    c.EndTurn: turns.end_turn,
+    c.EndTurn: move_the_ball.end_turn,
     c.StartClock: clock.start_clock,
     c.PauseClock: clock.pause_clock,
     c.CallTimeUp: clock.call_time_up,
