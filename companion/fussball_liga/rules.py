@@ -9,13 +9,14 @@ from ..events import Event
 from ..ruleset import Command, GameRules, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import (bonus, discipline, dribbling, interception, kicks, landing, movement, restarts, resolve,  # noqa: F401
-               setup, shootout, timing)
+from . import (bonus, discipline, dribbling, interception, kicks, landing, movement, restarts, resolve, setup,
+               timing)
 from . import commands as c
 from . import events as ev
 from .clock import Instant
 from .flow import advance
-from .model import LigaState, Phase
+from .model import (AdvantageCtx, Ask, BonusCtx, Choice, DribbleCtx, EndsCtx, GoalPostCtx, GoalShotCtx, InterceptCtx,
+                    KeeperCtx, LigaState, PenaltyCtx, Phase, ReceiverCtx, SaveCtx, TakePassCtx, TossCtx, TossPickCtx)
 from .pitch import Pitch
 from .ranges import reachable
 from .sightings import command_for
@@ -56,6 +57,36 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.CallTimeUp: timing.call_time_up,
 }
 
+# What a roll means, by the kind of roll (its context's type): (tx, ask, original, modified).
+RESOLVERS: dict[type, Callable[[Tx, Ask, int, int], None]] = {
+    DribbleCtx: dribbling.resolve_dribble,
+    InterceptCtx: interception.resolve_intercept,
+    SaveCtx: interception.resolve_save,
+    GoalShotCtx: landing.resolve_goal_shot,
+    GoalPostCtx: landing.resolve_post,
+    TakePassCtx: landing.resolve_take_pass,
+    PenaltyCtx: restarts.resolve_penalty,
+}
+
+# What a coach's answer to a choice means, by the kind of choice.
+CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {
+    BonusCtx: bonus.choose_bonus,
+    AdvantageCtx: discipline.choose_advantage,
+    KeeperCtx: discipline.choose_keeper,
+    ReceiverCtx: landing.choose_receiver,
+    TossCtx: setup.choose_toss,
+    TossPickCtx: setup.choose_toss_pick,
+    EndsCtx: setup.choose_ends,
+}
+
+
+class RulesTx(Tx):
+    """The transaction handlers get: the Fußball-Liga fold, and the tables above for the code below."""
+
+    __slots__ = ()
+    resolvers = RESOLVERS
+    choices = CHOICES
+
 
 class FussballLigaRules(GameRules):
     game = "fussball_liga"
@@ -63,7 +94,7 @@ class FussballLigaRules(GameRules):
     created_type = ev.MatchCreated
     create_command = c.CreateMatch
     handlers = HANDLERS
-    transaction = Tx
+    transaction = RulesTx
     advance = staticmethod(advance)
     over_phase = Phase.OVER
     setup_section = "Set-Up"
