@@ -55,6 +55,32 @@ class Request:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class OpenAction:
+    """Something a side may declare or do now, as the rules see it.
+
+    ``id`` names the kind of action (a face maps an id to a form and nothing else);
+    ``command`` is the command type that does it, ``team`` the side that may, and ``args``
+    the command's arguments the rules already know (the ids it takes: a player, a team, a
+    kind), as ``(name, value)`` pairs. What the rules cannot know (a target square, a card)
+    the face's form asks for. An open action is never refused for being unavailable; it
+    may still be refused for its arguments (a target out of reach).
+    """
+
+    id: str
+    team: Team | None
+    command: type
+    args: tuple[tuple[str, Any], ...] = ()
+
+    def arg(self, name: str, default: Any = None) -> Any:
+        return next((v for k, v in self.args if k == name), default)
+
+    def __repr__(self) -> str:
+        args = "".join(f", {k}={v!r}" for k, v in self.args)
+        team = f"Team.{self.team.name}" if self.team is not None else "None"
+        return f"OpenAction({self.id!r}, {team}, {self.command.__name__}{args})"
+
+
 class Ruleset(Protocol):
     """The interface every game implements (Fublet first; three more follow)."""
 
@@ -68,6 +94,11 @@ class Ruleset(Protocol):
     def evolve(self, state: Any, event: Event) -> Any: ...
 
     def pending(self, state: Any) -> tuple[Request, ...]: ...
+
+    def open_actions(self, state: Any) -> tuple[OpenAction, ...]:
+        """What each side may declare or do now. While a roll or a choice is awaited only what
+        answers it or stands beside it (a deflection called, the match clock) is open."""
+        ...
 
     def summary(self, state: Any) -> dict[str, Any]: ...
 
@@ -104,6 +135,7 @@ class GameRules:
     handlers: ClassVar[Mapping[type, Handler]]    # command type -> handler
     transaction: ClassVar[type[Transaction]]      # the game's Tx (its fold)
     advance: ClassVar[Callable[[Any], None]]      # a staticmethod: (tx) -> None
+    actions_now: ClassVar[Callable[[Any], tuple[OpenAction, ...]]]  # a staticmethod: (state) -> open actions
     over_phase: ClassVar[Enum]                    # the phase a finished match is in
     setup_section: ClassVar[str]                  # the rulebook section that says to create the match first
     ending_section: ClassVar[str]                 # ... and the one that ends the match
@@ -126,3 +158,8 @@ class GameRules:
 
     def evolve(self, state: Any, event: Event) -> Any:
         return self.transaction.evolve(state, event.payload)
+
+    def open_actions(self, state: Any) -> tuple[OpenAction, ...]:
+        if not state.created or state.phase is self.over_phase:
+            return ()
+        return self.actions_now(state)

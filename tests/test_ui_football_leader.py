@@ -165,6 +165,7 @@ class FakeView:
     def __init__(self, m) -> None:
         self.state = m.state
         self.pending = m.pending()
+        self.actions = m.ruleset.open_actions(m.state)
 
 
 def test_action_forms_turn_touches_and_cards_into_commands(face):

@@ -27,7 +27,7 @@ from companion.events import Source
 from companion.journal import Journal
 from companion.match import Match
 from companion.paths import user_data_dir
-from companion.ruleset import Command, Request
+from companion.ruleset import Command, OpenAction, Request
 from companion.sightings import Sighting
 from companion.teams import PlayerRef
 from firmware_bridge import notices as tray_notices
@@ -46,6 +46,7 @@ class View:
     state: Any = None                 # the ruleset's folded state (immutable)
     summary: dict[str, Any] = field(default_factory=dict)
     pending: tuple[Request, ...] = ()
+    actions: tuple[OpenAction, ...] = ()   # what each side may declare or do now, by the rules
     log: tuple[str, ...] = ()
     can_undo: int = 0
     can_redo: int = 0
@@ -150,7 +151,8 @@ class Controller:
             self.view = View(error=error, camera=self._health["camera"], tray=self._health["tray"])
         else:
             summary = m.summary()
-            self.view = View(state=m.state, summary=summary, pending=m.pending(), log=tuple(self._log[-LOG_LINES:]),
+            self.view = View(state=m.state, summary=summary, pending=m.pending(),
+                             actions=m.ruleset.open_actions(m.state), log=tuple(self._log[-LOG_LINES:]),
                              can_undo=m.can_undo, can_redo=m.can_redo, error=error,
                              path=str(m.journal.path) if m.journal else "", camera=self._health["camera"],
                              tray=self._health["tray"], placeholders=tuple(summary.get("placeholders", ())))

@@ -16,6 +16,7 @@ from .advance import advance
 from .model import (BallLostCtx, Choice, DodgeCardCtx, DodgeCtx, FootballLeaderState, FoulCheckCtx, InterceptCtx,
                     KeeperCtx, MoveCardCtx, MoveDodgeCtx, OpeningCtx, PassCtx, Phase, ReceiverDodgeCtx, Roll,
                     ShootoutCtx, ShotCtx, TackleCtx)
+from .open_actions import open_actions
 from .pitch import Space, SpaceBoard
 from .ranges import reachable
 from .sightings import command_for
@@ -82,6 +83,7 @@ class FootballLeaderRules(GameRules):
     handlers = HANDLERS
     transaction = RulesTx
     advance = staticmethod(advance)
+    actions_now = staticmethod(open_actions)
     over_phase = Phase.OVER
     setup_section = "2.1 Game in Progress"
     ending_section = "2.2 Game Ending"

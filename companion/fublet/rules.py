@@ -20,6 +20,7 @@ from .model import (ActionCtx, BallControlCtx, CatchChoiceCtx, Choice, Contest, 
                     ShotDeflectionChoiceCtx, ShotDeflectionCtx, SubstituteChoiceCtx, TacticalMoveCtx,
                     ThrowInPositionCtx, VolleyChoiceCtx, VolleyCtx, WallCtx)
 from .sightings import command_for
+from .open_actions import open_actions
 from .ranges import reachable
 from .summary import log_line, pending, summary
 from .tx import Tx
@@ -95,6 +96,7 @@ class FubletRules(GameRules):
     handlers = HANDLERS
     transaction = RulesTx
     advance = staticmethod(advance)
+    actions_now = staticmethod(open_actions)
     over_phase = Phase.OVER
     setup_section = "Game Setup"
     ending_section = "Winning the Match"

@@ -18,6 +18,7 @@ from .flow import advance
 from .model import (AdvantageCtx, Ask, BonusCtx, Choice, DribbleCtx, EndsCtx, GoalPostCtx, GoalShotCtx, InterceptCtx,
                     KeeperCtx, LigaState, PenaltyCtx, Phase, ReceiverCtx, SaveCtx, TakePassCtx, TossCtx, TossPickCtx)
 from .pitch import Pitch
+from .open_actions import open_actions
 from .ranges import reachable
 from .sightings import command_for
 from .summary import log_line, pending, summary
@@ -96,6 +97,7 @@ class FussballLigaRules(GameRules):
     handlers = HANDLERS
     transaction = RulesTx
     advance = staticmethod(advance)
+    actions_now = staticmethod(open_actions)
     over_phase = Phase.OVER
     setup_section = "Set-Up"
     ending_section = "Game Duration"

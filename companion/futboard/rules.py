@@ -15,6 +15,7 @@ from . import commands as c
 from . import events as ev
 from .advance import advance
 from .model import FutboardState, Phase
+from .open_actions import open_actions
 from .ranges import reachable
 from .sightings import command_for
 from .summary import log_line, pending, summary
@@ -45,6 +46,7 @@ class FutboardRules(GameRules):
     handlers = HANDLERS
     transaction = Tx
     advance = staticmethod(advance)
+    actions_now = staticmethod(open_actions)
     over_phase = Phase.OVER
     setup_section = "Start"
     ending_section = "Start"
