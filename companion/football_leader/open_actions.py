@@ -84,7 +84,8 @@ def _turn(s: FootballLeaderState) -> tuple[OpenAction, ...]:
     if stage not in (Stage.FREE_KICK, Stage.GOAL_KICK, Stage.DIRECT_KICK, Stage.VISION_PASSED) and \
             any(q.can_take_marker(s, p.ref) and not p.goalkeeper and not (stage is not Stage.START and p.ref == carrier)
                 for p in q.on_pitch(s, team) if p.space is not None):
-        add("move", c.Move, extra=stage is not Stage.START, carrier=carrier if ours and stage is Stage.START else None)
+        add("move", c.Move, extra=stage is not Stage.START,
+            carrier=carrier if ours and not keeper and stage is Stage.START else None)
     if s.cards[team].hand == 0 or stage not in MAIN_STAGES:
         add("end_turn", c.EndTurn, team=team)
     return tuple(out)
