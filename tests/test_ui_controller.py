@@ -161,12 +161,12 @@ def test_the_view_is_typed_and_carries_what_the_screen_draws_from(tmp_path):
     ctl.new_match(create(), seed=5)
     v = ctl.view
     rules = ctl.match.ruleset
-    assert (v.game, v.ruleset, v.phase) == ("fublet", rules, "opening_roll")
+    assert (v.game, v.ruleset, v.phase, v.over) == ("fublet", rules, Phase.OPENING_ROLL, False)
     assert v.board is rules.board(v.state) and v.actions == rules.open_actions(v.state)
     for req in v.pending:
         ctl.roll_software(req)
     v = ctl.view
-    assert v.phase == "board_pick" and v.acting is v.pending[0].team and v.acting is not None
+    assert v.phase is Phase.BOARD_PICK and v.acting is v.pending[0].team and v.acting is not None
     assert [a.id for a in v.actions if a.id == "board"] == ["board"]
     ctl.set_health("camera", "lost", "unplugged")
     assert ctl.view.camera is Health.LOST and ctl.view.camera == "lost" and f"{ctl.view.camera}" == "lost"

@@ -118,7 +118,7 @@ def build_app_class():
         def _after_resume(self, view: View) -> None:
             if getattr(self, "_resuming", False) and view.active:
                 self._resuming = False
-                if view.phase != "over":
+                if not view.over:
                     self.show("live")
 
         def show(self, name: str) -> None:

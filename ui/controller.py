@@ -64,7 +64,8 @@ class View:
     game: str = ""                    # the ruleset's game name ("fublet", ...); "" with no match
     ruleset: Ruleset | None = None    # the match's rules, for what a screen asks of them (a reach)
     board: Any = None                 # the ruleset's board for ``state`` (what the rules speak)
-    phase: str = ""                   # the state's phase, as the rules name it
+    phase: Enum | None = None         # the state's phase: a member of the game's Phase enum
+    over: bool = False                # the match is over
     acting: Team | None = None        # the side the rules wait for (None: either, or nobody)
     summary: dict[str, Any] = field(default_factory=dict)
     pending: tuple[Request, ...] = ()
@@ -177,7 +178,7 @@ class Controller:
             summary = rules.summary(state)
             pending = rules.pending(state)
             self.view = View(state=state, game=rules.game, ruleset=rules, board=rules.board(state),
-                             phase=str(summary.get("phase", "")),
+                             phase=state.phase, over=state.phase is getattr(rules, "over_phase", None),
                              acting=next((r.team for r in pending if r.team is not None), None),
                              summary=summary, pending=pending, actions=rules.open_actions(state),
                              log=tuple(self._log[-LOG_LINES:]), can_undo=m.can_undo, can_redo=m.can_redo,
