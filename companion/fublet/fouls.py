@@ -14,7 +14,8 @@ from . import events as ev
 from . import flow
 from . import queries as q
 from .commands import CallSubstitution
-from .model import (FoulChoiceCtx, GoalkeeperChoiceCtx, Phase, RestartKind, SubstituteChoiceCtx, Test, Where)
+from .model import (FoulChoiceCtx, GoalkeeperChoiceCtx, Phase, RestartKind, Status, SubstituteChoiceCtx, Test,
+                    Where)
 from .restarts import award
 from .tx import Tx, refuse
 
@@ -22,7 +23,8 @@ SUBSTITUTIONS = "Substitutions"
 
 
 def foul(tx: Tx, fouler: PlayerRef, fouler_test: Test, fouled: PlayerRef, on_advantage: str) -> None:
-    """``on_advantage``: "ball_to_fouled" (the fouled side wins the ball) or "play_on"."""
+    """``on_advantage``: "ball_to_fouled" (the fouled side wins the ball), "play_on", or a
+    key of the transaction's ``after_advantage`` table (the action goes on; rules.py builds it)."""
     s = tx.state
     spot = s.players[fouled].ms or s.players[fouler].ms
     own_area = q.ms_in(s, "penalty_area", q.own_end(s, fouler.team), spot)
@@ -37,9 +39,13 @@ def foul(tx: Tx, fouler: PlayerRef, fouler_test: Test, fouled: PlayerRef, on_adv
 def on_foul_choice(tx: Tx, choice, option: str) -> None:
     ctx: FoulChoiceCtx = choice.ctx
     if option == "advantage":
-        flow.stun(tx, ctx.fouler)  # the advantage rule always stuns the fouling player
+        p = tx.state.players[ctx.fouler]
+        if not (p.status is Status.STUNNED and p.stunned_until > tx.state.round):
+            flow.stun(tx, ctx.fouler)  # the advantage rule always stuns the fouling player
         if ctx.on_advantage == "ball_to_fouled":
             flow.give_ball(tx, ctx.fouled)
+        elif ctx.on_advantage in tx.after_advantage:
+            tx.after_advantage[ctx.on_advantage](tx, ctx)
         return
     book(tx, ctx)
     kind = RestartKind.PENALTY if ctx.penalty else RestartKind.FREE_KICK

@@ -79,6 +79,11 @@ CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {
     VolleyChoiceCtx: shots.on_volley_choice,
 }
 
+# What an advantage after a foul goes on with, by the foul's ``on_advantage`` (fouls.py).
+AFTER_ADVANTAGE: dict[str, Callable[[Tx, FoulChoiceCtx], None]] = {
+    "dribble_on": lambda tx, ctx: actions.next_opponent(tx, ctx.fouler),
+}
+
 
 class RulesTx(Tx):
     """The transaction handlers get: Fublet's fold, and the tables above for the code below."""
@@ -86,6 +91,7 @@ class RulesTx(Tx):
     __slots__ = ()
     resolvers = RESOLVERS
     choices = CHOICES
+    after_advantage = AFTER_ADVANTAGE
 
 
 class FubletRules(GameRules):
