@@ -13,8 +13,9 @@ Reads the source (nothing is imported) of the shipped packages and counts:
 ``from pkg import name`` is an edge to ``pkg.name`` when that is a module, else to ``pkg``.
 Importing a submodule also runs its package's ``__init__``; those edges are left out, as
 every ``__init__`` here is a docstring. Imports under ``if TYPE_CHECKING:`` never run and
-are left out too. Imports named as strings (companion/games.py's
-table) are not edges: they are the one deliberate late binding, from the core to a game.
+are left out too. Imports named as strings are not edges: they are
+the deliberate late bindings by which the core reaches what sits above it (companion/games.py's
+table of games; the CLI's plugins and the demo, which live in the tablet app and the devices).
 tests/test_import_graph.py keeps the counts where they are.
 """
 
