@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 from .errors import JournalError, ReplayError
 from .events import Event, Source, now
+from .games import ruleset_for
 from .journal import Journal
 from .journal_chain import gc_paused
 from .ruleset import Command, Request, Ruleset
@@ -56,8 +57,6 @@ class Match:
     @classmethod
     def open(cls, path, rulesets: dict[str, Ruleset] | None = None) -> "Match":
         """Resume a match from its journal file."""
-        from .games import ruleset_for
-
         journal = Journal.open(path)
         try:
             ruleset = (rulesets or {}).get(journal.game) or ruleset_for(journal.game)
