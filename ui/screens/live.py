@@ -152,11 +152,11 @@ class LiveScreen(Screen):
         """The rules reference for the game in play, at the section the panel links to."""
         from .rule_links import links_for, open_reference
 
-        match = self.controller.match
-        if match is None:
+        view = self.view
+        if view is None or not view.active:
             return
-        links = links_for(match.ruleset.game, self.view) if self.view is not None and self.view.active else []
-        open_reference(match.ruleset.game, links[0][1] if links else None)
+        links = links_for(view.game, view)
+        open_reference(view.game, links[0][1] if links else None)
 
     # --- what faces call ---------------------------------------------------------------------------
     def submit(self, command) -> None:

@@ -43,7 +43,7 @@ def add_rule_links(screen, add, view):
     """Add the link buttons to the panel, one touch target each, and return an ``add`` that puts
     the panel's own widgets above them: the links close the panel, so the request's controls
     stay where the coach expects them (touching a link opens the reference at that section)."""
-    game = screen.controller.match.ruleset.game if screen.controller.match is not None else ""
+    game = view.game
     links = links_for(game, view)
     for text, section_id in links:
         b = Button(text=text + "  >", size_hint_y=None, height=dp(48), font_size=sp(18), halign="left",
