@@ -144,3 +144,48 @@ def test_rolls_from_a_simulated_tray_reach_the_match_through_the_controller(tmp_
         assert all(e.source.value == "tray" and e.payload.roll.device.startswith("tray SIM-0001") for e in rolls)
         ctl.close()
     assert any("Dice tray SIM-0001 connected" in line for line in ctl.view.log)
+
+
+def test_undo_right_after_start_keeps_the_match(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.new_match(create(), seed=1)
+    teams = ctl.view.summary["teams"]
+    assert ctl.view.can_undo == 0
+    ctl.undo()
+    assert ctl.view.active and ctl.view.summary["teams"] == teams
+    assert "Nothing to undo" in ctl.view.error
+    ctl.close()
+
+
+def test_undo_and_redo_without_a_match_say_what_to_do(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.undo()
+    assert "start a new match" in ctl.view.error
+    ctl.redo()
+    assert "start a new match" in ctl.view.error
+    ctl.close()
+
+
+def test_an_unusable_data_folder_is_said_on_screen_and_keeps_the_match_in_play(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.new_match(create(), seed=1)
+    playing = ctl.match
+    blocker = tmp_path / "blocked"
+    blocker.write_text("a file where the data folder should be")
+    ctl.data_dir = blocker
+    ctl.new_match(create(), seed=2)
+    error = ctl.view.error
+    assert "Cannot write to the data folder" in error and "--data-dir" in error, error
+    assert ctl.match is playing and ctl.view.active   # the match in play goes on
+    ctl.close()
+
+
+def test_a_damaged_journal_on_resume_is_said_and_keeps_the_match_in_play(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.new_match(create(), seed=1)
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"not a journal at all" * 50)
+    ctl.resume(bad)
+    assert ctl.view.error and "bad.sqlite" in ctl.view.error
+    assert ctl.view.active
+    ctl.close()

@@ -144,6 +144,14 @@ class Scenario:
             yield from self.calibrate()
             yield "done"
             return
+        if MODE == "deadends":
+            yield from self.dead_ends()
+            yield "done"
+            return
+        if MODE == "baddata":
+            yield from self.bad_data()
+            yield "done"
+            return
         if MODE.startswith("game:"):
             # Another game's scenario: tests/ui_play_<game>.py defines play(scenario), a generator
             # of "settle" steps like this one.
@@ -225,19 +233,121 @@ class Scenario:
         self.screenshot("settings")
         yield "done"
 
-    def calibrate(self):
-        """The wizard on the demo camera: corner markers first, then four tapped corners."""
-        import numpy as np
+    def any_button(self, text: str, startswith: bool = False):
+        """A button by its text, enabled or not."""
+        found = [w for w in widgets(self.screen()) if isinstance(w, Button)
+                 and (w.text.startswith(text) if startswith else w.text == text)]
+        assert found, f"no button {text!r} on {self.screen().name}"
+        return found[0]
 
+    def tap_widget(self, w) -> None:
+        x, y = w.to_window(w.center_x, w.center_y)
+        tap(x, y)
+
+    def panel_texts(self) -> list[str]:
+        return [w.text for w in widgets(self.screen().ids.panel) if hasattr(w, "text")]
+
+    def dead_ends(self):
+        """Each dead end a coach met, tried the way he met it."""
+        from companion.teams import PlayerRef, Team
+        assert self.screen().name == "home"
+        resume = self.any_button("No match to resume yet")
+        assert resume.disabled, "the resume button looks enabled with no match to resume"
+        self.tap_widget(resume)
+        yield "settle"
+        assert self.screen().name == "home", self.screen().name
+        self.screenshot("home_nothing_to_resume")
+        # Undo right after Start: nothing to undo, the match stays.
+        yield from self.new_match("Fublet")
+        assert self.screen().name == "live"
+        undo = self.any_button("Undo")
+        assert undo.disabled, "Undo is offered right after Start"
+        self.tap_widget(undo)
+        yield "settle"
+        assert self.state is not None and self.app.controller.view.summary["teams"]["home"], "the match was undone"
+        # A figure on the Fublet pitch, then a Football Leader match: the old figures must not
+        # be drawn on the new board.
+        self.card(PlayerRef(Team.HOME, 1))
+        yield "settle"
+        self.tap_square((1, 15))
+        yield "settle"
+        assert self.state.players[PlayerRef(Team.HOME, 1)].ms == (1, 15)
+        self.press("Menu")
+        yield "settle"
+        home = self.any_button("Back to the match: ", startswith=True)
+        assert "Touchline Rovers 0-0 Harbour Athletic" in home.text or "Harbour Athletic 0-0" in home.text, home.text
+        self.screenshot("home_back_to_match")
         self.press("New match")
         yield "settle"
-        self.screen().ids.camera.text = "demo"   # the spinner's choice
+        self.screen().ids.game.text = "Football Leader"
         yield "settle"
         self.press("Start match")
+        for _ in range(4):
+            yield "settle"
+        assert self.screen().name == "live" and self.app.controller.match.ruleset.game == "football_leader"
+        assert not self.app.faults, self.app.faults
+        self.screenshot("live_football_leader_after_fublet")
+        # Futboard's default line-up on the pitch, then Football Leader again.
+        self.press("Menu")
         yield "settle"
+        self.press("New match")
+        yield "settle"
+        self.screen().ids.game.text = "Futboard"
+        yield "settle"
+        self.press("Start match")
+        for _ in range(4):
+            yield "settle"
+        self.press("Home: default line-up")
+        yield "settle"
+        assert self.screen().ids.pitch.figures, "Futboard's line-up is not on the pitch"
+        self.press("Menu")
+        yield "settle"
+        self.press("New match")
+        yield "settle"
+        self.screen().ids.game.text = "Football Leader"
+        yield "settle"
+        self.press("Start match")
+        for _ in range(4):
+            yield "settle"
+        assert self.app.controller.match.ruleset.game == "football_leader" and not self.app.faults, self.app.faults
+        # Calibrate with no camera: no white box, words that say what to do.
         self.press("Menu")
         yield "settle"
         self.press("Calibrate the camera")
+        yield "settle"
+        yield "settle"
+        cal = self.screen()
+        assert cal.name == "calibrate" and cal.ids.preview.opacity == 0, "an empty picture is drawn"
+        assert "choose the camera" in cal.hint, cal.hint
+        self.screenshot("calibrate_no_camera")
+        self.press("Find the corner markers")
+        yield "settle"
+        assert "choose the camera" in cal.verdict, cal.verdict
+
+    def bad_data(self):
+        """Start with a data folder the app cannot write: the live screen says why and what to
+        do, and offers the way back."""
+        self.press("New match")
+        yield "settle"
+        self.press("Start match")
+        for _ in range(3):
+            yield "settle"
+        assert self.screen().name == "live"
+        texts = " ".join(self.panel_texts())
+        assert "Cannot write to the data folder" in texts and "--data-dir" in texts, texts
+        self.screenshot("live_bad_data_folder")
+        self.press("New match", within=self.screen().ids.panel)
+        yield "settle"
+        assert self.screen().name == "setup"
+
+    def calibrate(self):
+        """The wizard on the demo camera, before any match: corner markers first, then four
+        tapped corners."""
+        import numpy as np
+
+        self.press("Calibrate the camera")
+        yield "settle"
+        self.screen().ids.camera.text = "Demo table (rendered, no camera)"   # the spinner's choice
         for _ in range(100):  # the rendered camera's first frames
             yield "settle"
             if self.app.camera.latest() is not None and self.screen().ids.preview.texture is not None:
@@ -301,7 +411,7 @@ class Scenario:
 
     def finish(self, error: str, stop: bool = True) -> None:
         summary = self.app.controller.view.summary
-        result = {"error": error, "log": self.log, "screenshots": self.shots, "summary": summary,
+        result = {"error": error, "faults": list(self.app.faults), "log": self.log, "screenshots": self.shots, "summary": summary,
                   "journal": self.app.controller.view.path, "window": list(Window.size)}
         (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
         if stop:

@@ -13,12 +13,15 @@ import queue
 from pathlib import Path
 
 
-def prepare_environment(headless: bool = False) -> None:
-    """Settings Kivy reads when it is first imported."""
+def prepare_environment(headless: bool = False, check_display: bool = True) -> int | None:
+    """Settings Kivy reads when it is first imported, and the window's size. Returns an exit
+    status when the app cannot start here (no display: one line on stderr said so)."""
+    from .launch import HEADLESS_ENV, start_app
+
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1" if headless else "0")
     if headless:
-        os.environ.setdefault("KIVY_WINDOW", "sdl2")
+        os.environ.setdefault(HEADLESS_ENV, "1")
+    return start_app(check_display)
 
 
 def build_app_class():
@@ -41,7 +44,28 @@ def build_app_class():
     from .widgets.keypad import Bar  # noqa: F401  (used by the kv rules)
     from .widgets.pitch import PitchView  # noqa: F401
 
+    from kivy.base import ExceptionHandler, ExceptionManager
+
     kv_dir = Path(__file__).parent / "kv"
+
+    class KeepPlaying(ExceptionHandler):
+        """A fault in drawing or in a screen must not close the app mid-match: it is logged
+        with its traceback, said on screen, and the match (safe in its journal) goes on."""
+
+        def __init__(self, app) -> None:
+            self.app = app
+
+        def handle_exception(self, exc):
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                return ExceptionManager.RAISE
+            Logger.exception(f"Touchline: the screen met a fault: {exc!r}")
+            self.app.faults.append(f"{type(exc).__name__}: {exc}")
+            try:
+                self.app.say_problem(f"The screen met a fault ({type(exc).__name__}: {exc}). The match is safe: "
+                                     f"go on, or Menu and resume it.")
+            except Exception:
+                Logger.exception("Touchline: cannot show the fault")
+            return ExceptionManager.PASS
 
     class TouchlineApp(App):
         title = "Touchline"
@@ -58,6 +82,16 @@ def build_app_class():
             self.controller = Controller(post=self._post, data_dir=data_dir)
             self.camera = CameraService(self.controller, self.controller.data_dir)
             self.match_settings: dict[str, str] = {"dice": "software", "camera": "none"}
+            self.faults: list[str] = []     # what KeepPlaying caught (the UI tests read it)
+            self._fault_handler = KeepPlaying(self)
+            ExceptionManager.add_handler(self._fault_handler)
+
+        def say_problem(self, text: str) -> None:
+            """Put a problem on the screen the coach is looking at."""
+            live = self.root.get_screen("live") if self.root is not None else None
+            if live is not None:
+                live.error_text = text
+            self.controller.note(text)
 
         # Called on the controller's worker thread: hand the view over, never touch widgets.
         def _post(self, view: View) -> None:
@@ -167,6 +201,7 @@ def build_app_class():
                 if isinstance(loaded, dict) else {}
 
         def on_stop(self) -> None:
+            ExceptionManager.remove_handler(self._fault_handler)
             self.camera.stop()
             self.controller.close()
 
@@ -174,7 +209,9 @@ def build_app_class():
 
 
 def main(argv: list[str] | None = None) -> int:
-    prepare_environment()
+    status = prepare_environment()
+    if status is not None:
+        return status
     app_class = build_app_class()
     app_class().run()
     return 0

@@ -14,6 +14,7 @@ import logging
 import queue
 import random
 import re
+import sqlite3
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -37,6 +38,8 @@ from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 log = logging.getLogger(__name__)
 
 LOG_LINES = 200
+NO_MATCH = "No match is open: start a new match, or resume the last one from Home."
+NO_MATCH_TO_RESUME = "There is no match to resume yet: start a new match."
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,7 @@ class Controller:
         self.tray: TraySource | None = None
         self.feed: Feed | None = None
         self._refusal = ""
+        self._why_no_match = ""
         self._health = {"camera": "off", "tray": "off"}
         self.vision_enabled = True   # a coach can switch the camera's proposals off
         self._threaded = threaded
@@ -106,10 +110,22 @@ class Controller:
             error = job() or ""
         except TouchlineError as exc:
             error = str(exc)
+        except (OSError, sqlite3.Error) as exc:   # the data folder or the journal file
+            log.warning("data folder: %s", exc, exc_info=True)
+            error = self.storage_problem(exc)
         except Exception as exc:  # a bug must not kill the worker: show it, log it, keep the journal
             log.exception("command failed")
-            error = f"internal error: {exc}"
+            error = (f"Something went wrong inside Touchline ({type(exc).__name__}: {exc}). The match is safe in "
+                     f"its journal: undo the last step, or go to Menu and resume the match.")
         self._publish(error)
+
+    def storage_problem(self, exc: BaseException) -> str:
+        """An OS or SQLite failure, said so a coach knows what to do."""
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        where = getattr(exc, "filename", None) or self.data_dir
+        return (f"Cannot write to the data folder ({where}: {reason}). Free some space, or start Touchline "
+                f"with a folder it can write to (touchline --data-dir FOLDER, or TOUCHLINE_DATA_DIR); "
+                f"nothing already saved was lost.")
 
     def _queue(self, job: Callable[[], str | None]) -> None:
         if not self._threaded:
@@ -147,7 +163,10 @@ class Controller:
     def _publish(self, error: str = "") -> None:
         m = self.match
         if m is None:
-            self.view = View(error=error, camera=self._health["camera"], tray=self._health["tray"])
+            # Why there is no match (a failed start or resume) stays said until one opens: a
+            # device's news must not wipe it off the screen.
+            self._why_no_match = error or self._why_no_match
+            self.view = View(error=self._why_no_match, camera=self._health["camera"], tray=self._health["tray"])
         else:
             summary = m.summary()
             self.view = View(state=m.state, summary=summary, pending=m.pending(), log=tuple(self._log[-LOG_LINES:]),
@@ -170,8 +189,8 @@ class Controller:
     def new_match(self, create: Command, game: str = "fublet", seed: int | None = None) -> None:
         """Start a match with its creation command, in a new journal file."""
         def job() -> None:
-            if self.match is not None:
-                self.match.close()
+            # The new journal first: when the data folder cannot take it, the match in play
+            # stays open and the screen says why.
             folder = self.matches_dir()
             folder.mkdir(parents=True, exist_ok=True)
             stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
@@ -182,6 +201,8 @@ class Controller:
                 path = folder / f"{game}-{stamp}-{n}.sqlite"
             from companion.games import ruleset_for
             journal = Journal.create(path, game)
+            if self.match is not None:
+                self.match.close()
             self.match = Match(ruleset_for(game), journal)
             self._log = []
             self._attach_dice(seed if seed is not None else random.SystemRandom().randrange(10**9))
@@ -193,10 +214,11 @@ class Controller:
         def job() -> str | None:
             target = path or self.last_journal()
             if target is None:
-                return "no match to resume yet: start a new match"
+                return NO_MATCH_TO_RESUME
+            opened = Match.open(target)   # a damaged journal raises here, leaving the match in play
             if self.match is not None:
                 self.match.close()
-            self.match = Match.open(target)
+            self.match = opened
             self._log = self._replay_log()
             self._attach_dice(self._software_seed())
             return None
@@ -236,7 +258,7 @@ class Controller:
     def _pump(self) -> str | None:
         """Submit the rolls waiting in the queue (on this worker thread)."""
         if self.feed is None:
-            return "no match: start or resume one first"
+            return NO_MATCH
         self._refusal = ""
         while True:
             self._state_before_roll = self.match.state
@@ -310,7 +332,7 @@ class Controller:
     def submit(self, command: Command, source: Source = Source.MANUAL) -> None:
         def job() -> str | None:
             if self.match is None:
-                return "no match: start or resume one first"
+                return NO_MATCH
             self._apply(lambda: self.match.submit(command, source))
             return None
         self._queue(job)
@@ -328,7 +350,7 @@ class Controller:
     def roll_software(self, request: Request) -> None:
         def job() -> str | None:
             if self.software is None:
-                return "no match: start or resume one first"
+                return NO_MATCH
             self.software.roll_for(request)
             return self._pump()
         self._queue(job)
@@ -340,7 +362,7 @@ class Controller:
         def job() -> str | None:
             m = self.match
             if m is None:
-                return "no match: start or resume one first"
+                return NO_MATCH
             command = m.ruleset.command_for(m.state, Sighting(player, x_mm, y_mm, facing))
             if command is None:
                 return None
@@ -370,15 +392,23 @@ class Controller:
         self._queue(job)
 
     def undo(self, steps: int = 1) -> None:
-        def job() -> None:
-            self.match.undo(steps)
+        def job() -> str | None:
+            if self.match is None:
+                return NO_MATCH
+            if not self.match.undo(steps):   # the match's creation is never undone
+                return "Nothing to undo: the match has just been set up (start a new match to change that)."
             self._log = self._replay_log()
+            return None
         self._queue(job)
 
     def redo(self, steps: int = 1) -> None:
-        def job() -> None:
-            self.match.redo(steps)
+        def job() -> str | None:
+            if self.match is None:
+                return NO_MATCH
+            if not self.match.redo(steps):
+                return "Nothing to redo."
             self._log = self._replay_log()
+            return None
         self._queue(job)
 
     def set_health(self, device: str, health: str, reason: str = "") -> None:

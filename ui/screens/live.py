@@ -22,7 +22,9 @@ from kivy.uix.screenmanager import Screen
 
 from companion.teams import PlayerRef, Team
 
+from ..controller import NO_MATCH
 from ..games import face_for
+from ..games.base import BallMark
 from ..widgets.keypad import Bar, DiceKeypad, button, wrap_label
 
 
@@ -58,12 +60,17 @@ class LiveScreen(Screen):
 
     # --- from the controller ---------------------------------------------------------------------
     def on_view(self, _screen, view) -> None:
-        if view is None or not view.active:
+        if view is None:
+            return
+        if not view.active or self.controller.match is None:
+            self.show_no_match(view)
             return
         ruleset = self.controller.match.ruleset
         if self.face is None or self.face.game != ruleset.game:
             self.face = face_for(ruleset.game)
             self.reset(rebuild=False)
+            self.selected = None
+            self._cards_key = self._stepper_key = None
             self._start_ticker()
         s = view.summary
         self._show_scoreboard(s)
@@ -84,11 +91,43 @@ class LiveScreen(Screen):
         self.build_cards()
         self.build_stepper()
 
+    def show_no_match(self, view) -> None:
+        """No match is open (none yet, or starting or resuming one failed): say why and
+        offer the ways on, never an empty screen."""
+        self.face = None
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+        self.selected = None
+        self.mode, self.action, self.picked, self.form = "", None, [], {}
+        pitch = self.ids.pitch
+        pitch.figures, pitch.reach, pitch.marked, pitch.ball = [], [], [], BallMark()
+        pitch.geometry, pitch.state = None, None
+        self.score_text, self.clock_text, self.phase_text = "No match open", "", ""
+        self.outcome_text = self.warning_text = self.log_text = ""
+        self.error_text = ""
+        self.health_text = f"camera {view.camera}   tray {view.tray}"
+        self._cards_key = self._stepper_key = None
+        for box in (self.ids.cards, self.ids.stepper, self.ids.bars):
+            box.clear_widgets()
+        self._bars = []
+        panel = self.ids.panel
+        panel.clear_widgets()
+        panel.add_widget(wrap_label(view.error or NO_MATCH, 20, colour=(1, 0.75, 0.6, 1), bold=True))
+        app = App.get_running_app()
+        panel.add_widget(button("New match", lambda: app.show("setup")))
+        panel.add_widget(button("Home", lambda: app.show("home")))
+
     def _draw_pitch(self, view, board) -> list:
         face, pitch = self.face, self.ids.pitch
         if pitch.state is view.state and board is not None:
             return list(pitch.figures)   # show_pitch drew this view a frame ago
-        pitch.geometry = face.geometry(board) if board is not None else None
+        geometry = face.geometry(board) if board is not None else None
+        if geometry is not pitch.geometry:
+            # Another board (a new match of another game): nothing of the old one may be
+            # drawn on it, not for a frame.
+            pitch.figures, pitch.reach, pitch.marked, pitch.ball = [], [], [], BallMark()
+        pitch.geometry = geometry
         figures = face.figures(view.state) if board is not None else []
         pitch.state = view.state
         pitch.ball = face.ball(view.state, board)

@@ -8,6 +8,7 @@ screen (and the game's face) decide what a touch means.
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 
 from kivy.core.text import Label as CoreLabel
@@ -18,6 +19,8 @@ from kivy.uix.widget import Widget
 from companion.teams import PlayerRef, Team
 
 from ..games.base import BallMark, Geometry
+
+log = logging.getLogger(__name__)
 
 TEAM_COLOURS = {Team.HOME: (0.15, 0.35, 0.85), Team.AWAY: (0.85, 0.2, 0.2)}
 
@@ -179,14 +182,25 @@ class PitchView(Widget):
         if self.reach:
             add(Color(1, 1, 0.3, 0.28))
             for cell in self.reach:
-                rx, ry, rw, rh = self.cell_rect(tuple(cell) if isinstance(cell, list) else cell)
-                add(Rectangle(pos=(rx, ry), size=(rw, rh)))
+                rect = self._known_rect(cell)
+                if rect is not None:
+                    add(Rectangle(pos=rect[:2], size=rect[2:]))
         if self.marked:
             add(Color(1, 1, 1, 0.9))
             for cell in self.marked:
-                rx, ry, rw, rh = self.cell_rect(tuple(cell) if isinstance(cell, list) else cell)
-                add(Line(rectangle=(rx, ry, rw, rh), width=2))
+                rect = self._known_rect(cell)
+                if rect is not None:
+                    add(Line(rectangle=rect, width=2))
         self._draw_figures(add)
+
+    def _known_rect(self, cell):
+        """A cell's rectangle in pixels, or None for a cell this board does not have (a
+        figure or mark left from another board is not drawn; it never stops the app)."""
+        try:
+            return self.cell_rect(tuple(cell) if isinstance(cell, list) else cell)
+        except (KeyError, ValueError, TypeError, IndexError):
+            log.debug("pitch: no cell %r on this board", cell)
+            return None
 
     def _positions(self) -> list[tuple[object, float, float]]:
         """Where each figure is drawn: at its point, or its cell's centre, side by side when a
@@ -200,11 +214,14 @@ class PitchView(Widget):
                 by_cell[f.cell].append(f)
         r = self._radius()
         for cell, group in by_cell.items():
+            rect = self._known_rect(cell)
+            if rect is None:
+                continue
+            _x, _y, cw, ch = rect
             cx, cy = self.cell_centre(cell)
             if len(group) == 1:
                 out.append((group[0], cx, cy))
                 continue
-            _x, _y, cw, ch = self.cell_rect(cell)
             step = min(2.1 * r, cw / len(group)) if cw >= ch else 0
             vstep = 0 if step else min(2.1 * r, ch / len(group))
             for i, f in enumerate(sorted(group, key=lambda f: (f.ref.team.value, f.ref.number))):
@@ -245,7 +262,7 @@ class PitchView(Widget):
             if self.ball.at is not None:
                 spot = self.to_px(*self.ball.at)
             elif self.ball.cell is not None:
-                spot = self.cell_centre(self.ball.cell)
+                spot = self.cell_centre(self.ball.cell) if self._known_rect(self.ball.cell) is not None else None
             if spot is not None:
                 self._draw_ball(add, spot[0], spot[1], radius * 0.55)
 
