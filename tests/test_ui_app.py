@@ -27,6 +27,9 @@ def run_scenario(size: str, tmp_path: Path, mode: str = "full", data_dir: Path |
     assert result_file.exists(), f"the app did not finish:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     result = json.loads(result_file.read_text())
     assert not result.get("faults"), f"the screen met faults: {result['faults']}\n{proc.stderr[-4000:]}"
+    # Every screenshot's screen was checked (ui/layout_check.py): text overflowing its box,
+    # widgets over each other, touch targets under 48 dp, text under the theme's sizes.
+    assert not result.get("layout"), "layout faults:\n" + "\n".join(result["layout"][:40])
     return result
 
 
@@ -66,8 +69,9 @@ def test_a_killed_app_resumes_the_match_where_it_was(tmp_path):
     assert all(not_blank(s) for s in resumed["screenshots"])
 
 
-def test_the_calibration_wizard_on_the_demo_camera(tmp_path):
-    result = run_scenario("1280x800", tmp_path, "calibrate")
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_the_calibration_wizard_on_the_demo_camera(size, tmp_path):
+    result = run_scenario(size, tmp_path, "calibrate")
     assert result["error"] == "", result["error"]
     names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
     assert {"calibrate_markers", "calibrate_taps"} <= names
@@ -76,8 +80,9 @@ def test_the_calibration_wizard_on_the_demo_camera(tmp_path):
     assert (tmp_path / "calibration.json").exists()
 
 
-def test_no_dead_ends_resume_undo_a_new_game_after_figures_calibrate_without_a_camera(tmp_path):
-    result = run_scenario("1280x800", tmp_path, "deadends")
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_no_dead_ends_resume_undo_a_new_game_after_figures_calibrate_without_a_camera(size, tmp_path):
+    result = run_scenario(size, tmp_path, "deadends")
     assert result["error"] == "", result["error"]
     names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
     assert {"home_nothing_to_resume", "live_football_leader_after_fublet", "calibrate_no_camera"} <= names

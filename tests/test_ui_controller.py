@@ -54,13 +54,14 @@ def test_a_match_played_through_the_controller_is_journaled_and_resumes(tmp_path
     ctl.submit(c.ChooseBoard(picker, "wing_offensive"))  # refused: shown, nothing changes
     assert "kick-off" in ctl.view.error or "picked" in ctl.view.error
     path = ctl.view.path
-    assert path.endswith(".sqlite") and ctl.view.log[0].startswith("Opening roll")
+    assert path.endswith(".sqlite") and any(line.startswith("Opening roll") for line in ctl.view.log)
+    log = ctl.view.log
     state = ctl.view.state
     ctl.close()
     again = Controller(threaded=False, data_dir=tmp_path)
     again.resume()
     assert again.view.state == state and again.view.path == path
-    assert again.view.log[0].startswith("Opening roll")
+    assert again.view.log == log   # the same log after a resume
     again.close()
 
 
@@ -188,4 +189,19 @@ def test_a_damaged_journal_on_resume_is_said_and_keeps_the_match_in_play(tmp_pat
     ctl.resume(bad)
     assert ctl.view.error and "bad.sqlite" in ctl.view.error
     assert ctl.view.active
+    ctl.close()
+
+
+def test_each_roll_and_each_decision_reaches_the_log_as_it_arrives(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.new_match(create(), seed=5)
+    first = ctl.view.pending[0]
+    ctl.roll_keypad(first, "7")
+    # One coach has rolled: the value is shown at once, not when both have.
+    assert ctl.view.log[-1] == "Touchline Rovers rolled black 7 (keypad)", ctl.view.log
+    ctl.roll_keypad(ctl.view.pending[0], "3")
+    picker = ctl.view.pending[0].team
+    ctl.submit(c.ChooseBoard(picker, "high_short_offensive"))
+    assert ctl.view.log[-1] == "Board chosen: Home; board high short offensive", ctl.view.log
+    assert not any(line.startswith("Dice rolled") for line in ctl.view.log)
     ctl.close()

@@ -63,11 +63,11 @@ def play(sc):
     sc.press("Start match")
     yield "settle"
     # The coin toss: Home wins and kicks off; Away defends the high goal.
-    sc.press("home")
+    sc.press("Home (SV Rotstein)")   # the toss buttons name the teams
     yield "settle"
-    sc.press("kick off")
+    sc.press("Kick off")
     yield "settle"
-    sc.press("high")
+    sc.press("High")
     yield "settle"
     assert sc.state.phase.value == "line_up", sc.state.phase
     sc.screenshot("live_toss_done")

@@ -78,6 +78,7 @@ class Scenario:
         self.app = app
         self.log: list[str] = []
         self.shots: list[str] = []
+        self.layout: list[str] = []
         self.steps = self.play()
         self.frames = 0
 
@@ -124,7 +125,7 @@ class Scenario:
     def card(self, ref: PlayerRef) -> None:
         box = self.screen().ids.cards
         row = box.children[::-1][0 if ref.team is Team.HOME else 1]
-        chip = next(w for w in row.children if w.text.rstrip("~xYR+?") == str(ref.number))
+        chip = next(w for w in row.children if w.text.split("\n")[0].rstrip("~xYR+?") == str(ref.number))
         x, y = chip.to_window(chip.center_x, chip.center_y)
         tap(x, y)
         self.log.append(f"card {ref}")
@@ -132,6 +133,9 @@ class Scenario:
     def screenshot(self, name: str) -> None:
         path = Window.screenshot(name=str(OUT / f"{name}.png"))
         self.shots.append(path)
+        # Every screen photographed is also checked: overflowing text, overlaps, small targets.
+        from ui.layout_check import check
+        self.layout += check(self.screen(), f"{name} ({SIZE})")
 
     @property
     def state(self):
@@ -411,7 +415,7 @@ class Scenario:
 
     def finish(self, error: str, stop: bool = True) -> None:
         summary = self.app.controller.view.summary
-        result = {"error": error, "faults": list(self.app.faults), "log": self.log, "screenshots": self.shots, "summary": summary,
+        result = {"error": error, "faults": list(self.app.faults), "layout": self.layout, "log": self.log, "screenshots": self.shots, "summary": summary,
                   "journal": self.app.controller.view.path, "window": list(Window.size)}
         (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
         if stop:

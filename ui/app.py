@@ -197,7 +197,7 @@ def build_app_class():
                 loaded = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 return {}
-            return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port")} \
+            return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port", "sound")} \
                 if isinstance(loaded, dict) else {}
 
         def on_stop(self) -> None:

@@ -42,6 +42,30 @@ NO_MATCH = "No match is open: start a new match, or resume the last one from Hom
 NO_MATCH_TO_RESUME = "There is no match to resume yet: start a new match."
 
 
+def decision_line(payload: Any) -> str:
+    """A coach's accepted decision the rules word no line for (a tactical board chosen, a
+    line-up): its name and what was decided, in words."""
+    import dataclasses
+    import enum
+
+    name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(payload).__name__).lower().capitalize()
+    parts = []
+    if dataclasses.is_dataclass(payload):
+        for f in dataclasses.fields(payload):
+            value = getattr(payload, f.name)
+            if isinstance(value, enum.Enum):
+                value = getattr(value, "label", None) or value.value
+            if f.name == "team" and isinstance(value, str):
+                parts.append(value)
+            elif isinstance(value, (str, int, float, PlayerRef)) and not isinstance(value, bool):
+                parts.append(f"{f.name.replace('_', ' ')} {str(value).replace('_', ' ')}")
+            elif isinstance(value, (tuple, list)) and 0 < len(value) <= 11 and all(
+                    isinstance(v, (PlayerRef, str, int)) for v in value):
+                parts.append(f"{f.name.replace('_', ' ')} {', '.join(str(v) for v in value)}")
+    text = f"{name}: {'; '.join(parts)}" if parts else name
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
 @dataclass(frozen=True)
 class View:
     """Everything a screen shows, as of one moment: safe to read from any thread."""
@@ -230,11 +254,26 @@ class Controller:
         state = rules.initial_state()
         lines = []
         for event in m.events:
-            line = rules.log_line(state, event)
+            lines += self._lines(rules, state, event)
             state = rules.evolve(state, event)
-            if line:
-                lines.append(line)
         return lines[-LOG_LINES:]
+
+    @classmethod
+    def _lines(cls, rules, state: Any, event) -> list[str]:
+        """What the log says of one event: the rules' own line; a roll's value as it arrives
+        (the rules may say what it meant only later, when the other coach has rolled too);
+        every decision a coach made, in words where the rules have no line for it."""
+        out = []
+        roll = getattr(event.payload, "roll", None)
+        if isinstance(roll, Roll) and event.source is not Source.RULES:
+            teams = rules.summary(state).get("teams", {}) if getattr(state, "created", True) else {}
+            out.append(cls.roll_line(roll, teams if isinstance(teams, dict) else {}))
+        line = rules.log_line(state, event)
+        if not line and event.source is Source.MANUAL and roll is None:
+            line = decision_line(event.payload)
+        if line:
+            out.append(line)
+        return out
 
     def _software_seed(self) -> int:
         """The seed of the software dice this match used last, or a new one."""
@@ -254,6 +293,14 @@ class Controller:
 
     def _accepted(self, roll: Roll, events: tuple) -> None:
         self._log_events(self._state_before_roll, events)
+
+    @staticmethod
+    def roll_line(roll: Roll, teams: dict) -> str:
+        owner = next((d.die.owner for d in roll.dice if d.die.owner is not None), None)
+        who = (teams.get(owner.value) or owner.label) if owner is not None else "The table"
+        faces = ", ".join(f"{d.die.colour} {d.face}" if d.die.colour else str(d.face) for d in roll.dice)
+        how = {"tray": "tray", "manual": "keypad", "software": "software dice"}.get(roll.source.value, roll.source.value)
+        return f"{who} rolled {faces} ({how})"
 
     def _pump(self) -> str | None:
         """Submit the rolls waiting in the queue (on this worker thread)."""
@@ -323,10 +370,8 @@ class Controller:
         rules = self.match.ruleset
         state = before
         for event in events:
-            line = rules.log_line(state, event)
+            self._log += self._lines(rules, state, event)
             state = rules.evolve(state, event)
-            if line:
-                self._log.append(line)
 
     # --- commands ------------------------------------------------------------------------------
     def submit(self, command: Command, source: Source = Source.MANUAL) -> None:

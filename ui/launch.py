@@ -114,8 +114,11 @@ def window_size(screen: tuple[int, int] | None) -> tuple[int, int]:
 
 class _Harmless(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        if logging.getLogger().getEffectiveLevel() <= logging.DEBUG:
+        level = logging.getLogger().getEffectiveLevel()
+        if level <= logging.DEBUG:
             return True
+        if record.levelno < level:   # Kivy sets its own logger to INFO while it starts
+            return False
         try:
             text = record.getMessage()
         except Exception:

@@ -226,6 +226,16 @@ class Face:
     def teams(self) -> list[str]:
         raise NotImplementedError
 
+    def team_name(self, team: str) -> str:
+        """A shipped team's name as its roster prints it ("Touchline Rovers" for "rovers")."""
+        module = type(self).__module__.rsplit(".", 1)[-1]
+        try:
+            import importlib
+            roster = importlib.import_module(f"companion.{module}.components").shipped_team(team)
+            return str(getattr(roster, "name", "") or team)
+        except Exception:   # an unreadable roster still shows its id; starting says what is wrong
+            return team
+
     def default_pair(self) -> tuple[str, str]:
         names = self.teams()
         return (names[-1], names[0]) if len(names) > 1 else (names[0], names[0])

@@ -25,13 +25,49 @@ from companion.teams import PlayerRef, Team
 from ..controller import NO_MATCH
 from ..games import face_for
 from ..games.base import BallMark
-from ..widgets.keypad import Bar, DiceKeypad, button, wrap_label
+from .. import theme
+from ..widgets.keypad import Bar, DiceKeypad, StepLabel, button, wrap_label
+from ..words import option_name, phase_name
+
+
+def team_name(summary: dict, team) -> str:
+    side = getattr(team, "value", team)
+    name = (summary.get("teams") or {}).get(side)
+    label = "Home" if side == "home" else "Away"
+    return f"{label} ({name})" if name else label
+
+
+def choice_text(summary: dict, option: str) -> str:
+    """A choice's button: team names for "home"/"away" (the toss), words for ids."""
+    if option in ("home", "away"):
+        return team_name(summary, option)
+    return option_name(option)
+
+
+def coloured_score(score: str, summary: dict) -> str:
+    """The scoreboard line with each team's name in its colour (markup)."""
+    from kivy.utils import escape_markup
+    text = escape_markup(score)
+    for side in ("home", "away"):
+        name = (summary.get("teams") or {}).get(side)
+        if name:
+            text = text.replace(escape_markup(name),
+                                f"[color={theme.hex_of(theme.team_colour(side))}]{escape_markup(name)}[/color]", 1)
+    return text
+
+
+HEALTH = {"off": "off", "ok": "on", "degraded": "unsure", "lost": "lost"}
+
+
+def health_line(view) -> str:
+    return f"Camera {HEALTH.get(view.camera, view.camera)} · Tray {HEALTH.get(view.tray, view.tray)}"
 
 
 class LiveScreen(Screen):
     view = ObjectProperty(None, allownone=True)
     selected = ObjectProperty(None, allownone=True)      # the figure a coach touched
     override = BooleanProperty(False)                    # touches place figures as corrections
+    camera_on = BooleanProperty(True)                    # the camera's proposals are taken
     mode = StringProperty("")                            # a game's touch mode ("target", "wall", ...) or ""
     action = ObjectProperty(None, allownone=True)        # what is being declared, in the game's terms
     picked = ListProperty([])                            # figures picked in a mode
@@ -74,11 +110,12 @@ class LiveScreen(Screen):
             self._start_ticker()
         s = view.summary
         self._show_scoreboard(s)
-        self.health_text = f"camera {view.camera}   tray {view.tray}"
+        self.health_text = health_line(view)
         self.error_text = view.error
         self.outcome_text = str(s.get("last_outcome", "") or "")
-        self.warning_text = ("Placeholder box data in use (Settings tells where to enter your box's values): "
-                             + "; ".join(p.split(":")[0] for p in view.placeholders)) if view.placeholders else ""
+        n = len(view.placeholders)
+        self.warning_text = (f"{n} box item{'s' if n != 1 else ''} still placeholders: Settings tells where "
+                             f"to enter your box's values") if n else ""
         self.log_text = "\n".join(reversed(view.log[-12:]))
         self.board = ruleset.board(view.state)
         figures = self._draw_pitch(view, self.board)
@@ -106,7 +143,7 @@ class LiveScreen(Screen):
         self.score_text, self.clock_text, self.phase_text = "No match open", "", ""
         self.outcome_text = self.warning_text = self.log_text = ""
         self.error_text = ""
-        self.health_text = f"camera {view.camera}   tray {view.tray}"
+        self.health_text = health_line(view)
         self._cards_key = self._stepper_key = None
         for box in (self.ids.cards, self.ids.stepper, self.ids.bars):
             box.clear_widgets()
@@ -149,7 +186,19 @@ class LiveScreen(Screen):
 
     def _show_scoreboard(self, summary: dict) -> None:
         board = self.face.scoreboard(summary, datetime.now(UTC))
-        self.score_text, self.clock_text, self.phase_text = board.score, board.clock, board.phase
+        self.score_text = coloured_score(board.score, summary)
+        self.clock_text, self.phase_text = board.clock, board.phase
+
+    def on_camera_on(self, *_args) -> None:
+        self.controller.enable_vision(self.camera_on)
+
+    def time_up(self) -> None:
+        """A game clock ran out: a sound as well as the screen (nobody watches a tablet while
+        moving figures), unless muted in Settings."""
+        app = App.get_running_app()
+        if app.match_settings.get("sound", "on") != "off":
+            from ..sound import play_time_up
+            play_time_up(self.controller.data_dir)
 
     def _start_ticker(self) -> None:
         if self._ticker is not None:
@@ -247,24 +296,30 @@ class LiveScreen(Screen):
             return
         head = view.pending[0] if view.pending else None
         if head is not None and head.kind == "dice":
+            fills = self._dice_request()
             for req in view.pending:
-                add(wrap_label(req.text, 16, bold=True))
+                add(wrap_label(req.text, 20, bold=req is fills))
+            # Several rolls pending (the opening roll): say whose the keypad fills.
+            who = team_name(view.summary, fills.team) if fills.team is not None else "the roll asked above"
+            colour = theme.team_colour(fills.team) if fills.team is not None else theme.ACCENT
+            add(wrap_label(f"The keypad fills: {who}", 20, colour=colour, bold=True))
             pad = DiceKeypad()
             pad.bind(on_roll=lambda _w, text: self.controller.roll_keypad(self._dice_request(), text))
             add(pad)
             add(button("Software dice", lambda: self.controller.roll_software(self._dice_request())))
             return
         if head is not None and head.kind == "choice":
-            add(wrap_label(head.text, 17, bold=True))
-            # A long list (Football Leader's cards in a deck) in three columns, not one long scroll.
-            box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
+            add(wrap_label(head.text, 20, bold=True))
+            # A long list (Football Leader's cards in a deck) in two columns, not one long scroll.
+            box = GridLayout(cols=2 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
             for option in head.options:
-                box.add_widget(button(option.replace("_", " "), lambda o=option, r=head.id: self.controller.choose(r, o)))
+                box.add_widget(button(choice_text(view.summary, option),
+                                      lambda o=option, r=head.id: self.controller.choose(r, o)))
             add(box)
             return
         for req in view.pending:
-            add(wrap_label(req.text, 17, bold=True))
+            add(wrap_label(req.text, 20, bold=True))
         self.face.panel(self, view, add)
 
     def _dice_request(self):
@@ -296,12 +351,15 @@ class LiveScreen(Screen):
         box.clear_widgets()
         for team in (Team.HOME, Team.AWAY):
             row = BoxLayout(spacing=dp(2))
-            tint = (0.25, 0.4, 0.85, 1) if team is Team.HOME else (0.8, 0.3, 0.3, 1)
+            tint = theme.CARD[team]
             for chip in chips:
                 if chip.ref.team is not team:
                     continue
-                widget = Button(text=chip.text, font_size=sp(15), background_color=tint, disabled=not chip.enabled,
-                                bold=chip.ref == self.selected)
+                # "?": the figure is not on the board yet; said in words on the card.
+                text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
+                widget = Button(text=text, font_size=sp(theme.SMALL_SP), background_color=tint, halign="center",
+                                background_normal="", disabled=not chip.enabled, bold=chip.ref == self.selected,
+                                color=theme.ACCENT if chip.ref == self.selected else theme.TEXT)
                 widget.bind(on_release=lambda _b, r=chip.ref: self.pick_card(r))
                 row.add_widget(widget)
             box.add_widget(row)
@@ -320,7 +378,7 @@ class LiveScreen(Screen):
             return
         self._stepper_key = key
         box.clear_widgets()
+        if current and current not in phases:   # before kick-off, a break, the shoot-out
+            phases = (current, *phases)
         for phase in phases:
-            on = phase == current
-            box.add_widget(Label(text=phase.replace("_", " "), font_size=sp(15), bold=on,
-                                 color=(1, 1, 0.3, 1) if on else (0.65, 0.65, 0.65, 1)))
+            box.add_widget(StepLabel(text=phase_name(phase), on=phase == current))

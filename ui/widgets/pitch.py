@@ -13,12 +13,14 @@ from collections import defaultdict
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Rectangle
+from kivy.metrics import sp
 from kivy.properties import ListProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
 from companion.teams import PlayerRef, Team
 
 from ..games.base import BallMark, Geometry
+from ..theme import BOARD_MIN
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +43,7 @@ class PitchView(Widget):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._labels: dict[str, object] = {}
+        self.smallest_label: float | None = None   # the smallest board label drawn (px), for the layout check
         self._spots: list[tuple[PlayerRef, float, float, object]] = []   # where each figure was drawn, its cell
         # The printed board changes only with the widget's size; the figures with every view.
         self._board_layer = InstructionGroup()
@@ -128,6 +131,9 @@ class PitchView(Widget):
 
     # --- drawing ------------------------------------------------------------------------------
     def _label(self, text: str, size: float):
+        """A printed number or letter on the board: never under theme.BOARD_MIN sp."""
+        size = max(size, sp(BOARD_MIN))
+        self.smallest_label = size if self.smallest_label is None else min(self.smallest_label, size)
         key = f"{text}:{int(size)}"
         tex = self._labels.get(key)
         if tex is None:
@@ -143,6 +149,7 @@ class PitchView(Widget):
         """The printed board (only when the size or the board changes)."""
         layer = self._board_layer
         layer.clear()
+        self.smallest_label = None
         g: Geometry | None = self.geometry
         if g is None or self.width < 10 or self.height < 10:
             self._figure_layer.clear()
@@ -166,7 +173,7 @@ class PitchView(Widget):
                     points.extend(self.to_px(shape.data[i], shape.data[i + 1]))
                 add(Line(points=points, width=shape.width))
             elif shape.kind == "text":
-                tex = self._label(shape.text, max(self._scale()[2] * shape.width, 9))
+                tex = self._label(shape.text, self._scale()[2] * shape.width)
                 cx, cy = self.to_px(shape.data[0], shape.data[1])
                 add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
         self.redraw_figures()
