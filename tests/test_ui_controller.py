@@ -205,3 +205,17 @@ def test_each_roll_and_each_decision_reaches_the_log_as_it_arrives(tmp_path):
     assert ctl.view.log[-1] == "Board chosen: Home; board high short offensive", ctl.view.log
     assert not any(line.startswith("Dice rolled") for line in ctl.view.log)
     ctl.close()
+
+
+def test_a_dice_tray_that_cannot_be_reached_is_said_in_the_log(tmp_path):
+    import time
+
+    ctl = Controller(threaded=True, data_dir=tmp_path)
+    ctl.new_match(create(), seed=1)
+    ctl.start_tray(str(tmp_path / "no-such-port"))
+    deadline = time.monotonic() + 20
+    while not any(line.startswith("Dice tray:") for line in ctl.view.log) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lines = [line for line in ctl.view.log if line.startswith("Dice tray:")]
+    assert lines and "keypad" in lines[0] and ctl.view.tray == "lost", ctl.view.log
+    ctl.close()

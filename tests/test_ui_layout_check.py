@@ -47,6 +47,13 @@ def test_small_text_overflow_small_targets_and_overlaps_are_found():
     assert any("overflows its box" in f for f in faults), faults
     assert any("touch target 30x30" in f for f in faults), faults
 
+    cut = Label(text="Extra movement and more", font_size="20sp", shorten=True, size_hint=(None, None),
+                size=(80, 60))
+    root = screen(cut)
+    cut.text_size = cut.size
+    cut.texture_update()
+    assert any("text cut to fit" in f for f in check(root)), check(root)
+
     a, b = Widget(), Widget()
     root = screen(a, b)
     b.pos = a.pos   # a layout would never: a widget placed over its sibling

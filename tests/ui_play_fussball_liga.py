@@ -47,6 +47,7 @@ def press_ending(sc, tail: str) -> None:
 
     b = next(w for w in widgets(sc.screen()) if isinstance(w, Button) and w.text.endswith(tail)
              and not w.disabled)
+    sc.scroll_to(b)
     x, y = b.to_window(b.center_x, b.center_y)
     tap(x, y)
     sc.log.append(f"press {b.text}")

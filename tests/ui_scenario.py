@@ -96,9 +96,21 @@ class Scenario:
 
     def press(self, text: str, startswith: bool = False, within=None) -> None:
         b = self.button(text, startswith, within)
+        self.scroll_to(b)
         x, y = b.to_window(b.center_x, b.center_y)
         tap(x, y)
         self.log.append(f"press {text}")
+
+    @staticmethod
+    def scroll_to(w) -> None:
+        """A button below a panel's fold: scrolled into view first, as a coach would."""
+        from kivy.uix.scrollview import ScrollView
+        parent = w.parent
+        while parent is not None and parent is not parent.parent and not isinstance(parent, ScrollView):
+            parent = parent.parent
+        if isinstance(parent, ScrollView):
+            parent.scroll_to(w, padding=10, animate=False)
+            parent.update_from_scroll()
 
     def keypad(self, digits: str) -> None:
         panel = self.screen().ids.panel
@@ -388,6 +400,7 @@ class Scenario:
 
     def press_pass(self) -> None:
         b = next(w for w in widgets(self.screen()) if isinstance(w, Button) and w.text.endswith(": pass"))
+        self.scroll_to(b)
         x, y = b.to_window(b.center_x, b.center_y)
         tap(x, y)
         self.log.append(f"press {b.text}")

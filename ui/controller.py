@@ -239,7 +239,10 @@ class Controller:
             target = path or self.last_journal()
             if target is None:
                 return NO_MATCH_TO_RESUME
-            opened = Match.open(target)   # a damaged journal raises here, leaving the match in play
+            try:
+                opened = Match.open(target)   # a damaged journal raises here, leaving the match in play
+            except TouchlineError as exc:
+                return f"Cannot resume this match: {exc}. The file was left as it was: start a new match."
             if self.match is not None:
                 self.match.close()
             self.match = opened
@@ -323,6 +326,9 @@ class Controller:
         elif isinstance(notice, tray_notices.TrayProblem):
             self._health["tray"] = "lost"
             self._refusal = notice.message
+            line = f"Dice tray: {notice.message}; type the rolls on the keypad meanwhile"
+            if not self._log or self._log[-1] != line:   # said once, not at every retry
+                self._log.append(line)
         elif isinstance(notice, tray_notices.BatteryReport) and notice.percent <= 15:
             self._log.append(f"Dice tray battery at {notice.percent}%")
 
@@ -330,7 +336,7 @@ class Controller:
     def start_tray(self, port: str = "", **options) -> None:
         """Connect a dice tray (found by its USB id when ``port`` is empty); its rolls are
         pumped on this worker as they arrive, and it reconnects by itself."""
-        def job() -> None:
+        def job() -> str | None:
             self.stop_tray()
             self._health["tray"] = "degraded"
             if not port:
@@ -338,7 +344,14 @@ class Controller:
                 options.setdefault("opener", discovering_opener())
             if "owners" not in options:
                 options["owners"] = self._dice_owners()
-            self.tray = TraySource(self.notices, port or "auto", wake=lambda: self._queue(self._pump), **options)
+            try:
+                self.tray = TraySource(self.notices, port or "auto", wake=lambda: self._queue(self._pump), **options)
+            except Exception as exc:   # a port that does not exist or is not ours: said, the keypad works
+                log.warning("dice tray: %s", exc, exc_info=True)
+                self._health["tray"] = "lost"
+                return (f"The dice tray cannot start on {port or 'its USB port'} ({exc}). Check the cable and "
+                        f"the port name in match setup; until then type the rolls on the keypad.")
+            return None
         self._queue(job)
 
     def _dice_owners(self):

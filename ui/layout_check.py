@@ -51,6 +51,11 @@ def _inside(rect, clip) -> bool:
                             and rect[2] <= clip[2] + SLACK and rect[3] <= clip[3] + SLACK)
 
 
+def _padding_x(w: Label) -> float:
+    pad = w.padding
+    return float(pad[0]) if isinstance(pad, (list, tuple)) and pad else float(pad or 0)
+
+
 def _name(w: Widget) -> str:
     text = getattr(w, "text", "")
     text = f" {text[:40]!r}" if isinstance(text, str) and text else ""
@@ -73,6 +78,12 @@ def check(root: Widget, screen: str = "") -> list[str]:
                 out.append(f"{where}{_name(w)} font {w.font_size / sp(1):.0f} sp < {theme.SMALL_SP} sp")
             if tw > w.width + SLACK or th > w.height + SLACK:
                 out.append(f"{where}{_name(w)} text {tw:.0f}x{th:.0f} overflows its box {w.width:.0f}x{w.height:.0f}")
+            elif w.shorten and "\n" not in w.text and not w.markup:
+                # Shortened to fit ("Extra m...ement"): cut, so unreadable all the same.
+                room = (w.text_size[0] if w.text_size and w.text_size[0] else w.width) - 2 * _padding_x(w)
+                full = w._label.get_extents(w.text)[0]
+                if full > room + SLACK:
+                    out.append(f"{where}{_name(w)} text cut to fit: needs {full:.0f} px, has {room:.0f}")
         if isinstance(w, TextInput) and w.font_size < sp(theme.SMALL_SP) - 0.01:
             out.append(f"{where}{_name(w)} font {w.font_size / sp(1):.0f} sp < {theme.SMALL_SP} sp")
         if isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled:

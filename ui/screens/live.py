@@ -187,7 +187,7 @@ class LiveScreen(Screen):
     def _show_scoreboard(self, summary: dict) -> None:
         board = self.face.scoreboard(summary, datetime.now(UTC))
         self.score_text = coloured_score(board.score, summary)
-        self.clock_text, self.phase_text = board.clock, board.phase
+        self.clock_text, self.phase_text = board.clock, board.phase[:1].upper() + board.phase[1:]
 
     def on_camera_on(self, *_args) -> None:
         self.controller.enable_vision(self.camera_on)
@@ -298,7 +298,7 @@ class LiveScreen(Screen):
         if head is not None and head.kind == "dice":
             fills = self._dice_request()
             for req in view.pending:
-                add(wrap_label(req.text, 20, bold=req is fills))
+                add(wrap_label(req.text, theme.SMALL_SP, bold=req is fills))
             # Several rolls pending (the opening roll): say whose the keypad fills.
             who = team_name(view.summary, fills.team) if fills.team is not None else "the roll asked above"
             colour = theme.team_colour(fills.team) if fills.team is not None else theme.ACCENT
@@ -310,16 +310,16 @@ class LiveScreen(Screen):
             return
         if head is not None and head.kind == "choice":
             add(wrap_label(head.text, 20, bold=True))
-            # A long list (Football Leader's cards in a deck) in two columns, not one long scroll.
-            box = GridLayout(cols=2 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
+            # A long list (Football Leader's cards in a deck) in three columns, not one long scroll.
+            box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
             for option in head.options:
                 box.add_widget(button(choice_text(view.summary, option),
                                       lambda o=option, r=head.id: self.controller.choose(r, o)))
             add(box)
             return
-        for req in view.pending:
-            add(wrap_label(req.text, 20, bold=True))
+        for i, req in enumerate(view.pending):
+            add(wrap_label(req.text, theme.SMALL_SP, bold=i == 0))
         self.face.panel(self, view, add)
 
     def _dice_request(self):
@@ -381,4 +381,5 @@ class LiveScreen(Screen):
         if current and current not in phases:   # before kick-off, a break, the shoot-out
             phases = (current, *phases)
         for phase in phases:
-            box.add_widget(StepLabel(text=phase_name(phase), on=phase == current))
+            # Room by the name's length: "Extra movement" is not cut to fit a share of the row.
+            box.add_widget(StepLabel(text=phase_name(phase), on=phase == current, size_hint_x=len(phase) + 4))
