@@ -58,3 +58,21 @@ def test_small_text_overflow_small_targets_and_overlaps_are_found():
     root = screen(a, b)
     b.pos = a.pos   # a layout would never: a widget placed over its sibling
     assert any("overlap" in f for f in check(root))
+
+
+def test_a_panel_scrolled_off_into_nothing_is_found():
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.scrollview import ScrollView
+    from ui.layout_check import check
+
+    view = ScrollView(do_scroll_x=False)
+    panel = BoxLayout(orientation="vertical", size_hint_y=None, height=120)
+    panel.add_widget(Button(text="Home: step done", font_size="20sp"))
+    view.add_widget(panel)
+    root = screen(view)
+    view.update_from_scroll()
+    assert check(root) == []
+    view.scroll_y = -10          # what a stale scroll position did to a shorter panel
+    view.update_from_scroll()
+    assert any("scrolled off" in f for f in check(root)), check(root)

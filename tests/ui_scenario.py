@@ -79,6 +79,7 @@ class Scenario:
         self.log: list[str] = []
         self.shots: list[str] = []
         self.layout: list[str] = []
+        self.panels: dict[str, dict] = {}
         self.steps = self.play()
         self.frames = 0
 
@@ -108,9 +109,15 @@ class Scenario:
         parent = w.parent
         while parent is not None and parent is not parent.parent and not isinstance(parent, ScrollView):
             parent = parent.parent
-        if isinstance(parent, ScrollView):
-            parent.scroll_to(w, padding=10, animate=False)
-            parent.update_from_scroll()
+        if not isinstance(parent, ScrollView):
+            return
+        x0, y0 = parent.to_window(parent.x, parent.y)
+        wx, wy = w.to_window(w.x, w.y)
+        if wy >= y0 and wy + w.height <= y0 + parent.height:
+            return   # in view already
+        parent.scroll_to(w, padding=10, animate=False)
+        parent.scroll_y = min(1.0, max(0.0, parent.scroll_y))
+        parent.update_from_scroll()
 
     def keypad(self, digits: str) -> None:
         panel = self.screen().ids.panel
@@ -148,6 +155,12 @@ class Scenario:
         # Every screen photographed is also checked: overflowing text, overlaps, small targets.
         from ui.layout_check import check
         self.layout += check(self.screen(), f"{name} ({SIZE})")
+        ids = getattr(self.screen(), "ids", {})
+        if "panel" in ids:   # what the request panel held, for a failing test's message
+            panel = ids.panel
+            self.panels[name] = {"texts": [w.text for w in widgets(panel) if getattr(w, "text", "")][:30],
+                                 "height": panel.height, "y": panel.y,
+                                 "scroll_y": getattr(panel.parent, "scroll_y", None)}
 
     @property
     def state(self):
@@ -428,7 +441,7 @@ class Scenario:
 
     def finish(self, error: str, stop: bool = True) -> None:
         summary = self.app.controller.view.summary
-        result = {"error": error, "faults": list(self.app.faults), "layout": self.layout, "log": self.log, "screenshots": self.shots, "summary": summary,
+        result = {"error": error, "faults": list(self.app.faults), "layout": self.layout, "panels": self.panels, "log": self.log, "screenshots": self.shots, "summary": summary,
                   "journal": self.app.controller.view.path, "window": list(Window.size)}
         (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
         if stop:

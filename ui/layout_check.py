@@ -72,6 +72,14 @@ def check(root: Widget, screen: str = "") -> list[str]:
         rect = _rect(w)
         if clip is not None and not _inside(rect, clip):
             continue   # scrolled out of view: not on screen now
+        if isinstance(w, ScrollView) and w.children:
+            # The content must fill the view as far as it can: never scrolled off into nothing.
+            content = w.children[0]
+            top, bottom = min(rect[3], _rect(content)[3]), max(rect[1], _rect(content)[1])
+            shown = max(0.0, top - bottom)
+            if shown + SLACK < min(content.height, w.height):
+                out.append(f"{where}{_name(w)} shows {shown:.0f} px of its content "
+                           f"({content.height:.0f} px tall): scrolled off")
         if isinstance(w, Label) and w.text.strip():
             tw, th = w.texture_size
             if w.font_size < sp(theme.SMALL_SP) - 0.01:

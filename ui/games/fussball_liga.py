@@ -775,7 +775,7 @@ def bar_specs(summary: dict[str, Any], now: datetime | None) -> list[BarSpec]:
         may = mv.get("defender_may_spend", 0)
         out.append(BarSpec(f"Defender may move {may}", may, per_side, (0.6, 0.6, 0.65, 1)))
     else:
-        out.append(BarSpec("Defender: no moves yet", 0, per_side, (0.6, 0.6, 0.65, 1)))
+        out.append(BarSpec("Defender: no moves", 0, per_side, (0.6, 0.6, 0.65, 1)))
     r = readings(summary, now)
     clock = summary.get("clock") or {}
     if "phase" in r:
@@ -794,5 +794,5 @@ def bar_specs(summary: dict[str, Any], now: datetime | None) -> list[BarSpec]:
         value, limit, _running = r["half"]
         out.append(BarSpec(f"Half {mmss(min(value, limit))}", min(value, limit), limit, (0.55, 0.8, 0.95, 1)))
     else:
-        out.append(BarSpec("Half clock not started", 0, 1, (0.55, 0.8, 0.95, 1)))
+        out.append(BarSpec("Half not started", 0, 1, (0.55, 0.8, 0.95, 1)))
     return out

@@ -89,6 +89,7 @@ class LiveScreen(Screen):
         self._bars: list[Bar] = []
         self._cards_key: tuple | None = None     # what the cards and the stepper show now
         self._stepper_key: tuple | None = None
+        self._panel_key: tuple | None = None
 
     @property
     def controller(self):
@@ -288,13 +289,17 @@ class LiveScreen(Screen):
             return
         self.ids.pitch.marked = self.face.marked(self, view)
         add = panel.add_widget
+        head = view.pending[0] if view.pending else None
+        key = (head.id if head is not None else None, self.mode)
+        if key != self._panel_key:   # a new question: its panel is read from the top
+            self._panel_key = key
+            self.ids.panel_scroll.scroll_y = 1
         if self.mode:
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""
                 return self.build_panel()
             add(button("Cancel", self.cancel))
             return
-        head = view.pending[0] if view.pending else None
         if head is not None and head.kind == "dice":
             fills = self._dice_request()
             for req in view.pending:

@@ -104,8 +104,9 @@ class Bar(Widget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.label = Label(font_size=sp(theme.SMALL_SP), bold=True, shorten=True, halign="center",
-                           valign="middle")
+        # Two lines when the caption needs them: a bar's share of the row is narrow.
+        self.label = Label(font_size=sp(theme.SMALL_SP), bold=True, halign="center", valign="middle",
+                           line_height=0.95)
         self.add_widget(self.label)
         self.bind(pos=self.redraw, size=self.redraw, value=self.redraw, maximum=self.redraw, caption=self.redraw)
 
@@ -119,5 +120,5 @@ class Bar(Widget):
             Rectangle(pos=self.pos, size=(self.width * share, self.height))
         self.label.pos = self.pos
         self.label.size = self.size
-        self.label.text_size = (max(1, self.width - 8), self.height)
+        self.label.text_size = (max(1, self.width - 8), None)
         self.label.text = self.caption
