@@ -294,6 +294,20 @@ class Scenario:
         self.tap_widget(undo)
         yield "settle"
         assert self.state is not None and self.app.controller.view.summary["teams"]["home"], "the match was undone"
+        # A refused keypad roll (two faces for one d10) is said without moving the keypad.
+        texts = " ".join(self.panel_texts())
+        assert "The keypad fills: Home (Touchline Rovers)" in texts, texts
+        pad = next(w for w in widgets(self.screen().ids.panel) if type(w).__name__ == "DiceKeypad")
+        where = pad.to_window(pad.x, pad.y)
+        self.keypad("77")
+        yield "settle"
+        assert self.screen().error_text, "the refusal is not shown"
+        pad = next(w for w in widgets(self.screen().ids.panel) if type(w).__name__ == "DiceKeypad")
+        assert pad.to_window(pad.x, pad.y) == where, "the refusal moved the keypad"
+        self.screenshot("live_refused_roll")
+        self.keypad("7")
+        yield "settle"
+        assert self.app.controller.view.log[-1].startswith("Touchline Rovers rolled"), self.app.controller.view.log
         # A figure on the Fublet pitch, then a Football Leader match: the old figures must not
         # be drawn on the new board.
         self.card(PlayerRef(Team.HOME, 1))

@@ -42,6 +42,7 @@ def build_app_class():
     from .screens.settings import SettingsScreen
     from .screens.setup import SetupScreen
     from .widgets.keypad import Bar  # noqa: F401  (used by the kv rules)
+    from .widgets.icons import IconButton, IconToggleButton  # noqa: F401  (used by the kv rules)
     from .widgets.pitch import PitchView  # noqa: F401
 
     from kivy.base import ExceptionHandler, ExceptionManager

@@ -112,7 +112,7 @@ class LiveScreen(Screen):
         s = view.summary
         self._show_scoreboard(s)
         self.health_text = health_line(view)
-        self.error_text = view.error
+        self.error_text = view.error[:1].upper() + view.error[1:]
         self.outcome_text = str(s.get("last_outcome", "") or "")
         n = len(view.placeholders)
         self.warning_text = (f"{n} box item{'s' if n != 1 else ''} still placeholders: Settings tells where "
