@@ -69,3 +69,28 @@ def test_a_launch_is_quiet_and_opens_at_1280x800(tmp_path):
     assert "CRITICAL" not in err, err[-3000:]
     assert "Deprecated" not in err and "DeprecationWarning" not in err, err[-3000:]
     assert " INFO" not in err, err[-3000:]
+
+
+def test_the_window_fits_a_smaller_screen_and_keeps_its_shape(monkeypatch):
+    from ui.launch import WINDOW_ENV, window_size
+
+    monkeypatch.delenv(WINDOW_ENV, raising=False)
+    assert window_size(None) == (1280, 800)
+    assert window_size((1920, 1200)) == (1280, 800)
+    w, h = window_size((1024, 700))
+    assert w <= 1024 and h <= 700 - 64 and abs(w / h - 1.6) < 0.01
+    monkeypatch.setenv(WINDOW_ENV, "1920x1200")
+    assert window_size((1024, 700)) == (1920, 1200)
+
+
+def test_no_display_is_said_only_on_a_desktop_without_one(monkeypatch):
+    from ui.launch import HEADLESS_ENV, display_problem
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", HEADLESS_ENV):
+        monkeypatch.delenv(name, raising=False)
+    assert "no display" in display_problem()
+    monkeypatch.setenv(HEADLESS_ENV, "1")
+    assert display_problem() is None
+    monkeypatch.delenv(HEADLESS_ENV)
+    monkeypatch.setenv("WAYLAND_DISPLAY", "wayland-0")
+    assert display_problem() is None

@@ -155,7 +155,19 @@ def configure_window() -> None:
         Config.set("graphics", "fullscreen", "auto")
         os.environ.setdefault("KIVY_ORIENTATION", "LandscapeLeft LandscapeRight")
         return
-    w, h = window_size(None if headless() else x11_screen())
+    screen = None if headless() else x11_screen()
+    w, h = window_size(screen)
+    if screen is not None and not os.environ.get(WINDOW_ENV) and screen[0] <= DESIGN_SIZE[0] \
+            and screen[1] <= DESIGN_SIZE[1]:
+        # A 1280x800 tablet (or smaller): the whole screen, as on Android. A borderless window
+        # the screen's size (SDL's "fullscreen auto" misplaces the window without a window manager).
+        Config.set("graphics", "borderless", "1")
+        Config.set("graphics", "position", "custom")
+        Config.set("graphics", "left", "0")
+        Config.set("graphics", "top", "0")
+        Config.set("graphics", "width", str(screen[0]))
+        Config.set("graphics", "height", str(screen[1]))
+        return
     Config.set("graphics", "width", str(w))
     Config.set("graphics", "height", str(h))
     Config.set("graphics", "resizable", "1")
