@@ -202,7 +202,7 @@ def test_each_roll_and_each_decision_reaches_the_log_as_it_arrives(tmp_path):
     ctl.roll_keypad(ctl.view.pending[0], "3")
     picker = ctl.view.pending[0].team
     ctl.submit(c.ChooseBoard(picker, "high_short_offensive"))
-    assert ctl.view.log[-1] == "Board chosen: Home; board high short offensive", ctl.view.log
+    assert ctl.view.log[-1] == "Board chosen: Home; tactical board high short offensive", ctl.view.log
     assert not any(line.startswith("Dice rolled") for line in ctl.view.log)
     ctl.close()
 

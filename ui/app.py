@@ -191,6 +191,8 @@ def build_app_class():
                 path.write_text(json.dumps(self.match_settings, indent=1), encoding="utf-8")
             except OSError as exc:  # settings are a convenience: the match itself is journaled
                 Logger.warning(f"Touchline: cannot save {path}: {exc}")
+                self.controller.note(f"Settings not saved ({exc.strerror or exc}): they hold until the app "
+                                     f"closes; start it with a data folder it can write to (--data-dir)")
 
         def _load_settings(self) -> dict:
             path = self.controller.data_dir / "settings.json"

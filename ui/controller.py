@@ -42,6 +42,13 @@ NO_MATCH = "No match is open: start a new match, or resume the last one from Hom
 NO_MATCH_TO_RESUME = "There is no match to resume yet: start a new match."
 
 
+FIELD_WORDS = {"ms": "square", "ps": "pass square", "board": "tactical board"}
+
+
+def player_words(ref: PlayerRef) -> str:
+    return f"{ref.team.label} #{ref.number}"
+
+
 def decision_line(payload: Any) -> str:
     """A coach's accepted decision the rules word no line for (a tactical board chosen, a
     line-up): its name and what was decided, in words."""
@@ -55,13 +62,16 @@ def decision_line(payload: Any) -> str:
             value = getattr(payload, f.name)
             if isinstance(value, enum.Enum):
                 value = getattr(value, "label", None) or value.value
+            label = FIELD_WORDS.get(f.name, f.name.replace("_", " "))
             if f.name == "team" and isinstance(value, str):
                 parts.append(value)
-            elif isinstance(value, (str, int, float, PlayerRef)) and not isinstance(value, bool):
-                parts.append(f"{f.name.replace('_', ' ')} {str(value).replace('_', ' ')}")
+            elif isinstance(value, PlayerRef):
+                parts.append(player_words(value) if f.name == "player" else f"{label} {player_words(value)}")
+            elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                parts.append(f"{label} {str(value).replace('_', ' ')}")
             elif isinstance(value, (tuple, list)) and 0 < len(value) <= 11 and all(
                     isinstance(v, (PlayerRef, str, int)) for v in value):
-                parts.append(f"{f.name.replace('_', ' ')} {', '.join(str(v) for v in value)}")
+                parts.append(f"{label} {', '.join(player_words(v) if isinstance(v, PlayerRef) else str(v) for v in value)}")
     text = f"{name}: {'; '.join(parts)}" if parts else name
     return text if len(text) <= 160 else text[:157] + "..."
 

@@ -187,7 +187,13 @@ class CalibrateScreen(Screen):
         if self.candidate is None:
             self.verdict = "Nothing to save yet: find the corner markers or tap the corners first."
             return
-        self.camera.save(self.candidate)
+        try:
+            self.camera.save(self.candidate)
+        except OSError as exc:
+            self.verdict_ok = False
+            self.verdict = (f"Cannot save the calibration ({exc.strerror or exc}): start Touchline with a data "
+                            f"folder it can write to (--data-dir), and calibrate again.")
+            return
         self.verdict_ok = True
         self.verdict = "Saved: the camera now reads the board with this calibration."
         self.candidate, self.taps = None, []

@@ -175,6 +175,9 @@ class PitchView(Widget):
             elif shape.kind == "text":
                 tex = self._label(shape.text, self._scale()[2] * shape.width)
                 cx, cy = self.to_px(shape.data[0], shape.data[1])
+                # A label grown to its minimum size stays inside the widget (not cut at its edge).
+                cx = min(max(cx, self.x + tex.width / 2), self.right - tex.width / 2)
+                cy = min(max(cy, self.y + tex.height / 2), self.top - tex.height / 2)
                 add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
         self.redraw_figures()
 
