@@ -295,7 +295,9 @@ class FootballLeaderFace(Face):
         super().__init__(game="football_leader", title="Football Leader",
                          options=[Choice("extra_time", "Extra time on a draw", True),
                                   Choice("shootout", "Penalty kicks after a draw", True),
-                                  Choice("pass_one_loses_in_origin", "Optional: a 1 loses a pass in origin")])
+                                  Choice("pass_one_loses_in_origin", "Optional: a 1 loses a pass in origin"),
+                                  Choice("tackle_loop_rule", "Recommended: no tackling back the next turn", True),
+                                  Choice("second_yellow_sends_off", "A second yellow card sends off", True)])
 
     # --- setup -------------------------------------------------------------------------------
     def teams(self) -> list[str]:
@@ -305,7 +307,9 @@ class FootballLeaderFace(Face):
         return c.CreateMatch(shipped_team(home), shipped_team(away), load_components(folder),
                              Options(extra_time=bool(options.get("extra_time", True)),
                                      shootout=bool(options.get("shootout", True)),
-                                     pass_one_loses_in_origin=bool(options.get("pass_one_loses_in_origin"))))
+                                     pass_one_loses_in_origin=bool(options.get("pass_one_loses_in_origin")),
+                                     tackle_loop_rule=bool(options.get("tackle_loop_rule", True)),
+                                     second_yellow_sends_off=bool(options.get("second_yellow_sends_off", True))))
 
     # --- drawing -------------------------------------------------------------------------------
     def geometry(self, board: SpaceBoard) -> SpaceGeometry:

@@ -267,6 +267,7 @@ class FussballLigaFace(Face):
             Choice("goal_posts", "Optional rule: goal posts"),
             Choice("bonus_points", "Optional rule: bonus points"),
             Choice("tournament", "Tournament play (yellow cards carry over)"),
+            Choice("third_foul_two_cards", "A third foul that is a 1: two yellow cards"),
             Choice("carried_yellows", "Booked in this round's earlier match", "home#4, away#8", text=True),
             Choice("suspended", "Suspended for this match", "away#8", text=True),
         ])
@@ -287,7 +288,8 @@ class FussballLigaFace(Face):
         return Options(phase_limit=limit, extra_time=ties, shootout=ties, half_minutes=int(options.get("half", 45)),
                        change_ends=not options.get("keep_ends"),
                        tournament=bool(options.get("tournament")) or bool(carried or suspended),
-                       carried_yellows=carried, suspended=suspended, **rules)
+                       carried_yellows=carried, suspended=suspended,
+                       third_foul_two_cards=bool(options.get("third_foul_two_cards")), **rules)
 
     def create(self, home: str, away: str, options: dict[str, bool | str], folder: Any) -> Any:
         rosters = {Team.HOME: shipped_team(home), Team.AWAY: shipped_team(away)}

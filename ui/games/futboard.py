@@ -263,7 +263,8 @@ class FutboardFace(Face):
                                   Choice("kick_off", "Starts with the ball", "Home", ("Home", "Away")),
                                   Choice("time", "Time limit (minutes)", str(TIME_LIMIT_MIN),
                                          ("none", "10", "20", "30", "45", "60")),
-                                  Choice("goal_limit", "Goal limit", "none", ("none", "1", "2", "3", "5"))])
+                                  Choice("goal_limit", "Goal limit", "none", ("none", "1", "2", "3", "5")),
+                                  Choice("keeper_in_line", "The goalkeeper counts in the four in a line")])
         self._pitches: dict[int, tuple[GridBoard, Pitch]] = {}
         self._geometry: tuple[GridBoard, Pitch | None, RectGeometry] | None = None
         self._time_up_at: datetime | None = None
@@ -286,7 +287,8 @@ class FutboardFace(Face):
                              Options(variant=Variant.STREET if street else Variant.FUTBOARD,
                                      kick_off=Team.AWAY if options.get("kick_off") == "Away"
                                      or options.get("away_starts") else Team.HOME,
-                                     time_limit_min=minutes, goal_limit=goals))
+                                     time_limit_min=minutes, goal_limit=goals,
+                                     keeper_in_line=bool(options.get("keeper_in_line"))))
 
     # --- drawing -------------------------------------------------------------------------------
     def _learn(self, pitch: Pitch) -> None:
