@@ -390,7 +390,7 @@ class Scenario:
 
         self.press("Calibrate the camera")
         yield "settle"
-        self.screen().ids.camera.text = "Demo table (rendered, no camera)"   # the spinner's choice
+        self.screen().ids.camera.text = "Demo table"   # the spinner's choice
         for _ in range(100):  # the rendered camera's first frames
             yield "settle"
             if self.app.camera.latest() is not None and self.screen().ids.preview.texture is not None:

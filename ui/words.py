@@ -8,10 +8,8 @@ from pathlib import Path
 from typing import Any
 
 # Setup's dice sources and cameras: the stored value -> what the coach reads.
-DICE = {"software": "Software dice (the tablet rolls)", "manual": "Keypad (type the real dice)",
-        "tray": "Dice tray (USB or Bluetooth)"}
-CAMERA = {"none": "No camera (place figures by touch)", "device": "USB camera",
-          "demo": "Demo table (rendered, no camera)"}
+DICE = {"software": "Software dice", "manual": "Keypad (real dice)", "tray": "Dice tray"}
+CAMERA = {"none": "No camera", "device": "USB camera", "demo": "Demo table"}
 TEAM_SIDE = {"home": "Home", "away": "Away"}
 
 

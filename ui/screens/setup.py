@@ -67,9 +67,7 @@ class SetupScreen(Screen):
             self.on_game()
         app = App.get_running_app()
         path = app.camera.calibration_path
-        self.calibration = ("Saved: the camera reads the board with it" if path.exists() else
-                            "None saved: the camera finds the corner markers itself "
-                            "(or Calibrate on Home)")
+        self.calibration = ("Saved" if path.exists() else "None: found from the corner markers")
 
     def face(self):
         return face_for(self._by_title[self.game])
