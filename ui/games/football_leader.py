@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
@@ -452,7 +452,7 @@ class FootballLeaderFace(Face):
             for name in PRESETS:
                 b = button(f"{team.label} {name}", lambda t=team, n=name: self._submit(
                     screen, c.WriteStrategy(t, preset_sheet(state, t, n))))
-                b.font_size = sp(theme.SMALL_SP)
+                b.font_size = theme.SMALL
                 row.add_widget(b)
             add(row)
             add(button(f"{team.label}: write the sheet by touch...", lambda t=team: self._start_sheet(screen, state, t)))
@@ -566,7 +566,7 @@ class FootballLeaderFace(Face):
                     b = button(card_text(card), lambda cd=card: pick(cd), background_normal="",
                                background_color=CARD_RGBA[card.colour], bold=True,
                                color=(0.05, 0.05, 0.05, 1) if card.colour is not Colour.BRONZE else (1, 1, 1, 1))
-                    b.font_size = sp(theme.SMALL_SP)
+                    b.font_size = theme.SMALL
                     grid.add_widget(b)
                 else:
                     grid.add_widget(BoxLayout(size_hint_y=None, height=TOUCH))
@@ -821,7 +821,7 @@ class FootballLeaderFace(Face):
                     on = d.get("supporter") == opt.supporter
                     b = button(f"{'> ' if on else ''}supported by #{opt.supporter.number} ({cost})",
                                lambda i=i, r=opt.supporter: self._toggle_supporter(screen, i, r))
-                    b.font_size = sp(theme.SMALL_SP)
+                    b.font_size = theme.SMALL
                     row.add_widget(b)
                 add(row)
             if supported and _support_colour(need, d):

@@ -17,7 +17,6 @@ from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectP
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.teams import PlayerRef, Team
