@@ -223,21 +223,21 @@ class Face:
     tick_s: float | None = None
 
     # --- setup -------------------------------------------------------------------------------
-    def teams(self) -> list[str]:
+    def teams(self, folder: Any = None) -> list[str]:
+        """The teams' keys: the shipped ones and those in the table's box folder ``folder``."""
         raise NotImplementedError
 
-    def team_name(self, team: str) -> str:
-        """A shipped team's name as its roster prints it ("Touchline Rovers" for "rovers")."""
-        module = type(self).__module__.rsplit(".", 1)[-1]
+    def team_name(self, team: str, folder: Any = None) -> str:
+        """A team's name as its roster prints it ("Touchline Rovers" for "rovers"): the table's
+        own roster in ``folder`` where it has one, else the shipped one."""
         try:
-            import importlib
-            roster = importlib.import_module(f"companion.{module}.components").shipped_team(team)
-            return str(getattr(roster, "name", "") or team)
-        except Exception:   # an unreadable roster still shows its id; starting says what is wrong
+            from companion import box
+            return str(getattr(box.team(self.game, team, folder), "name", "") or team)
+        except Exception:   # an unreadable roster still shows its key; starting says what is wrong
             return team
 
-    def default_pair(self) -> tuple[str, str]:
-        names = self.teams()
+    def default_pair(self, folder: Any = None) -> tuple[str, str]:
+        names = self.teams(folder)
         return (names[-1], names[0]) if len(names) > 1 else (names[0], names[0])
 
     def create(self, home: str, away: str, options: dict[str, bool], folder: Any) -> Any:

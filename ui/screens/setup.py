@@ -76,10 +76,11 @@ class SetupScreen(Screen):
         if self.game not in self._by_title:
             return
         face = self.face()
-        self.teams = face.teams()
-        self._team_by_name = {face.team_name(t): t for t in self.teams}
+        folder = App.get_running_app().components_dir(self._by_title[self.game])   # the table's own teams too
+        self.teams = face.teams(folder)
+        self._team_by_name = {face.team_name(t, folder): t for t in self.teams}
         self.team_names = list(self._team_by_name)
-        home, away = face.default_pair()
+        home, away = face.default_pair(folder)
         if self.home not in self.teams:
             self.home = home
         if self.away not in self.teams:
