@@ -80,7 +80,7 @@ def test_scoreboard_and_bars_read_the_clocks(face):
     assert board.phase == "Turn 1: Home attacks, movement phase"
     home, away, defender, timer, half = bar_specs(summary, clock.now + timedelta(seconds=12))
     assert (home.caption, home.value, away.maximum) == ("Home MP 18/18", 18, 18)
-    assert defender.caption == "Defender may move 0"
+    assert defender.caption == "Defender MP 0"
     assert timer.caption == "Timer 18 s" and timer.value == pytest.approx(18, abs=0.01)   # 30 s egg timer
     assert half.caption == "Half 00:12"
 

@@ -774,9 +774,9 @@ def bar_specs(summary: dict[str, Any], now: datetime | None) -> list[BarSpec]:
     att = summary.get("attacking")
     if mv is not None and att:
         may = mv.get("defender_may_spend", 0)
-        out.append(BarSpec(f"Defender may move {may}", may, per_side, (0.6, 0.6, 0.65, 1)))
+        out.append(BarSpec(f"Defender MP {may}", may, per_side, (0.6, 0.6, 0.65, 1)))
     else:
-        out.append(BarSpec("Defender: no moves", 0, per_side, (0.6, 0.6, 0.65, 1)))
+        out.append(BarSpec("Defender MP 0", 0, per_side, (0.6, 0.6, 0.65, 1)))
     r = readings(summary, now)
     clock = summary.get("clock") or {}
     if "phase" in r:
