@@ -250,8 +250,8 @@ def demo_path() -> Path | None:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     if not args.text:
-        try:
-            from ui.demo_app import run_demo
+        try:  # by name, as the plugins are: the core never imports the tablet app
+            run_demo = importlib.import_module("ui.demo_app").run_demo
         except ImportError as exc:
             raise CliError(f"the demo needs the tablet app and its devices ({exc.name}): install the project with "
                            f"its dependencies, or use 'touchline demo --text'") from None

@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 from .errors import JournalError, ReplayError
 from .events import Event, Source, now
+from .games import ruleset_for
 from .journal import Journal
 from .ruleset import Command, Request, Ruleset
 from .sightings import Sighting
@@ -55,8 +56,6 @@ class Match:
     @classmethod
     def open(cls, path, rulesets: dict[str, Ruleset] | None = None) -> "Match":
         """Resume a match from its journal file."""
-        from .games import ruleset_for
-
         journal = Journal.open(path)
         try:
             ruleset = (rulesets or {}).get(journal.game) or ruleset_for(journal.game)

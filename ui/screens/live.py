@@ -59,7 +59,8 @@ HEALTH = {"off": "off", "ok": "on", "degraded": "unsure", "lost": "lost"}
 
 
 def health_line(view) -> str:
-    return f"Camera {HEALTH.get(view.camera, view.camera)} · Tray {HEALTH.get(view.tray, view.tray)}"
+    camera, tray = str(view.camera), str(view.tray)
+    return f"Camera {HEALTH.get(camera, camera)} · Tray {HEALTH.get(tray, tray)}"
 
 
 class LiveScreen(Screen):
@@ -98,12 +99,11 @@ class LiveScreen(Screen):
     def on_view(self, _screen, view) -> None:
         if view is None:
             return
-        if not view.active or self.controller.match is None:
+        if not view.active:
             self.show_no_match(view)
             return
-        ruleset = self.controller.match.ruleset
-        if self.face is None or self.face.game != ruleset.game:
-            self.face = face_for(ruleset.game)
+        if self.face is None or self.face.game != view.game:  # the view's own game, not the controller's match
+            self.face = face_for(view.game)
             self.reset(rebuild=False)
             self.selected = None
             self._cards_key = self._stepper_key = None
@@ -117,7 +117,7 @@ class LiveScreen(Screen):
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
         self.log_text = "\n".join(reversed(view.log[-12:]))
-        self.board = ruleset.board(view.state)
+        self.board = view.board
         figures = self._draw_pitch(view, self.board)
         if self.selected is not None and all(f.ref != self.selected for f in figures) \
                 and not self.mode:
@@ -177,14 +177,14 @@ class LiveScreen(Screen):
         if self.view is not None and self.view.active and self.face is not None:
             LineupPopup(self).open()
 
-    def show_pitch(self, view, match) -> bool:
+    def show_pitch(self, view) -> bool:
         """Only the pitch, for a view of the match already on screen (the app shows a moved
         figure a frame before the panels); False when the whole screen must be built."""
         shown, face = self.view, self.face
-        if (shown is None or not shown.active or view is None or not view.active or match is None
-                or view.path != shown.path or face is None or face.game != match.ruleset.game):
+        if (shown is None or not shown.active or view is None or not view.active
+                or view.path != shown.path or face is None or face.game != view.game):
             return False
-        board = match.ruleset.board(view.state)
+        board = view.board
         if board is None:
             return False
         self._draw_pitch(view, board)
@@ -227,7 +227,7 @@ class LiveScreen(Screen):
         if self.selected is None or self.view is None or self.face is None:
             pitch.reach = []
             return
-        pitch.reach = self.face.reach(self.controller.match.ruleset, self.view.state, self.selected)
+        pitch.reach = self.face.reach(self.view.ruleset, self.view.state, self.selected)
 
     def on_selected(self, *_args) -> None:
         self.refresh_reach()
