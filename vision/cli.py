@@ -128,7 +128,7 @@ def parse_corners(text: str) -> np.ndarray:
     except ValueError:
         arr = np.zeros((0,))
     if arr.shape != (4, 2):
-        raise VisionError(f"--corners needs four pixel points like \"102,80 1810,95 1790,1000 120,990\", got {text!r}")
+        raise VisionError(f"--corners needs four pixel points like \"120,990 1790,1000 1810,95 102,80\", got {text!r}")
     return arr
 
 
