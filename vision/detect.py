@@ -16,7 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .refine import _clockwise, fit_edges, read_bits
+from .refine import _clockwise, fit_edges, match_blurred, read_bits
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive) in pixels
 
@@ -62,6 +62,7 @@ class DetectorSettings:
     ignored_margin: float = 0.2
     subpix: bool = True
     error_correction: float = 0.6
+    blur_match: bool = True
 
     @classmethod
     def for_marker_px(cls, side_px: float, thorough: bool = False, **kw) -> "DetectorSettings":
@@ -202,6 +203,20 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
         got = again[pick, np.arange(len(retry))]
         marker_ids[retry] = got
         turned[retry] = np.where((got >= 0)[:, None, None], again_turned[pick, np.arange(len(retry))], turned[retry])
+    # what still did not read is matched against every marker drawn blurred: a blurred small
+    # marker keeps its pattern when a threshold no longer parts its cells (a little larger and
+    # smaller too, as above: blurred edges are found less exactly)
+    rest = np.flatnonzero((marker_ids < 0) & plausible[1])
+    if len(rest) and settings.blur_match:
+        r = q[rest]
+        c = r.mean(axis=1, keepdims=True)
+        half = np.maximum(np.linalg.norm(r - c, axis=2, keepdims=True), 1.0)
+        tries = np.concatenate([r] + [c + (r - c) * (1 + g * math.sqrt(2) / half) for g in BLUR_GROW_PX])
+        again, again_turned = match_blurred(gray, tries, settings.dictionary)
+        again, again_turned = again.reshape(-1, len(rest)), again_turned.reshape(-1, len(rest), 4, 2)
+        pick = np.argmax(again >= 0, axis=0)
+        marker_ids[rest] = again[pick, np.arange(len(rest))]
+        turned[rest] = again_turned[pick, np.arange(len(rest))]
     found = [(int(m), c.astype(np.float32)) for m, c in zip(marker_ids, turned) if m >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
 
@@ -209,6 +224,7 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
 MOSAIC_MAX_SHARE = 0.6
 CONTOUR_INSET_PX = 0.8
 RETRY_GROW_PX = (0.6, -0.6)
+BLUR_GROW_PX = (0.7, -0.7)
 MOSAIC_WIDTH = 1280
 _GAP = 4
 
