@@ -285,7 +285,11 @@ def run_live(n: int, base_seed: int, lenses: list, row: LiveRow, holds: tuple[fl
         committed: list[Sighting] = []
         moved: list = []
         first = True
-        for image, t, truth, _ in render_sequence(scene, script, seed=seed):
+        aloft: dict[int, list[float]] = {}  # held marker -> times it was off the board
+        for image, t, truth, marker_truth in render_sequence(scene, script, seed=seed):
+            for m in hold_of:
+                if marker_truth[m].z_mm > markers.cap_height_mm + 1.0:
+                    aloft.setdefault(m, []).append(t)
             gray = to_gray(image)
             t0 = time.thread_time()
             events = tracker.update(reader.read(gray), t)
@@ -303,8 +307,11 @@ def run_live(n: int, base_seed: int, lenses: list, row: LiveRow, holds: tuple[fl
             got = row.holds.setdefault(lift, [0, 0])
             got[0] += 1
             f = start[marker]
-            # put back where it stood: any sighting of it away from there was the figure in the air
-            got[1] += any(e.marker == marker and math.hypot(e.x_mm - f.x_mm, e.y_mm - f.y_mm) > 3.0 for e in committed)
+            # put back where it stood: a sighting of it while it was off the board (or a frame
+            # after), or away from where it stands, was the figure in the air
+            t0, t1 = min(aloft[marker]), max(aloft[marker]) + 1.5 / 30
+            got[1] += any(e.marker == marker and (t0 <= e.time_s <= t1 or math.hypot(e.x_mm - f.x_mm, e.y_mm - f.y_mm) > 3.0)
+                          for e in committed)
         for tr in moved:
             row.moves += 1
             got = [e for e in committed if e.marker == tr.marker and e.time_s >= tr.down_s]

@@ -243,3 +243,20 @@ def test_live_a_set_down_figure_is_committed_within_250_ms(live_run):
         assert done, f"marker {tr.marker} never committed"
         assert done[0].time_s - tr.down_s <= 0.25 + 1e-9
         assert np.hypot(done[0].x_mm - tr.x_mm, done[0].y_mm - tr.y_mm) < 2.0
+
+
+def test_a_figure_held_still_in_the_air_is_never_committed():
+    rng = np.random.default_rng(12)
+    tracker = Tracker(BOARD)
+    feed(tracker, still(50.0, 50.0, 10, rng))
+
+    def aloft(n: int, ratio: float, held: bool) -> list[FrameResult]:
+        return [FrameResult(figures=(replace(seen(7, 90.0 + rng.normal(0, 0.3), 70.0 + rng.normal(0, 0.3)),
+                                             size_ratio=ratio + rng.normal(0, 0.004), side_px=20.0, held=held),))
+                for _ in range(n)]
+    # 25 mm up under a camera 80 cm away looks about 3.5 % larger: held by a hand, or not
+    assert moves(feed(tracker, aloft(60, 1.035, True), start=1.0)) == []
+    assert moves(feed(tracker, aloft(60, 1.045, False), start=4.0)) == []
+    # set down there: committed as soon as it has settled
+    (s,) = moves(feed(tracker, aloft(10, 1.0, True), start=7.0))
+    assert s.square == BOARD.mm_to_ms(90.0, 70.0)

@@ -64,7 +64,8 @@ class Seen:
     the pitch), ``area`` the named off-pitch area (bench, substitution area) or "off the pitch";
     ``size_ratio`` is the marker's size over the size the camera model gives a marker at its
     height there (1.0 at cap height, about 1.03 for a cap held 25 mm up; the reader's edge shrink
-    taken out)."""
+    taken out); ``side_px`` its side in the frame; ``held``: the live reader saw a hand (something
+    large that is not the board) around it."""
 
     marker: int
     player: PlayerRef | None
@@ -76,6 +77,8 @@ class Seen:
     area: str | None
     size_ratio: float = 1.0
     center_px: tuple[float, float] = (0.0, 0.0)
+    side_px: float = 0.0
+    held: bool = False
 
     @property
     def is_ball(self) -> bool:
@@ -286,10 +289,11 @@ def locate(setup: VisionSetup, detections: list[Detection]) -> FrameResult:
         x, y = xy[i]
         square, ps, area = place(board, x, y)
         if kind == "ball":
-            ball = Seen(marker, None, x, y, facings[i], square, ps, area, ratio, tuple(px[i]))
+            ball = Seen(marker, None, x, y, facings[i], square, ps, area, ratio, tuple(px[i]), float(side_px[i]))
         else:
             facing = (facings[i] + entry.facing_offset_deg) % 360.0
-            figures.append(Seen(marker, entry.player, x, y, facing, square, ps, area, ratio, tuple(px[i])))
+            figures.append(Seen(marker, entry.player, x, y, facing, square, ps, area, ratio, tuple(px[i]),
+                                float(side_px[i])))
     if size_warning:
         warnings.append(size_warning)
     return FrameResult(tuple(figures), ball, tuple(conflicts), tuple(warnings), corner_px, tuple(detections))

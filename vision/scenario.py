@@ -75,6 +75,14 @@ def _hand_from(board_w: float, x: float, y: float, z: float) -> Hand:
     return Hand(x - 45 * math.cos(math.radians(towards)), y - 45 * math.sin(math.radians(towards)), towards, z)
 
 
+def _hand_beside(board_w: float, x: float, y: float, z: float) -> Hand:
+    """A hand whose fingertips reach the figure at (x, y) from the nearer touch line, holding it
+    by its base: the fingers stop at the cap's edge."""
+    towards = 90.0 if y < board_w / 2 else 270.0
+    a = math.radians(towards)
+    return Hand(x - 120 * math.cos(a), y - 120 * math.sin(a), towards, z)
+
+
 def frames(scene: Scene, script: list[Step], fps: float = 30.0, vary_look: bool = True,
            seed: int = 0) -> Iterator[tuple[Scene, float, MoveTruth | None]]:
     """Scenes frame by frame with their times; the frame where a figure is set down carries its
@@ -107,8 +115,8 @@ def frames(scene: Scene, script: list[Step], fps: float = 30.0, vary_look: bool 
                 yield emit(figures, (_hand_from(W, f.x_mm, f.y_mm + (1 - a) * side, 75 + 120 * (1 - a)),))
             lifts = [step.lift_mm * (i + 1) / step.raise_frames for i in range(step.raise_frames)]
             lifts += [step.lift_mm] * step.hold_frames + lifts[::-1][1:] + [0.0]
-            for lift in lifts:  # up, held still (hand and figure), down again
-                yield emit({**figures, f.marker: replace(f, lift_mm=lift)}, (_hand_from(W, f.x_mm, f.y_mm, 75 + lift),))
+            for lift in lifts:  # up, held still (hand and figure), down again, by the base: the cap shows
+                yield emit({**figures, f.marker: replace(f, lift_mm=lift)}, (_hand_beside(W, f.x_mm, f.y_mm, 30 + lift),))
             for i in range(step.leave_frames):
                 a = (i + 1) / step.leave_frames
                 yield emit(figures, (_hand_from(W, f.x_mm, f.y_mm + a * side, 80 + 100 * a),))

@@ -3,7 +3,8 @@
 A figure's position is committed only after it has stayed put (within ``still_mm``) for
 ``settle_s``; then exactly one :class:`~vision.sighting.Sighting` is emitted. A figure that is
 not seen (a hand over it, or its marker in conflict) keeps its last committed position, is
-marked unseen and never produces a move. Jitter below ``move_mm`` (and ``turn_deg`` of facing)
+marked unseen and never produces a move. A figure whose marker looks larger than a cap at its
+height (held off the board) is never committed, however still it is held. Jitter below ``move_mm`` (and ``turn_deg`` of facing)
 is not a move; a square change needs ``cross_mm`` at least, so a figure standing on a line does
 not flicker between two squares.
 """
@@ -31,6 +32,12 @@ class TrackerSettings:
     max_gap_s: float = 0.1
     unseen_after_s: float = 0.2
     slow_frame_s: float = 0.5
+    # a figure whose marker looks larger than a cap at its height by more than this (as a ratio,
+    # plus ``lift_px`` pixels of edge noise, averaged over the settling frames) is off the board:
+    # ``lift_held`` when a hand is seen around it, ``lift_alone`` when none is
+    lift_held: float = 0.01
+    lift_alone: float = 0.02
+    lift_px: float = 0.3
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +69,15 @@ class _Candidate:
     sy: float = 0.0
     sc: float = 0.0
     ss: float = 0.0
+    size: float = 0.0
+    side_px: float = 0.0
+    held: int = 0
 
     def add(self, s: Seen, t: float) -> None:
         self.n += 1
+        self.size += s.size_ratio
+        self.side_px += s.side_px
+        self.held += s.held
         self.sx += s.x_mm
         self.sy += s.y_mm
         self.sc += math.cos(math.radians(s.facing_deg))
@@ -156,7 +169,7 @@ class Tracker:
             if c is None:
                 c = tr.candidate = _Candidate(since=t, last=t)
             c.add(obs, t)
-            if t - c.since >= s.settle_s - 1e-9:
+            if t - c.since >= s.settle_s - 1e-9 and not self._aloft(c):
                 event = self._maybe_commit(tr, c.pose, t)
                 if event is not None:
                     events.append(event)
@@ -181,6 +194,15 @@ class Tracker:
         else:
             events += self.set_health("ok", "the camera sees the board", t)
         return events
+
+    def _aloft(self, c: _Candidate) -> bool:
+        """Whether a still figure is held off the board: its marker, averaged over the frames it
+        stood still, looks larger than a cap at its height does there (nearer the camera), by
+        less when a hand is seen around it. However still it is held, it is not committed."""
+        side = c.side_px / c.n
+        noise = self.settings.lift_px / side if side > 0 else 0.0
+        limit = self.settings.lift_held if c.held else self.settings.lift_alone
+        return c.size / c.n > 1.0 + limit + noise
 
     def _maybe_commit(self, tr: _Track, pose: Pose, t: float) -> Event | None:
         square, _, area = place(self.board, pose.x_mm, pose.y_mm)
