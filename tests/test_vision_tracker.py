@@ -260,3 +260,20 @@ def test_a_figure_held_still_in_the_air_is_never_committed():
     # set down there: committed as soon as it has settled
     (s,) = moves(feed(tracker, aloft(10, 1.0, True), start=7.0))
     assert s.square == BOARD.mm_to_ms(90.0, 70.0)
+
+
+def test_a_partly_covered_marker_misread_as_another_id_is_not_a_figure():
+    rng = np.random.default_rng(13)
+    tracker = Tracker(BOARD)
+    feed(tracker, still(50.0, 50.0, 10, rng))  # home #8 (marker 7) stands at (50, 50)
+    away3 = PlayerRef(Team.AWAY, 3)
+    # a hand's edge over marker 7: it reads as marker 18 for a while, where 7 stood
+    misread = [FrameResult(figures=(seen(18, 50.0 + rng.normal(0, 0.3), 50.0, player=away3),)) for _ in range(30)]
+    events = feed(tracker, misread, start=1.0)
+    assert moves(events) == []
+    assert [e.marker for e in events if isinstance(e, ConflictNotice)] == [18]
+    fig7 = next(f for f in tracker.figures() if f.marker == 7)
+    assert fig7.committed.x_mm == pytest.approx(50.0, abs=1.0)
+    # marker 18 set down elsewhere is a figure as ever
+    (s,) = moves(feed(tracker, [FrameResult(figures=(seen(18, 130.0, 90.0, player=away3),))] * 10, start=3.0))
+    assert s.marker == 18

@@ -49,7 +49,7 @@ class VisionSetup:
             cam = calibration.camera
             side = markers.figure_marker_mm * cam.pixels_per_mm(board.length_mm / 2, board.width_mm / 2,
                                                                 markers.cap_height_mm)
-            kw["detector"] = DetectorSettings.for_marker_px(side, thorough, dictionary=markers.dictionary)
+            kw["detector"] = DetectorSettings.for_frame(side, cam.width, thorough, dictionary=markers.dictionary)
         return cls(calibration.camera, board, plane_homography=calibration.plane_homography,
                    corner_px=dict(calibration.corner_px), **kw)
 

@@ -38,6 +38,10 @@ class TrackerSettings:
     lift_held: float = 0.01
     lift_alone: float = 0.02
     lift_px: float = 0.3
+    # an id read where another figure stood moments ago (and is not seen now) is that figure's
+    # marker partly covered and misread, not a figure
+    impostor_mm: float = 10.0
+    impostor_s: float = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +155,7 @@ class Tracker:
         seen: list[Seen] = ([result.ball] if result.ball is not None else []) + list(result.figures)
         if result.ball is not None:
             self._ball_marker = result.ball.marker
+        seen = self._drop_impostors(seen, t, events)
         for obs in seen:
             tr = self._tracks.get(obs.marker)
             if tr is None:
@@ -184,7 +189,8 @@ class Tracker:
             tr = self._tracks.get(marker)
             if tr is not None:
                 tr.candidate = None
-        for marker in [m for m in self._conflicts if m not in now_conflicts]:
+        for marker in [m for m in self._conflicts if m not in now_conflicts
+                       and (m >= 0 or t - self._conflicts[m][0] > s.max_gap_s)]:
             del self._conflicts[marker]
         problems = self._watch_corners(result, t, events)
         if slow:
@@ -194,6 +200,36 @@ class Tracker:
         else:
             events += self.set_health("ok", "the camera sees the board", t)
         return events
+
+    def _drop_impostors(self, seen: list[Seen], t: float, events: list[Event]) -> list[Seen]:
+        """Observations that are another figure's marker misread: an id seen where a figure
+        other than it was committed and seen within ``impostor_s``, that figure not seen in this
+        frame, and the id not committed there itself. They are left out (a conflict notice says
+        so once); the covered figure keeps its place."""
+        s = self.settings
+        here = {o.marker for o in seen}
+        keep = []
+        for obs in seen:
+            suspect = None
+            for tr in self._tracks.values():
+                if (tr.marker == obs.marker or tr.marker in here or tr.committed is None or tr.last_seen is None
+                        or t - tr.last_seen > s.impostor_s):
+                    continue
+                if math.hypot(obs.x_mm - tr.committed.x_mm, obs.y_mm - tr.committed.y_mm) <= s.impostor_mm:
+                    suspect = tr
+                    break
+            own = self._tracks.get(obs.marker)
+            at_own = own is not None and own.committed is not None and math.hypot(
+                obs.x_mm - own.committed.x_mm, obs.y_mm - own.committed.y_mm) <= s.impostor_mm
+            if suspect is None or at_own:
+                keep.append(obs)
+                continue
+            key = -1 - obs.marker  # one notice per misread id while it lasts
+            if key not in self._conflicts:
+                events.append(ConflictNotice(obs.marker, f"marker {obs.marker} read where marker {suspect.marker} "
+                                                         f"stands, unseen: taken for it, partly covered", t))
+            self._conflicts[key] = (t, "impostor", True)
+        return keep
 
     def _aloft(self, c: _Candidate) -> bool:
         """Whether a still figure is held off the board: its marker, averaged over the frames it
