@@ -86,8 +86,10 @@ def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens
     gray = to_gray(image)
     found: dict[int, list[np.ndarray]] = {}
     # corner markers are large: a wide threshold window first, a narrow one for what it missed
-    tries = [detector] if detector else [DetectorSettings(window_px=w, window_max_px=w, dictionary=markers.dictionary)
-                                         for w in (15, 5)]
+    # (on a 4K frame of a small board a corner marker can be a fifth of the frame across)
+    biggest = max(140.0, max(gray.shape) / 5)
+    tries = [detector] if detector else [DetectorSettings(window_px=w, window_max_px=w, dictionary=markers.dictionary,
+                                                          max_side_px=biggest) for w in (15, 5)]
     for k, s in enumerate(tries):
         for d in detect(s, gray):
             if k == 0 or (d.marker in markers.corners.ids and d.marker not in found):

@@ -303,12 +303,14 @@ def _merge(found: list[tuple[int, np.ndarray]]) -> list[Detection]:
     quads = np.stack([c for _, c in found]).astype(np.float64)
     centres = quads.mean(axis=1)
     sides = np.linalg.norm(quads[:, 0] - quads[:, 1], axis=1)
+    # find j is the same marker as an earlier find i: same id, centre within half i's side
+    close = (ids[:, None] == ids[None, :]) & (
+        np.linalg.norm(centres[:, None] - centres[None, :], axis=2) < sides[:, None] / 2)
+    close &= np.triu(np.ones_like(close), 1)
     keep = np.ones(len(found), bool)
-    for i in range(len(found)):
+    for i in np.flatnonzero(close.any(axis=1)):  # rare: only finds with a twin
         if keep[i]:
-            same = (ids == ids[i]) & (np.linalg.norm(centres - centres[i], axis=1) < sides[i] / 2)
-            same[: i + 1] = False
-            keep &= ~same
+            keep &= ~close[i]
     return [Detection(int(ids[i]), found[i][1]) for i in np.flatnonzero(keep)]
 
 
