@@ -245,12 +245,13 @@ class LiveRow:
     false_moves: int = 0
     holds: dict = field(default_factory=dict)  # lift mm -> [held, committed mid-air]
     ms: list[float] = field(default_factory=list)
+    false_detail: list[str] = field(default_factory=list)
 
     def report(self) -> dict:
         ms = np.array(self.ms or [np.nan])
         return {"sequences": self.sequences, "frames": self.frames,
                 "moves committed to the right square": f"{self.moves_right} of {self.moves}",
-                "moves that did not happen": self.false_moves,
+                "moves that did not happen": self.false_moves, "which": self.false_detail,
                 **{f"held still {k:g} mm above the board for 0.5 s: committed mid-air": f"{v[1]} of {v[0]}"
                    for k, v in sorted(self.holds.items())},
                 "ms per frame (median, p95)": [round(float(np.median(ms)), 2), round(float(np.percentile(ms, 95)), 2)]}
@@ -318,7 +319,12 @@ def run_live(n: int, base_seed: int, lenses: list, row: LiveRow, holds: tuple[fl
             if got and (got[0].square, got[0].area) == truth_place(tr.x_mm, tr.y_mm):
                 row.moves_right += 1
         movers = {tr.marker for tr in moved}
-        row.false_moves += sum(1 for e in committed if e.marker not in movers and e.marker not in hold_of)
+        for e in committed:
+            if e.marker not in movers and e.marker not in hold_of:
+                f = start[e.marker]
+                row.false_moves += 1
+                row.false_detail.append(f"seed {seed}: marker {e.marker} at {e.time_s:.2f} s, "
+                                        f"{math.hypot(e.x_mm - f.x_mm, e.y_mm - f.y_mm):.1f} mm from where it stands")
         for m in movers:
             row.false_moves += max(0, sum(e.marker == m for e in committed) - sum(tr.marker == m for tr in moved))
 
