@@ -215,36 +215,36 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
         half = np.linalg.norm(q[~ok] - c, axis=2, keepdims=True)
         q[~ok] = c + (q[~ok] - c) * (1 + CONTOUR_INSET_PX * math.sqrt(2) / np.maximum(half, 1.0))
     plausible: list = []
-    marker_ids, turned = read_bits(gray, q, settings.dictionary, plausible=plausible)
+    values: list = []
+    marker_ids, turned = read_bits(gray, q, settings.dictionary, plausible=plausible, values=values)
     # a small marker read with corners half a pixel off samples its cells' edges: what looks
     # like a marker but did not read is read again a little larger and a little smaller (in one
     # batch; an exact match is still required, and the first reading that matches is taken)
-    retry = np.flatnonzero((marker_ids < 0) & plausible[0])
+    retry = np.flatnonzero((marker_ids < 0) & plausible[1])
     if len(retry):
         r = q[retry]
         c = r.mean(axis=1, keepdims=True)
         half = np.maximum(np.linalg.norm(r - c, axis=2, keepdims=True), 1.0)
-        tries = np.concatenate([c + (r - c) * (1 + g * math.sqrt(2) / half) for g in RETRY_GROW_PX])
-        again, again_turned = read_bits(gray, tries, settings.dictionary)
-        again, again_turned = again.reshape(-1, len(retry)), again_turned.reshape(-1, len(retry), 4, 2)
-        pick = np.argmax(again >= 0, axis=0)
-        got = again[pick, np.arange(len(retry))]
+        tries = np.concatenate([r] + [c + (r - c) * (1 + g * math.sqrt(2) / half) for g in RETRY_GROW_PX])
+        again_values: list = []
+        thr, thr_turned = read_bits(gray, tries[len(r):], settings.dictionary, values=again_values)
+        ids = np.concatenate([np.full(len(r), -1), thr])
+        quads_read = np.concatenate([r, thr_turned])
+        if settings.blur_match:
+            # what still did not read is matched against every marker drawn blurred: a blurred
+            # small marker keeps its pattern when a threshold no longer parts its cells (on the
+            # cells already sampled, at all three sizes); a threshold's reading comes first
+            cells = np.concatenate([values[0][retry], again_values[0]])
+            blurred, blurred_turned = match_blurred(gray, tries, settings.dictionary, values=cells)
+            none = (ids.reshape(-1, len(r)) < 0).all(axis=0)
+            use = np.tile(none, len(ids) // len(r)) & (blurred >= 0)
+            ids = np.where(use, blurred, ids)
+            quads_read = np.where(use[:, None, None], blurred_turned, quads_read)
+        ids, quads_read = ids.reshape(-1, len(retry)), quads_read.reshape(-1, len(retry), 4, 2)
+        pick = np.argmax(ids >= 0, axis=0)
+        got = ids[pick, np.arange(len(retry))]
         marker_ids[retry] = got
-        turned[retry] = np.where((got >= 0)[:, None, None], again_turned[pick, np.arange(len(retry))], turned[retry])
-    # what still did not read is matched against every marker drawn blurred: a blurred small
-    # marker keeps its pattern when a threshold no longer parts its cells (a little larger and
-    # smaller too, as above: blurred edges are found less exactly)
-    rest = np.flatnonzero((marker_ids < 0) & plausible[1])
-    if len(rest) and settings.blur_match:
-        r = q[rest]
-        c = r.mean(axis=1, keepdims=True)
-        half = np.maximum(np.linalg.norm(r - c, axis=2, keepdims=True), 1.0)
-        tries = np.concatenate([r] + [c + (r - c) * (1 + g * math.sqrt(2) / half) for g in BLUR_GROW_PX])
-        again, again_turned = match_blurred(gray, tries, settings.dictionary)
-        again, again_turned = again.reshape(-1, len(rest)), again_turned.reshape(-1, len(rest), 4, 2)
-        pick = np.argmax(again >= 0, axis=0)
-        marker_ids[rest] = again[pick, np.arange(len(rest))]
-        turned[rest] = again_turned[pick, np.arange(len(rest))]
+        turned[retry] = np.where((got >= 0)[:, None, None], quads_read[pick, np.arange(len(retry))], turned[retry])
     found = [(int(m), c.astype(np.float32)) for m, c in zip(marker_ids, turned) if m >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
 
@@ -254,7 +254,6 @@ COARSE_FROM_WIDTH = 2560
 COARSE_MIN_SIDE_PX = 14.0
 CONTOUR_INSET_PX = 0.8
 RETRY_GROW_PX = (0.6, -0.6)
-BLUR_GROW_PX = (0.7, -0.7)
 MOSAIC_WIDTH = 1280
 _GAP = 4
 

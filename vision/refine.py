@@ -171,12 +171,14 @@ def _cell_grid(cells: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_contrast: float = 25.0,
-              plausible: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+              plausible: list | None = None, values: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Decode clockwise quads (N, 4, 2): marker ids (N,) (-1 where nothing reads) and corners
     (N, 4, 2) turned into ArUco order for the id found. A cell is white when it is brighter than
     halfway between the marker's own black border and its white cells; every border cell must be
     black and the code must match exactly. ``plausible``, if given, receives a mask (N,) of the
-    quads that look like a marker (contrast, a border all but black) whether or not they read."""
+    quads that look like a marker (contrast, a border all but black) whether or not they read,
+    then a mask of those with a marker's contrast; ``values``, if given, receives the cells' grey
+    values (N, cells * cells) for :func:`match_blurred`."""
     codes, ids, rots, nbits = dictionary_codes(dictionary)
     n = len(quads)
     if n == 0:
@@ -188,6 +190,8 @@ def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_contrast
     pts = proj[..., :2] / proj[..., 2:3]
     k = len(SUB_CELL)
     vals = _sample(gray, pts).reshape(n, cells, k, cells, k).mean(axis=(2, 4))  # (N, rows, cols)
+    if values is not None:
+        values.append(vals.reshape(n, -1))
     inner = vals[:, 1:-1, 1:-1].reshape(n, -1)
     edge = vals[:, border]
     lo = edge.mean(axis=1)
@@ -261,18 +265,20 @@ def cell_values(gray: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarray:
 
 
 def match_blurred(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_corr: float = 0.93,
-                  min_contrast: float = 25.0, margin: float = 2.5) -> tuple[np.ndarray, np.ndarray]:
+                  min_contrast: float = 25.0, margin: float = 2.5,
+                  values: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Read clockwise quads (N, 4, 2) by matching their cells against every marker drawn blurred
     (:func:`blurred_templates`): a marker too blurred for a threshold keeps the pattern of its
     cells. Accepted only with a correlation of ``min_corr`` or more, a contrast of ``min_contrast``
     grey levels, and a best id whose misfit (1 - r^2) is ``margin`` times smaller than any other
-    id's. Returns ids (N,) (-1: nothing read) and corners (N, 4, 2) in ArUco order."""
+    id's. ``values`` are the cells' grey values if :func:`read_bits` sampled them already.
+    Returns ids (N,) (-1: nothing read) and corners (N, 4, 2) in ArUco order."""
     n = len(quads)
     if n == 0:
         return np.zeros(0, int), quads
     T, ids, rots, t_ranges = blurred_templates(dictionary)
     cells = int(round(math.sqrt(T.shape[1])))
-    obs = cell_values(gray, quads, cells).astype(np.float64)
+    obs = (cell_values(gray, quads, cells) if values is None else values).astype(np.float64)
     centred = obs - obs.mean(axis=1, keepdims=True)
     norm = np.linalg.norm(centred, axis=1)
     corr = (centred / np.maximum(norm, 1e-9)[:, None]) @ T.T  # (N, M)
