@@ -295,6 +295,9 @@ plugin("markers", "vision.markers_cli", "write the printable sheet of figure cap
 plugin("calibrate-lens", "calibration.lens_cli", "calibrate the camera's lens with a ChArUco board")
 plugin("tray-sim", "firmware_bridge.sim_cli", "run a simulated dice tray on a virtual serial port")
 plugin("tray-listen", "firmware_bridge.listen_cli", "print the rolls a dice tray reports, as JSON lines")
+plugin("report", "companion.report.cli", "write a match's report: a web page with plots, CSV and JSON")
+plugin("history", "companion.report.history_cli", "list every match in the data folder")
+plugin("league", "companion.report.league_cli", "league tables, head to head and each team's record")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

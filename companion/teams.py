@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
+
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def check_colours(colours: tuple[str, ...]) -> None:
+    """A team's printed colours: the shirt first, then its trim or numbers, as ``#rrggbb``."""
+    if len(colours) > 3:
+        raise ValueError(f"colours: at most 3 (shirt, trim, numbers), got {len(colours)}")
+    for colour in colours:
+        if not isinstance(colour, str) or not _COLOUR.fullmatch(colour):
+            raise ValueError(f"colours: write each colour as #rrggbb, like #1f4fd1, got {colour!r}")
 
 
 class CodeEnum(enum.Enum):

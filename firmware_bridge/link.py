@@ -1,11 +1,14 @@
 """The host's side of a tray session, without I/O: bytes and clock readings in; bytes to
 send, notices for the consumer and a reconnect request out.
 
-It does the handshake (PING until HELLO), acknowledges each ROLL after its notice is out,
-drops duplicates by (tray, boot, seq) and acknowledges them again, refuses a roll with a
-bad die (NAK, so the tray stops resending it), hurries a resend after a damaged frame, and
-asks for a reconnect when the tray falls silent. Every rejection is counted and logged;
-none reaches the rules core. ``session.TraySession`` runs it over a real port.
+It does the handshake (PING until HELLO, less and less often), acknowledges each ROLL after
+its notice is out, drops duplicates by (tray, boot, seq, faces) and acknowledges them again,
+refuses a roll with a bad die or a die the tray's HELLO did not list (NAK, so the tray stops
+resending it), notices a tray that restarted under the boot id it had before, hurries a
+resend after a damaged frame, and asks for a reconnect when the tray falls silent. Every
+rejection is counted and logged; none reaches the rules core. What people must act on is a
+``TrayProblem`` notice and only a debug line in the log, so it is shown once.
+``session.TraySession`` runs it over a real port.
 """
 
 from __future__ import annotations
@@ -65,18 +68,27 @@ class Counters:
 
 
 class SeenRolls:
-    """The (tray, boot, seq) of rolls already passed on. Bounded: the tray resends only its
-    oldest unacknowledged roll, so only recent keys can come back."""
+    """The (tray, boot, seq) of rolls already passed on, each with the faces it showed. Bounded:
+    the tray resends only its oldest unacknowledged roll, so only recent keys can come back.
+
+    A roll's contents never change under its name, so the same name with other faces is
+    another roll: a tray that restarted and reused its boot id numbers its rolls from 1 again.
+    """
 
     def __init__(self, limit: int = 4096) -> None:
-        self._keys: OrderedDict[tuple[str, str, int], None] = OrderedDict()
+        self._keys: OrderedDict[tuple[str, str, int], set[str]] = OrderedDict()
         self._limit = limit
 
     def __contains__(self, key: tuple[str, str, int]) -> bool:
         return key in self._keys
 
-    def add(self, key: tuple[str, str, int]) -> None:
-        self._keys[key] = None
+    def faces(self, key: tuple[str, str, int]) -> set[str]:
+        """The dice texts seen under this name (empty if none)."""
+        return self._keys.get(key, set())
+
+    def add(self, key: tuple[str, str, int], dice: str = "") -> None:
+        self._keys.setdefault(key, set()).add(dice)
+        self._keys.move_to_end(key)
         while len(self._keys) > self._limit:
             self._keys.popitem(last=False)
 
@@ -84,8 +96,11 @@ class SeenRolls:
         return len(self._keys)
 
 
-def device_label(device: str, boot: str, seq: int) -> str:
-    """What a tray roll journals as its device: ``tray TL-7F3A boot=5B1E9C02#17``."""
+def device_label(device: str, boot: str, seq: int, restart: int = 0) -> str:
+    """What a tray roll journals as its device: ``tray TL-7F3A boot=5B1E9C02#17``. A tray
+    that restarted under a boot id it had used gets ``boot=5B1E9C02~1#17`` for its first
+    such restart, so its rolls keep names of their own."""
+    boot = f"{boot}~{restart}" if restart else boot
     return f"tray {device} boot={boot}#{seq}"
 
 
@@ -102,6 +117,7 @@ class TrayLink:
         self.hello: m.Hello | None = None
         self._decoder = Decoder()
         self._colours: dict[str, str] = {}
+        self._kinds: dict[str, object] = {}
         self._seq = 0
         self._last_heard = self._last_ping = 0.0
         self._hello_wait = timing.hello_retry
@@ -109,6 +125,8 @@ class TrayLink:
         self._known: m.Hello | None = None         # the last HELLO, from before a reconnect
         self._warned: set[str] = set()            # log lines already written, this connection
         self._told: set[str] = set()              # problems already shown to people
+        self._frame_seq: dict[tuple[str, str], int] = {}  # (tray, boot) -> its last non-ROLL frame's seq
+        self._restarts: dict[tuple[str, str], int] = {}   # (tray, boot) -> restarts under that same boot
 
     # --- driving -------------------------------------------------------------------------------
     def open(self, now: float) -> Output:
@@ -128,8 +146,10 @@ class TrayLink:
         for item in self._decoder.feed(data):
             if isinstance(item, Rejected):
                 self._rejected(item.reason, repr(item))
-                if item.reason in (Reject.CHECKSUM, Reject.TRUNCATED) and now - self._last_ping >= self.timing.hurry:
-                    self._ping(out, now)  # the frame may have been a roll: have it resent now
+                if item.reason in (Reject.CHECKSUM, Reject.TRUNCATED):
+                    if self.hello is None and item.data.startswith(b"$HELLO"):
+                        self._hello_wait = self.timing.hello_retry  # it answers: the line is noisy
+                    self._hurry(out, now)  # the frame may have been a roll: have it resent now
                 continue
             self._last_heard = now
             try:
@@ -160,6 +180,10 @@ class TrayLink:
         if (self.hello is None and known is not None and isinstance(message, (m.Beat, m.RollReport))
                 and message.boot == known.boot):
             self._recognised(known, out)  # the same tray, same boot: no need to wait for its HELLO
+        if isinstance(message, m.Hello):
+            self._count_frame(message.device, message.boot, message.seq, out)
+        elif self.hello is not None and not isinstance(message, m.RollReport):  # a resent ROLL keeps its seq
+            self._count_frame(self.hello.device, getattr(message, "boot", self.hello.boot), message.seq, out)
         if isinstance(message, m.RollReport):
             self._roll(message, out, now)
         elif isinstance(message, m.Hello):
@@ -170,7 +194,7 @@ class TrayLink:
             out.notices.append(BatteryReport(self.hello.device, message.percent, message.charging))
         elif isinstance(message, m.DeviceError):
             device = self.hello.device if self.hello else self.port
-            log.warning("%s: tray %s reports an error: %s %s", self.port, device, message.code, message.detail)
+            log.debug("%s: tray %s reports an error: %s %s", self.port, device, message.code, message.detail)
             out.notices.append(TrayFault(device, message.code, message.detail))
 
     def _recognised(self, hello: m.Hello, out: Output) -> None:
@@ -179,6 +203,25 @@ class TrayLink:
         out.notices.append(TrayConnected(self.port, hello.device, hello.firmware, hello.boot,
                                          tuple(map(str, hello.dice))))
         self.hello = hello
+
+    def _count_frame(self, device: str, boot: str, seq: int, out: Output) -> None:
+        """A tray numbers its frames upwards within a boot; a number that falls back means it
+        restarted and kept its boot id (its random number generator is not random)."""
+        key = (device, boot)
+        last = self._frame_seq.get(key)
+        self._frame_seq[key] = seq
+        if last is not None and seq < last:  # equal: the same frame twice (a line can repeat one)
+            self._restarted_same_boot(device, boot, out)
+
+    def _restarted_same_boot(self, device: str, boot: str, out: Output) -> None:
+        key = (device, boot)
+        self._restarts[key] = self._restarts.get(key, 0) + 1
+        self.counters.reboots += 1
+        log.info("%s: tray %s restarted and kept boot %s", self.port, device, boot)
+        out.notices.append(TrayRebooted(self.port, device, boot, boot))
+        self._problem(out, f"tray {device} restarted but kept its boot id {boot}: its firmware must pick a new "
+                           f"random boot id at every start (Touchline tells its rolls apart by their faces until "
+                           f"then, so two equal throws can be taken for one: check each roll on the screen)")
 
     def _hello(self, hello: m.Hello, out: Output) -> None:
         first = self.hello is None or self.hello.device != hello.device
@@ -189,8 +232,7 @@ class TrayLink:
             out.notices.append(TrayConnected(self.port, hello.device, hello.firmware, hello.boot,
                                              tuple(map(str, hello.dice))))
             for problem in self.owners.check_tray(hello.device, {d.id: d.kind for d in hello.dice}):
-                log.warning("%s", problem)
-                out.notices.append(TrayProblem(self.port, problem))
+                self._problem(out, problem)
         if self._last_boot and hello.boot != self._last_boot:
             self.counters.reboots += 1
             log.info("%s: tray %s restarted (boot %s, was %s)", self.port, hello.device, hello.boot, self._last_boot)
@@ -199,46 +241,78 @@ class TrayLink:
         self.hello = hello
         self._hello_wait = self.timing.hello_retry
         self._colours = {d.id: d.colour for d in hello.dice}
+        self._kinds = {d.id: d.kind for d in hello.dice}
 
     def _roll(self, report: m.RollReport, out: Output, now: float) -> None:
         if self.hello is None:  # no device id to name it by yet; it will be resent after HELLO
             self._rejected(Reject.NO_HELLO, f"ROLL {report.seq} before HELLO")
-            if now - self._last_ping >= self.timing.hurry:
-                self._ping(out, now)
+            self._hurry(out, now)
             return
         device = self.hello.device
+        unknown = self._unlisted(report)
+        if unknown:
+            self._rejected(Reject.BAD_DIE, unknown)
+            self.counters.naks += 1
+            out.send.append(self._frame(m.Nak(self._next(), report.boot, report.seq, NakReason.BAD_DIE)))
+            self._problem(out, f"tray {device} sent a roll Touchline cannot use ({unknown}); roll again, and "
+                               f"check the dice in the tray's config.py", once=False)
+            return
         key = (device, report.boot, report.seq)
-        if key not in self.seen:
+        text = ",".join(map(str, report.dice))
+        seen = self.seen.faces(key)
+        if text in seen:
+            self._rejected(Reject.DUPLICATE, f"ROLL {report.boot}#{report.seq} again (its ACK was lost)")
+        else:
+            if seen and not self._restarts.get((device, report.boot)):
+                self._restarted_same_boot(device, report.boot, out)  # the same name with other faces
+            restart = self._restarts.get((device, report.boot), 0)
             dice = tuple(DieResult(self.owners.die(device, d.id, d.kind, self._colours.get(d.id, "")), d.face)
                          for d in report.dice)
-            roll = Roll(dice, Source.TRAY, device_label(device, report.boot, report.seq))
-            self.seen.add(key)
+            roll = Roll(dice, Source.TRAY, device_label(device, report.boot, report.seq, restart))
+            self.seen.add(key, text)
             self.counters.rolls += 1
             out.notices.append(RollReceived(roll))  # the session queues notices before it sends
-        else:
-            self._rejected(Reject.DUPLICATE, f"ROLL {report.boot}#{report.seq} again (its ACK was lost)")
         self.counters.acks += 1
         out.send.append(self._frame(m.Ack(self._next(), report.boot, report.seq)))
+
+    def _unlisted(self, report: m.RollReport) -> str:
+        """Why a roll names dice its tray's HELLO did not list, or "" if it names none."""
+        for die in report.dice:
+            kind = self._kinds.get(die.id)
+            if kind is None:
+                listed = ", ".join(sorted(self._kinds)) or "none"
+                return f"die {die.id!r} is not one its HELLO listed ({listed})"
+            if kind != die.kind:
+                return f"die {die.id!r} rolled as a {die.kind.value}, but its HELLO says it is a {kind.value}"
+        return ""
 
     def _refused(self, frame: Frame, exc: m.MessageError, out: Output) -> None:
         reason = exc.reason
         self._rejected(reason, str(exc))
-        if reason is Reject.WRONG_VERSION and str(exc) not in self._told:  # it answers every PING: say it once
-            self._told.add(str(exc))
-            out.notices.append(TrayProblem(self.port, f"{exc}: update Touchline or flash the tray with firmware "
-                                                      f"for this protocol version"))
+        if reason is Reject.WRONG_VERSION:  # it answers every PING: say it once
+            self._problem(out, f"{exc}: update Touchline or flash the tray with firmware for this protocol version")
         boot = frame.get("boot") or ""
-        if frame.type == "ROLL" and m.BOOT_ID.match(boot) and self.hello is not None:
+        if frame.type == "ROLL" and boot and self.hello is not None:
+            # The NAK echoes the boot as sent (even one that breaks the grammar, say in lower
+            # case), since the tray stops resending only a roll named exactly as it named it.
             why = NakReason.BAD_DIE if reason is Reject.BAD_DIE else NakReason.MALFORMED
             self.counters.naks += 1
             out.send.append(self._frame(m.Nak(self._next(), boot, frame.seq, why)))
-            out.notices.append(TrayProblem(self.port, f"tray {self.hello.device} sent a roll Touchline cannot use "
-                                                      f"({exc}); roll again (and report the tray's fault)"))
+            self._problem(out, f"tray {self.hello.device} sent a roll Touchline cannot use ({exc}); roll again "
+                               f"(and report the tray's fault)", once=False)
+
+    def _problem(self, out: Output, message: str, once: bool = True) -> None:
+        """Tell people (a ``TrayProblem``); the log gets a debug line, so it is shown once."""
+        if once and message in self._told:
+            return
+        self._told.add(message)
+        log.debug("%s: %s", self.port, message)
+        out.notices.append(TrayProblem(self.port, message))
 
     def _rejected(self, reason: Reject, detail: str) -> None:
         self.counters.rejected[reason] += 1
-        loud = reason in (Reject.WRONG_VERSION, Reject.BAD_DIE, Reject.UNKNOWN_TYPE, Reject.WRONG_DIRECTION,
-                          Reject.BAD_FIELD)
+        # Wrong versions and bad dice are shown to people as problems: not logged loudly as well.
+        loud = reason in (Reject.UNKNOWN_TYPE, Reject.WRONG_DIRECTION, Reject.BAD_FIELD)
         if loud and detail not in self._warned:
             self._warned.add(detail)
             log.warning("%s: ignored: %s", self.port, detail)
@@ -246,6 +320,16 @@ class TrayLink:
             log.debug("%s: ignored (%s): %s", self.port, reason.value, detail)
 
     # --- sending -------------------------------------------------------------------------------
+    def _hurry(self, out: Output, now: float) -> None:
+        """PING so that a damaged or early roll comes again at once. With no HELLO yet, as
+        often as the handshake's back-off allows, not once per resent roll."""
+        if self.hello is None:
+            if now - self._last_ping >= self._hello_wait:
+                self._ping(out, now)
+                self._hello_wait = min(self._hello_wait * 2, self.timing.hello_retry_max)
+        elif now - self._last_ping >= self.timing.hurry:
+            self._ping(out, now)
+
     def _ping(self, out: Output, now: float) -> None:
         self._last_ping = now
         self.counters.pings += 1

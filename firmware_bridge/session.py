@@ -110,7 +110,7 @@ class TraySession:
             return
         if str(exc) not in self._reported:  # once per outage, not once per attempt
             self._reported.add(str(exc))
-            log.warning("%s", exc)
+            log.debug("%s", exc)  # the problem notice is what people see: not twice
             self._put([TrayProblem(self.port, str(exc))])
 
     def _serve(self, port: serial.SerialBase) -> str:

@@ -9,7 +9,7 @@ from companion.football_leader import commands as c
 from companion.football_leader import events as ev
 from companion.football_leader.model import Period, Phase, RestartKind
 from companion.teams import Team
-from football_leader_kit import (A, C, H, confirm, d12, lowest_card, new_match, play_out_period, place,
+from football_leader_kit import (A, C, H, confirm, d12, free_move, lowest_card, new_match, play_out_period, place,
                                  plain_team, to_kick_off)
 
 
@@ -30,19 +30,44 @@ def next_period(m):
         m.submit(c.KickOff(m.state.players[H(9)].ref if m.state.restart.team is Team.HOME else A(10)))
 
 
-def test_a_half_ends_after_each_coach_plays_one_more_turn_when_a_deck_runs_out():
+def test_a_half_ends_after_both_coaches_played_the_turn_their_last_card_gives_them():
+    """2.2: "A player has one turn left in a half when he picks the last card from his deck.
+    The half ends when both players have played their last turn." Both decks hold 45 after
+    the five-card hands; each turn plays one card and draws one (four in hand: "just one").
+    Home kicks off and plays the odd turns: he picks his last card closing turn 89, Away his
+    closing turn 90. Home's last turn is 91, Away's is 92, and the half ends after 92."""
     m = plain_match()
     play_out_period(m)
     events = [e.payload for e in m.events]
-    [last] = [p for p in events if isinstance(p, ev.LastTurnSet)]
-    at = events.index(last)
-    # The deck ran out in a turn's closing draw: that turn and the next two are played.
+    lasts = [p for p in events if isinstance(p, ev.LastTurnSet)]
+    assert [(p.team, p.turn) for p in lasts] == [(Team.HOME, 91), (Team.AWAY, 92)]
+    at = events.index(lasts[0])
     ran_out = next(p for p in events[at:] if isinstance(p, ev.TurnFinished))
-    assert last.turn == ran_out.number + 2
+    assert (ran_out.team, ran_out.number) == (Team.HOME, 89)
     second = events.index(next(p for p in events if isinstance(p, ev.PeriodStarted) and p.period is
                                Period.SECOND_HALF))
-    finished = [p.number for p in events[at:second] if isinstance(p, ev.TurnFinished)]
-    assert finished == [ran_out.number, ran_out.number + 1, ran_out.number + 2]
+    finished = [(p.team, p.number) for p in events[at:second] if isinstance(p, ev.TurnFinished)]
+    assert finished == [(Team.HOME, 89), (Team.AWAY, 90), (Team.HOME, 91), (Team.AWAY, 92)]
+
+
+def test_when_the_other_deck_has_cards_left_the_half_ends_after_one_more_turn_each():
+    """The text is silent on a coach whose deck has not run out: he plays one more turn
+    (the one between), and the half ends after the last turn of the coach who ran out (FL11).
+    Home plays a movement and an extra movement in his first turn (three in hand: he draws
+    two), so his deck runs out closing turn 87; Away still has a card after turn 88."""
+    m = plain_match()
+    m.submit(free_move(m, Team.HOME))
+    m.submit(free_move(m, Team.HOME))   # the extra movement ends the turn
+    assert m.state.turn.team is Team.AWAY and m.state.cards[Team.HOME].deck == 43
+    play_out_period(m)
+    events = [e.payload for e in m.events]
+    lasts = [p for p in events if isinstance(p, ev.LastTurnSet)]
+    assert [(p.team, p.turn) for p in lasts] == [(Team.HOME, 89)]
+    at = events.index(lasts[0])
+    second = events.index(next(p for p in events if isinstance(p, ev.PeriodStarted) and p.period is
+                               Period.SECOND_HALF))
+    finished = [(p.team, p.number) for p in events[at:second] if isinstance(p, ev.TurnFinished)]
+    assert finished == [(Team.HOME, 87), (Team.AWAY, 88), (Team.HOME, 89)]
 
 
 def test_the_second_half_reshuffles_and_the_other_coach_kicks_off():

@@ -165,6 +165,58 @@ def test_speed_dribbling_both_fail_deflects_the_ball_one_ps_and_stuns_both():
     assert grid_distance(s.ball.ps, (13, 6)) == 1  # one PS from the defender's PS
 
 
+# "In every case of physical challenge between two players, when one of the skill tests fails
+# while the other is successful, the player who failed the test fouls the other." The Speed
+# Dribbling section changes only who is stunned; the one exemption from fouls is the
+# deflection's (F20).
+
+def test_speed_dribbling_a_failed_tackle_is_the_defenders_foul_and_the_advantage_runs_on():
+    m = _speed_dribble()
+    pct(m, Team.AWAY, 50)   # speed dribbling 70: good
+    pct(m, Team.HOME, 75)   # tackle 60: failed
+    req = m.pending()[0]
+    assert req.kind == "choice" and req.team is Team.AWAY and set(req.options) == {"advantage", "free_kick"}
+    assert m.state.players[H(7)].status is Status.STUNNED  # the loser, as in every speed dribbling
+    choose(m, "advantage")
+    s = m.state
+    assert s.players[A(8)].ms == (22, 13) and s.ball.carrier == A(8)
+    assert s.players[H(7)].status is Status.STUNNED and s.pace == 7
+
+
+def test_speed_dribbling_a_failed_tackle_gives_a_free_kick_where_the_attacker_was_fouled():
+    m = _speed_dribble()
+    pct(m, Team.AWAY, 50)
+    pct(m, Team.HOME, 85)   # a failed tackle of 85: the call board's yellow (placeholder: 80 and up)
+    choose(m, "free_kick")
+    s = m.state
+    spot = s.players[A(8)].ms
+    assert max(abs(spot[0] - 26), abs(spot[1] - 12)) == 1   # stopped next to the defender
+    assert (s.restart.kind.value, s.restart.team, s.restart.spot_ms) == ("free_kick", Team.AWAY, spot)
+    assert s.players[H(7)].yellow == 1
+
+
+def test_speed_dribbling_a_failed_dribble_against_a_good_tackle_is_the_attackers_foul():
+    m = _speed_dribble()
+    pct(m, Team.AWAY, 80)   # speed dribbling 70: failed
+    pct(m, Team.HOME, 40)   # tackle 60: good
+    req = m.pending()[0]
+    assert req.kind == "choice" and req.team is Team.HOME
+    choose(m, "free_kick")
+    s = m.state
+    assert (s.restart.kind.value, s.restart.team, s.restart.spot_ms) == ("free_kick", Team.HOME, (26, 12))
+    assert s.players[A(8)].status is Status.STUNNED
+
+
+def test_speed_dribbling_the_advantage_after_the_attackers_foul_gives_the_defender_the_ball():
+    m = _speed_dribble()
+    pct(m, Team.AWAY, 80)
+    pct(m, Team.HOME, 40)
+    choose(m, "advantage")
+    s = m.state
+    assert s.ball.carrier == H(7) and s.players[A(8)].status is Status.STUNNED
+    assert max(abs(s.players[A(8)].ms[0] - 26), abs(s.players[A(8)].ms[1] - 12)) == 1
+
+
 # --- Shots: tokens, save attempt token, goalkeeper dive ---------------------------------------------
 
 def _shot_match(shot_skill=75, save=80):
@@ -325,6 +377,34 @@ def test_offside_trap_works_when_the_attacker_fails_or_is_lower():
     s = m.state
     assert s.phase is Phase.RESTART
     assert s.restart.team is Team.HOME and s.restart.spot_ms == (21, 14)
+
+
+def test_an_equal_escape_result_is_a_tie_and_both_roll_again():
+    """F48: the escape is a challenge ("If the challenge is won, the attacker acts timely"),
+    and "in the event of a tie, tests are null and dice must be rerolled". With the
+    example's numbers: the defence rolls 44 on D1's 61, A2 rolls 44 on his 66."""
+    m = _offside_setup()
+    pct(m, Team.HOME, 44)
+    pct(m, Team.AWAY, 44)
+    s = m.state
+    assert s.phase is Phase.MOVEMENT and s.restart is None and "tie" in s.last_outcome
+    reqs = m.pending()
+    assert {r.team for r in reqs[:2]} == {Team.AWAY, Team.HOME}
+    assert s.players[H(3)].ms == (22, 10)   # the defenders stay where the trap took them
+    pct(m, Team.AWAY, 53)                   # A2 again: 53 on 66
+    pct(m, Team.HOME, 50)                   # D1 again: 50 on 61, lower
+    s = m.state
+    assert s.phase is Phase.MOVEMENT and s.restart is None and "onside" in s.last_outcome
+
+
+def test_after_a_tie_the_defences_higher_result_catches_him():
+    m = _offside_setup()
+    pct(m, Team.HOME, 44)
+    pct(m, Team.AWAY, 44)
+    pct(m, Team.AWAY, 40)
+    pct(m, Team.HOME, 50)
+    s = m.state
+    assert s.phase is Phase.RESTART and s.restart.team is Team.HOME and s.restart.spot_ms == (21, 14)
 
 
 def test_failed_offside_trap_leaves_the_defenders_where_they_were_but_exhausted():

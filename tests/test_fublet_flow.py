@@ -9,7 +9,7 @@ from companion.commands import Choose, PlaceFigure, SubmitRoll
 from companion.dice import DieKind, roll_of
 from companion.errors import DiceMismatch, RuleViolation
 from companion.fublet import commands as c
-from companion.fublet.components import Action, shipped_team
+from companion.fublet.components import Action, Skill, shipped_team
 from companion.fublet.model import Period, Phase, RestartKind, RoundKind, ShotPlan, Status, Zone
 from companion.teams import Team
 
@@ -367,6 +367,67 @@ def test_foul_in_own_penalty_area_offers_a_penalty_kick():
     pct(m, Team.AWAY, 40)
     pct(m, Team.HOME, 90)
     assert m.state.score[Team.AWAY] == 1
+
+
+def _penalty(keeper_ms):
+    m = _penalty_setup(keeper_ms)
+    m.submit(c.Declare(A(9), Action.FINALIZATION, target_ps=(0, 7)))  # the ball on the goal-line PS (0, 7)
+    return m
+
+
+def _penalty_setup(keeper_ms=(1, 15)):
+    home = with_skills(shipped_team("rovers"), 2, tackle=50)
+    m = started(home=home)
+    m.submit(PlaceFigure(A(8), square=(9, 14), correction=True))
+    m.submit(PlaceFigure(H(2), square=(4, 14), correction=True))
+    m.submit(c.Declare(A(8), Action.KEEP_AND_RUN, target_ms=(6, 14)))
+    m.submit(c.Move(H(2), (5, 14), engage=True))
+    pass_phase(m)
+    pct(m, Team.AWAY, 30)
+    pct(m, Team.HOME, 70)
+    m.submit(Choose(m.pending()[0].id, "penalty_kick"))
+    m.submit(c.ChooseTaker(A(9)))
+    for ref, ms in ((A(8), (9, 20)), (H(2), (9, 22)), (A(9), (5, 15)), (H(1), keeper_ms)):
+        m.submit(PlaceFigure(ref, square=ms))
+    return m
+
+
+def test_nobody_but_keeper_and_kicker_stands_in_the_penalty_arc():
+    """F43: "no players, besides the goalkeeper and the kicker, can be placed inside the
+    penalty area and its arc". The arc's MS are board data (placeholder: MS (8, 13)..(8, 18)
+    and (9, 14)..(9, 17) in front of the low area)."""
+    m2 = _penalty_setup()
+    m2.submit(PlaceFigure(A(8), square=(9, 15)))   # in the arc
+    with pytest.raises(RuleViolation, match="clear the penalty area: away#8"):
+        m2.submit(c.Declare(A(9), Action.FINALIZATION, target_ps=(0, 7)))
+    m2.submit(PlaceFigure(A(8), square=(10, 15)))  # beyond it
+    m2.submit(c.Declare(A(9), Action.FINALIZATION, target_ps=(0, 7)))
+    assert len(m2.pending()) == 2
+
+
+def test_a_penalty_keeper_dives_at_most_3_ms_like_in_open_play():
+    """F43: "All regular shot and save rules are applied" and the goalkeeper "can dive for a
+    maximum of 3 MS": 6 MS from the ball's goal-line PS (75 - 60 = 15 before issue 12) he
+    cannot reach it; only the kicker rolls and a good kick is a goal."""
+    assert next(p for p in shipped_team("rovers").players if p.number == 1).skills[Skill.PENALTY_KICK] == 75
+    m = _penalty((1, 21))   # 6 MS from MS (1, 15) of PS (0, 7)
+    reqs = m.pending()
+    assert len(reqs) == 1 and reqs[0].team is Team.AWAY
+    pct(m, Team.AWAY, 40)
+    assert m.state.score[Team.AWAY] == 1
+
+
+def test_an_unreachable_penalty_that_fails_its_test_misses():
+    m = _penalty((1, 21))
+    pct(m, Team.AWAY, 99)
+    s = m.state
+    assert s.score[Team.AWAY] == 0 and s.restart.kind is RestartKind.FREE_KICK and s.restart.team is Team.HOME
+
+
+def test_a_penalty_keeper_3_ms_away_saves_with_minus_30():
+    m = _penalty((1, 18))   # 3 MS: 75 - 30 = 45
+    reqs = m.pending()
+    assert len(reqs) == 2 and "success if <= 45" in next(r.text for r in reqs if r.team is Team.HOME)
 
 
 # --- deflection -----------------------------------------------------------------------------------

@@ -83,3 +83,15 @@ def test_the_shipped_demo_is_this_match():
     demo = Path(__file__).parent.parent / "companion" / "demo" / "fublet_demo.jsonl"
     assert demo.read_bytes() == MATCH.read_bytes(), \
         "copy tests/data/fublet_full_match.jsonl to companion/demo/fublet_demo.jsonl"
+
+
+def test_a_journal_recorded_before_the_offside_escape_named_its_defender_still_replays(replayed, tmp_path):
+    """Issue 12 added ``defender`` to the offside escape's context; a journal written before
+    (the same match without the field) replays to the same match."""
+    old = tmp_path / "before_issue_12.jsonl"
+    lines = MATCH.read_text(encoding="utf-8").splitlines()
+    stripped = [line.replace(',"defender":"home#4"}', "}") for line in lines]
+    assert stripped != lines
+    old.write_text("\n".join(stripped) + "\n", encoding="utf-8")
+    again = Match.from_events(FubletRules(), read_file(old).events)
+    assert again.summary() == replayed.summary()

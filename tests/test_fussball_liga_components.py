@@ -56,14 +56,28 @@ def test_the_interception_bonus_effects_are_printed_values(comps):
 
 
 @pytest.mark.parametrize("original, modified, wide, close", [
-    (1, 6, False, False), (2, 6, False, False),   # the foul columns never win the ball
+    (1, 1, False, False), (2, 2, False, False),
     (3, 3, True, False), (4, 4, True, False), (5, 5, True, True), (6, 6, True, True),
     (3, 2, False, False), (6, 4, True, False), (4, 5, True, True), (5, 1, False, False),
+    # No foul (fair play, or no defender next to the attacker): an original 1 or 2 reads the
+    # modified result like any other roll; the dribbling table has no "original 1 always loses".
+    (1, 6, True, True), (2, 5, True, True), (2, 3, True, False), (1, 0, False, False),
 ])
 def test_the_dribbling_table(comps, original, modified, wide, close):
     t = comps.tables.dribbling
     assert t.succeeds(False, original, modified) is wide
     assert t.succeeds(True, original, modified) is close
+
+
+@pytest.mark.parametrize("original, fair_play, next_to_attacker, foul", [
+    (1, False, True, True), (2, False, True, True), (3, False, True, False),
+    (1, True, True, False), (2, False, False, False),
+])
+def test_the_dribbling_foul_is_the_original_roll_and_a_foul_never_wins_the_ball(comps, original, fair_play,
+                                                                                 next_to_attacker, foul):
+    t = comps.tables.dribbling
+    assert t.fouls(original, fair_play, next_to_attacker) is foul
+    assert t.succeeds(False, original, 6, foul) is not foul
 
 
 def test_the_dribbling_bonus_effects_and_fouls_are_printed_values(comps):

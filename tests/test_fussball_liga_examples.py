@@ -172,6 +172,25 @@ def test_an_original_two_is_a_foul_only_with_a_defender_next_to_the_attacker():
     assert m.state.players[A(4)].fouls == 1 and m.state.players[A(4)].yellow == 0
 
 
+@pytest.mark.parametrize("original, fair_play, wins, fouls", [
+    (1, True, True, 0),    # 1 + 2 - 1 = 2 with a supporter: 3, "ok" in the wide row
+    (2, True, True, 0),    # 4: "ok"
+    (1, False, False, 1),  # no fair play: the original 1 is a foul (and a yellow card)
+    (2, False, False, 1),  # the original 2 is a foul
+])
+def test_an_original_one_or_two_without_a_foul_reads_the_modified_result(original, fair_play, wins, fouls):
+    """LV30: the headings are modified results ("d1-", "d6+", "Effects given below,
+    cumulative"); the original roll only decides the foul ("An original die roll of "1" or
+    "2" is a foul if ... the defender did not declare 'fair play'"). The ball, in wide control,
+    is dribbled through the principal's square (+2), one supporter stands next to the attacker
+    (+1), and fair play takes one: an original 1 reads 3 and wins the ball."""
+    m = tackle(attacker=(13, 10), ball=(14, 10), principal=(14, 10), supporters=((13, 11),), fair_play=fair_play)
+    assert sum(mods(m).values()) == (2 if fair_play else 3)
+    die(m, Team.AWAY, original)
+    assert (m.state.ball.holder == A(4)) is wins
+    assert m.state.players[A(4)].fouls == fouls
+
+
 # --- movement figures -------------------------------------------------------------------------------------
 
 def test_close_control_costs_2_a_square_and_the_ball_1_for_each_45_degrees():
@@ -216,3 +235,32 @@ def test_a_foul_in_the_penalty_area_is_a_penalty_kick():
     die(m, Team.AWAY, 2)
     choose(m, "penalty_kick")
     assert m.state.restart.kind is RestartKind.PENALTY
+
+
+# --- LV19: "the target may be any space of the playing field, plus the 6+6 goal squares" ----------
+
+def test_a_back_pass_to_the_goalkeeper_standing_in_his_goal():
+    """"You may pass the ball to your own goal-keeper": also where he stands in one of his
+    goal squares; he plays it like any other player (close control, not in his hands)."""
+    m = to_turn_two()
+    scene(m, {11: (3, 9), 1: (-1, 9)}, DEEP, ball=(3, 9), holder=H(11))
+    m.submit(c.Kick(H(11), (-1, 9)))
+    s = m.state
+    assert s.ball.holder == H(1) and s.ball.control is Control.CLOSE and s.score[Team.AWAY] == 0
+    assert "follow-up" in m.pending()[0].text   # he may move it on like any attacker in the target square
+
+
+@pytest.mark.parametrize("face, own_goal", [(5, True), (1, False)])
+def test_a_shot_at_the_own_goal_scores_for_the_other_side_or_gives_them_a_corner(face, own_goal):
+    m = to_turn_two()
+    scene(m, {11: (3, 10), 1: (-1, 8)}, DEEP, ball=(3, 10), holder=H(11))
+    m.submit(c.Kick(H(11), (-1, 10)))            # 4 squares: "hit" on 3 or more
+    assert "goal shot by home#11 from 4 squares (hits on 3+)" in m.pending()[0].text
+    die(m, Team.HOME, face)
+    s = m.state
+    if own_goal:
+        assert s.score == {Team.HOME: 0, Team.AWAY: 1}
+        assert m.summary()["goals"][-1]["scorer"] is None
+    else:
+        assert s.score[Team.AWAY] == 0
+        assert (s.restart.kind, s.restart.team) == (RestartKind.CORNER, Team.AWAY)

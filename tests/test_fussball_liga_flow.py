@@ -256,10 +256,12 @@ def test_a_missed_goal_shot_gives_the_defender_a_goal_kick():
     assert s.score[Team.HOME] == 0 and s.restart.kind is RestartKind.GOAL_KICK and s.restart.team is Team.AWAY
 
 
-def test_a_shot_at_the_own_goal_is_refused():
+def test_a_shot_at_the_own_goal_is_a_goal_shot():
+    # LV19: "plus the 6+6 goal squares": the own goal's too (an own goal if it hits).
     m = to_turn_two()
     scene(m, {11: (4, 10)}, {}, ball=(4, 10), holder=H(11))
-    refused(m, c.Kick(H(11), (-1, 10)), "opponents' goal")
+    m.submit(c.Kick(H(11), (-1, 10)))
+    assert "goal shot by home#11 from 5 squares" in m.pending()[0].text
 
 
 def test_the_goalkeeper_in_the_targeted_goal_square_has_the_ball():

@@ -132,8 +132,8 @@ def test_a_corner_kick_may_target_the_penalty_area_off_the_lines():
 
 # --- fouls and free-kicks ---------------------------------------------------------------------------------
 
-def foul_at(square=(14, 10), attacker=(13, 10), defender=(14, 11)):
-    m = kicked_off()
+def foul_at(square=(14, 10), attacker=(13, 10), defender=(14, 11), **options):
+    m = kicked_off(**options)
     scene(m, {11: attacker}, {4: defender, 1: (29, 10), 2: (28, 3)}, ball=square, holder=H(11))
     m.submit(c.PassTurn(Team.HOME))
     m.submit(c.Tackle(A(4)))
@@ -241,6 +241,30 @@ def test_third_foul_yellow_then_a_yellow_for_a_one_sends_him_off():
     assert (p.fouls, p.yellow, p.sent_off, p.on_pitch) == (4, 2, True, False)
     cards = m.summary()["cards"]
     assert [x["colour"] for x in cards] == ["yellow", "yellow-red"]
+
+
+def test_a_third_foul_that_is_also_a_one_shows_one_yellow_card():
+    """LV36: "The yellow card is also shown to him for every 3rd foul play in the game" and
+    "with a yellow card shown in case of a "1"": each names a case in which the yellow card
+    is shown; one foul in both cases shows it once ("all the official Laws of Soccer also
+    rule this game": one offence, one caution). Fouls no. 1 and 2 are 2s, no. 3 is a 1."""
+    m = foul_at()
+    choose(m, "advantage")
+    fouls_by(m, A(4), [2, 1])
+    p = m.state.players[A(4)]
+    assert (p.fouls, p.yellow, p.sent_off) == (3, 1, False)
+    assert [x["colour"] for x in m.summary()["cards"]] == ["yellow"]
+    fouls_by(m, A(4), [2, 2, 2])  # no. 6: the next third foul, the second yellow card
+    p = m.state.players[A(4)]
+    assert (p.fouls, p.yellow, p.sent_off) == (6, 2, True)
+
+
+def test_a_table_that_shows_two_cards_for_a_third_foul_that_is_a_one_may_say_so_at_setup():
+    m = foul_at(third_foul_two_cards=True)
+    choose(m, "advantage")
+    fouls_by(m, A(4), [2, 1])
+    p = m.state.players[A(4)]
+    assert (p.fouls, p.yellow, p.sent_off) == (3, 2, True)
 
 
 def test_a_goalkeeper_sent_off_is_replaced_by_a_field_player():

@@ -8,6 +8,7 @@ import pytest
 from companion.commands import Choose, PlaceFigure
 from companion.errors import DiceMismatch, RuleViolation
 from companion.futboard import commands as c
+from companion.futboard import queries as q
 from companion.futboard.components import load_components, shipped_team
 from companion.futboard.model import Corner, KickOff, Options, Penalty, Phase, Variant, Where
 from companion.futboard.rules import FutboardRules
@@ -194,6 +195,26 @@ def test_no_more_than_four_of_a_team_in_a_line():
     m = kicked_off()
     with pytest.raises(RuleViolation, match="already has 4 players in line 3"):
         m.submit(c.Move(H(6), (3, 3)))
+
+
+def test_the_goalkeeper_is_not_one_of_the_four_players_in_a_line():
+    """FB34 and FB20 read "players" alike: the rulebook counts "10 players plus the
+    Goalkeeper", so neither the four in a line nor the last opponent's player counts him.
+    Line 3 holds four of Home's players (#2, #3, #4, #5): the goalkeeper may join them by a
+    movement, a fifth player may not."""
+    m = kicked_off()
+    fix(m, H(1), (1, 6))
+    m.submit(c.Move(H(1), (3, 6)))   # two spaces up
+    assert m.state.players[H(1)].space == (3, 6) and not q.crowded_lines(m.state, Team.HOME)
+    with pytest.raises(RuleViolation, match="already has 4 players in line 3"):
+        m.submit(c.Move(H(6), (3, 3)))
+
+
+def test_a_table_that_counts_the_goalkeeper_in_the_line_may_say_so_at_setup():
+    m = kicked_off(keeper_in_line=True)
+    fix(m, H(1), (1, 6))
+    with pytest.raises(RuleViolation, match="already has 4 players in line 3"):
+        m.submit(c.Move(H(1), (3, 6)))
 
 
 # --- passes and offside -----------------------------------------------------------------------------

@@ -4,6 +4,7 @@ a lossy in-memory line (seeded), which is where lost and repeated rolls would sh
 
 from __future__ import annotations
 
+import logging
 import random
 
 import pytest
@@ -120,6 +121,7 @@ def test_a_roll_with_a_bad_die_is_refused_with_a_nak(link, dice, why):
 
 
 def test_wrong_protocol_version_is_reported_and_nothing_gets_through(link, caplog):
+    caplog.set_level(logging.DEBUG)  # shown to people as a problem; the log keeps a debug line
     link.open(0.0)
     out = link.receive(hello(proto=2) + roll(), 0.1)
     assert [type(n) for n in out.notices] == [TrayProblem]
@@ -278,3 +280,88 @@ def test_a_tray_of_another_version_is_reported_once_not_at_every_ping(link):
         problems += [n for n in out.notices if isinstance(n, TrayProblem)]
         link.tick(0.1 * i + 0.05)
     assert len(problems) == 1 and link.counters.rejected[Reject.WRONG_VERSION] == 5
+
+
+# --- a tray's edge cases: dice HELLO never listed, a reused boot id, no HELLO, a bad boot --------------
+
+@pytest.mark.parametrize("dice, says", [
+    ("d10:home-black:4,d10:purple:3", "'purple' is not one its HELLO listed"),
+    ("d12:home-black:11", "rolled as a d12, but its HELLO says it is a d10"),
+])
+def test_a_roll_of_dice_hello_did_not_list_is_refused_with_one_problem_line(link, caplog, dice, says):
+    connected(link)
+    out = link.receive(roll(dice=dice), 0.1)
+    assert sent(out) == [m.Nak(2, BOOT, 17, NakReason.BAD_DIE)]
+    [problem] = out.notices
+    assert isinstance(problem, TrayProblem) and says in problem.message and "roll again" in problem.message
+    assert link.counters.rolls == 0 and link.counters.rejected[Reject.BAD_DIE] == 1
+    assert caplog.records == [r for r in caplog.records if r.levelno < logging.WARNING]  # printed once: as the problem
+
+
+def test_a_roll_whose_boot_breaks_the_grammar_gets_a_nak_naming_it_as_sent(link):
+    connected(link)
+    out = link.receive(roll(boot="5b1e9c02"), 0.1)
+    [nak] = [f for b in out.send for f in decode(b)]  # raw: the boot breaks the grammar, as the tray sent it
+    assert (nak.type, nak.get("boot"), nak.get("seq"), nak.get("reason")) == ("NAK", "5b1e9c02", "17", "malformed")
+    assert [type(n) for n in out.notices] == [TrayProblem] and link.counters.rolls == 0
+
+
+def test_a_tray_that_never_says_hello_is_pinged_with_the_back_off_not_once_per_roll(link):
+    link.open(0.0)
+    pings = []
+    for i in range(1, 41):  # a roll resent every 250 ms for 10 s, and the host's clock ticking between
+        t = i * 0.25
+        pings += [t for x in sent(link.receive(roll(), t)) if isinstance(x, m.Ping)]
+        pings += [t + 0.1 for x in sent(link.tick(t + 0.1)) if isinstance(x, m.Ping)]
+    assert len(pings) <= 12  # 0.1, 0.3, 0.7, 1.5 s, then once a second: not 40 times
+    assert all(b - a >= 0.2 for a, b in zip(pings[3:], pings[4:]))
+    assert link.counters.rejected[Reject.NO_HELLO] == 40 and link.counters.rolls == 0
+
+
+def throw_all(line: "Line", groups, count: int) -> None:
+    for i in range(count):
+        while len(line.store.rolls) >= traycore.MAX_PENDING:
+            line.step()
+        line.throw(groups[i % len(groups)])
+        for _ in range(line.rng.randrange(1, 10)):
+            line.step()
+
+
+def test_a_tray_restarting_under_its_old_boot_id_loses_no_roll_and_is_reported_once():
+    line = Line(seed=3)
+    groups = [("home-black", "home-white"), ("away-black", "away-white")]
+    throw_all(line, groups, 20)
+    for _ in range(100):
+        line.step()
+    boot = line.tray.boot
+    line.boots -= 1  # the next start picks the same boot id: its numbers start again at 1
+    line.tray = line.boot()
+    assert line.tray.boot == boot
+    notices = []
+    original = line.link_send
+
+    def keep(out):
+        notices.extend(out.notices)
+        original(out)
+    line.link_send = keep
+    throw_all(line, groups, 20)
+    for _ in range(500):
+        if not line.store.rolls:
+            break
+        line.step()
+    assert not line.store.rolls
+    # Every roll arrives, unless it shows exactly the faces of the earlier roll with its number (1 in 100).
+    before = {seq: text for _, seq, text in line.made[:20]}
+    same_name_same_faces = sum(1 for _, seq, text in line.made[20:] if before.get(seq) == text)
+    assert len(line.got) == 40 - same_name_same_faces
+    assert len({r.device for r in line.got}) == len(line.got)  # every roll keeps a name of its own
+    assert any("~1#" in r.device for r in line.got)
+    problems = [n for n in notices if isinstance(n, TrayProblem)]
+    assert len(problems) == 1 and "kept its boot id" in problems[0].message
+    assert sum(isinstance(n, TrayRebooted) for n in notices) == 1
+
+
+def test_a_line_that_repeats_a_hello_is_not_taken_for_a_restart(link):
+    connected(link)
+    out = link.receive(hello(seq=1), 0.2)  # the same frame again
+    assert out.notices == [] and link.counters.reboots == 0

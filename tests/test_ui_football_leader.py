@@ -26,6 +26,15 @@ def face() -> FootballLeaderFace:
     return FootballLeaderFace()
 
 
+def test_setup_options_default_to_the_rulebooks_readings(face):
+    keys = {o.key: o.default for o in face.options}
+    assert keys["tackle_loop_rule"] is True and keys["second_yellow_sends_off"] is True
+    plain = face.create("lions", "blues", keys, None).options
+    assert plain.tackle_loop_rule and plain.second_yellow_sends_off and not plain.pass_one_loses_in_origin
+    off = face.create("lions", "blues", {"tackle_loop_rule": False, "second_yellow_sends_off": False}, None).options
+    assert not off.tackle_loop_rule and not off.second_yellow_sends_off
+
+
 def test_every_space_is_a_cell_under_its_own_centre(face):
     m = new_match()
     board = m.state.components.board

@@ -144,6 +144,7 @@ def test_options_map_to_the_rules_options(face):
     o = face.match_options({o.key: ("" if o.text else o.default) for o in face.options}
                            | {"half": "20", "keep_ends": True})
     assert (o.half_minutes, o.change_ends, o.extra_time, o.phase_limit) == (20, False, False, PhaseLimit.EGG_TIMER)
+    assert not o.third_foul_two_cards and face.match_options({"third_foul_two_cards": True}).third_foul_two_cards
 
 
 @pytest.mark.parametrize("size", ["1280x800", "1920x1200"])

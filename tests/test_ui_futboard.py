@@ -54,9 +54,10 @@ def goal_for_home(m: Match) -> None:
 
 def test_the_options_choose_the_limit_and_the_variant():
     face = face_for_test()
-    assert [o.key for o in face.options] == ["street", "kick_off", "time", "goal_limit"]
+    assert [o.key for o in face.options] == ["street", "kick_off", "time", "goal_limit", "keeper_in_line"]
     plain = face.create("estrela", "mare", {o.key: o.default for o in face.options}, None)
-    assert plain.options.kick_off is Team.HOME
+    assert plain.options.kick_off is Team.HOME and not plain.options.keeper_in_line
+    assert face.create("estrela", "mare", {"keeper_in_line": True}, None).options.keeper_in_line
     assert plain.options.time_limit_min == 20 and plain.options.goal_limit is None
     assert plain.options.variant is Variant.FUTBOARD and plain.components.pitch.yellow_lines is None
     goals = face.create("estrela", "mare", {"goals": True}, None)

@@ -33,9 +33,12 @@ def build_app_class():
 
     from .camera import CameraService
     from .controller import Controller, View
+    from .screens.box_editor import BoxEditorScreen
     from .screens.calibrate import CalibrateScreen
+    from .screens.history import HistoryScreen
     from .screens.home import HomeScreen
     from .screens.live import LiveScreen
+    from .screens.report import ReportScreen
     from .screens.settings import SettingsScreen
     from .screens.setup import SetupScreen
     from .widgets.keypad import Bar  # noqa: F401  (used by the kv rules)
@@ -95,10 +98,11 @@ def build_app_class():
                 self._after_resume(view)
 
         def build(self):
-            for name in ("home", "setup", "live", "settings", "calibrate"):
+            for name in ("home", "setup", "live", "settings", "calibrate", "box_editor", "report", "history"):
                 Builder.load_file(str(kv_dir / f"{name}.kv"))
             sm = ScreenManager(transition=NoTransition())
-            for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen()):
+            for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen(),
+                           BoxEditorScreen(), ReportScreen(), HistoryScreen()):
                 sm.add_widget(screen)
             sm.current = "home"
             return sm
@@ -140,6 +144,10 @@ def build_app_class():
             """The box data: the table's own files where it has them, else the shipped ones."""
             folder = self.components_dir(game)
             return self.components_module(game).load_components(folder if folder.is_dir() else None)
+
+        def open_box_editor(self, game: str | None = None, file: str | None = None) -> None:
+            """The box editor for a game, at one page or at its first placeholder."""
+            self.root.get_screen("box_editor").open(game, file)
 
         def start_camera(self, kind: str) -> None:
             try:

@@ -315,6 +315,26 @@ class Controller:
             return None
         self._queue(job)
 
+    def submit_many(self, commands: list[Command], source: Source = Source.MANUAL, what: str = "") -> None:
+        """Several commands in one job (a whole line-up): each is decided on its own; the
+        refused ones are named in the message, the accepted ones stay."""
+        def job() -> str | None:
+            if self.match is None:
+                return "no match: start or resume one first"
+            refused = []
+            for command in commands:
+                try:
+                    self._apply(lambda c=command: self.match.submit(c, source))
+                except TouchlineError as exc:
+                    refused.append(str(exc))
+            placed = len(commands) - len(refused)
+            if what:
+                self._log.append(f"{what[:1].upper()}{what[1:]}: {placed} of {len(commands)} placements")
+            if refused:
+                return f"{len(refused)} of {len(commands)} placements refused, place those by hand: {refused[0]}"
+            return None
+        self._queue(job)
+
     def choose(self, request_id: str, option: str) -> None:
         self.submit(Choose(request_id, option))
 

@@ -69,7 +69,9 @@ def play(tx: Tx, team: Team, card: Card, purpose: str) -> None:
 
 def draw(tx: Tx, team: Team, count: int, reason: str, end_of_turn: bool = False) -> None:
     """Draw up to ``count`` cards. The coach who picks the last card of his deck has one turn
-    left, and so has the other coach: the half ends after both (2.2)."""
+    left, and so has the other coach: the half ends after both (2.2). When the other coach
+    then picks his own last card, his last turn comes later and the half waits for it: the
+    half ends after the later of the two last turns."""
     s = tx.state
     book = s.cards[team]
     n = min(count, book.deck)
@@ -80,7 +82,7 @@ def draw(tx: Tx, team: Team, count: int, reason: str, end_of_turn: bool = False)
                                            Period.EXTRA_SECOND):
         number = s.turn.number if s.turn is not None else s.turns
         last = number + (2 if end_of_turn else 1)
-        if s.last_turn is None or last < s.last_turn:
+        if s.last_turn is None or last > s.last_turn:
             tx.emit(ev.LastTurnSet(team, last))
 
 

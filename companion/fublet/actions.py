@@ -17,6 +17,7 @@ from .commands import CallDeflection, Declare
 from .components import Action, Skill
 from .model import (ActionCtx, Ball, Contest, Declaration, EngagementResponseCtx, Flight, Modifier, Phase,
                     RestartKind, RoundKind, ShotPlan)
+from .fouls import AFTER_ADVANTAGE, foul
 from .resolve import CHOICES, RESOLVERS, challenge, close, open_scatter, verdict
 from .tx import Tx, refuse
 
@@ -352,7 +353,10 @@ def next_opponent(tx: Tx, done: PlayerRef) -> None:
 def resolve_speed_dribble(tx: Tx, contest: Contest) -> None:
     """Whoever loses is stunned, even after a good test. The attacker who wins runs on; the
     one who loses stops next to the defender, who takes the ball; if both fail the ball is
-    deflected 1 PS and both are stunned."""
+    deflected 1 PS and both are stunned. A failed test against a good one is the failer's
+    foul, as in every physical challenge (Referee's Calls; assumptions F20): the fouled
+    coach chooses the advantage (the attacker runs on, or the defender has the ball) or
+    the free kick from the fouled player's MS, next to the defender."""
     s = tx.state
     d = s.declaration
     a, t = contest.tests
@@ -362,16 +366,26 @@ def resolve_speed_dribble(tx: Tx, contest: Contest) -> None:
     if outcome == "tie":
         flow.reopen(tx, contest, text + "; tie: both roll again")
         return
+    stop = beside(s, defender, d.player)
     if outcome == "a":
+        if not t.success:
+            close(tx, contest, text + f"; {defender} fouls {d.player} and is stunned")
+            run_to(tx, d.player, stop, "fouled next to the defender")
+            flow.stun(tx, defender)
+            foul(tx, defender, t, d.player, "dribble_on")
+            return
         close(tx, contest, text + f"; {d.player} gets past, {defender} is stunned")
         flow.stun(tx, defender)
         next_opponent(tx, defender)
         return
-    stop = beside(s, defender, d.player)
     if outcome == "b":
-        close(tx, contest, text + f"; {defender} wins the ball, {d.player} is stunned")
         run_to(tx, d.player, stop, "stopped next to the defender")
         flow.stun(tx, d.player)
+        if not a.success:
+            close(tx, contest, text + f"; {d.player} fouls {defender} and is stunned")
+            foul(tx, d.player, a, defender, "ball_to_fouled")
+            return
+        close(tx, contest, text + f"; {defender} wins the ball, {d.player} is stunned")
         tx.emit(ev.BallSet(Ball(carrier=defender, last_touch=defender.team)))
         return
     close(tx, contest, text + "; both fail: the ball is deflected 1 PS, both are stunned")
@@ -398,3 +412,4 @@ def beside(s, defender: PlayerRef, runner: PlayerRef) -> Square | None:
 
 RESOLVERS[ActionCtx] = resolve_action
 CHOICES[EngagementResponseCtx] = on_engagement_response
+AFTER_ADVANTAGE["dribble_on"] = lambda tx, ctx: next_opponent(tx, ctx.fouler)

@@ -9,20 +9,29 @@ him off.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..teams import PlayerRef
 from . import events as ev
 from . import flow
 from . import queries as q
 from .commands import CallSubstitution
-from .model import (FoulChoiceCtx, GoalkeeperChoiceCtx, Phase, RestartKind, SubstituteChoiceCtx, Test, Where)
+from .model import (FoulChoiceCtx, GoalkeeperChoiceCtx, Phase, RestartKind, Status, SubstituteChoiceCtx, Test,
+                    Where)
 from .resolve import CHOICES
 from .tx import Tx, refuse
 
 SUBSTITUTIONS = "Substitutions"
 
 
+# What the advantage goes on with, for ``on_advantage`` values other than "ball_to_fouled"
+# and "play_on": filled in by the module that owns the action ("dribble_on": actions.py).
+AFTER_ADVANTAGE: dict[str, Callable[[Tx, FoulChoiceCtx], None]] = {}
+
+
 def foul(tx: Tx, fouler: PlayerRef, fouler_test: Test, fouled: PlayerRef, on_advantage: str) -> None:
-    """``on_advantage``: "ball_to_fouled" (the fouled side wins the ball) or "play_on"."""
+    """``on_advantage``: "ball_to_fouled" (the fouled side wins the ball), "play_on", or a
+    key of ``AFTER_ADVANTAGE`` (the action goes on)."""
     s = tx.state
     spot = s.players[fouled].ms or s.players[fouler].ms
     own_area = q.ms_in(s, "penalty_area", q.own_end(s, fouler.team), spot)
@@ -38,9 +47,13 @@ def on_foul_choice(tx: Tx, choice, option: str) -> None:
     from .restarts import award
     ctx: FoulChoiceCtx = choice.ctx
     if option == "advantage":
-        flow.stun(tx, ctx.fouler)  # the advantage rule always stuns the fouling player
+        p = tx.state.players[ctx.fouler]
+        if not (p.status is Status.STUNNED and p.stunned_until > tx.state.round):
+            flow.stun(tx, ctx.fouler)  # the advantage rule always stuns the fouling player
         if ctx.on_advantage == "ball_to_fouled":
             flow.give_ball(tx, ctx.fouled)
+        elif ctx.on_advantage in AFTER_ADVANTAGE:
+            AFTER_ADVANTAGE[ctx.on_advantage](tx, ctx)
         return
     book(tx, ctx)
     kind = RestartKind.PENALTY if ctx.penalty else RestartKind.FREE_KICK

@@ -291,6 +291,7 @@ class OffsideCtx:
 class OffsideEscapeCtx:
     TAG: ClassVar[str] = "offside_escape"
     defence_result: int = 0
+    defender: PlayerRef | None = None   # who rolled the trap: after a tie both roll again
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,7 +341,7 @@ class FoulChoiceCtx:
     result: int = 0                  # the fouler's failed result
     spot: Square | None = None       # MS of the foul (the fouled player's)
     penalty: bool = False            # committed inside the fouler's own penalty area
-    on_advantage: str = ""           # what advantage means here: "ball_to_fouled", "play_on"
+    on_advantage: str = ""           # what advantage means here: "ball_to_fouled", "play_on", "dribble_on"
 
 
 @dataclass(frozen=True, slots=True)

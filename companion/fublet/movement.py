@@ -20,7 +20,7 @@ from .commands import CallOffside, Move, PassTurn, ReachBall, TacticalMove, Zone
 from .components import Skill
 from .model import (Contest, Flight, OffsideCtx, OffsideEscapeCtx, Phase, PlayerState, RestartKind, RoundKind,
                     Status, TacticalMoveCtx, Where)
-from .resolve import RESOLVERS, close, verdict
+from .resolve import RESOLVERS, challenge, close, verdict
 from .restarts import award, check_square
 from .tx import Tx, refuse
 
@@ -303,17 +303,38 @@ def resolve_offside(tx: Tx, contest: Contest) -> None:
     for ref, to in zip(ctx.defenders, ctx.destinations):
         tx.emit(ev.PlayerRelocated(ref, to, Where.PITCH, "offside trap"))
     escape = q.skill_test(tx.state, ctx.attacker, Skill.TACTICAL_PERCEPTION, "Tactical Perception (beat the trap)")
-    flow.open_contest(tx, (escape,), OffsideEscapeCtx(defence_result=t.result), front=True)
+    flow.open_contest(tx, (escape,), OffsideEscapeCtx(defence_result=t.result, defender=t.player), front=True)
 
 
 def resolve_offside_escape(tx: Tx, contest: Contest) -> None:
+    """The escape is a challenge against the defence's trap test: won with a successful result
+    higher than the defence's. An equal successful result is a tie: "tests are null and dice
+    must be rerolled" (both: the attacker's test and the defence's, F48)."""
     s = tx.state
     t = contest.tests[0]
     ctx: OffsideEscapeCtx = contest.ctx
-    if t.success and t.result > ctx.defence_result:
-        close(tx, contest, verdict(s, t) + f", higher than the defence's {ctx.defence_result}: onside")
+    if len(contest.tests) == 2:   # rolled again after a tie: both tests are in the contest
+        d = contest.tests[1]
+        outcome = challenge(t, d)
+        against = verdict(s, d)
+    else:
+        outcome = "a" if t.success and t.result > ctx.defence_result else (
+            "tie" if t.success and t.result == ctx.defence_result else "b")
+        against = f"the defence's {ctx.defence_result}"
+    if outcome == "tie":
+        if ctx.defender is None or len(contest.tests) == 2:
+            # A contest opened before the trap's roller was recorded rolls the attacker again.
+            flow.reopen(tx, contest, verdict(s, t) + f" against {against}: tie, roll again")
+            return
+        close(tx, contest, verdict(s, t) + f" against {against}: tie, both roll again")
+        escape = q.skill_test(s, t.player, Skill.TACTICAL_PERCEPTION, "Tactical Perception (beat the trap)")
+        trap = q.skill_test(s, ctx.defender, Skill.TACTICAL_PERCEPTION, "Tactical Perception (offside trap)")
+        flow.open_contest(tx, (escape, trap), ctx, front=True)
         return
-    close(tx, contest, verdict(s, t) + f" against the defence's {ctx.defence_result}: offside")
+    if outcome == "a":
+        close(tx, contest, verdict(s, t) + f", beats {against}: onside")
+        return
+    close(tx, contest, verdict(s, t) + f" against {against}: offside")
     award(tx, RestartKind.FREE_KICK, t.player.team.other, f"offside: {t.player}", spot_ms=s.players[t.player].ms)
 
 

@@ -71,9 +71,11 @@ def too_close(s, r: Restart) -> list[PlayerRef]:
 
 
 def in_penalty_area(s, r: Restart) -> list[PlayerRef]:
-    """Penalty kick: nobody but the goalkeeper and the kicker inside the penalty area."""
+    """Penalty kick: nobody but the goalkeeper and the kicker "inside the penalty area and its
+    arc" (the arc's MS are board data, ``penalty_arc_<end>``)."""
     end = q.own_end(s, r.team.other)
-    return [p.ref for p in q.on_pitch(s) if p.ms is not None and q.ms_in(s, "penalty_area", end, p.ms)
+    return [p.ref for p in q.on_pitch(s) if p.ms is not None
+            and (q.ms_in(s, "penalty_area", end, p.ms) or q.ms_in(s, "penalty_arc", end, p.ms))
             and p.ref != r.taker and not (p.goalkeeper and p.ref.team is r.team.other)]
 
 

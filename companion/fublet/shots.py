@@ -213,15 +213,30 @@ def open_penalty(tx: Tx) -> None:
         return
     dive = dive_distance(s) or 0
     kicker = q.skill_test(s, d.player, Skill.FINALIZATION, "Finalization (penalty kick)", "outcome")
+    if dive > GK_DIVE_MAX_MS:
+        # "All regular shot and save rules are applied": he "can dive for a maximum of 3 MS",
+        # so he cannot reach the ball and only the kicker rolls (assumptions F43).
+        flow.open_contest(tx, (kicker,), SaveCtx(dive=dive, penalty_kick=True))
+        return
     mods = (Modifier(f"dive {dive} MS", -GK_DIVE_PENALTY * dive),) if dive else ()
     keeper = q.skill_test(s, gk.ref, Skill.PENALTY_KICK, "Penalty Kick save", "outcome", mods)
-    flow.open_contest(tx, (kicker, keeper), SaveCtx(dive=min(dive, GK_DIVE_MAX_MS), penalty_kick=True))
+    flow.open_contest(tx, (kicker, keeper), SaveCtx(dive=dive, penalty_kick=True))
 
 
 def resolve_save(tx: Tx, contest: Contest) -> None:
     s = tx.state
     d = s.declaration
     ctx: SaveCtx = contest.ctx
+    if len(contest.tests) == 1:   # a penalty kick the goalkeeper cannot reach
+        shooter = contest.tests[0]
+        if shooter.success:
+            close(tx, contest, verdict(s, shooter) + f"; the goalkeeper would need to dive {ctx.dive} MS (at most "
+                                                     f"{GK_DIVE_MAX_MS}): GOAL")
+            score_goal(tx, d.team, d.player)
+        else:
+            close(tx, contest, verdict(s, shooter) + "; the kick misses the goal")
+            missed(tx, d.team)
+        return
     shooter, keeper = contest.tests
     outcome = challenge(shooter, keeper)
     text = f"{verdict(s, shooter)}; {verdict(s, keeper)}"

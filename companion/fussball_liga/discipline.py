@@ -58,7 +58,11 @@ def foul(tx: Tx, fouler: PlayerRef, spot: Square, yellow: bool, where: Square | 
     count = s.players[fouler].fouls + 1
     tx.emit(ev.FoulCommitted(fouler, spot, count))
     third = count % q.limits(s).fouls_per_yellow == 0
-    if yellow or third:
+    # One foul in both cases shows the yellow card once (LV36), unless the table counts two.
+    if yellow and third and s.options.third_foul_two_cards:
+        if not book(tx, fouler, "foul (a roll of 1)"):
+            book(tx, fouler, f"foul no. {count} (every third foul)")
+    elif yellow or third:
         book(tx, fouler, "foul (a roll of 1)" if yellow else f"foul no. {count} (every third foul)")
     s = tx.state
     team = fouler.team.other

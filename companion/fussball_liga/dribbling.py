@@ -81,12 +81,13 @@ def resolve_dribble(tx: Tx, ask: Ask, original: int, modified: int) -> None:
     ball = s.ball
     attacker = ball.holder
     text = f"{ctx.principal} {roll_text(original, modified)}: "
-    if table.succeeds(ctx.close, original, modified):
+    fouled = table.fouls(original, ctx.fair_play, ctx.foul_possible)
+    if table.succeeds(ctx.close, original, modified, fouled):
         resolved(tx, ask, original, modified, text + "wins the ball")
         control = q.control_of(s, ctx.principal, ball.square)
         flow.gain_possession(tx, ctx.principal, ball.square, control, f"{ctx.principal} won the ball")
         return
-    if original in table.foul_on and not ctx.fair_play and ctx.foul_possible:
+    if fouled:
         yellow = original in table.yellow_on
         resolved(tx, ask, original, modified, text + ("foul, yellow card" if yellow else "foul"))
         foul(tx, ctx.principal, ball.square, yellow, s.players[attacker].square)

@@ -129,9 +129,10 @@ def launch(tx: Tx, kicker: PlayerRef, origin: Square, target: Square, kind: str,
         raise refuse(SHOTS, "from loose control the target square must be closer to the ball than to the "
                             "shooting player")
     goal_end = pitch.goal_end(target)
-    if goal_end is not None:
-        if goal_end != s.attacked_end(kicker.team):
-            raise refuse(GOAL_SHOTS, "aim at the opponents' goal, not your own")
+    occupant = q.occupant(s, target)
+    back_pass = goal_end is not None and occupant is not None and occupant.team is kicker.team
+    if goal_end is not None and not back_pass:
+        # Any of "the 6+6 goal squares" may be the target (LV19): the kicker's own goal too.
         if kind in NO_GOAL:
             what = {"indirect_free_kick": "an indirect free-kick may not target the goal",
                     "throw_in": "you cannot score a goal directly from a throw-in",
@@ -151,12 +152,17 @@ def launch(tx: Tx, kicker: PlayerRef, origin: Square, target: Square, kind: str,
 
 
 def pick_receiver(s, kicker: PlayerRef, target: Square, named: PlayerRef | None, kind: str) -> PlayerRef | None:
-    """The teammate taking the pass: in the target square, or next to it (named when several)."""
+    """The teammate taking the pass: in the target square, or next to it (named when several).
+    In a goal square only the goalkeeper standing there takes it (a back-pass, LV19)."""
+    occupant = q.occupant(s, target)
     if q.pitch(s).goal_end(target) is not None:
+        if occupant is not None and occupant.team is kicker.team:
+            if named is not None and named != occupant:
+                raise refuse(PASSES, f"{occupant} stands in the target square: he is the receiver")
+            return occupant
         if named is not None:
             raise refuse(PASSES, "a goal shot has no receiver")
         return None
-    occupant = q.occupant(s, target)
     if occupant is not None:
         if occupant.team is not kicker.team:
             if named is not None:

@@ -33,6 +33,9 @@ def arrive(tx: Tx) -> None:
                                                      or q.in_own_goal(s, occupant, target)) else Control.CLOSE
         flow.gain_possession(tx, occupant, target, control, f"the ball went to {occupant}, a defender")
         return
+    if pitch.goal_end(target) is not None and f.receiver is not None:
+        receive(tx, f.receiver)   # a back-pass to the goalkeeper standing in his goal (LV19)
+        return
     if pitch.goal_end(target) is not None:
         post = s.options.goal_posts and crosses_post(s, f)
         need = q.tables(s).goal_shot.needs(f.distance)
@@ -77,12 +80,20 @@ def crosses_post(s, f: Flight) -> bool:
 
 
 def resolve_goal_shot(tx: Tx, ask: Ask, original: int, modified: int) -> None:
-    from .restarts import award, goal_kick
+    from .restarts import award, corner_for, goal_kick
 
     s = tx.state
     f = s.flight
     ctx: GoalShotCtx = ask.ctx
     hit = q.tables(s).goal_shot.hits(ctx.distance, modified)
+    own = own_goal(s, f)
+    if not hit and own is not None:
+        # Over his own goal line: "the opposing side gets a corner-kick".
+        resolved(tx, ask, original, modified, f"shot at his own goal {roll_text(original, modified)}: the ball went "
+                                              f"high, corner-kick")
+        kind, spot = corner_for(s, own, f.target)
+        award(tx, kind, f.kicker.team.other, "shot over his own goal", spot)
+        return
     if not hit:
         resolved(tx, ask, original, modified, f"goal shot from {ctx.distance} squares {roll_text(original, modified)}: "
                                               f"the ball went high, goal kick")
@@ -96,8 +107,22 @@ def resolve_goal_shot(tx: Tx, ask: Ask, original: int, modified: int) -> None:
         flow.open_roll(tx, plan, front=True)
         return
     resolved(tx, ask, original, modified, f"goal shot from {ctx.distance} squares {roll_text(original, modified)}: "
-                                          f"GOAL")
-    score_goal(tx, f.kicker.team, f.kicker)
+                                          + ("OWN GOAL" if own is not None else "GOAL"))
+    score_shot(tx, f)
+
+
+def own_goal(s, f: Flight) -> str | None:
+    """The end of the kicker's own goal when he shot at it, else None."""
+    end = q.pitch(s).goal_end(f.target)
+    return end if end is not None and end != s.attacked_end(f.kicker.team) else None
+
+
+def score_shot(tx: Tx, f: Flight) -> None:
+    """A goal for the kicker's side, or for the other side when he shot at his own goal."""
+    if own_goal(tx.state, f) is not None:
+        score_goal(tx, f.kicker.team.other, None)
+    else:
+        score_goal(tx, f.kicker.team, f.kicker)
 
 
 def resolve_post(tx: Tx, ask: Ask, original: int, modified: int) -> None:
@@ -106,7 +131,7 @@ def resolve_post(tx: Tx, ask: Ask, original: int, modified: int) -> None:
     result = q.tables(s).goal_post.results[min(max(modified, 1), 6)]
     if result == "in":
         resolved(tx, ask, original, modified, f"goal post roll {original}: in off the post, GOAL")
-        score_goal(tx, f.kicker.team, f.kicker)
+        score_shot(tx, f)
         return
     resolved(tx, ask, original, modified, f"goal post roll {original}: the ball hits the post")
     back = f.path[-2] if len(f.path) > 1 else f.origin

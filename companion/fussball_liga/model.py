@@ -120,6 +120,7 @@ class Options:
     tournament: bool = False
     carried_yellows: tuple[PlayerRef, ...] = ()  # booked in an earlier match of this tournament round
     suspended: tuple[PlayerRef, ...] = ()        # may not be fielded in this match
+    third_foul_two_cards: bool = False  # table taste (LV36): a third foul that is a "1" shows two yellow cards
     # The optional rules, each switched on by consent.
     goalkeeper_save: bool = False
     taking_a_pass: bool = False

@@ -119,9 +119,9 @@ DRIBBLE_ENTRIES = frozenset(("ok", "-", "foul/yellow card?", "foul?"))
 
 @dataclass(frozen=True, slots=True)
 class DribblingTable:
-    """Rulebook, Dribbling table: the attacker's ball control (wide or close). An original
-    roll in ``foul_on`` is a foul (unless "fair play" or no defender next to the attacker),
-    with a yellow card for one in ``yellow_on``."""
+    """Rulebook, Dribbling table: the attacker's ball control (wide or close), read with the
+    modified result. An original roll in ``foul_on`` is a foul (unless "fair play" or no
+    defender next to the attacker), with a yellow card for one in ``yellow_on``."""
 
     wide: tuple[str, ...]
     close: tuple[str, ...]
@@ -136,9 +136,17 @@ class DribblingTable:
         if not set(self.yellow_on) <= set(self.foul_on):
             raise ValueError("a roll that shows a yellow card must also be a foul")
 
-    def succeeds(self, close: bool, original: int, modified: int) -> bool:
-        if original in self.foul_on:
-            return False  # the printed "foul?" columns never win the ball (assumptions, LV)
+    def fouls(self, original: int, fair_play: bool, next_to_attacker: bool) -> bool:
+        """"An original die roll of "1" or "2" is a foul if any defender and the attacker are
+        on adjacent squares and the defender did not declare "fair play"" (LV30)."""
+        return original in self.foul_on and not fair_play and next_to_attacker
+
+    def succeeds(self, close: bool, original: int, modified: int, foul: bool = False) -> bool:
+        """A foul never wins the ball (the fouled side has the free-kick). Otherwise the modified
+        result reads the table, an original 1 or 2 included: the headings are modified results
+        ("d1-", "d6+") and only the interception table says an original "1" always loses (LV30)."""
+        if foul:
+            return False
         return (self.close if close else self.wide)[column(modified)] == "ok"
 
 

@@ -47,6 +47,7 @@ class Options:
     kick_off: Team = Team.HOME
     time_limit_min: int | None = None
     goal_limit: int | None = None
+    keeper_in_line: bool = False   # table taste: the goalkeeper counts in the four in a line (FB34)
 
     def __post_init__(self) -> None:
         if self.time_limit_min is None and self.goal_limit is None:

@@ -65,19 +65,29 @@ def blocked(s: FutboardState, ref: PlayerRef) -> bool:
     return len(opponents_adjacent(s, ref)) >= 2
 
 
+def in_line_count(s: FutboardState, p: PlayerState) -> bool:
+    """The goalkeeper is not one of the "players" of the four in a line ("10 players plus the
+    Goalkeeper"), as in the last opponent's player (FB34, FB20), unless the table's option
+    counts him."""
+    return not p.goalkeeper or s.options.keeper_in_line
+
+
 def line_count(s: FutboardState, team: Team, line: int, but: PlayerRef | None = None) -> int:
-    return sum(1 for p in on_field(s, team) if p.space is not None and p.space[0] == line and p.ref != but)
+    return sum(1 for p in on_field(s, team)
+               if p.space is not None and p.space[0] == line and p.ref != but and in_line_count(s, p))
 
 
 def line_full(s: FutboardState, ref: PlayerRef, sq: Square) -> bool:
     """Would ``ref`` on ``sq`` make five of his team in that line?"""
+    if not in_line_count(s, s.players[ref]):
+        return False
     return line_count(s, ref.team, sq[0], but=ref) >= MAX_PER_LINE
 
 
 def crowded_lines(s: FutboardState, team: Team) -> list[int]:
     lines: dict[int, int] = {}
     for p in on_field(s, team):
-        if p.space is not None:
+        if p.space is not None and in_line_count(s, p):
             lines[p.space[0]] = lines.get(p.space[0], 0) + 1
     return sorted(line for line, n in lines.items() if n > MAX_PER_LINE)
 

@@ -82,6 +82,24 @@ def device_id():
     return "%s-%s" % (config.DEVICE_PREFIX, "".join("%02X" % b for b in uid[-3:]))
 
 
+def read_host(poll, tray, now, host_open):
+    """Hand what the host sent to the tray, at most a frame's worth per pass so the buttons
+    and resends are served between. At end of input (a desktop's closed pipe; USB never ends)
+    stop reading: a stream at its end is always "readable", and reading it would spin."""
+    for _ in range(512):
+        if not poll.poll(0):
+            return
+        try:
+            data = sys.stdin.buffer.read(1)
+        except OSError:
+            return  # the line hung up (a pty with no reader): try again next pass
+        if not data:
+            poll.unregister(sys.stdin)
+            host_open[0] = False
+            return
+        tray.receive(data, now)
+
+
 def main():
     first_button = machine.Pin(config.BUTTONS[0][0], machine.Pin.IN, machine.Pin.PULL_UP)
     if first_button.value() == 0:
@@ -119,16 +137,17 @@ def main():
     last_battery = time.ticks_ms()
     poll = select.poll()
     poll.register(sys.stdin, select.POLLIN)
+    host_open = [True]
     screen.show("TOUCHLINE TRAY", tray.device_id, "boot " + boot, "%d pending" % len(tray.pending))
     tray.start(time.ticks_ms())
     while True:
         now = time.ticks_ms()
-        while poll.poll(0):
-            tray.receive(sys.stdin.buffer.read(1), now)
+        if host_open[0]:
+            read_host(poll, tray, now, host_open)
         for i, (pin, label, ids) in enumerate(buttons):
             down = pin.value() == 0
             if down and not was_down[i] and throwing is None:
-                if len(tray.pending) >= traycore.MAX_PENDING:
+                if tray.full(now):  # tells the host too: ERROR code=queue-full
                     screen.show("WAIT", "host not", "answering")
                 else:
                     tray.tumbling(ids, now)

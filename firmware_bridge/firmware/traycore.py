@@ -95,11 +95,18 @@ class Tray:
     def tumbling(self, ids, now):
         self._send("ROLLING", [("dice", ",".join(ids))], now)
 
+    def full(self, now):
+        """True if the queue of unacknowledged rolls is full: the tray says so to the host
+        (ERROR code=queue-full) and should ask the player to wait."""
+        if len(self.pending) >= MAX_PENDING:
+            self.error("queue-full", "host-not-acknowledging", now)
+            return True
+        return False
+
     def roll(self, faces, now):
         """Report a roll: ``faces`` is [(die id, face)]. Returns its seq, or None if the
         queue of unacknowledged rolls is full (the tray should ask the player to wait)."""
-        if len(self.pending) >= MAX_PENDING:
-            self.error("queue-full", "host-not-acknowledging", now)
+        if self.full(now):
             return None
         parts = []
         for die_id, face in faces:

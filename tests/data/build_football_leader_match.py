@@ -295,24 +295,24 @@ def build() -> Script:
     # Extra time: each coach splits his deck into two parts of 25; Home kicks off the first.
     sc.confirm()
     do(c.KickOff(H(9)))
-    # T95 Home: #11 runs four spaces up the wing into G2, in Away's goal area.
+    # T96 Home: #11 runs four spaces up the wing into G2, in Away's goal area.
     do(c.Move(H(11), (6, 1), C("gold-4-12"), path=((4, 0), (5, 0), (6, 0), (6, 1))))
     do(c.EndTurn(HOME))
-    # T96 Away moves #4 and #5.
+    # T97 Away moves #4 and #5.
     do(c.Move(A(4), (4, 4), C("gold-2-6")))
     do(c.Move(A(5), (4, 1), C("gold-2-5")))
-    # T97 Home: #9 passes to #11 (three spaces forward and a defender: 15).
+    # T98 Home: #9 passes to #11 (three spaces forward and a defender: 15).
     do(c.Pass(H(11), C("silver-4-12")))
     sc.roll(HOME, 7)
     do(c.EndTurn(HOME))
-    # T98 Away: the goalkeeper tackles #11 in his goal area and wins the ball.
+    # T99 Away: the goalkeeper tackles #11 in his goal area and wins the ball.
     do(c.Tackle(A(1), C("gold-4-11")))
     sc.roll(AWAY, 6)
     do(c.EndTurn(AWAY))
-    # T99 Home moves #6 and #12.
+    # T100 Home moves #6 and #12.
     do(c.Move(H(6), (2, 1), C("gold-2-4")))
     do(c.Move(H(12), (3, 2), C("gold-3-7")))
-    # T100 Away: with the ball in his hands the goalkeeper calls a goal kick. Away changes #7's
+    # T101 Away: with the ball in his hands the goalkeeper calls a goal kick. Away changes #7's
     # goal-kick place, Home replaces #7 with #14 (its third replacement); then the kick.
     do(c.CallGoalKick(AWAY))
     do(c.ChangeStrategy(AWAY, A(7), goal_kick=(4, 0)))

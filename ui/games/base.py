@@ -223,11 +223,12 @@ class Face:
     tick_s: float | None = None
 
     # --- setup -------------------------------------------------------------------------------
-    def teams(self) -> list[str]:
+    def teams(self, folder: Any = None) -> list[str]:
+        """The teams' keys: the shipped ones and those in the table's box folder ``folder``."""
         raise NotImplementedError
 
-    def default_pair(self) -> tuple[str, str]:
-        names = self.teams()
+    def default_pair(self, folder: Any = None) -> tuple[str, str]:
+        names = self.teams(folder)
         return (names[-1], names[0]) if len(names) > 1 else (names[0], names[0])
 
     def create(self, home: str, away: str, options: dict[str, bool], folder: Any) -> Any:

@@ -17,9 +17,10 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
+from companion import box
 from companion.football_leader import commands as c
 from companion.football_leader import queries as q
-from companion.football_leader.components import Ability, Card, Colour, load_components, shipped_team, shipped_teams
+from companion.football_leader.components import Ability, Card, Colour, load_components
 from companion.football_leader.model import (MARKERS, POSITION_CHANGES, DodgePlan, Options, Phase, Stage,
                                             StrategySheet)
 from companion.football_leader.movement import plan_move
@@ -294,17 +295,22 @@ class FootballLeaderFace(Face):
         super().__init__(game="football_leader", title="Football Leader",
                          options=[Choice("extra_time", "Extra time on a draw", True),
                                   Choice("shootout", "Penalty kicks after a draw", True),
-                                  Choice("pass_one_loses_in_origin", "Optional: a 1 loses a pass in origin")])
+                                  Choice("pass_one_loses_in_origin", "Optional: a 1 loses a pass in origin"),
+                                  Choice("tackle_loop_rule", "Recommended: no tackling back the next turn", True),
+                                  Choice("second_yellow_sends_off", "A second yellow card sends off", True)])
 
     # --- setup -------------------------------------------------------------------------------
-    def teams(self) -> list[str]:
-        return shipped_teams()
+    def teams(self, folder: Any = None) -> list[str]:
+        return box.team_keys(self.game, folder)
 
     def create(self, home: str, away: str, options: dict[str, bool], folder: Any) -> Any:
-        return c.CreateMatch(shipped_team(home), shipped_team(away), load_components(folder),
+        return c.CreateMatch(box.team(self.game, home, folder), box.team(self.game, away, folder),
+                             load_components(folder),
                              Options(extra_time=bool(options.get("extra_time", True)),
                                      shootout=bool(options.get("shootout", True)),
-                                     pass_one_loses_in_origin=bool(options.get("pass_one_loses_in_origin"))))
+                                     pass_one_loses_in_origin=bool(options.get("pass_one_loses_in_origin")),
+                                     tackle_loop_rule=bool(options.get("tackle_loop_rule", True)),
+                                     second_yellow_sends_off=bool(options.get("second_yellow_sends_off", True))))
 
     # --- drawing -------------------------------------------------------------------------------
     def geometry(self, board: SpaceBoard) -> SpaceGeometry:

@@ -11,9 +11,10 @@ from typing import Any
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
+from companion import box
 from companion.board import GridBoard
 from companion.fublet import commands as c
-from companion.fublet.components import Action, load_components, shipped_team, shipped_teams
+from companion.fublet.components import Action, load_components
 from companion.fublet.model import Options, Phase, ShotPlan
 from companion.teams import PlayerRef, Team
 
@@ -37,11 +38,12 @@ class FubletFace(Face):
                          options=[Choice("championship", "Championship (draws stand)")])
 
     # --- setup -------------------------------------------------------------------------------
-    def teams(self) -> list[str]:
-        return shipped_teams()
+    def teams(self, folder: Any = None) -> list[str]:
+        return box.team_keys(self.game, folder)
 
     def create(self, home: str, away: str, options: dict[str, bool], folder: Any) -> Any:
-        return c.CreateMatch(shipped_team(home), shipped_team(away), load_components(folder),
+        return c.CreateMatch(box.team(self.game, home, folder), box.team(self.game, away, folder),
+                             load_components(folder),
                              Options(championship=bool(options.get("championship"))))
 
     # --- drawing -------------------------------------------------------------------------------

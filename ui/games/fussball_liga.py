@@ -14,13 +14,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from companion import box
 from companion.commands import PlaceFigure
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.clock import Instant
 from companion.fussball_liga.components import (
     load_components,
-    shipped_team,
-    shipped_teams,
 )
 from companion.fussball_liga.interception import attempt_problem
 from companion.fussball_liga.model import (
@@ -267,14 +266,15 @@ class FussballLigaFace(Face):
             Choice("goal_posts", "Optional rule: goal posts"),
             Choice("bonus_points", "Optional rule: bonus points"),
             Choice("tournament", "Tournament play (yellow cards carry over)"),
+            Choice("third_foul_two_cards", "A third foul that is a 1: two yellow cards"),
             Choice("carried_yellows", "Booked in this round's earlier match", "home#4, away#8", text=True),
             Choice("suspended", "Suspended for this match", "away#8", text=True),
         ])
         self._sent: set[tuple] = set()   # time-up calls made (kind, team, the clock's as-of)
 
     # --- setup -------------------------------------------------------------------------------
-    def teams(self) -> list[str]:
-        return shipped_teams()
+    def teams(self, folder: Any = None) -> list[str]:
+        return box.team_keys(self.game, folder)
 
     @staticmethod
     def match_options(options: dict[str, bool | str]) -> Options:
@@ -287,10 +287,11 @@ class FussballLigaFace(Face):
         return Options(phase_limit=limit, extra_time=ties, shootout=ties, half_minutes=int(options.get("half", 45)),
                        change_ends=not options.get("keep_ends"),
                        tournament=bool(options.get("tournament")) or bool(carried or suspended),
-                       carried_yellows=carried, suspended=suspended, **rules)
+                       carried_yellows=carried, suspended=suspended,
+                       third_foul_two_cards=bool(options.get("third_foul_two_cards")), **rules)
 
     def create(self, home: str, away: str, options: dict[str, bool | str], folder: Any) -> Any:
-        rosters = {Team.HOME: shipped_team(home), Team.AWAY: shipped_team(away)}
+        rosters = {Team.HOME: box.team(self.game, home, folder), Team.AWAY: box.team(self.game, away, folder)}
         chosen = self.match_options(options)
         for ref in chosen.carried_yellows + chosen.suspended:
             roster = rosters[ref.team]

@@ -15,12 +15,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
+from companion import box
 from companion.board import GridBoard
 from companion.commands import PlaceFigure
 from companion.events import parse_time
 from companion.futboard import commands as c
 from companion.futboard import queries as q
-from companion.futboard.components import Position, load_components, shipped_team, shipped_teams
+from companion.futboard.components import Position, load_components
 from companion.futboard.kicks import kick_problem
 from companion.futboard.model import (
     ACTIONS_PER_TURN,
@@ -263,15 +264,16 @@ class FutboardFace(Face):
                                   Choice("kick_off", "Starts with the ball", "Home", ("Home", "Away")),
                                   Choice("time", "Time limit (minutes)", str(TIME_LIMIT_MIN),
                                          ("none", "10", "20", "30", "45", "60")),
-                                  Choice("goal_limit", "Goal limit", "none", ("none", "1", "2", "3", "5"))])
+                                  Choice("goal_limit", "Goal limit", "none", ("none", "1", "2", "3", "5")),
+                                  Choice("keeper_in_line", "The goalkeeper counts in the four in a line")])
         self._pitches: dict[int, tuple[GridBoard, Pitch]] = {}
         self._geometry: tuple[GridBoard, Pitch | None, RectGeometry] | None = None
         self._time_up_at: datetime | None = None
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
 
     # --- setup -------------------------------------------------------------------------------
-    def teams(self) -> list[str]:
-        return shipped_teams()
+    def teams(self, folder: Any = None) -> list[str]:
+        return box.team_keys(self.game, folder)
 
     def create(self, home: str, away: str, options: dict[str, bool], folder: Any) -> c.CreateMatch:
         street = bool(options.get("street"))
@@ -282,11 +284,12 @@ class FutboardFace(Face):
             raise ValueError("choose a time limit or a goal limit: the match needs one to end")
         components = load_components(folder, board="street" if street else "futboard")
         self._learn(components.pitch)
-        return c.CreateMatch(shipped_team(home), shipped_team(away), components,
+        return c.CreateMatch(box.team(self.game, home, folder), box.team(self.game, away, folder), components,
                              Options(variant=Variant.STREET if street else Variant.FUTBOARD,
                                      kick_off=Team.AWAY if options.get("kick_off") == "Away"
                                      or options.get("away_starts") else Team.HOME,
-                                     time_limit_min=minutes, goal_limit=goals))
+                                     time_limit_min=minutes, goal_limit=goals,
+                                     keeper_in_line=bool(options.get("keeper_in_line"))))
 
     # --- drawing -------------------------------------------------------------------------------
     def _learn(self, pitch: Pitch) -> None:

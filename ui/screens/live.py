@@ -70,8 +70,9 @@ class LiveScreen(Screen):
         self.health_text = f"camera {view.camera}   tray {view.tray}"
         self.error_text = view.error
         self.outcome_text = str(s.get("last_outcome", "") or "")
-        self.warning_text = ("Placeholder box data in use (Settings tells where to enter your box's values): "
-                             + "; ".join(p.split(":")[0] for p in view.placeholders)) if view.placeholders else ""
+        n = len(view.placeholders)
+        self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
+                            f"tap to enter them" if n else ""
         self.log_text = "\n".join(reversed(view.log[-12:]))
         self.board = ruleset.board(view.state)
         figures = self._draw_pitch(view, self.board)
@@ -94,6 +95,12 @@ class LiveScreen(Screen):
         pitch.ball = face.ball(view.state, board)
         pitch.figures = figures
         return figures
+
+    def open_lineup(self) -> None:
+        """Formation presets, the last match's line-up, or the camera's view, in one more tap."""
+        from ..widgets.lineup import LineupPopup
+        if self.view is not None and self.view.active and self.face is not None:
+            LineupPopup(self).open()
 
     def show_pitch(self, view, match) -> bool:
         """Only the pitch, for a view of the match already on screen (the app shows a moved
@@ -224,6 +231,11 @@ class LiveScreen(Screen):
                 box.add_widget(button(option.replace("_", " "), lambda o=option, r=head.id: self.controller.choose(r, o)))
             add(box)
             return
+        if view.summary.get("result") is not None:  # the final whistle: the report comes first
+            report = Button(text="Match report", font_size=sp(20), bold=True, size_hint_y=None, height=dp(56),
+                            background_normal="", background_color=(0.16, 0.55, 0.28, 1))
+            report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
+            add(report)
         for req in view.pending:
             add(wrap_label(req.text, 17, bold=True))
         self.face.panel(self, view, add)

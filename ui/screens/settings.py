@@ -1,9 +1,6 @@
-"""Settings: where matches and box data live; copying the box data to enter real values."""
+"""Settings: where matches and box data live, and the way into the box editor."""
 
 from __future__ import annotations
-
-import shutil
-from pathlib import Path
 
 from kivy.app import App
 from kivy.properties import StringProperty
@@ -28,19 +25,3 @@ class SettingsScreen(Screen):
         if note:
             lines.append(note)
         self.info = "\n".join(lines)
-
-    def copy_box_data(self) -> None:
-        """Put the shipped data files where a table can edit them (never over its own)."""
-        app = App.get_running_app()
-        folder = app.components_dir()
-        folder.mkdir(parents=True, exist_ok=True)
-        source = Path(str(app.components_module().DATA))
-        copied = []
-        for path in source.glob("*.json"):
-            target = folder / path.name
-            if not target.exists():
-                shutil.copyfile(path, target)
-                copied.append(path.name)
-        note = f"Copied {', '.join(copied)}: edit them, and set \"placeholder\": false." if copied else \
-            "Your box data files are already there."
-        self.refresh(note)

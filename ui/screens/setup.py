@@ -51,8 +51,9 @@ class SetupScreen(Screen):
         if self.game not in self._by_title:
             return
         face = self.face()
-        self.teams = face.teams()
-        home, away = face.default_pair()
+        folder = App.get_running_app().components_dir(self._by_title[self.game])   # the table's own teams too
+        self.teams = face.teams(folder)
+        home, away = face.default_pair(folder)
         if self.home not in self.teams:
             self.home = home
         if self.away not in self.teams:

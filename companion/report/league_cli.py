@@ -1,0 +1,56 @@
+"""``touchline league``: league tables of the finished matches in the data folder, head-to-head
+records and each team's record (see companion/report/history.py for the points)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..cli import EXIT_OK
+from . import history as h
+from .history_cli import _common, folder_of, table
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("League tables of the finished matches in the data folder (3 points a win, 1 a draw, or the "
+                     "points the result carries), head-to-head records and each team's record.")
+    _common(p)
+    p.set_defaults(run=run_league)
+
+
+def run_league(args: argparse.Namespace) -> int:
+    folder = folder_of(args)
+    entries = h.select(h.scan(folder), args.game, args.team)
+    games = [args.game] if args.game else h.games_in(entries)
+    csv_rows: list[list[Any]] = []
+    out = []
+    for game in games:
+        rows = h.league(entries, game)
+        if not rows:
+            continue
+        out.append(f"{h.GAME_NAMES.get(game, game)}: league table ({len(h.finished(entries, game))} finished "
+                   f"matches)")
+        out.append(table(["#"] + h.RECORD_HEADER, [[i] + r.row() for i, r in enumerate(rows, 1)]))
+        out.append("")
+        csv_rows += [[h.GAME_NAMES.get(game, game), i] + r.row() for i, r in enumerate(rows, 1)]
+    pairs = h.head_to_head(entries, args.game)
+    if pairs:
+        out.append("Head to head")
+        out.append(table(h.H2H_HEADER, [p.row() for p in pairs]))
+        out.append("")
+    recs = h.records(entries)
+    if recs:
+        out.append("Each team's record (all games)")
+        out.append(table(h.RECORD_HEADER, [r["all"].row() for r in recs.values()]))
+    print("\n".join(out) if out else f"no finished matches in {folder}" + (" for this filter" if entries else ""))
+    if args.csv is not None:
+        base = args.csv.with_suffix("")
+        h.write_csv(args.csv, ["game", "#"] + h.RECORD_HEADER, csv_rows)
+        h.write_csv(Path(f"{base}-head-to-head.csv"), h.H2H_HEADER, [p.row() for p in pairs])
+        h.write_csv(Path(f"{base}-records.csv"), ["game"] + h.RECORD_HEADER,
+                    [[h.GAME_NAMES.get(g, g) if g != "all" else "all games"] + r.row()
+                     for per in recs.values() for g, r in per.items()])
+        print(f"wrote {args.csv}, {base}-head-to-head.csv and {base}-records.csv", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,431 @@
+"""Drive the box editor and the line-up chooser of the real tablet app headless, by touches
+and typing.
+
+Run by tests/test_ui_box_editor.py in a subprocess (Kivy opens one window per process):
+
+    python tests/ui_box_editor.py OUT_DIR [WIDTHxHEIGHT] [tour|enter|import:BOXFILE|lineup|measure]
+
+``tour`` opens every page of every game's box, photographs it and measures every text and
+touch target on it; ``enter`` types a Fublet player's speed (a wrong one, then a right one),
+marks the referee's board entered, exports the box and follows the live screen's placeholder
+line; ``import:FILE`` imports a box file into an empty data folder. result.json says what was
+seen.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+OUT = Path(sys.argv[1])
+SIZE = sys.argv[2] if len(sys.argv) > 2 else "1280x800"
+MODE = sys.argv[3] if len(sys.argv) > 3 else "tour"
+OUT.mkdir(parents=True, exist_ok=True)
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+os.environ["KIVY_WINDOW"] = "sdl2"
+os.environ["KIVY_NO_ARGS"] = "1"
+os.environ["KIVY_NO_CONSOLELOG"] = "1"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kivy.config import Config  # noqa: E402
+
+if SIZE != "default":
+    width, height = SIZE.split("x")
+    Config.set("graphics", "width", width)
+    Config.set("graphics", "height", height)
+
+from kivy.base import EventLoop  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.input.motionevent import MotionEvent  # noqa: E402
+from kivy.metrics import dp, sp  # noqa: E402
+from kivy.uix.button import Button  # noqa: E402
+from kivy.uix.label import Label  # noqa: E402
+from kivy.uix.spinner import Spinner  # noqa: E402
+from kivy.uix.textinput import TextInput  # noqa: E402
+
+from ui.app import build_app_class  # noqa: E402
+
+
+class Touch(MotionEvent):
+    def __init__(self, x: float, y: float) -> None:
+        super().__init__("editor", 1, {"x": x, "y": y}, is_touch=True, type_id="touch")
+
+    def depack(self, args) -> None:
+        self.sx = args["x"] / Window.width
+        self.sy = args["y"] / Window.height
+        super().depack(args)
+
+
+def tap(x: float, y: float) -> None:
+    touch = Touch(x, y)
+    EventLoop.post_dispatch_input("begin", touch)
+    EventLoop.post_dispatch_input("end", touch)
+
+
+def widgets(root):
+    yield root
+    for child in root.children:
+        yield from widgets(child)
+
+
+def on_screen(w) -> bool:
+    """The widget shows: inside the window and, inside a scroll view, inside its viewport."""
+    x, y = w.to_window(w.x, w.y)
+    if w.width <= 1 or w.height <= 1 or getattr(w, "opacity", 1) == 0:
+        return False
+    if x + w.width <= 0 or y + w.height <= 0 or x >= Window.width or y >= Window.height:
+        return False
+    parent = w.parent
+    while parent is not None and parent is not parent.parent:
+        if parent.__class__.__name__ == "ScrollView":
+            px, py = parent.to_window(parent.x, parent.y)
+            if y + w.height <= py or y >= py + parent.height:
+                return False
+        parent = parent.parent
+    return True
+
+
+class Driver:
+    def __init__(self, app) -> None:
+        self.app = app
+        self.log: list[str] = []
+        self.shots: list[str] = []
+        self.small_text: list[str] = []
+        self.small_targets: list[str] = []
+        self.seen: dict = {}
+        self.frames = 0
+        self.steps = self.play()
+
+    def screen(self):
+        return self.app.root.current_screen
+
+    def button(self, text: str, startswith: bool = False, within=None) -> Button:
+        roots = [within] if within is not None else list(Window.children)   # an open popup first
+        found = [w for root in roots for w in widgets(root) if isinstance(w, Button) and not w.disabled
+                 and (w.text.startswith(text) if startswith else w.text == text)]
+        if not found:
+            raise AssertionError(f"no button {text!r} on {self.screen().name}; buttons: "
+                                 f"{[w.text for w in widgets(self.screen()) if isinstance(w, Button)][:60]}")
+        return found[0]
+
+    def press(self, text: str, startswith: bool = False, within=None) -> None:
+        b = self.button(text, startswith, within)
+        x, y = b.to_window(b.center_x, b.center_y)
+        tap(x, y)
+        self.log.append(f"press {text}")
+
+    def field(self, label: str) -> TextInput:
+        """The text box on the form row whose label reads ``label``."""
+        for w in widgets(self.screen().ids.form):
+            if isinstance(w, Label) and w.text == label and w.parent is not None:
+                for sib in w.parent.children:
+                    if isinstance(sib, TextInput):
+                        return sib
+        raise AssertionError(f"no field {label!r} on the form")
+
+    def type_into(self, label: str, text: str) -> None:
+        self.field(label).text = text
+        self.log.append(f"type {label} = {text}")
+
+    def screenshot(self, name: str) -> None:
+        path = OUT / f"{name}.png"
+        Window.screenshot(name=str(path))
+        # Kivy numbers screenshots (name0001.png): find the newest.
+        newest = max(OUT.glob(f"{name}*.png"), key=lambda p: p.stat().st_mtime)
+        self.shots.append(str(newest))
+        self.measure(name)
+
+    def measure(self, name: str) -> None:
+        """Every text on screen at least 18 sp, every touch target at least 48 dp."""
+        popup = any(w.__class__.__name__.endswith("Popup") for w in Window.children)
+        if self.screen().name != "box_editor" and not popup:
+            return   # the other screens are measured by their own checks
+        tops = [w for w in Window.children if w.__class__.__name__.endswith("Popup")] if popup else Window.children
+        for w in (w for top in tops for w in widgets(top)):
+            if not on_screen(w):
+                continue
+            if isinstance(w, Label) and w.text.strip() and w.font_size < sp(18) - 0.5:
+                self.small_text.append(f"{name}: {w.text[:40]!r} at {w.font_size / sp(1):.0f} sp")
+            if isinstance(w, (Button, TextInput, Spinner)) and min(w.width, w.height) < dp(48) - 0.5:
+                self.small_targets.append(f"{name}: {getattr(w, 'text', '')[:40]!r} "
+                                          f"{w.width / dp(1):.0f}x{w.height / dp(1):.0f} dp")
+
+    # --- what is played ---------------------------------------------------------------------------
+    def play(self):
+        yield "settle"
+        if MODE == "tour":
+            yield from self.tour()
+        elif MODE == "enter":
+            yield from self.enter()
+        elif MODE == "lineup":
+            yield from self.lineups()
+        elif MODE == "measure":
+            yield from self.measure_board()
+        elif MODE.startswith("import:"):
+            yield from self.import_box(Path(MODE.partition(":")[2]))
+
+    def open_editor(self):
+        self.press("Settings")
+        yield "settle"
+        self.press("Enter your box", startswith=True)
+        yield "settle"
+
+    def tour(self):
+        yield from self.open_editor()
+        ed = self.screen()
+        pages: dict[str, list[str]] = {}
+        for title in list(ed.games):
+            ed.ids.game.text = title
+            yield "settle"
+            files = [s.item.file for s in __import__("companion.box", fromlist=["status"]).status(ed.game, ed.folder())]
+            pages[ed.game] = []
+            for file in files:
+                ed.show_page(file)
+                yield "settle"
+                stem = f"{ed.game}-{file.replace('/', '-').removesuffix('.json')}"
+                self.screenshot(stem)
+                pages[ed.game].append(ed.page_title)
+        self.seen["pages"] = pages
+
+    def enter(self):
+        from companion import box
+        yield from self.open_editor()
+        ed = self.screen()
+        ed.ids.game.text = "Fublet"
+        yield "settle"
+        before = [s.label for s in box.still_placeholders("fublet", ed.folder())]
+        self.seen["placeholders_before"] = before
+        self.press("Team: Touchline Rovers", startswith=True)
+        yield "settle"
+        self.press(">")   # the second card
+        yield "settle"
+        self.type_into("Speed", "25")
+        yield "settle"
+        self.seen["bad_status"] = ed.status_text
+        self.seen["bad_saved"] = box.is_own(ed.item, ed.folder())
+        self.screenshot("enter-bad-speed")
+        self.type_into("Speed", "1x")
+        yield "settle"
+        self.seen["garbage_status"] = ed.status_text
+        self.type_into("Speed", "9")
+        yield "settle"
+        self.seen["good_status"] = ed.status_text
+        self.screenshot("enter-good-speed")
+        rovers = box.team("fublet", "rovers", ed.folder())
+        self.seen["rovers"] = {"speed_2": rovers.players[1].speed, "card_2_placeholder": rovers.players[1].placeholder,
+                               "card_3_placeholder": rovers.players[2].placeholder,
+                               "team_placeholder": rovers.placeholder}
+        self.press("Team colours", startswith=True)
+        yield "settle"
+        self.type_into("Touchline Rovers", "#1f4fd1, #ffffff")
+        yield "settle"
+        self.screenshot("enter-colours")
+        self.seen["colours"] = list(box.colours("fublet", ed.folder()).of("rovers"))
+        self.press("Referee's call board", startswith=True)
+        yield "settle"
+        self.press("Placeholder: tap when it is your box's")
+        yield "settle"
+        self.screenshot("enter-referee-entered")
+        self.seen["referee_placeholder"] = box.document(box.item("fublet", "referee_call_board.json"),
+                                                        ed.folder())["placeholder"]
+        self.press("Export box")
+        yield "settle"
+        self.seen["export_status"] = ed.status_text
+        self.seen["exports"] = [str(p) for p in (Path(self.app.controller.data_dir) / "exports").glob("*.json")]
+        self.seen["placeholders_after"] = [s.label for s in box.still_placeholders("fublet", ed.folder())]
+        # A match on the table's box: the live screen's short line opens the editor at the first one.
+        self.press("Back")   # to Settings, where the editor was opened from
+        yield "settle"
+        self.seen["back_to"] = self.screen().name
+        self.press("Back")
+        yield "settle"
+        self.press("New match")
+        yield "settle"
+        self.screen().ids.game.text = "Fublet"
+        yield "settle"
+        self.press("Start match")
+        for _ in range(10):
+            yield "settle"
+        live = self.screen()
+        self.seen["banner"] = live.warning_text
+        self.screenshot("live-banner")
+        self.press(live.warning_text)
+        yield "settle"
+        self.seen["banner_opens"] = [self.screen().name, self.screen().page_title]
+        self.screenshot("banner-opened")
+        self.press("Back")
+        yield "settle"
+        self.seen["banner_back_to"] = self.screen().name
+        state = self.app.controller.match.state
+        self.seen["match_teams"] = {"home": state.home.name, "away": state.away.name}
+        self.seen["match_speeds"] = {"home": state.home.players[1].speed, "away": state.away.players[1].speed}
+        self.seen["match_referee_placeholder"] = state.components.referee.placeholder
+
+    def start_match(self, title: str, camera: str = "none"):
+        self.press("New match")
+        yield "settle"
+        setup = self.screen()
+        setup.ids.game.text = title
+        setup.ids.camera.text = camera
+        yield "settle"
+        self.press("Start match")
+        for _ in range(6):
+            yield "settle"
+
+    def standing(self) -> dict:
+        live = self.screen()
+        return {str(f.ref): list(f.cell) for f in live.face.figures(live.view.state)}
+
+    def line_up(self, choice: str, shot: str):
+        """Line-up, then the choice: the taps a coach makes."""
+        taps = len(self.log)
+        self.press("Line-up")
+        yield "settle"
+        self.screenshot(f"{shot}-chooser")
+        self.press(choice, startswith=True)
+        for _ in range(6):
+            yield "settle"
+        self.screenshot(shot)
+        return len(self.log) - taps
+
+    def lineups(self):
+        yield from self.start_match("Fublet")
+        taps = yield from self.line_up("3-5-2", "lineup-preset")
+        first = self.standing()
+        self.seen["preset"] = {"taps": taps, "figures": len(first), "error": self.screen().error_text,
+                               "log": list(self.app.controller.view.log[-3:])}
+        self.press("Menu")
+        yield "settle"
+        yield from self.start_match("Fublet")
+        self.seen["second_before"] = len(self.standing())
+        taps = yield from self.line_up("As last match", "lineup-last")
+        self.seen["last"] = {"taps": taps, "same_places": self.standing() == first, "figures": len(self.standing()),
+                             "error": self.screen().error_text}
+        self.press("Menu")
+        yield "settle"
+        yield from self.start_match("Fublet", camera="demo")
+        for _ in range(200):   # the rendered camera's first frames
+            latest = self.app.camera.latest()
+            if latest is not None and len(latest[1].figures) >= 20:
+                break
+            yield "settle"
+        seen = {str(s.player): (s.x_mm, s.y_mm) for s in self.app.camera.latest()[1].figures if s.player}
+        self.app.controller.enable_vision(False)   # only the chooser places figures here
+        taps = yield from self.line_up("Where the camera sees them", "lineup-camera")
+        live = self.screen()
+        board = live.board
+        cells = {ref: list(live.face.geometry(board).cell_at(*live.face.geometry(board).to_board(*xy)))
+                 if hasattr(live.face.geometry(board), "to_board") else None for ref, xy in seen.items()}
+        self.seen["camera"] = {"taps": taps, "seen": len(seen), "figures": len(self.standing()),
+                               "at_seen_cells": all(self.standing().get(ref) == cell for ref, cell in cells.items()),
+                               "error": live.error_text}
+        yield from self.measure_board(start=False)   # the camera is up: measure the board with it too
+
+    def measure_board(self, start: bool = True):
+        import numpy as np
+        from companion import box
+
+        if start:
+            yield from self.start_match("Fublet", camera="demo")
+        for _ in range(300):   # the rendered camera calibrates itself from its corner markers
+            if self.app.camera.setup is not None and self.app.camera.latest() is not None:
+                break
+            yield "settle"
+        self.press("Menu")
+        yield "settle"
+        yield from self.open_editor()
+        ed = self.screen()
+        ed.ids.game.text = "Fublet"
+        yield "settle"
+        self.press("Board geometry", startswith=True)
+        yield "settle"
+        self.field("Length (mm)").focus = True
+        yield "settle"
+        self.press("Measure on the camera", startswith=True)
+        for _ in range(8):
+            yield "settle"
+        popup = ed._measure
+        setup = self.app.camera.setup
+        # The touch line's two ends, where the camera shows them, tapped on the picture.
+        ends = setup.camera.project(np.array([[0.0, 0.0, 0.0], [960.0, 0.0, 0.0]]))
+        for px, py in ends:
+            w, h = popup._frame_size
+            nw, nh = popup.preview.norm_image_size
+            x = popup.preview.center_x - nw / 2 + px / w * nw
+            y = popup.preview.center_y - nh / 2 + (1 - py / h) * nh
+            tap(*popup.preview.to_window(x, y))
+            yield "settle"
+        self.seen["readout"] = popup.readout.text
+        self.seen["distance"] = popup.distance()
+        self.screenshot("measure-two-points")
+        self.press("Put distance in", startswith=True)
+        yield "settle"
+        self.press("Close")
+        yield "settle"
+        self.screenshot("measure-put")
+        board = box.item("fublet", "board.json").load(ed.folder() / "board.json")
+        self.seen["length_mm"] = board.length_mm
+        self.seen["status"] = ed.status_text
+
+    def import_box(self, path: Path):
+        from companion import box
+        yield from self.open_editor()
+        ed = self.screen()
+        self.seen["import_ok"] = ed.import_file(path)
+        yield "settle"
+        self.seen["import_status"] = ed.status_text
+        self.seen["game"] = ed.game
+        self.seen["placeholders"] = [s.label for s in box.still_placeholders(ed.game, ed.folder())]
+        self.screenshot("imported")
+        bad = OUT / "not-a-box.json"
+        bad.write_text('{"format": "touchline-box", "version": 1, "game": "fublet", "files": '
+                       '{"referee_call_board.json": {"calls": {"tackle": {"yellow_from": 99, "red_from": 50}}}}}')
+        self.seen["bad_import_ok"] = ed.import_file(bad)
+        self.seen["bad_import_status"] = ed.status_text
+        yield "settle"
+        self.screenshot("import-refused")
+
+    # --- the clock ------------------------------------------------------------------------------------
+    def tick(self, _dt):
+        ctl = self.app.controller
+        if not ctl.idle or not self.app._views.empty():
+            self.frames = 0
+            return None
+        self.frames += 1
+        if self.frames < 3:
+            return None
+        self.frames = 0
+        try:
+            step = next(self.steps)
+        except StopIteration:
+            step = "done"
+        except Exception:
+            self.finish(traceback.format_exc())
+            return False
+        if step == "done":
+            self.finish("")
+            return False
+        return None
+
+    def finish(self, error: str) -> None:
+        result = {"error": error, "log": self.log, "screenshots": self.shots, "seen": self.seen,
+                  "small_text": self.small_text, "small_targets": self.small_targets, "window": list(Window.size)}
+        (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
+        self.app.stop()
+
+
+def main() -> None:
+    data = Path(os.environ.get("TOUCHLINE_DATA_DIR") or tempfile.mkdtemp(prefix="touchline-box-ui-"))
+    app = build_app_class()(data_dir=data, resume_last=False)
+    driver = Driver(app)
+    app.bind(on_start=lambda *_: Clock.schedule_interval(driver.tick, 0.05))
+    app.run()
+
+
+if __name__ == "__main__":
+    main()
