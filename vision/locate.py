@@ -27,8 +27,7 @@ class VisionSetup:
     """Everything a frame is read with: the posed camera, the board, the printed markers, the
     marker map and the detector settings. ``max_size_error`` is how much larger than the camera
     model says a cap at its height looks (as a fraction; more for small markers, see
-    :func:`size_limits`) before it is taken for lifted, and half as much again smaller for tipped
-    over."""
+    :func:`size_limits`) before it is taken for lifted; twice that smaller is tipped over."""
 
     camera: CameraModel
     board: GridBoard
@@ -283,8 +282,9 @@ def locate(setup: VisionSetup, detections: list[Detection]) -> FrameResult:
         if kind == "ball":  # a thin token: a hand holding it is what the size shows
             high, low = 1 + 2 * (high - 1), 1 - 2 * (1 - low)
         if not low <= ratio <= high:
+            state = "lifted" if ratio > 1 else "tipped over"
             warnings.append(f"marker {marker} looks {ratio:.2f} times the size it has there "
-                            f"{ms.height_of(marker):g} mm above the board: {'lifted' if ratio > 1 else 'tipped over'}, so not placed")
+                            f"{ms.height_of(marker):g} mm above the board: {state}, so not placed")
             continue
         x, y = xy[i]
         square, ps, area = place(board, x, y)

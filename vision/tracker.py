@@ -4,9 +4,9 @@ A figure's position is committed only after it has stayed put (within ``still_mm
 ``settle_s``; then exactly one :class:`~vision.sighting.Sighting` is emitted. A figure that is
 not seen (a hand over it, or its marker in conflict) keeps its last committed position, is
 marked unseen and never produces a move. A figure whose marker looks larger than a cap at its
-height (held off the board) is never committed, however still it is held. Jitter below ``move_mm`` (and ``turn_deg`` of facing)
-is not a move; a square change needs ``cross_mm`` at least, so a figure standing on a line does
-not flicker between two squares.
+height (held off the board) is never committed, however still it is held. Jitter below
+``move_mm`` (and ``turn_deg`` of facing) is not a move; a square change needs ``cross_mm`` at
+least, so a figure standing on a line does not flicker between two squares.
 """
 
 from __future__ import annotations
