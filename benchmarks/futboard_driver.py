@@ -38,11 +38,11 @@ from companion.futboard import queries as q
 from companion.futboard.components import Position, load_components, shipped_team
 from companion.futboard.kicks import kick_problem
 from companion.futboard.model import Corner, FutboardState, Options, Penalty, Phase, Variant, request_id
+from companion.futboard.move_the_ball import ball_can_move
 from companion.futboard.movement import must_leave_area
 from companion.futboard.passing import pass_problem
 from companion.futboard.ranges import reachable
 from companion.futboard.rules import FutboardRules
-from companion.futboard.turns import ball_can_move
 from companion.match import Match
 from companion.ruleset import Command
 from companion.teams import PlayerRef, Team

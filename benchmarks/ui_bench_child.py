@@ -67,7 +67,7 @@ def paced(frames, fps: float = 30.0):
 
 def demo_table():
     from companion.fublet.components import load_board
-    from ui.demo import SHAPE, DemoTable
+    from ui.demo_table import SHAPE, DemoTable
 
     table = DemoTable(load_board())
     table.set_up(SHAPE)
@@ -122,7 +122,7 @@ def fps(vision: bool = True) -> None:
             Clock.schedule_once(lambda _dt: (worker.start(), CameraRelay(worker, app.controller).start()), 1.0)
         else:
             from companion.sightings import Sighting
-            from ui.demo import SHAPE
+            from ui.demo_table import SHAPE
             for player, ms in SHAPE.items():
                 app.controller.sighting(Sighting(player, *table.board.ms_center_mm(ms), 0.0))
         Clock.schedule_interval(lambda _dt: figures_up(pitch), 0.1)

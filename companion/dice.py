@@ -188,3 +188,13 @@ class SoftwareDice:
             colour = colours[i] if i < len(colours) else ""
             dice.append(DieResult(Die(kind, colour, spec.owner), rng.randint(kind.lowest, kind.highest)))
         return Roll(tuple(dice), Source.SOFTWARE, f"software seed={self.seed}#{self.count}")
+
+
+def rolls_in(events) -> list[Roll]:
+    """The dice rolls a sequence of events records, in order (any payload with a ``roll``)."""
+    out = []
+    for event in events:
+        roll = getattr(event.payload, "roll", None)
+        if isinstance(roll, Roll):
+            out.append(roll)
+    return out

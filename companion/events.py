@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from .codec import from_json, to_json
 from .errors import DecodeError
+from .games import ruleset_for
 from .teams import CodeEnum
 
 
@@ -63,8 +64,6 @@ def payload_type(name: str) -> type[EventPayload]:
         pass
     game, dot, _ = name.partition(".")
     if dot:
-        from .games import ruleset_for
-
         try:
             ruleset_for(game)
         except KeyError:
@@ -160,15 +159,3 @@ def parse_time(value: Any) -> datetime:
 
 def payload_fields(payload: EventPayload) -> dict[str, Any]:
     return {f.name: getattr(payload, f.name) for f in dataclasses.fields(payload)}
-
-
-def rolls_in(events) -> "list[Any]":
-    """The dice rolls a sequence of events records, in order (any payload with a ``roll``)."""
-    from .dice import Roll
-
-    out = []
-    for event in events:
-        roll = getattr(event.payload, "roll", None)
-        if isinstance(roll, Roll):
-            out.append(roll)
-    return out

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from typing import TYPE_CHECKING
 
-from .ruleset import Ruleset
+if TYPE_CHECKING:  # the table sits below everything it names: events load games through it
+    from .ruleset import Ruleset
 
 # game name -> "module:class". The name prefixes the game's event types ("fublet.goal_scored").
 GAMES: dict[str, str] = {

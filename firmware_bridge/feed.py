@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from companion.commands import SubmitRoll
-from companion.dice import Roll
+from companion.dice import Roll, rolls_in
 from companion.errors import RuleViolation
-from companion.events import Event, Source, rolls_in
+from companion.events import Event, Source
 from companion.match import Match
 
 from .notices import Notice, RollReceived

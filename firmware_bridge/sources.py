@@ -13,9 +13,9 @@ import re
 from abc import ABC
 from typing import ClassVar, Sequence
 
-from companion.dice import DiceSpec, Die, DieKind, DieResult, Roll, SoftwareDice
+from companion.dice import DiceSpec, Die, DieKind, DieResult, Roll, SoftwareDice, rolls_in
 from companion.errors import TouchlineError
-from companion.events import Source, rolls_in
+from companion.events import Source
 from companion.match import Match
 from companion.ruleset import Request
 

@@ -12,7 +12,7 @@ from companion.fublet.components import load_board as fublet_board
 from companion.fussball_liga.components import load_pitch as liga_pitch
 from companion.futboard.components import load_pitch as futboard_pitch
 from ui.camera import synthetic_setup, vision_board
-from ui.demo import SHAPE, DemoTable, shape_for
+from ui.demo_table import SHAPE, DemoTable, shape_for
 
 BOARDS = {
     "fublet": fublet_board,

@@ -144,3 +144,37 @@ def test_rolls_from_a_simulated_tray_reach_the_match_through_the_controller(tmp_
         assert all(e.source.value == "tray" and e.payload.roll.device.startswith("tray SIM-0001") for e in rolls)
         ctl.close()
     assert any("Dice tray SIM-0001 connected" in line for line in ctl.view.log)
+
+
+def test_the_view_is_typed_and_carries_what_the_screen_draws_from(tmp_path):
+    """Game, board, phase, who acts, open actions and device health come with the frozen view,
+    from the match it was made of: a screen never reaches into the controller's match."""
+    import dataclasses
+    from pathlib import Path
+
+    import pytest
+
+    from ui.controller import Health, View
+
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    assert ctl.view.game == "" and ctl.view.camera is Health.OFF and ctl.view.tray is Health.OFF
+    ctl.new_match(create(), seed=5)
+    v = ctl.view
+    rules = ctl.match.ruleset
+    assert (v.game, v.ruleset, v.phase, v.over) == ("fublet", rules, Phase.OPENING_ROLL, False)
+    assert v.board is rules.board(v.state) and v.actions == rules.open_actions(v.state)
+    for req in v.pending:
+        ctl.roll_software(req)
+    v = ctl.view
+    assert v.phase is Phase.BOARD_PICK and v.acting is v.pending[0].team and v.acting is not None
+    assert [a.id for a in v.actions if a.id == "board"] == ["board"]
+    ctl.set_health("camera", "lost", "unplugged")
+    assert ctl.view.camera is Health.LOST and ctl.view.camera == "lost" and f"{ctl.view.camera}" == "lost"
+    with pytest.raises(ValueError):
+        ctl.set_health("tray", "fine")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ctl.view.game = "futboard"  # type: ignore[misc]
+    assert isinstance(ctl.view, View)
+    live = (Path(__file__).resolve().parents[1] / "ui" / "screens" / "live.py").read_text(encoding="utf-8")
+    assert "controller.match" not in live and ".match.ruleset" not in live
+    ctl.close()

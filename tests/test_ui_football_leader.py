@@ -135,8 +135,8 @@ def test_a_short_football_leader_match_through_touches(size, tmp_path):
     assert players["away#7"]["space"]["label"] == "E2" and players["home#10"]["space"]["label"] == "F4"
     assert s["decks"]["home"]["played"]["silver-4-12"] == 1 and s["decks"]["home"]["played"]["gold-4-12"] == 1
     names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
-    assert {"fl_strategy", "fl_set_up", "fl_kick_off", "fl_move_card", "fl_card_asked", "fl_pass_roll",
-            "fl_goal"} <= names
+    assert {"fl_strategy", "fl_set_up", "fl_kick_off", "fl_turn", "fl_move_card", "fl_card_asked", "fl_pass_roll",
+            "fl_passed", "fl_goal"} <= names
     for shot in result["screenshots"]:
         assert not_blank(shot), f"{shot} is blank"
 
@@ -174,6 +174,7 @@ class FakeView:
     def __init__(self, m) -> None:
         self.state = m.state
         self.pending = m.pending()
+        self.actions = m.ruleset.open_actions(m.state)
 
 
 def test_action_forms_turn_touches_and_cards_into_commands(face):

@@ -15,7 +15,7 @@ from companion.commands import PlaceFigure
 from companion.futboard import commands as c
 from companion.futboard.model import Phase, Variant
 from companion.futboard.rules import FutboardRules
-from companion.futboard.setup import lineup_problems
+from companion.futboard.lineup import lineup_problems
 from companion.match import Match
 from companion.teams import Team
 from ui.games.futboard import FutboardFace, lineup_commands

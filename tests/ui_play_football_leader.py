@@ -79,6 +79,7 @@ def play(sc):
     sc.press("Kick off to #9")
     yield "settle"
     check(sc, sc.state.ball == H(9) and phase(sc) == "turn", "the kick-off")
+    sc.screenshot("fl_turn")  # the turn's buttons: the open actions the rules list
     # Turn 1, Home: #10 runs to F4 with the Move button: the counter, the card, the space.
     sc.press("Move another counter...")
     yield "settle"
@@ -117,6 +118,7 @@ def play(sc):
     sc.keypad("12")
     yield "settle"
     check(sc, sc.state.ball == H(10), "the pass arrived")
+    sc.screenshot("fl_passed")  # after a pass: shoot, the extra movement, or end the turn
     # Pass and shoot from F4: 4 + parry 10 + 4 = 18.
     sc.press("Shoot (#10)...")
     yield "settle"

@@ -88,7 +88,7 @@ def build_app_class():
             """Redraw only the pitch when the live screen already shows this match."""
             if self.root.current != "live":
                 return False
-            return self.root.get_screen("live").show_pitch(view, self.controller.match)
+            return self.root.get_screen("live").show_pitch(view)
 
         def _show_rest(self, _dt=None) -> None:
             view, self._newest = self._newest, None
@@ -122,7 +122,7 @@ def build_app_class():
         def _after_resume(self, view: View) -> None:
             if getattr(self, "_resuming", False) and view.active:
                 self._resuming = False
-                if view.summary.get("phase") != "over":
+                if not view.over:
                     self.show("live")
 
         def show(self, name: str) -> None:

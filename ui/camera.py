@@ -119,7 +119,7 @@ class CameraService:
             return
         board = self._board()
         if kind == "demo":
-            from .demo import DemoTable, shape_for
+            from .demo_table import DemoTable, shape_for
             self.table = table or DemoTable(board)
             if table is None:
                 self.table.set_up(shape_for(board))

@@ -17,19 +17,20 @@ import re
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
 from pathlib import Path
 from typing import Any, Callable
 
 from companion.commands import Choose, PlaceFigure
-from companion.dice import Roll
+from companion.dice import Roll, rolls_in
 from companion.errors import TouchlineError
-from companion.events import Source, rolls_in
+from companion.events import Source
 from companion.journal import Journal
 from companion.match import Match
 from companion.paths import user_data_dir
-from companion.ruleset import Command, Request
+from companion.ruleset import Command, OpenAction, Request, Ruleset
 from companion.sightings import Sighting
-from companion.teams import PlayerRef
+from companion.teams import PlayerRef, Team
 from firmware_bridge import notices as tray_notices
 from firmware_bridge.feed import Feed, Refusal
 from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
@@ -39,20 +40,43 @@ log = logging.getLogger(__name__)
 LOG_LINES = 200
 
 
+class Health(str, Enum):
+    """How a device is doing, as the screen shows it (a str, so "ok" compares equal)."""
+
+    OFF = "off"            # not in use: positions or rolls come by hand
+    OK = "ok"
+    DEGRADED = "degraded"  # working, with a problem (a tray connecting, a camera to recalibrate)
+    LOST = "lost"          # was in use and is gone
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class View:
-    """Everything a screen shows, as of one moment: safe to read from any thread."""
+    """Everything a screen shows, as of one moment: safe to read from any thread.
+
+    A screen draws from the view alone: ``ruleset`` and ``board`` are those of the match the
+    view was made from, so a screen never reaches into the controller's match (which the
+    worker may replace at any moment)."""
 
     state: Any = None                 # the ruleset's folded state (immutable)
+    game: str = ""                    # the ruleset's game name ("fublet", ...); "" with no match
+    ruleset: Ruleset | None = None    # the match's rules, for what a screen asks of them (a reach)
+    board: Any = None                 # the ruleset's board for ``state`` (what the rules speak)
+    phase: Enum | None = None         # the state's phase: a member of the game's Phase enum
+    over: bool = False                # the match is over
+    acting: Team | None = None        # the side the rules wait for (None: either, or nobody)
     summary: dict[str, Any] = field(default_factory=dict)
     pending: tuple[Request, ...] = ()
+    actions: tuple[OpenAction, ...] = ()   # what each side may declare or do now, by the rules
     log: tuple[str, ...] = ()
     can_undo: int = 0
     can_redo: int = 0
     error: str = ""                   # the last refusal, worded by the rules
     path: str = ""                    # the journal file
-    camera: str = "off"               # off / ok / degraded / lost
-    tray: str = "off"
+    camera: Health = Health.OFF
+    tray: Health = Health.OFF
     placeholders: tuple[str, ...] = ()
 
     @property
@@ -78,7 +102,7 @@ class Controller:
         self.tray: TraySource | None = None
         self.feed: Feed | None = None
         self._refusal = ""
-        self._health = {"camera": "off", "tray": "off"}
+        self._health: dict[str, Health] = {"camera": Health.OFF, "tray": Health.OFF}
         self.vision_enabled = True   # a coach can switch the camera's proposals off
         self._threaded = threaded
         self._jobs: queue.Queue = queue.Queue()
@@ -146,14 +170,20 @@ class Controller:
 
     def _publish(self, error: str = "") -> None:
         m = self.match
+        camera, tray = self._health["camera"], self._health["tray"]
         if m is None:
-            self.view = View(error=error, camera=self._health["camera"], tray=self._health["tray"])
+            self.view = View(error=error, camera=camera, tray=tray)
         else:
-            summary = m.summary()
-            self.view = View(state=m.state, summary=summary, pending=m.pending(), log=tuple(self._log[-LOG_LINES:]),
-                             can_undo=m.can_undo, can_redo=m.can_redo, error=error,
-                             path=str(m.journal.path) if m.journal else "", camera=self._health["camera"],
-                             tray=self._health["tray"], placeholders=tuple(summary.get("placeholders", ())))
+            state, rules = m.state, m.ruleset
+            summary = rules.summary(state)
+            pending = rules.pending(state)
+            self.view = View(state=state, game=rules.game, ruleset=rules, board=rules.board(state),
+                             phase=state.phase, over=state.phase is getattr(rules, "over_phase", None),
+                             acting=next((r.team for r in pending if r.team is not None), None),
+                             summary=summary, pending=pending, actions=rules.open_actions(state),
+                             log=tuple(self._log[-LOG_LINES:]), can_undo=m.can_undo, can_redo=m.can_redo,
+                             error=error, path=str(m.journal.path) if m.journal else "", camera=camera, tray=tray,
+                             placeholders=tuple(summary.get("placeholders", ())))
         self._post(self.view)
 
     # --- matches -------------------------------------------------------------------------------
@@ -246,13 +276,13 @@ class Controller:
 
     def _tray_notice(self, notice) -> None:
         if isinstance(notice, tray_notices.TrayConnected):
-            self._health["tray"] = "ok"
+            self._health["tray"] = Health.OK
             self._log.append(f"Dice tray {notice.device} connected on {notice.port}")
         elif isinstance(notice, tray_notices.TrayDisconnected):
-            self._health["tray"] = "lost"
+            self._health["tray"] = Health.LOST
             self._log.append(f"Dice tray lost ({notice.reason}): use the keypad until it is back")
         elif isinstance(notice, tray_notices.TrayProblem):
-            self._health["tray"] = "lost"
+            self._health["tray"] = Health.LOST
             self._refusal = notice.message
         elif isinstance(notice, tray_notices.BatteryReport) and notice.percent <= 15:
             self._log.append(f"Dice tray battery at {notice.percent}%")
@@ -263,7 +293,7 @@ class Controller:
         pumped on this worker as they arrive, and it reconnects by itself."""
         def job() -> None:
             self.stop_tray()
-            self._health["tray"] = "degraded"
+            self._health["tray"] = Health.DEGRADED
             if not port:
                 from firmware_bridge.discovery import discovering_opener
                 options.setdefault("opener", discovering_opener())
@@ -290,7 +320,7 @@ class Controller:
         if self.tray is not None:
             self.tray.close()
             self.tray = None
-            self._health["tray"] = "off"
+            self._health["tray"] = Health.OFF
 
     def _apply(self, submit: Callable[[], tuple]) -> None:
         """Run one change and add its log lines."""
@@ -402,7 +432,10 @@ class Controller:
         self._queue(job)
 
     def set_health(self, device: str, health: str, reason: str = "") -> None:
-        """A device's health changed (camera or tray): shown, and said in the log."""
+        """A device's health changed (camera or tray): shown, and said in the log. ``health``
+        is a Health or its value ("off", "ok", "degraded", "lost")."""
+        health = Health(health)
+
         def job() -> None:
             if self._health.get(device) != health:
                 self._health[device] = health

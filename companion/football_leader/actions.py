@@ -19,11 +19,11 @@ from .cards import bonus
 from .commands import Dodge, Pass
 from .components import Ability, Card
 from .difficulty import dodge_difficulty, halve, pass_difficulty
-from .model import (BallLostCtx, Choice, DodgeCtx, InterceptCtx, PassCtx, ReceiverDodgeCtx, RestartKind, Roll, Stage,
+from .model import (Choice, DodgeCtx, InterceptCtx, PassCtx, ReceiverDodgeCtx, Roll, Stage,
                     Test, Unmarked)
 from .movement import check_support
-from .pitch import Space
-from .resolve import CHOICES, RESOLVERS, close, verdict
+from .possession import lose_ball, take_ball
+from .resolve import close, verdict
 from .tx import Tx, refuse
 
 PASS = "3.3 Pass"
@@ -204,22 +204,6 @@ def intercept(tx: Tx, ctx: PassCtx, miss: bool) -> None:
     flow.turn_over(tx)
 
 
-def take_ball(tx: Tx, ref: PlayerRef, move_to: Space | None, reason: str) -> None:
-    """A defender gets the ball. Taking a missed pass from the next space is no movement
-    (no marker). A goalkeeper who takes it restarts with a goal kick (3.8)."""
-    s = tx.state
-    p = s.players[ref]
-    if s.unmarked is not None:
-        tx.emit(ev.UnmarkedSet(None))
-    if p.goalkeeper:
-        tx.emit(ev.BallSet(ref, reason))
-        flow.award(tx, RestartKind.GOAL_KICK, ref.team, f"the goalkeeper took the {reason}")
-        return
-    if move_to is not None and p.space != move_to:
-        tx.emit(ev.CounterMoved(ref, move_to, moved=False))
-    tx.emit(ev.BallSet(ref, reason))
-
-
 def choose_interceptor(tx: Tx, choice: Choice, option: str) -> None:
     ctx: InterceptCtx = choice.ctx
     take_ball(tx, PlayerRef.parse(option), ctx.dest if ctx.move else None, "missed pass")
@@ -298,28 +282,3 @@ def resolve_dodge(tx: Tx, item: Roll) -> None:
         return
     close(tx, item, verdict(t) + ": the ball is lost")
     lose_ball(tx, ctx.space, ctx.player.team.other, "failed dodge")
-
-
-def lose_ball(tx: Tx, space: Space, defending: Team, reason: str) -> None:
-    """3.4: a failed dodge puts the ball on a defending counter in the space, at the
-    defending coach's choice; the turn ends."""
-    s = tx.state
-    candidates = sorted(p.ref for p in q.in_space(s, space, defending))
-    if len(candidates) == 1:
-        take_ball(tx, candidates[0], None, reason)
-    else:
-        flow.open_choice(tx, defending, f"{defending.label}: the ball is lost in {q.where(s, space)}: which counter "
-                                        f"takes it?", tuple(str(c) for c in candidates), BallLostCtx(space),
-                         front=True)
-    flow.turn_over(tx)
-
-
-def choose_ball_taker(tx: Tx, choice: Choice, option: str) -> None:
-    take_ball(tx, PlayerRef.parse(option), None, "failed dodge")
-
-
-RESOLVERS[PassCtx] = resolve_pass
-RESOLVERS[ReceiverDodgeCtx] = resolve_receiver_dodge
-RESOLVERS[DodgeCtx] = resolve_dodge
-CHOICES[InterceptCtx] = choose_interceptor
-CHOICES[BallLostCtx] = choose_ball_taker

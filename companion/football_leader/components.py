@@ -17,7 +17,7 @@ from typing import Any
 from ..datafiles import decode, file_name, read_json
 from ..errors import DataFileError
 from ..teams import CodeEnum
-from .pitch import SpaceBoard
+from .pitch import BoardSpace, SpaceBoard
 
 DECK_SIZE = 50
 DECK_COLOURS = {"gold": 25, "silver": 15, "bronze": 10}  # 1.7: "25 GOLD cards, 15 SILVER cards and 10 BRONZE"
@@ -289,7 +289,6 @@ def load_board(path: Path | Any = None) -> SpaceBoard:
     spaces = _items(obj, "spaces", name)
     for i, sp in enumerate(spaces):  # name a bad space by its label, not only its index
         label = sp.get("label", f"spaces[{i}]") if isinstance(sp, dict) else f"spaces[{i}]"
-        from .pitch import BoardSpace
         decode(BoardSpace, sp, name, f"space {label}")
     return decode(SpaceBoard, obj, name)
 

@@ -1,9 +1,8 @@
 """The turn machine: turns, their stages, card draws, restarts, set-ups, halves.
 
-``advance`` runs after every command: while nothing is pending it moves the match on (a
-ball carrier's movement goes on to its next space, a finished turn draws its cards and hands
-over to the other coach, a deck run out ends the half, both coaches' confirmations line the
-counters up for a kick).
+Its steps are driven by ``advance`` (advance.py) after every command: a finished turn draws
+its cards and hands over to the other coach, a deck run out ends the half, both coaches'
+confirmations line the counters up for a kick.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ from .cards import draw_count
 from .components import Card
 from .model import (EXTRA_TIME_DECK, GOAL_KICK_HAND, HAND, Choice, ChoiceCtx, Period, Phase, Restart, RestartKind,
                     Result, Roll, RollCtx, Stage, Test)
+from .resolve import describe_pending
 from .tx import Tx, refuse
 
 CARDS = "1.7 Action Cards"
@@ -99,7 +99,6 @@ def check_turn(s, team: Team, section: str) -> None:
     if s.phase is not Phase.TURN or s.turn is None:
         raise refuse(section, f"no turn is being played now ({s.phase.label})")
     if s.queue:
-        from .summary import describe_pending
         raise refuse(section, f"first: {describe_pending(s, s.queue[0])}")
     if s.movement is not None:
         raise refuse(section, "finish the movement in progress first")
@@ -142,26 +141,6 @@ def turn_over(tx: Tx) -> None:
     """The turn ends now (a missed action, a foul, a shot): no extra movement. ``advance``
     then draws the cards and hands over."""
     set_stage(tx, Stage.DONE)
-
-
-def advance(tx: Tx) -> None:
-    """Move the match on as far as it can go without a coach or a die."""
-    from .movement import continue_movement
-    for _ in range(200):
-        s = tx.state
-        if s.phase is Phase.OVER or s.queue:
-            return
-        if s.phase is Phase.SET_UP and len(set(s.ready)) == 2:
-            apply_set_up(tx)
-            continue
-        if s.phase is Phase.TURN and s.movement is not None:
-            continue_movement(tx)
-            continue
-        if s.phase is Phase.TURN and s.turn is not None and s.turn.stage is Stage.DONE:
-            finish_turn(tx)
-            continue
-        return
-    raise RuntimeError("the turn sequence did not settle; this is a bug in the Football Leader rules")
 
 
 # --- set-ups, kick-offs, goal kicks -----------------------------------------------------------------

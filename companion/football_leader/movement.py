@@ -26,7 +26,8 @@ from .difficulty import dodge_difficulty, move_dodge_difficulty
 from .model import (MARKERS, Choice, DodgeCardCtx, DodgePlan, MoveCardCtx, MoveDodgeCtx, Movement, Roll, Stage,
                     Test)
 from .pitch import Space, Step
-from .resolve import CHOICES, RESOLVERS, close, verdict
+from .resolve import close, verdict
+from .possession import lose_ball
 from .tx import Tx, refuse
 
 MOVEMENT = "3.1 Movement & Moved Markers"
@@ -396,7 +397,6 @@ def _step_from(s, m: Movement, leaving: Space) -> Step:
 
 
 def resolve_move_dodge(tx: Tx, item: Roll) -> None:
-    from .actions import lose_ball
     s = tx.state
     t = item.tests[0]
     ctx: MoveDodgeCtx = item.ctx
@@ -423,8 +423,3 @@ def choose_move_card(tx: Tx, choice: Choice, option: str) -> None:
 def choose_dodge_card(tx: Tx, choice: Choice, option: str) -> None:
     ctx: DodgeCardCtx = choice.ctx
     roll_move_dodge(tx, tx.state.movement, ctx.leaving, DodgePlan(Card.parse(option)))
-
-
-RESOLVERS[MoveDodgeCtx] = resolve_move_dodge
-CHOICES[MoveCardCtx] = choose_move_card
-CHOICES[DodgeCardCtx] = choose_dodge_card

@@ -7,8 +7,6 @@ or more succeeds; a 1 always misses (with two dice only the black die's 1, 1.6).
 
 from __future__ import annotations
 
-from typing import Callable
-
 from ..commands import Choose, SubmitRoll
 from ..errors import DiceMismatch
 from . import events as ev
@@ -48,7 +46,7 @@ def submit_roll(tx: Tx, cmd: SubmitRoll) -> None:
     tx.emit(ev.DiceRolled(request_id(head, index), cmd.roll, reading, miss))
     item = tx.state.queue[0]
     if isinstance(item, Roll) and item.id == head.id and item.complete:
-        RESOLVERS[type(item.ctx)](tx, item)
+        tx.resolvers[type(item.ctx)](tx, item)  # the game's table, built in rules.py
 
 
 def _rule() -> str:
@@ -82,6 +80,13 @@ def describe_test(s, t: Test) -> str:
             f"{target}")
 
 
+def describe_pending(s, item) -> str:
+    """What the head of the queue waits for, in the words of its request."""
+    if isinstance(item, Choice):
+        return f"{item.question} ({', '.join(item.options)})"
+    return "; ".join(describe_test(s, t) for t in item.tests if t.result is None)
+
+
 def verdict(t: Test) -> str:
     if not t.is_test:
         return f"{t.label}: {t.result}"
@@ -104,17 +109,9 @@ def choose(tx: Tx, cmd: Choose) -> None:
         pending = ", ".join(f"c{p.id}" for p in s.queue if isinstance(p, Choice)) or "none"
         raise refuse("2.1 Game in Progress", f"choice {cmd.request} is not pending (pending choices: {pending})")
     if s.queue[0] is not choice:
-        from .summary import describe_pending
         raise refuse("2.1 Game in Progress", f"resolve the earlier request first: {describe_pending(s, s.queue[0])}")
     if cmd.option not in choice.options:
         raise refuse("2.1 Game in Progress", f"{cmd.option!r} is not an answer to {choice.question!r}; choose one "
                                              f"of {', '.join(choice.options)}")
-    CHECKS.get(type(choice.ctx), lambda *a: None)(tx, choice, cmd.option)
     tx.emit(ev.ChoiceMade(cmd.request, cmd.option))
-    CHOICES[type(choice.ctx)](tx, choice, cmd.option)
-
-
-# Filled in by the modules that own each kind of roll and choice (see rules.py).
-RESOLVERS: dict[type, Callable[[Tx, Roll], None]] = {}
-CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {}
-CHECKS: dict[type, Callable[[Tx, Choice, str], None]] = {}  # refuse an answer before it is recorded
+    tx.choices[type(choice.ctx)](tx, choice, cmd.option)

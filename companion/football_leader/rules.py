@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ..commands import Choose, PlaceFigure, SubmitRoll
-from ..errors import RuleViolation
-from ..events import Event, EventPayload
-from ..ruleset import Command, Request
+from ..events import Event
+from ..ruleset import Command, GameRules, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import actions, flow, movement, resolve, setup, shootout, shots, tackles
+from . import actions, flow, movement, possession, resolve, setup, shootout, shots, tackles
 from . import commands as c
 from . import events as ev
-from .evolve import evolve_payload
-from .flow import advance
-from .model import FootballLeaderState, Phase
+from .advance import advance
+from .model import (BallLostCtx, Choice, DodgeCardCtx, DodgeCtx, FootballLeaderState, FoulCheckCtx, InterceptCtx,
+                    KeeperCtx, MoveCardCtx, MoveDodgeCtx, OpeningCtx, PassCtx, Phase, ReceiverDodgeCtx, Roll,
+                    ShootoutCtx, ShotCtx, TackleCtx)
+from .open_actions import open_actions
 from .pitch import Space, SpaceBoard
 from .ranges import reachable
 from .sightings import command_for
 from .summary import log_line, pending, summary
-from .tx import Tx, refuse
+from .tx import Tx
 
 HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.CreateMatch: setup.create_match,
@@ -43,29 +44,52 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.TakeShootoutKick: shootout.take_kick,
 }
 
+# What a roll's result means, by the kind of roll (its context's type).
+RESOLVERS: dict[type, Callable[[Tx, Roll], None]] = {
+    PassCtx: actions.resolve_pass,
+    ReceiverDodgeCtx: actions.resolve_receiver_dodge,
+    DodgeCtx: actions.resolve_dodge,
+    MoveDodgeCtx: movement.resolve_move_dodge,
+    OpeningCtx: setup.resolve_opening,
+    ShootoutCtx: shootout.resolve_kick,
+    ShotCtx: shots.resolve_shot,
+    TackleCtx: tackles.resolve_tackle,
+    FoulCheckCtx: tackles.resolve_foul_check,
+}
 
-class FootballLeaderRules:
+# What a coach's answer to a choice means, by the kind of choice.
+CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {
+    InterceptCtx: actions.choose_interceptor,
+    BallLostCtx: possession.choose_ball_taker,
+    MoveCardCtx: movement.choose_move_card,
+    DodgeCardCtx: movement.choose_dodge_card,
+    KeeperCtx: tackles.choose_keeper,
+}
+
+
+class RulesTx(Tx):
+    """The transaction handlers get: Football Leader's fold, and the tables above for the code below."""
+
+    __slots__ = ()
+    resolvers = RESOLVERS
+    choices = CHOICES
+
+
+class FootballLeaderRules(GameRules):
     game = "football_leader"
+    title = "Football Leader"
     created_type = ev.MatchCreated
+    create_command = c.CreateMatch
+    handlers = HANDLERS
+    transaction = RulesTx
+    advance = staticmethod(advance)
+    actions_now = staticmethod(open_actions)
+    over_phase = Phase.OVER
+    setup_section = "2.1 Game in Progress"
+    ending_section = "2.2 Game Ending"
 
     def initial_state(self) -> FootballLeaderState:
         return FootballLeaderState()
-
-    def decide(self, state: FootballLeaderState, command: Command) -> Sequence[EventPayload]:
-        handler = HANDLERS.get(type(command))
-        if handler is None:
-            raise RuleViolation("Football Leader", f"{type(command).__name__} is not a Football Leader command")
-        if not state.created and not isinstance(command, c.CreateMatch):
-            raise refuse("2.1 Game in Progress", "create the match first")
-        if state.phase is Phase.OVER:
-            raise refuse("2.2 Game Ending", "the match is over; nothing more can be recorded")
-        tx = Tx(state)
-        handler(tx, command)
-        advance(tx)
-        return tx.out
-
-    def evolve(self, state: FootballLeaderState, event: Event) -> FootballLeaderState:
-        return evolve_payload(state, event.payload)
 
     def pending(self, state: FootballLeaderState) -> tuple[Request, ...]:
         return pending(state)

@@ -17,7 +17,7 @@ from . import queries as q
 from .commands import CallGoalKick, ChangeStrategy, ConfirmSetUp, CreateMatch, KickOff, Replace, WriteStrategy
 from .model import POSITION_CHANGES, REPLACEMENTS, OpeningCtx, Period, Phase, RestartKind, Roll, Stage, Test
 from .pitch import Space
-from .resolve import RESOLVERS, close
+from .resolve import close
 from .tx import Tx, refuse
 
 SHEETS = "1.3 Strategy Sheets"
@@ -218,6 +218,3 @@ def call_goal_kick(tx: Tx, cmd: CallGoalKick) -> None:
     tx.emit(ev.GoalKickCalled(cmd.team))
     flow.award(tx, RestartKind.GOAL_KICK, cmd.team, "the goalkeeper won the ball")
     tx.emit(ev.PhaseSet(Phase.SET_UP))
-
-
-RESOLVERS[OpeningCtx] = resolve_opening

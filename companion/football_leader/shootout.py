@@ -18,7 +18,7 @@ from .commands import SetShootoutOrder, TakeShootoutKick
 from .components import Ability
 from .difficulty import penalty_difficulty
 from .model import SHOOTOUT_KICKS, Phase, Roll, ShootoutCtx, Test
-from .resolve import RESOLVERS, close, verdict
+from .resolve import close, verdict
 from .tx import Tx, refuse
 
 SERIES = "6.3 Penalty Kick Series"
@@ -95,6 +95,3 @@ def decided(s) -> bool:
                 return True
         return False
     return taken[Team.HOME] == taken[Team.AWAY] and goals[Team.HOME] != goals[Team.AWAY]
-
-
-RESOLVERS[ShootoutCtx] = resolve_kick

@@ -18,7 +18,7 @@ from .components import Ability, Card
 from .difficulty import direct_kick_difficulty, penalty_difficulty, shot_difficulty
 from .model import RestartKind, Roll, ShotCtx, Stage, Test
 from .pitch import Space
-from .resolve import RESOLVERS, close, verdict
+from .resolve import close, verdict
 from .tx import Tx, refuse
 
 SHOOT = "3.5 Shoot"
@@ -131,6 +131,3 @@ def miss(tx: Tx, defending: Team) -> None:
     keeper = q.keeper(tx.state, defending)
     tx.emit(ev.BallSet(keeper.ref if keeper else None, "missed shot"))
     flow.award(tx, RestartKind.GOAL_KICK, defending, "missed shot")
-
-
-RESOLVERS[ShotCtx] = resolve_shot

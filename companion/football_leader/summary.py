@@ -7,16 +7,12 @@ from typing import Any
 
 from ..ruleset import Request
 from ..teams import Team
+from . import events as ev
 from . import queries as q
 from .components import Ability
 from .model import MARKERS, POSITION_CHANGES, REPLACEMENTS, Choice, FootballLeaderState, Phase, Stage, request_id
 from .resolve import describe_test
-
-
-def describe_pending(s: FootballLeaderState, item) -> str:
-    if isinstance(item, Choice):
-        return f"{item.question} ({', '.join(item.options)})"
-    return "; ".join(describe_test(s, t) for t in item.tests if t.result is None)
+from .shootout import next_kicker, next_team
 
 
 def pending(s: FootballLeaderState) -> tuple[Request, ...]:
@@ -61,7 +57,6 @@ def _phase_requests(s: FootballLeaderState) -> list[Request]:
         if missing:
             return [Request(f"order_{t.value}", "action", t, f"{t.label}: name the order of your penalty kickers")
                     for t in missing]
-        from .shootout import next_kicker, next_team
         team = next_team(s)
         kicker = next_kicker(s, team)
         return [Request("penalty", "action", team, f"{team.label}: penalty kick by {q.label(kicker, s)}: play a card "
@@ -211,7 +206,6 @@ def summary(s: FootballLeaderState) -> dict[str, Any]:
 
 def log_line(before: FootballLeaderState, payload) -> str | None:
     """A line for the tablet's event log, or None for bookkeeping events nobody reads."""
-    from . import events as ev
 
     s = before
     if isinstance(payload, ev.RollResolved):

@@ -20,7 +20,7 @@ from .difficulty import foul_check, tackle_difficulty
 from .model import Choice, FoulCheckCtx, KeeperCtx, REPLACEMENTS, RestartKind, Roll, Stage, TackleCtx, Test
 from .movement import place_marker
 from .pitch import Space
-from .resolve import CHOICES, RESOLVERS, close, verdict
+from .resolve import close, verdict
 from .tx import Tx, refuse
 
 TACKLE = "3.6 Tackle"
@@ -170,8 +170,3 @@ def open_keeper_choice(tx: Tx, sent_off: PlayerRef) -> None:
 def choose_keeper(tx: Tx, choice: Choice, option: str) -> None:
     ctx: KeeperCtx = choice.ctx
     tx.emit(ev.KeeperAssigned(PlayerRef.parse(option), ctx.substitute))
-
-
-RESOLVERS[TackleCtx] = resolve_tackle
-RESOLVERS[FoulCheckCtx] = resolve_foul_check
-CHOICES[KeeperCtx] = choose_keeper

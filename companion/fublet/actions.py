@@ -16,9 +16,11 @@ from . import queries as q
 from .commands import CallDeflection, Declare
 from .components import Action, Skill
 from .model import (ActionCtx, Ball, Contest, Declaration, EngagementResponseCtx, Flight, Modifier, Phase,
-                    RestartKind, RoundKind, ShotPlan)
-from .fouls import AFTER_ADVANTAGE, foul
-from .resolve import CHOICES, RESOLVERS, challenge, close, open_scatter, verdict
+                    RestartKind, RoundKind)
+from .fouls import foul
+from .resolve import challenge, close, open_scatter, verdict
+from .restarts import blockers, check_square
+from .shots import check_shot, open_penalty, resolve_shot
 from .tx import Tx, refuse
 
 DECLARATION = "Phase 1: Declaration"
@@ -51,8 +53,6 @@ def reconcile(measured: int | None, given: int | None, unit: str, section: str) 
 
 
 def declare(tx: Tx, cmd: Declare) -> None:
-    from .restarts import blockers
-
     s = tx.state
     restart = None
     if s.phase is Phase.RESTART and s.restart is not None:
@@ -123,7 +123,6 @@ def declare(tx: Tx, cmd: Declare) -> None:
     else:
         if target_ms is None:
             raise refuse(DECLARATION, f"name the MS {cmd.player} runs to")
-        from .restarts import check_square
         check_square(s, cmd.player, target_ms)
         measured = q.move_cost(s, p, target_ms)
         distance = reconcile(measured, cmd.distance, "MS", DECLARATION)
@@ -153,58 +152,6 @@ def declare(tx: Tx, cmd: Declare) -> None:
     open_outcome(tx, decl)
 
 
-def check_shot(s, cmd: Declare, start_ps: Square | None, attacked: str, penalty_kick: bool) -> ShotPlan:
-    shot = cmd.shot
-    if penalty_kick:
-        shot = shot or ShotPlan(tokens=(), save_token=0)
-        if shot.tokens or shot.save_token:
-            raise refuse("Penalty Kicks", "shot-on-goal tokens are not used for a penalty kick")
-        return shot
-    if shot is None:
-        raise refuse(SHOT, "a shot needs its shot-on-goal tokens and the save attempt token")
-    keeper = q.goalkeeper(s, cmd.player.team.other)
-    if keeper is not None and keeper.ms is None and shot.gk_dive is None:
-        raise refuse("GK - Save", "the goalkeeper's position is not known: place him, or give his dive in MS "
-                                  "with the shot")
-    if not shot.tokens:
-        raise refuse(SHOT, "place a shot-on-goal token on every PS of the trajectory (at least one)")
-    if any(t not in (5, 10) for t in shot.tokens):
-        raise refuse(SHOT, "shot-on-goal tokens count -5 or -10")
-    if shot.save_token not in (5, 10):
-        raise refuse("Central or Angled Shots", "the save attempt token is -5 (central) or -10 (angled)")
-    if shot.chip and (any(t != 10 for t in shot.tokens) or shot.save_token != 10):
-        raise refuse("Chip Shots", "a chip shot uses only -10 tokens, and the save attempt token on its -10 side")
-    if shot.chip:
-        gk = q.goalkeeper(s, cmd.player.team.other)
-        if gk is not None and gk.ms is not None and q.ms_in(s, "goal_line", attacked, gk.ms):
-            raise refuse("Chip Shots", "a chip shot needs the goalkeeper off his goal line")
-    if shot.trajectory:
-        path = shot.trajectory
-        if len(path) != len(shot.tokens):
-            raise refuse(SHOT, f"one token per PS of the trajectory: {len(path)} PS but {len(shot.tokens)} tokens")
-        if start_ps is not None and path[0] != start_ps:
-            raise refuse(SHOT, f"the trajectory starts in the shooter's PS {start_ps}")
-        for a, b in zip(path, path[1:]):
-            if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
-                raise refuse(SHOT, f"the trajectory must run through neighbouring PS; {a} to {b} does not")
-        expected = suggest_tokens(s, path, cmd.player.team, shot.chip)
-        if tuple(shot.tokens) != expected:
-            raise refuse("Outstanding Shots", f"along this trajectory the tokens are "
-                                              f"{', '.join(f'-{t}' for t in expected)}: -10 on every PS behind the "
-                                              f"outstanding-shot and zone lines, -5 once the ball crosses them")
-    return shot
-
-
-def suggest_tokens(s, trajectory: tuple[Square, ...], attacking_team, chip: bool = False) -> tuple[int, ...]:
-    """Token sides for a trajectory: -5 inside the penalty area and the outstanding-shot
-    areas of the attacked goal, -10 on every PS behind those lines (all -10 for a chip)."""
-    end = q.attacked_end(s, attacking_team)
-    if chip:
-        return tuple(10 for _ in trajectory)
-    return tuple(5 if (q.ps_in(s, "penalty_area", end, ps) or q.ps_in(s, "outstanding", end, ps)) else 10
-                 for ps in trajectory)
-
-
 def earn_mp(tx: Tx, decl: Declaration) -> None:
     s = tx.state
     bar = s.components.pace_bar
@@ -226,7 +173,6 @@ def earn_mp(tx: Tx, decl: Declaration) -> None:
 def open_outcome(tx: Tx, decl: Declaration) -> None:
     s = tx.state
     if decl.penalty_kick:
-        from .shots import open_penalty
         open_penalty(tx)
         return
     if decl.action.is_pass:
@@ -282,7 +228,6 @@ def resolve_action(tx: Tx, contest: Contest) -> None:
     if d.action.is_pass:
         resolve_pass(tx, contest)
     elif d.action.is_shot:
-        from .shots import resolve_shot
         resolve_shot(tx, contest)
     else:
         resolve_speed_dribble(tx, contest)
@@ -408,8 +353,3 @@ def beside(s, defender: PlayerRef, runner: PlayerRef) -> Square | None:
         return rp.ms
     origin = rp.ms or dp.ms
     return min(free, key=lambda c: (grid_distance(origin, c), c))
-
-
-RESOLVERS[ActionCtx] = resolve_action
-CHOICES[EngagementResponseCtx] = on_engagement_response
-AFTER_ADVANTAGE["dribble_on"] = lambda tx, ctx: next_opponent(tx, ctx.fouler)

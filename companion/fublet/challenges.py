@@ -11,8 +11,9 @@ from ..teams import PlayerRef
 from . import events as ev
 from . import flow
 from . import queries as q
-from .model import BallControlCtx, Contest, DisputeCtx, EngagementCtx, ReceiverChoiceCtx
-from .resolve import CHOICES, RESOLVERS, challenge, close, open_scatter, verdict
+from .fouls import foul
+from .model import Contest
+from .resolve import challenge, close, open_scatter, verdict
 from .tx import Tx
 
 
@@ -30,7 +31,6 @@ def resolve_ball_control(tx: Tx, contest: Contest) -> None:
 
 
 def resolve_dispute(tx: Tx, contest: Contest) -> None:
-    from .fouls import foul
     s = tx.state
     a, b = contest.tests
     outcome = challenge(a, b)
@@ -55,7 +55,6 @@ def resolve_dispute(tx: Tx, contest: Contest) -> None:
 def resolve_engagement(tx: Tx, contest: Contest) -> None:
     """Tackle or engagement: the winner has the ball; if both succeeded the loser is not
     stunned. A failed test against a good one is a foul by the failer."""
-    from .fouls import foul
     s = tx.state
     attacker, defender = contest.tests
     outcome = challenge(attacker, defender)
@@ -85,9 +84,3 @@ def resolve_engagement(tx: Tx, contest: Contest) -> None:
 
 def on_receiver_choice(tx: Tx, choice, option: str) -> None:
     flow.receive(tx, PlayerRef.parse(option), after_tactical=tx.state.phase.value == "round_end")
-
-
-RESOLVERS[BallControlCtx] = resolve_ball_control
-RESOLVERS[DisputeCtx] = resolve_dispute
-RESOLVERS[EngagementCtx] = resolve_engagement
-CHOICES[ReceiverChoiceCtx] = on_receiver_choice

@@ -14,9 +14,10 @@ from ..teams import PlayerRef, Team
 from . import events as ev
 from . import queries as q
 from .components import Action, Skill
-from .model import (Ball, Choice, ChoiceCtx, Contest, ContestCtx, DisputeCtx, Flight, GoalkeeperChoiceCtx,
-                    Period, Phase, ReceiverChoiceCtx, Restart, RestartKind, Result, RoundKind, Status,
-                    SubstituteChoiceCtx, Test, VolleyChoiceCtx, BallControlCtx, MAX_SUBSTITUTIONS, Where)
+from .model import (INJURY_RESULTS, MAX_SUBSTITUTIONS, MP_CAP, Ball, BallControlCtx, Choice, ChoiceCtx, Contest,
+                    ContestCtx, DisputeCtx, EngagementCtx, Flight, GoalkeeperChoiceCtx, Period, Phase,
+                    ReceiverChoiceCtx, Restart, RestartKind, Result, RoundKind, Status, SubstituteChoiceCtx, Test,
+                    VolleyChoiceCtx, Where)
 from .tx import Tx
 
 
@@ -26,9 +27,19 @@ def open_contest(tx: Tx, tests: tuple[Test, ...] | list[Test], ctx: ContestCtx, 
     contest = Contest(id=tx.next_id, tests=tuple(tests), ctx=ctx)
     tx.emit(ev.PendingOpened(contest, front))
     if contest.complete:  # every result was carried over from an earlier roll
-        from .resolve import resolve_contest
         resolve_contest(tx, contest)
     return contest
+
+
+def resolve_contest(tx: Tx, contest: Contest) -> None:
+    """Every result is in: injuries first (25, 50, 75 on a test at risk), then what the
+    contest means, by its kind."""
+    s = tx.state
+    for t in contest.tests:
+        if (t.injury_risk and not t.carried and t.player is not None and t.result in INJURY_RESULTS
+                and not s.players[t.player].injured):
+            tx.emit(ev.PlayerInjured(t.player, t.result))
+    tx.resolvers[type(contest.ctx)](tx, contest)  # the game's table, built in rules.py
 
 
 def open_choice(tx: Tx, team: Team, question: str, options: tuple[str, ...], ctx: ChoiceCtx,
@@ -60,7 +71,6 @@ def exhaust(tx: Tx, ref: PlayerRef) -> None:
 
 def change_mp(tx: Tx, team: Team, delta: int, reason: str) -> None:
     """Earn or spend MP; the total stays within 0..20 (points over 20 are lost)."""
-    from .model import MP_CAP
     before = tx.state.mp[team]
     total = max(0, min(MP_CAP, before + delta))
     tx.emit(ev.MpChanged(team, total - before, total, reason))
@@ -147,35 +157,9 @@ def advance(tx: Tx) -> None:
     raise RuntimeError("the round sequence did not settle; this is a bug in the Fublet rules")
 
 
-def end_of_movement(tx: Tx) -> None:
-    """Both coaches have passed: Movement -> Event, Tactical movement -> end of round."""
-    s = tx.state
-    if s.phase is Phase.MOVEMENT:
-        start_phase(tx, Phase.EVENT)
-        detect_events(tx)
-    elif s.phase is Phase.TACTICAL_MOVEMENT:
-        start_phase(tx, Phase.ROUND_END)
-        detect_loose_ball(tx, after_tactical=True)
-
-
 # --- the Event phase ---------------------------------------------------------------------------
 
-def detect_events(tx: Tx) -> None:
-    """Queue what the Event phase must resolve: engagements, a shot's save, the ball's arrival."""
-    from .shots import open_save
-    s = tx.state
-    for eng in s.engagements:
-        open_engagement(tx, eng)
-    d = s.declaration
-    if s.ball.loose and s.ball.flight is Flight.SHOT and d is not None:
-        open_save(tx)
-        return
-    if s.ball.loose and s.ball.ps is not None and not s.engagements:
-        detect_loose_ball(tx, after_tactical=False)
-
-
 def open_engagement(tx: Tx, eng) -> None:
-    from .model import EngagementCtx
     s = tx.state
     if s.ball.carrier != eng.attacker:
         return

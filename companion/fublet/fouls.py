@@ -9,8 +9,6 @@ him off.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from ..teams import PlayerRef
 from . import events as ev
 from . import flow
@@ -18,20 +16,15 @@ from . import queries as q
 from .commands import CallSubstitution
 from .model import (FoulChoiceCtx, GoalkeeperChoiceCtx, Phase, RestartKind, Status, SubstituteChoiceCtx, Test,
                     Where)
-from .resolve import CHOICES
+from .restarts import award
 from .tx import Tx, refuse
 
 SUBSTITUTIONS = "Substitutions"
 
 
-# What the advantage goes on with, for ``on_advantage`` values other than "ball_to_fouled"
-# and "play_on": filled in by the module that owns the action ("dribble_on": actions.py).
-AFTER_ADVANTAGE: dict[str, Callable[[Tx, FoulChoiceCtx], None]] = {}
-
-
 def foul(tx: Tx, fouler: PlayerRef, fouler_test: Test, fouled: PlayerRef, on_advantage: str) -> None:
     """``on_advantage``: "ball_to_fouled" (the fouled side wins the ball), "play_on", or a
-    key of ``AFTER_ADVANTAGE`` (the action goes on)."""
+    key of the transaction's ``after_advantage`` table (the action goes on; rules.py builds it)."""
     s = tx.state
     spot = s.players[fouled].ms or s.players[fouler].ms
     own_area = q.ms_in(s, "penalty_area", q.own_end(s, fouler.team), spot)
@@ -44,7 +37,6 @@ def foul(tx: Tx, fouler: PlayerRef, fouler_test: Test, fouled: PlayerRef, on_adv
 
 
 def on_foul_choice(tx: Tx, choice, option: str) -> None:
-    from .restarts import award
     ctx: FoulChoiceCtx = choice.ctx
     if option == "advantage":
         p = tx.state.players[ctx.fouler]
@@ -52,8 +44,8 @@ def on_foul_choice(tx: Tx, choice, option: str) -> None:
             flow.stun(tx, ctx.fouler)  # the advantage rule always stuns the fouling player
         if ctx.on_advantage == "ball_to_fouled":
             flow.give_ball(tx, ctx.fouled)
-        elif ctx.on_advantage in AFTER_ADVANTAGE:
-            AFTER_ADVANTAGE[ctx.on_advantage](tx, ctx)
+        elif ctx.on_advantage in tx.after_advantage:
+            tx.after_advantage[ctx.on_advantage](tx, ctx)
         return
     book(tx, ctx)
     kind = RestartKind.PENALTY if ctx.penalty else RestartKind.FREE_KICK
@@ -107,8 +99,3 @@ def on_goalkeeper_choice(tx: Tx, choice, option: str) -> None:
     ctx: GoalkeeperChoiceCtx = choice.ctx
     player = PlayerRef.parse(option)
     tx.emit(ev.GoalkeeperAssigned(player, ctx.card_of or player))
-
-
-CHOICES[FoulChoiceCtx] = on_foul_choice
-CHOICES[SubstituteChoiceCtx] = on_substitute_choice
-CHOICES[GoalkeeperChoiceCtx] = on_goalkeeper_choice

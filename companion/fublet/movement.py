@@ -18,10 +18,11 @@ from . import flow
 from . import queries as q
 from .commands import CallOffside, Move, PassTurn, ReachBall, TacticalMove, ZoneMove
 from .components import Skill
+from .event_phase import end_of_movement
 from .model import (Contest, Flight, OffsideCtx, OffsideEscapeCtx, Phase, PlayerState, RestartKind, RoundKind,
                     Status, TacticalMoveCtx, Where)
-from .resolve import RESOLVERS, challenge, close, verdict
-from .restarts import award, check_square
+from .resolve import challenge, close, verdict
+from .restarts import award, check_square, pass_step, positioning_move
 from .tx import Tx, refuse
 
 MOVEMENT = "Phase 3: Movement"
@@ -78,7 +79,6 @@ def cost_of(s, team: Team, kind: str) -> int:
 # --- single movement ---------------------------------------------------------------------------
 
 def move(tx: Tx, cmd: Move) -> None:
-    from .restarts import positioning_move
     s = tx.state
     if cmd.player not in s.players:
         raise refuse(MOVEMENT, f"no player {cmd.player}")
@@ -180,7 +180,6 @@ def _check_ps_limits(s, team: Team, moves) -> None:
 # --- passing the turn ----------------------------------------------------------------------------
 
 def pass_turn(tx: Tx, cmd: PassTurn) -> None:
-    from .restarts import pass_step
     s = tx.state
     if s.phase is Phase.RESTART:
         pass_step(tx, cmd)
@@ -192,7 +191,7 @@ def pass_turn(tx: Tx, cmd: PassTurn) -> None:
     check_turn(s, cmd.team, MOVEMENT if s.phase is Phase.MOVEMENT else TACTICAL)
     tx.emit(ev.TurnPassed(cmd.team))
     if tx.state.passes >= 2:
-        flow.end_of_movement(tx)
+        end_of_movement(tx)
 
 
 # --- tactical movement ---------------------------------------------------------------------------
@@ -382,8 +381,3 @@ def place_figure(tx: Tx, cmd: PlaceFigure) -> None:
         raise refuse(MOVEMENT, f"in the {s.phase.label} phase figures move by the rules (single, zone or tactical "
                                f"movement); mark this placement as a correction to override")
     tx.emit(ev.FigurePlaced(cmd.player, ms, cmd.facing, cmd.correction))
-
-
-RESOLVERS[TacticalMoveCtx] = resolve_tactical_move
-RESOLVERS[OffsideCtx] = resolve_offside
-RESOLVERS[OffsideEscapeCtx] = resolve_offside_escape

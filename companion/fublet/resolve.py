@@ -1,4 +1,6 @@
-"""Rolls and choices arriving for pending requests, and what each contest's result means.
+"""Rolls and choices arriving for pending requests, and the helpers every contest's resolver
+uses. What each kind of contest or choice means lives with the rule it belongs to; rules.py
+builds the table that maps one to the other, and the transaction carries it here.
 
 Skill tests: 2d10 read as a percentile; success when the result is at or under the skill.
 Challenges: both succeed -> the higher result wins (a tie voids both and they roll again);
@@ -8,9 +10,7 @@ Any skill test but tactical perception injures the player on 25, 50 or 75.
 
 from __future__ import annotations
 
-from typing import Callable
-
-from ..board import Square, scatter_step
+from ..board import Square
 from ..commands import Choose, SubmitRoll
 from ..dice import DiceSpec, DieKind
 from ..errors import DiceMismatch
@@ -18,8 +18,7 @@ from ..teams import PlayerRef, Team
 from . import events as ev
 from . import flow
 from . import queries as q
-from .model import (INJURY_RESULTS, Ball, Choice, Contest, Flight, RestartKind, ScatterCtx, Test,
-                    request_id)
+from .model import Choice, Contest, ScatterCtx, Test, request_id
 from .tx import Tx, refuse
 
 SKILL_TESTS = "Skill Tests"
@@ -60,7 +59,7 @@ def submit_roll(tx: Tx, cmd: SubmitRoll) -> None:
     tx.emit(ev.DiceRolled(request_id(head, index), cmd.roll, reading))
     contest = tx.state.queue[0]
     if isinstance(contest, Contest) and contest.id == head.id and contest.complete:
-        resolve_contest(tx, contest)
+        flow.resolve_contest(tx, contest)
 
 
 def _rule() -> str:
@@ -95,15 +94,6 @@ def verdict(s, t: Test) -> str:
     return f"{who} {t.label}: {t.result} vs {t.target}, {ok}"
 
 
-def resolve_contest(tx: Tx, contest: Contest) -> None:
-    s = tx.state
-    for t in contest.tests:
-        if (t.injury_risk and not t.carried and t.player is not None and t.result in INJURY_RESULTS
-                and not s.players[t.player].injured):
-            tx.emit(ev.PlayerInjured(t.player, t.result))
-    RESOLVERS[type(contest.ctx)](tx, contest)
-
-
 def close(tx: Tx, contest: Contest, outcome: str) -> None:
     tx.emit(ev.ContestResolved(contest.id, outcome))
 
@@ -132,65 +122,6 @@ def open_scatter(tx: Tx, origin: Square | None, distance: int, cause: str, last_
                                               towards_team_goal=defending), front=True)
 
 
-def resolve_scatter(tx: Tx, contest: Contest) -> None:
-    """d8: 1 points at the defending team's goal, then clockwise. A ball leaving the pitch
-    is out of play; after a save, face 1 flies over the bar (corner); after a fumbled
-    catch, face 1 ends in the net."""
-    from .restarts import award
-    from .shots import score_goal
-
-    s = tx.state
-    ctx: ScatterCtx = contest.ctx
-    face = contest.tests[0].result
-    b = q.board(s)
-    defending = ctx.towards_team_goal
-    goal_end = q.own_end(s, defending)
-    if face == 1 and ctx.cause in ("save", "handling"):
-        if ctx.cause == "save":
-            close(tx, contest, f"scatter {face}: over the crossbar, corner kick")
-            award(tx, RestartKind.CORNER, defending.other, "saved over the bar", corner_end=goal_end,
-                  near_row=(ctx.origin or (0, 0))[1])
-        else:
-            close(tx, contest, f"scatter {face}: the fumbled ball rolls into the net")
-            score_goal(tx, defending.other, None)
-        return
-    if ctx.origin is None:
-        close(tx, contest, f"scatter {face}: the ball's square was not known; place the ball")
-        tx.emit(ev.BallSet(Ball(ps=None, flight=Flight.LOOSE, last_touch=ctx.last_touch)))
-        return
-    step = scatter_step(face, towards_high_x=goal_end == "high")
-    pos = ctx.origin
-    for _ in range(ctx.distance):
-        nxt = (pos[0] + step[0], pos[1] + step[1])
-        if not b.is_ps(nxt):
-            close(tx, contest, f"scatter {face}: out of play from PS {pos}")
-            ball_out(tx, pos, nxt, ctx.last_touch)
-            return
-        pos = nxt
-    close(tx, contest, f"scatter {face}: ball to PS {pos}")
-    tx.emit(ev.BallSet(Ball(ps=pos, flight=Flight.LOOSE, last_touch=ctx.last_touch)))
-
-
-def ball_out(tx: Tx, last_in: Square, beyond: Square, last_touch: Team | None) -> None:
-    """Over a touch line: throw-in; over a goal line: corner if the defenders of that goal
-    touched it last, else goal kick. Always to the team that did not play it out."""
-    from .restarts import award
-
-    s = tx.state
-    b = q.board(s)
-    to_team = last_touch.other if last_touch else (s.defending or Team.HOME)
-    if 0 <= beyond[0] < b.ps_cols:
-        award(tx, RestartKind.THROW_IN, to_team, "ball out over the touch line", spot_ps=last_in)
-        return
-    end = "low" if beyond[0] < 0 else "high"
-    defenders = Team.HOME if q.own_end(s, Team.HOME) == end else Team.AWAY
-    if last_touch is defenders:
-        award(tx, RestartKind.CORNER, defenders.other, "ball out over the goal line", corner_end=end,
-              near_row=last_in[1] * b.ms_per_ps)
-    else:
-        award(tx, RestartKind.GOAL_KICK, defenders, "ball out over the goal line")
-
-
 # --- choices -------------------------------------------------------------------------------------
 
 def choose(tx: Tx, cmd: Choose) -> None:
@@ -205,7 +136,7 @@ def choose(tx: Tx, cmd: Choose) -> None:
         raise refuse("Phase 4: Event", f"{cmd.option!r} is not an answer to {choice.question!r}; "
                                        f"choose one of {', '.join(choice.options)}")
     tx.emit(ev.ChoiceMade(cmd.request, cmd.option))
-    CHOICES[type(choice.ctx)](tx, choice, cmd.option)
+    tx.choices[type(choice.ctx)](tx, choice, cmd.option)
 
 
 def describe_pending(s, item) -> str:
@@ -217,8 +148,3 @@ def describe_pending(s, item) -> str:
 
 def player_option(option: str) -> PlayerRef:
     return PlayerRef.parse(option)
-
-
-# Filled in by the modules that own each kind of contest and choice (see rules.py).
-RESOLVERS: dict[type, Callable[[Tx, Contest], None]] = {ScatterCtx: resolve_scatter}
-CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {}

@@ -21,7 +21,7 @@ from .commands import ChooseTaker, Move, PassTurn, SetWall
 from .components import Skill
 from .model import (FREE_KICK_DISTANCE_MS, MAX_WALL, Contest, Phase, Restart, RestartKind,
                     ThrowInPositionCtx, Zone)
-from .resolve import RESOLVERS, close, verdict
+from .resolve import close, verdict
 from .tx import Tx, refuse
 
 POSITIONING = "Tactical Positioning Rules"
@@ -222,6 +222,3 @@ def check_square(s, ref: PlayerRef, to: Square, ignore: tuple[PlayerRef, ...] = 
         raise refuse("Ball and Player Movements", f"PS {ps} already holds two {ref.team.label} players "
                                                   f"({mates[0]}, {mates[1]}); no more than two players per team "
                                                   f"are allowed inside a PS")
-
-
-RESOLVERS[ThrowInPositionCtx] = resolve_throw_in_position

@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ..commands import Choose, PlaceFigure, SubmitRoll
-from ..errors import RuleViolation
-from ..events import Event, EventPayload
-from ..ruleset import Command, Request
+from ..events import Event
+from ..ruleset import Command, GameRules, Request
 from ..board import GridBoard
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import actions, challenges, fouls, movement, restarts, resolve, setup, shots  # noqa: F401  (registration)
+from . import actions, challenges, fouls, movement, restarts, resolve, scatter, setup, shots
 from . import commands as c
 from . import events as ev
-from .evolve import evolve_payload
 from .flow import advance
-from .model import FubletState, Phase
+from .model import (ActionCtx, BallControlCtx, CatchChoiceCtx, Choice, Contest, DisputeCtx, EngagementCtx,
+                    EngagementResponseCtx, FoulChoiceCtx, FubletState, GoalkeeperChoiceCtx, HandlingCtx, OffsideCtx,
+                    OffsideEscapeCtx, OpeningCtx, Phase, ReceiverChoiceCtx, SaveCtx, ScatterCtx, ShootoutCtx,
+                    ShotDeflectionChoiceCtx, ShotDeflectionCtx, SubstituteChoiceCtx, TacticalMoveCtx,
+                    ThrowInPositionCtx, VolleyChoiceCtx, VolleyCtx, WallCtx)
 from .sightings import command_for
+from .open_actions import open_actions
 from .ranges import reachable
 from .summary import log_line, pending, summary
-from .tx import Tx, refuse
+from .tx import Tx
 
 HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.CreateMatch: setup.create_match,
@@ -44,29 +47,68 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.TakeShootoutKick: setup.take_shootout_kick,
 }
 
+# What a contest's results mean, by the kind of contest (its context's type).
+RESOLVERS: dict[type, Callable[[Tx, Contest], None]] = {
+    ScatterCtx: scatter.resolve_scatter,
+    ActionCtx: actions.resolve_action,
+    BallControlCtx: challenges.resolve_ball_control,
+    DisputeCtx: challenges.resolve_dispute,
+    EngagementCtx: challenges.resolve_engagement,
+    TacticalMoveCtx: movement.resolve_tactical_move,
+    OffsideCtx: movement.resolve_offside,
+    OffsideEscapeCtx: movement.resolve_offside_escape,
+    ThrowInPositionCtx: restarts.resolve_throw_in_position,
+    OpeningCtx: setup.resolve_opening,
+    ShootoutCtx: setup.resolve_shootout,
+    WallCtx: shots.resolve_wall,
+    ShotDeflectionCtx: shots.resolve_shot_deflection,
+    SaveCtx: shots.resolve_save,
+    HandlingCtx: shots.resolve_handling,
+    VolleyCtx: shots.resolve_volley,
+}
 
-class FubletRules:
+# What a coach's answer to a choice means, by the kind of choice.
+CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {
+    EngagementResponseCtx: actions.on_engagement_response,
+    ReceiverChoiceCtx: challenges.on_receiver_choice,
+    FoulChoiceCtx: fouls.on_foul_choice,
+    SubstituteChoiceCtx: fouls.on_substitute_choice,
+    GoalkeeperChoiceCtx: fouls.on_goalkeeper_choice,
+    ShotDeflectionChoiceCtx: shots.on_shot_deflection_choice,
+    CatchChoiceCtx: shots.on_catch_choice,
+    VolleyChoiceCtx: shots.on_volley_choice,
+}
+
+# What an advantage after a foul goes on with, by the foul's ``on_advantage`` (fouls.py).
+AFTER_ADVANTAGE: dict[str, Callable[[Tx, FoulChoiceCtx], None]] = {
+    "dribble_on": lambda tx, ctx: actions.next_opponent(tx, ctx.fouler),
+}
+
+
+class RulesTx(Tx):
+    """The transaction handlers get: Fublet's fold, and the tables above for the code below."""
+
+    __slots__ = ()
+    resolvers = RESOLVERS
+    choices = CHOICES
+    after_advantage = AFTER_ADVANTAGE
+
+
+class FubletRules(GameRules):
     game = "fublet"
+    title = "Fublet"
     created_type = ev.MatchCreated
+    create_command = c.CreateMatch
+    handlers = HANDLERS
+    transaction = RulesTx
+    advance = staticmethod(advance)
+    actions_now = staticmethod(open_actions)
+    over_phase = Phase.OVER
+    setup_section = "Game Setup"
+    ending_section = "Winning the Match"
 
     def initial_state(self) -> FubletState:
         return FubletState()
-
-    def decide(self, state: FubletState, command: Command) -> Sequence[EventPayload]:
-        handler = HANDLERS.get(type(command))
-        if handler is None:
-            raise RuleViolation("Fublet", f"{type(command).__name__} is not a Fublet command")
-        if not state.created and not isinstance(command, c.CreateMatch):
-            raise refuse("Game Setup", "create the match first")
-        if state.phase is Phase.OVER and not isinstance(command, c.CreateMatch):
-            raise refuse("Winning the Match", "the match is over; nothing more can be recorded")
-        tx = Tx(state)
-        handler(tx, command)
-        advance(tx)
-        return tx.out
-
-    def evolve(self, state: FubletState, event: Event) -> FubletState:
-        return evolve_payload(state, event.payload)
 
     def pending(self, state: FubletState) -> tuple[Request, ...]:
         return pending(state)

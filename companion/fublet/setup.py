@@ -16,7 +16,7 @@ from . import queries as q
 from .commands import ChooseBoard, CreateMatch, KickOff, TakeShootoutKick
 from .components import Skill
 from .model import (SHOOTOUT_KICKS, Contest, OpeningCtx, Period, Phase, RoundKind, ShootoutCtx, Test, Zone)
-from .resolve import RESOLVERS, challenge, close, verdict
+from .resolve import challenge, close, verdict
 from .tx import Tx, refuse
 
 SETUP = "Game Setup"
@@ -156,7 +156,3 @@ def shootout_decided(s) -> bool:
                 return True
         return False
     return taken[Team.HOME] == taken[Team.AWAY] and goals[Team.HOME] != goals[Team.AWAY]
-
-
-RESOLVERS[OpeningCtx] = resolve_opening
-RESOLVERS[ShootoutCtx] = resolve_shootout

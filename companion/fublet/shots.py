@@ -19,13 +19,67 @@ from . import queries as q
 from ..dice import DiceSpec
 from .commands import Declare, Volley
 from .components import Action, Skill
+from .fouls import foul
 from .model import (GK_DIVE_MAX_MS, GK_DIVE_PENALTY, WALL_VALUE_PER_PLAYER, Ball, CatchChoiceCtx, Contest,
-                    Declaration, Flight, HandlingCtx, Modifier, Phase, Restart, RestartKind, SaveCtx,
+                    Declaration, Flight, HandlingCtx, Modifier, Phase, Restart, RestartKind, SaveCtx, ShotPlan,
                     ShotDeflectionChoiceCtx, ShotDeflectionCtx, Status, Test, VolleyChoiceCtx, VolleyCtx, WallCtx)
-from .resolve import CHOICES, RESOLVERS, challenge, close, open_scatter, verdict
+from .resolve import challenge, close, open_scatter, verdict
+from .restarts import award
 from .tx import Tx, refuse
 
 SHOT = "Shot on Goal"
+
+
+def check_shot(s, cmd: Declare, start_ps: Square | None, attacked: str, penalty_kick: bool) -> ShotPlan:
+    shot = cmd.shot
+    if penalty_kick:
+        shot = shot or ShotPlan(tokens=(), save_token=0)
+        if shot.tokens or shot.save_token:
+            raise refuse("Penalty Kicks", "shot-on-goal tokens are not used for a penalty kick")
+        return shot
+    if shot is None:
+        raise refuse(SHOT, "a shot needs its shot-on-goal tokens and the save attempt token")
+    keeper = q.goalkeeper(s, cmd.player.team.other)
+    if keeper is not None and keeper.ms is None and shot.gk_dive is None:
+        raise refuse("GK - Save", "the goalkeeper's position is not known: place him, or give his dive in MS "
+                                  "with the shot")
+    if not shot.tokens:
+        raise refuse(SHOT, "place a shot-on-goal token on every PS of the trajectory (at least one)")
+    if any(t not in (5, 10) for t in shot.tokens):
+        raise refuse(SHOT, "shot-on-goal tokens count -5 or -10")
+    if shot.save_token not in (5, 10):
+        raise refuse("Central or Angled Shots", "the save attempt token is -5 (central) or -10 (angled)")
+    if shot.chip and (any(t != 10 for t in shot.tokens) or shot.save_token != 10):
+        raise refuse("Chip Shots", "a chip shot uses only -10 tokens, and the save attempt token on its -10 side")
+    if shot.chip:
+        gk = q.goalkeeper(s, cmd.player.team.other)
+        if gk is not None and gk.ms is not None and q.ms_in(s, "goal_line", attacked, gk.ms):
+            raise refuse("Chip Shots", "a chip shot needs the goalkeeper off his goal line")
+    if shot.trajectory:
+        path = shot.trajectory
+        if len(path) != len(shot.tokens):
+            raise refuse(SHOT, f"one token per PS of the trajectory: {len(path)} PS but {len(shot.tokens)} tokens")
+        if start_ps is not None and path[0] != start_ps:
+            raise refuse(SHOT, f"the trajectory starts in the shooter's PS {start_ps}")
+        for a, b in zip(path, path[1:]):
+            if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
+                raise refuse(SHOT, f"the trajectory must run through neighbouring PS; {a} to {b} does not")
+        expected = suggest_tokens(s, path, cmd.player.team, shot.chip)
+        if tuple(shot.tokens) != expected:
+            raise refuse("Outstanding Shots", f"along this trajectory the tokens are "
+                                              f"{', '.join(f'-{t}' for t in expected)}: -10 on every PS behind the "
+                                              f"outstanding-shot and zone lines, -5 once the ball crosses them")
+    return shot
+
+
+def suggest_tokens(s, trajectory: tuple[Square, ...], attacking_team, chip: bool = False) -> tuple[int, ...]:
+    """Token sides for a trajectory: -5 inside the penalty area and the outstanding-shot
+    areas of the attacked goal, -10 on every PS behind those lines (all -10 for a chip)."""
+    end = q.attacked_end(s, attacking_team)
+    if chip:
+        return tuple(10 for _ in trajectory)
+    return tuple(5 if (q.ps_in(s, "penalty_area", end, ps) or q.ps_in(s, "outstanding", end, ps)) else 10
+                 for ps in trajectory)
 
 
 def carried(t: Test, label: str = "") -> Test:
@@ -300,7 +354,6 @@ def volley(tx: Tx, cmd: Volley) -> None:
     """A player meeting a long pass or cross in the opponents' half shoots first time. Any
     defenders in his PS challenge it (aerial tackle, or rush out for a goalkeeper); a volley
     that beats them all goes on to the save with the same result."""
-    from .actions import check_shot
     s = tx.state
     head = s.queue[0] if s.queue else None
     if head is None or not isinstance(head.ctx, VolleyChoiceCtx) or head.player != cmd.player:
@@ -336,7 +389,6 @@ def on_volley_choice(tx: Tx, choice, option: str) -> None:
 
 
 def resolve_volley(tx: Tx, contest: Contest) -> None:
-    from .fouls import foul
     s = tx.state
     d = s.declaration
     attacker = contest.tests[0]
@@ -380,15 +432,4 @@ def score_goal(tx: Tx, team: Team, scorer: PlayerRef | None, note: str = "") -> 
 def missed(tx: Tx, shooting: Team) -> None:
     """A failed shot misses the goal: the defending team restarts with a free kick (taken
     from its goal area, see docs/assumptions.md)."""
-    from .restarts import award
     award(tx, RestartKind.FREE_KICK, shooting.other, "shot missed")
-
-
-RESOLVERS[WallCtx] = resolve_wall
-RESOLVERS[ShotDeflectionCtx] = resolve_shot_deflection
-RESOLVERS[SaveCtx] = resolve_save
-RESOLVERS[HandlingCtx] = resolve_handling
-RESOLVERS[VolleyCtx] = resolve_volley
-CHOICES[ShotDeflectionChoiceCtx] = on_shot_deflection_choice
-CHOICES[CatchChoiceCtx] = on_catch_choice
-CHOICES[VolleyChoiceCtx] = on_volley_choice

@@ -7,9 +7,12 @@ from typing import Any
 
 from ..ruleset import Request
 from ..teams import Team
+from . import events as ev
 from . import queries as q
 from .model import Choice, FubletState, Phase, RoundKind, request_id
 from .resolve import describe_test
+from .restarts import blockers
+from .setup import picker
 
 
 def pending(s: FubletState) -> tuple[Request, ...]:
@@ -32,7 +35,6 @@ def pending(s: FubletState) -> tuple[Request, ...]:
 def _phase_requests(s: FubletState) -> list[Request]:
     phase = s.phase
     if phase is Phase.BOARD_PICK:
-        from .setup import picker
         team = picker(s)
         return [Request("board", "action", team, f"{team.label}: choose a tactical board")]
     if phase is Phase.KICK_OFF and s.restart is not None:
@@ -40,7 +42,6 @@ def _phase_requests(s: FubletState) -> list[Request]:
         return [Request("kick_off", "action", team, f"{team.label}: place the figures in their own halves and kick "
                                                     f"off to a teammate in your midfield zone")]
     if phase is Phase.RESTART and s.restart is not None:
-        from .restarts import blockers
         waiting = blockers(s)
         if waiting:
             return [Request(f"restart{i}", "action", team, text) for i, (team, text) in enumerate(waiting)]
@@ -137,7 +138,6 @@ def summary(s: FubletState) -> dict[str, Any]:
 
 def log_line(state_before: FubletState, payload) -> str | None:
     """A line for the tablet's event log, or None for bookkeeping events nobody reads."""
-    from . import events as ev
 
     if isinstance(payload, ev.ContestResolved):
         return payload.outcome

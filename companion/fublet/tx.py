@@ -7,6 +7,10 @@ so a refused command changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, ClassVar
+
 from ..errors import RuleViolation
 from ..transaction import Transaction
 from .evolve import evolve_payload
@@ -17,6 +21,9 @@ class Tx(Transaction):
 
     __slots__ = ()
     evolve = staticmethod(evolve_payload)
+    # What an advantage goes on with, by a foul's ``on_advantage`` ("dribble_on": the speed
+    # dribble runs on); rules.py builds it, as it builds the resolvers.
+    after_advantage: ClassVar[Mapping[str, Callable[[Any, Any], None]]] = MappingProxyType({})
 
 
 def refuse(section: str, message: str) -> RuleViolation:

@@ -12,9 +12,7 @@ from __future__ import annotations
 from ..dice import DiceSpec, DieKind
 from ..teams import PlayerRef, Team
 from . import events as ev
-from . import flow
 from .model import Ask, AskCtx, BonusCtx, Choice, LigaState, Modifier, RollPlan
-from .resolve import CHOICES
 from .tx import Tx
 
 
@@ -61,8 +59,10 @@ def ask_with_bonus(tx: Tx, plan: RollPlan, front: bool = False) -> None:
         bonus = s.players[ref].card.bonus
         decider = ref.team if bonus.kind == "ace" else ref.team.other
         what = "ace" if bonus.kind == "ace" else "wash-out"
-        flow.open_choice(tx, decider, f"{decider.label}: bonus points of {ref} ({what}, {bonus.form}) on "
-                                      f"{plan.label}: apply them?", options, BonusCtx(ref, plan), front=front)
+        # The choice as flow.open_choice makes it (flow asks for rolls through this module).
+        choice = Choice(id=tx.next_id, team=decider, question=f"{decider.label}: bonus points of {ref} ({what}, "
+                        f"{bonus.form}) on {plan.label}: apply them?", options=options, ctx=BonusCtx(ref, plan))
+        tx.emit(ev.PendingOpened(choice, front))
         return
     ask = Ask(id=tx.next_id, team=plan.team, label=plan.label, dice=plan.dice, ctx=plan.ctx,
               modifiers=plan.modifiers, player=plan.player)
@@ -83,6 +83,3 @@ def choose_bonus(tx: Tx, choice: Choice, option: str) -> None:
         mods = mods + (Modifier(f"{ref} bonus", value),)
     rest = RollPlan(plan.team, plan.label, plan.dice, plan.ctx, mods, plan.player, plan.deciders[1:])
     ask_with_bonus(tx, rest, front=True)
-
-
-CHOICES[BonusCtx] = choose_bonus

@@ -9,7 +9,9 @@ shows a running clock as the reading at the last event plus the time since.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+
+from ..events import format_time, parse_time
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -34,13 +36,9 @@ class Instant:
 
     @classmethod
     def parse(cls, text: str) -> "Instant":
-        from ..events import parse_time
-
         return cls.of(parse_time(text))
 
     def datetime(self) -> datetime:
-        from datetime import timedelta
-
         return _EPOCH + timedelta(microseconds=self.us)
 
     def seconds_since(self, other: "Instant") -> float:
@@ -50,8 +48,6 @@ class Instant:
         return Instant(self.us + round(seconds * 1_000_000))
 
     def to_json(self) -> str:
-        from ..events import format_time
-
         return format_time(self.datetime())
 
     @classmethod

@@ -15,7 +15,8 @@ from . import flow
 from . import queries as q
 from .commands import CallMisconduct, Substitute
 from .model import AdvantageCtx, Choice, KeeperCtx, Phase, RestartKind
-from .resolve import CHOICES, player_option
+from .resolve import player_option
+from .stoppages import award
 from .tx import Tx, refuse
 
 CARDS = "Yellow and Red Cards"
@@ -74,8 +75,6 @@ def foul(tx: Tx, fouler: PlayerRef, spot: Square, yellow: bool, where: Square | 
 
 
 def choose_advantage(tx: Tx, choice: Choice, option: str) -> None:
-    from .restarts import award
-
     ctx: AdvantageCtx = choice.ctx
     if option == "advantage":
         return
@@ -92,8 +91,6 @@ OFFENCES = ("foul", "shot_out", "played_on", "other")
 
 
 def call_misconduct(tx: Tx, cmd: CallMisconduct) -> None:
-    from .restarts import award
-
     s = tx.state
     if s.phase in (Phase.TOSS, Phase.SHOOTOUT, Phase.OVER):
         raise refuse(MISCONDUCT, "there is no play to referee now")
@@ -172,7 +169,3 @@ def substitute(tx: Tx, cmd: Substitute) -> None:
     if s.ball.holder == cmd.off:
         raise refuse(SUBS, f"{cmd.off} has the ball")
     tx.emit(ev.SubstitutionMade(cmd.off, cmd.on, cmd.goalkeeper))
-
-
-CHOICES[AdvantageCtx] = choose_advantage
-CHOICES[KeeperCtx] = choose_keeper

@@ -10,9 +10,10 @@ from . import flow
 from . import queries as q
 from .bonus import plan_roll
 from .commands import Tackle
+from .discipline import foul
 from .model import Ask, Control, DribbleCtx, Modifier
 from .movement import HOLD, check_common
-from .resolve import RESOLVERS, resolved, roll_text
+from .resolve import resolved, roll_text
 from .tx import Tx, refuse
 
 DRIBBLING = "Dribbling Interception"
@@ -73,8 +74,6 @@ def tackle(tx: Tx, cmd: Tackle) -> None:
 
 
 def resolve_dribble(tx: Tx, ask: Ask, original: int, modified: int) -> None:
-    from .discipline import foul
-
     s = tx.state
     ctx: DribbleCtx = ask.ctx
     table = q.tables(s).dribbling
@@ -93,6 +92,3 @@ def resolve_dribble(tx: Tx, ask: Ask, original: int, modified: int) -> None:
         foul(tx, ctx.principal, ball.square, yellow, s.players[attacker].square)
         return
     resolved(tx, ask, original, modified, text + "the attacker keeps the ball")
-
-
-RESOLVERS[DribbleCtx] = resolve_dribble

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..board import Square
 from ..teams import PlayerRef, Team
 from . import events as ev
+from .bonus import ask_with_bonus
 from .model import (Ball, Choice, ChoiceCtx, Control, Period, Phase, Restart, RestartKind, Result, RollPlan,
                     SetupStep)
 from .tx import Tx
@@ -28,7 +29,6 @@ def open_choice(tx: Tx, team: Team | None, question: str, options: tuple[str, ..
 
 def open_roll(tx: Tx, plan: RollPlan, front: bool = False) -> None:
     """Ask for a roll; with the optional bonus points, the coaches' bonus decisions first."""
-    from .bonus import ask_with_bonus
 
     ask_with_bonus(tx, plan, front)
 

@@ -15,7 +15,8 @@ from .commands import Intercept
 from .landing import arrive, rebound
 from .model import Ask, Control, Flight, InterceptCtx, Modifier, Phase, SaveCtx
 from .pitch import dist
-from .resolve import RESOLVERS, resolved, roll_text
+from .resolve import resolved, roll_text
+from .stoppages import award, corner_for
 from .tx import Tx, refuse
 
 INTERCEPTION = "Pass Interception"
@@ -150,7 +151,6 @@ def take_interception(tx: Tx, ref: PlayerRef, square: Square) -> None:
 
 def resolve_save(tx: Tx, ask: Ask, original: int, modified: int) -> None:
     """Optional rule "Goalkeeper's Save" (its table is a placeholder: data)."""
-    from .restarts import award, corner_for
 
     s = tx.state
     ctx: SaveCtx = ask.ctx
@@ -176,8 +176,3 @@ def pass_turn_in_flight(tx: Tx, team: Team) -> None:
         raise refuse(INTERCEPTION, "the defender decides now: call an interception attempt or let the ball go")
     tx.emit(ev.TurnPassed(team))
     arrive(tx)
-
-
-
-RESOLVERS[InterceptCtx] = resolve_intercept
-RESOLVERS[SaveCtx] = resolve_save

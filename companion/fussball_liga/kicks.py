@@ -1,5 +1,5 @@
 """The shot phase: shots and passes, follow-ups, off-side, the goalkeeper's options with the
-ball in his hands.
+ball in his hands; and the kicks that restart play (the kick-off, a restart's kick).
 
 Rulebook: a shot is a straight line (row, column or diagonal) from the ball to an
 announced target square; from loose control the target must be nearer the ball than the
@@ -17,8 +17,11 @@ from . import flow
 from . import queries as q
 from .commands import HoldBall, Kick
 from .interception import continue_flight, pass_turn_in_flight
-from .model import Control, Phase, RestartKind
+from .model import Control, Phase, RestartKind, SetupStep
+from .penalty import PENALTY
 from .pitch import dist, lofted_path, straight_path
+from .restarts import SETUP, taker_squares
+from .stoppages import award
 from .tx import Tx, refuse
 
 SHOTS = "Shots"
@@ -29,13 +32,16 @@ GOALIE = "Goalkeeper"
 NO_OFFSIDE = frozenset((RestartKind.GOAL_KICK.value, RestartKind.THROW_IN.value, RestartKind.CORNER.value,
                         RestartKind.KICK_OFF.value))
 NO_GOAL = frozenset((RestartKind.INDIRECT_FREE_KICK.value, RestartKind.THROW_IN.value, RestartKind.KICK_OFF.value))
+KICK_OFF = "Kick-Off"
+
+LIMITS = {RestartKind.THROW_IN: "max_throw_in", RestartKind.CORNER: "max_corner",
+          RestartKind.GOAL_KICK: "max_goal_kick", RestartKind.FREE_KICK: "max_shot",
+          RestartKind.INDIRECT_FREE_KICK: "max_shot"}
 
 
 # --- the kick command -------------------------------------------------------------------------------
 
 def kick(tx: Tx, cmd: Kick) -> None:
-    from .restarts import kick_off, restart_kick
-
     s = tx.state
     if cmd.player not in s.players:
         raise refuse(SHOTS, f"no player {cmd.player}")
@@ -204,8 +210,6 @@ def offside_players(s, kicker: PlayerRef, origin: Square) -> list[PlayerRef]:
 def offside(tx: Tx, kicker: PlayerRef, origin: Square, target: Square) -> bool:
     """Penalised only in the shot phase and only when the ball is passed in the general
     direction of the opponents' goal line: an indirect free-kick from the offender's square."""
-    from .restarts import award
-
     s = tx.state
     if (target[0] - origin[0]) * q.forward(s, kicker.team) <= 0:
         return False
@@ -220,6 +224,71 @@ def offside(tx: Tx, kicker: PlayerRef, origin: Square, target: Square) -> bool:
     tx.emit(ev.OffsideGiven(worst, square))
     award(tx, RestartKind.INDIRECT_FREE_KICK, kicker.team.other, f"off-side: {worst}", square)
     return True
+
+
+# --- the kick-off -----------------------------------------------------------------------------------
+
+def kick_off(tx: Tx, cmd: Kick) -> None:
+    """Rulebook, Kick-Off: every player in his own half, an attacker on one of the two squares
+    touching the ball, no defender in or touched by the centre circle; a pass of up to 6
+    squares to another player, no follow-up."""
+    s = tx.state
+    r = s.restart
+    if r is None or r.kind is not RestartKind.KICK_OFF:
+        raise refuse(KICK_OFF, "there is no kick-off to take now")
+    if s.queue:
+        raise refuse(KICK_OFF, "finish the pending choice first")
+    if cmd.player.team is not r.team:
+        raise refuse(KICK_OFF, f"{r.team.label} kicks off")
+    pitch = q.pitch(s)
+    missing = [p.ref for p in q.on_pitch(s) if p.square is None]
+    if missing:
+        raise refuse(KICK_OFF, f"place every figure before the kick-off ({', '.join(map(str, missing[:4]))}"
+                               f"{'...' if len(missing) > 4 else ''} not seen)")
+    for p in q.placed(s):
+        if pitch.half_of(p.square) != s.end_of(p.ref.team):
+            raise refuse(KICK_OFF, f"all players must be set up in their own half; {p.ref} is at {p.square}")
+        if p.ref.team is not r.team and pitch.in_centre_circle(p.square):
+            raise refuse(KICK_OFF, f"no defender may stand inside the centre circle or touched by it; {p.ref} is at "
+                                   f"{p.square}")
+    squares = pitch.kick_off_squares[s.end_of(r.team)]
+    kicker = s.players[cmd.player]
+    if kicker.square not in squares:
+        raise refuse(KICK_OFF, f"the player kicking off stands on one of the two squares touching the ball "
+                               f"({', '.join(map(str, squares))})")
+    if not s.clocks.half_on:
+        tx.emit(ev.HalfClockStarted(s.period))
+    flow.start_phase(tx, Phase.SHOT)
+    flow.set_ball(tx, kicker.square, cmd.player, Control.CLOSE)
+    launch(tx, cmd.player, kicker.square, cmd.target, RestartKind.KICK_OFF.value, cmd.receiver,
+           q.limits(s).max_kick_off)
+
+
+# --- the restart's kick -----------------------------------------------------------------------------------
+
+def restart_kick(tx: Tx, cmd: Kick) -> None:
+    s = tx.state
+    r = s.restart
+    if r.kind is RestartKind.PENALTY:
+        raise refuse(PENALTY, "a penalty-kick is taken with the penalty roll (take penalty)")
+    if r.step is not SetupStep.KICK:
+        raise refuse(SETUP, "finish the re-positioning first")
+    if cmd.player.team is not r.team:
+        raise refuse(SETUP, f"{r.team.label} takes the {r.kind.label}")
+    p = s.players[cmd.player]
+    spots = taker_squares(s, r, r.team)
+    if p.square not in spots:
+        raise refuse(SETUP, f"{cmd.player} is not in position for the {r.kind.label}")
+    if r.kind in (RestartKind.FREE_KICK, RestartKind.INDIRECT_FREE_KICK):
+        origin, control = r.spot, Control.LOOSE
+    else:
+        origin, control = p.square, Control.CLOSE  # the ball on top of the kicker
+    flow.set_ball(tx, origin, cmd.player, control)
+    limit = getattr(q.limits(s), LIMITS[r.kind])
+    lofted = s.attacked_end(r.team) if r.kind is RestartKind.CORNER else None
+    # A free-kick is a place-kick: the kicker next to the ball may aim anywhere (the
+    # loose-control limit is for a ball moving in play; see assumptions, LV).
+    launch(tx, cmd.player, origin, cmd.target, r.kind.value, cmd.receiver, limit, lofted_into=lofted)
 
 
 # --- the goalkeeper's options after an interception --------------------------------------------------

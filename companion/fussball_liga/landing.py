@@ -13,7 +13,8 @@ from . import flow
 from . import queries as q
 from .bonus import plan_roll
 from .model import Ask, Choice, Control, Flight, GoalPostCtx, GoalShotCtx, ReceiverCtx, RestartKind, TakePassCtx
-from .resolve import CHOICES, RESOLVERS, player_option, resolved, roll_text
+from .resolve import player_option, resolved, roll_text
+from .stoppages import award, ball_out, corner_for, goal_kick
 from .tx import Tx
 
 GOAL_SHOTS = "Goal Shots"
@@ -45,8 +46,6 @@ def arrive(tx: Tx) -> None:
         flow.open_roll(tx, plan)
         return
     if not pitch.in_field(target):
-        from .restarts import ball_out
-
         out = next(sq for sq in f.path if not pitch.in_field(sq))
         flow.end_flight(tx, "out of play")
         ball_out(tx, out, attackers, f"{f.kicker} kicked the ball out of play")
@@ -80,8 +79,6 @@ def crosses_post(s, f: Flight) -> bool:
 
 
 def resolve_goal_shot(tx: Tx, ask: Ask, original: int, modified: int) -> None:
-    from .restarts import award, corner_for, goal_kick
-
     s = tx.state
     f = s.flight
     ctx: GoalShotCtx = ask.ctx
@@ -140,7 +137,6 @@ def resolve_post(tx: Tx, ask: Ask, original: int, modified: int) -> None:
 
 def resolve_take_pass(tx: Tx, ask: Ask, original: int, modified: int) -> None:
     """Optional rule "Taking a Pass": two dice against the distance (table: data)."""
-    from .restarts import ball_out
 
     s = tx.state
     f = s.flight
@@ -222,8 +218,6 @@ def choose_receiver(tx: Tx, choice: Choice, option: str) -> None:
 
 
 def score_goal(tx: Tx, team: Team, scorer: PlayerRef | None) -> None:
-    from .restarts import award
-
     flow.end_flight(tx, "goal")
     tx.emit(ev.GoalScored(team, scorer))
     s = tx.state
@@ -233,9 +227,3 @@ def score_goal(tx: Tx, team: Team, scorer: PlayerRef | None) -> None:
         flow.finish_match(tx, "golden goal")
         return
     award(tx, RestartKind.KICK_OFF, team.other, f"goal by {team.label}", None)
-
-
-RESOLVERS[GoalShotCtx] = resolve_goal_shot
-RESOLVERS[GoalPostCtx] = resolve_post
-RESOLVERS[TakePassCtx] = resolve_take_pass
-CHOICES[ReceiverCtx] = choose_receiver

@@ -16,9 +16,13 @@ from . import events as ev
 from . import flow
 from . import queries as q
 from .commands import Move, MoveBall
+from .discipline import book
 from .model import Control, Phase, RestartKind
 from .paths import BALL, MOVEMENT, front_steps, legal_path
 from .pitch import STEPS, dist
+from .placement import free_placement
+from .restarts import setup_move
+from .stoppages import award
 from .tx import Tx, refuse
 
 HOLD = "Goalkeeper"
@@ -91,8 +95,6 @@ def charge(s, ref: PlayerRef, cost: int) -> None:
 # --- moving a figure --------------------------------------------------------------------------------
 
 def move(tx: Tx, cmd: Move) -> None:
-    from .restarts import setup_move
-
     s = tx.state
     if cmd.player not in s.players:
         raise refuse(MOVEMENT, f"no player {cmd.player}")
@@ -100,8 +102,6 @@ def move(tx: Tx, cmd: Move) -> None:
         setup_move(tx, cmd)
         return
     if s.phase in (Phase.LINE_UP, Phase.SET_UP, Phase.TOSS):
-        from .setup import free_placement
-
         free_placement(tx, cmd.player, cmd.to)
         return
     check_common(s, cmd.player)
@@ -160,8 +160,6 @@ def move(tx: Tx, cmd: Move) -> None:
 def left_field(tx: Tx, ref: PlayerRef, path: tuple[Square, ...], cost: int) -> None:
     """Rulebook: a player who leaves the playing field gives the opponent an indirect
     free-kick from his last square in the field, and is shown the yellow card (willful)."""
-    from .discipline import book
-    from .restarts import award
 
     s = tx.state
     last_in = next((sq for sq in reversed((s.players[ref].square,) + path[:-1]) if q.pitch(s).in_field(sq)),
@@ -267,5 +265,3 @@ def check_hold_distance(s) -> None:
     if near:
         raise refuse(HOLD, f"all opposing players must be at least {q.limits(s).hold_distance} squares from the "
                            f"goalkeeper holding the ball after the movement phase ({', '.join(map(str, near))})")
-
-

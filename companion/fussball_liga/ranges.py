@@ -8,6 +8,8 @@ from ..board import Square
 from ..teams import PlayerRef
 from . import queries as q
 from .model import Control, LigaState, Phase, RestartKind
+from .movement import defender_allowance, remaining
+from .paths import front_steps, step_problem
 from .pitch import STEPS
 
 
@@ -16,8 +18,6 @@ def budget(s: LigaState, ref: PlayerRef) -> int:
     limits = q.limits(s)
     m = s.movement
     if s.phase is Phase.MOVEMENT:
-        from .movement import defender_allowance, remaining
-
         left = min(limits.mp_per_player - m.by_player.get(ref, 0), remaining(s, ref.team))
         if ref.team is not s.attacking:
             left = min(left, defender_allowance(s) if m.turn is ref.team else remaining(s, ref.team))
@@ -30,7 +30,6 @@ def budget(s: LigaState, ref: PlayerRef) -> int:
 def reachable(s: LigaState, ref: PlayerRef) -> frozenset[Square]:
     """Squares the figure can reach by legal steps within its points (carrying the ball
     costs more; loose control moves only into front squares). Empty when not on the board."""
-    from .paths import front_steps, step_problem
 
     p = s.players.get(ref)
     if p is None or not p.placed:

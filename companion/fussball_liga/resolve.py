@@ -8,8 +8,6 @@ cumulative bonus effects) is looked up in the table.
 
 from __future__ import annotations
 
-from typing import Callable
-
 from ..commands import Choose, SubmitRoll
 from ..teams import PlayerRef
 from . import events as ev
@@ -33,7 +31,7 @@ def submit_roll(tx: Tx, cmd: SubmitRoll) -> None:
     head.dice.check(cmd.roll, f"Fußball-Liga rulebook, {DICE}", describe_ask(head))
     reading = cmd.roll.total
     tx.emit(ev.DiceRolled(rid, cmd.roll, reading))
-    RESOLVERS[type(head.ctx)](tx, head, reading, reading + head.bonus)
+    tx.resolvers[type(head.ctx)](tx, head, reading, reading + head.bonus)  # the game's table, built in rules.py
 
 
 def resolved(tx: Tx, ask: Ask, original: int, modified: int, outcome: str) -> None:
@@ -66,7 +64,7 @@ def choose(tx: Tx, cmd: Choose) -> None:
         raise refuse("Choices", f"{cmd.option!r} is not an answer to {choice.question!r}; choose one of "
                                 f"{', '.join(choice.options)}")
     tx.emit(ev.ChoiceMade(cmd.request, cmd.option))
-    CHOICES[type(choice.ctx)](tx, choice, cmd.option)
+    tx.choices[type(choice.ctx)](tx, choice, cmd.option)
 
 
 def describe_pending(item) -> str:
@@ -78,8 +76,3 @@ def describe_pending(item) -> str:
 
 def player_option(option: str) -> PlayerRef:
     return PlayerRef.parse(option)
-
-
-# Filled in by the modules that own each kind of roll and choice (imported by rules.py).
-RESOLVERS: dict[type, Callable[[Tx, Ask, int, int], None]] = {}
-CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {}

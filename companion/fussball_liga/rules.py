@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ..commands import Choose, PlaceFigure, SubmitRoll
-from ..errors import RuleViolation
-from ..events import Event, EventPayload
-from ..ruleset import Command, Request
+from ..events import Event
+from ..ruleset import Command, GameRules, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import (bonus, discipline, dribbling, interception, kicks, landing, movement, restarts, resolve,  # noqa: F401
-               setup, shootout, timing)
+from . import (bonus, discipline, dribbling, interception, kicks, landing, movement, restarts, resolve, setup,
+               timing)
 from . import commands as c
 from . import events as ev
 from .clock import Instant
-from .evolve import evolve_payload
 from .flow import advance
-from .model import LigaState, Phase
+from .model import (AdvantageCtx, Ask, BonusCtx, Choice, DribbleCtx, EndsCtx, GoalPostCtx, GoalShotCtx, InterceptCtx,
+                    KeeperCtx, LigaState, PenaltyCtx, Phase, ReceiverCtx, SaveCtx, TakePassCtx, TossCtx, TossPickCtx)
 from .pitch import Pitch
+from .open_actions import open_actions
 from .ranges import reachable
 from .sightings import command_for
 from .summary import log_line, pending, summary
@@ -58,10 +58,49 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.CallTimeUp: timing.call_time_up,
 }
 
+# What a roll means, by the kind of roll (its context's type): (tx, ask, original, modified).
+RESOLVERS: dict[type, Callable[[Tx, Ask, int, int], None]] = {
+    DribbleCtx: dribbling.resolve_dribble,
+    InterceptCtx: interception.resolve_intercept,
+    SaveCtx: interception.resolve_save,
+    GoalShotCtx: landing.resolve_goal_shot,
+    GoalPostCtx: landing.resolve_post,
+    TakePassCtx: landing.resolve_take_pass,
+    PenaltyCtx: restarts.resolve_penalty,
+}
 
-class FussballLigaRules:
+# What a coach's answer to a choice means, by the kind of choice.
+CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {
+    BonusCtx: bonus.choose_bonus,
+    AdvantageCtx: discipline.choose_advantage,
+    KeeperCtx: discipline.choose_keeper,
+    ReceiverCtx: landing.choose_receiver,
+    TossCtx: setup.choose_toss,
+    TossPickCtx: setup.choose_toss_pick,
+    EndsCtx: setup.choose_ends,
+}
+
+
+class RulesTx(Tx):
+    """The transaction handlers get: the Fußball-Liga fold, and the tables above for the code below."""
+
+    __slots__ = ()
+    resolvers = RESOLVERS
+    choices = CHOICES
+
+
+class FussballLigaRules(GameRules):
     game = "fussball_liga"
+    title = "Fußball-Liga"
     created_type = ev.MatchCreated
+    create_command = c.CreateMatch
+    handlers = HANDLERS
+    transaction = RulesTx
+    advance = staticmethod(advance)
+    actions_now = staticmethod(open_actions)
+    over_phase = Phase.OVER
+    setup_section = "Set-Up"
+    ending_section = "Game Duration"
 
     def __init__(self) -> None:
         self._last: tuple = (None, None)  # the last event time folded and its Instant
@@ -69,21 +108,8 @@ class FussballLigaRules:
     def initial_state(self) -> LigaState:
         return LigaState()
 
-    def decide(self, state: LigaState, command: Command) -> Sequence[EventPayload]:
-        handler = HANDLERS.get(type(command))
-        if handler is None:
-            raise RuleViolation("Fußball-Liga", f"{type(command).__name__} is not a Fußball-Liga command")
-        if not state.created and not isinstance(command, c.CreateMatch):
-            raise refuse("Set-Up", "create the match first")
-        if state.phase is Phase.OVER:
-            raise refuse("Game Duration", "the match is over; nothing more can be recorded")
-        tx = Tx(state)
-        handler(tx, command)
-        advance(tx)
-        return tx.out
-
     def evolve(self, state: LigaState, event: Event) -> LigaState:
-        s = evolve_payload(state, event.payload)
+        s = super().evolve(state, event)
         if not s.created:
             return s
         at, instant = self._last  # the events of one command share their time: convert it once

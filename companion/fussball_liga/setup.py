@@ -11,10 +11,10 @@ from . import flow
 from . import queries as q
 from .commands import CreateMatch, Move, PlaceBall
 from .model import Ball, Choice, EndsCtx, Period, Phase, RestartKind, SetupStep, TossCtx, TossPickCtx
-from .resolve import CHOICES
+from .movement import move
+from .placement import SETUP, free_placement
 from .tx import Tx, refuse
 
-SETUP = "Set-Up"
 
 
 def create_match(tx: Tx, cmd: CreateMatch) -> None:
@@ -61,8 +61,6 @@ FREE_PHASES = (Phase.TOSS, Phase.LINE_UP)
 
 
 def place_figure(tx: Tx, cmd: PlaceFigure) -> None:
-    from .movement import move
-
     s = tx.state
     if not s.created:
         raise refuse(SETUP, "create the match first")
@@ -97,30 +95,6 @@ def penalty_setup(s) -> bool:
     return s.phase is Phase.SET_UP and r is not None and r.kind is RestartKind.PENALTY and r.step is SetupStep.FREE
 
 
-def free_placement(tx: Tx, ref: PlayerRef, square: Square) -> None:
-    s = tx.state
-    p = s.players[ref]
-    if not p.on_pitch:
-        raise refuse(SETUP, f"{ref} is not in the team on the pitch ({p.where.value}); substitute him in first")
-    check_square(s, ref, square)
-    tx.emit(ev.FigurePlaced(ref, square))
-
-
-def check_square(s, ref: PlayerRef, square: Square) -> None:
-    pitch = q.pitch(s)
-    p = s.players[ref]
-    if not pitch.in_field(square) and not (p.goalkeeper and q.in_own_goal(s, ref, square)):
-        raise refuse(SETUP, f"{square} is off the playing field (only a goalkeeper may stand in his goal)")
-    other = q.occupant(s, square)
-    if other is not None and other != ref:
-        raise refuse(SETUP, f"no more than one player per square: {other} stands on {square}")
-    for end in ("low", "high"):
-        if q.in_goal_area(s, end, square) and \
-                q.goal_area_count(s, end, ref.team, ref, square) > q.limits(s).goal_area_per_side:
-            raise refuse("Movement", f"no more than {q.limits(s).goal_area_per_side} players of a side may be in a "
-                                     f"goal area")
-
-
 def correct(tx: Tx, ref: PlayerRef, square: Square | None) -> None:
     """A person overrides where a figure stands; the rules only keep squares single."""
     s = tx.state
@@ -150,8 +124,3 @@ def place_ball(tx: Tx, cmd: PlaceBall) -> None:
             raise refuse(SETUP, "say how he controls it (close, loose or hands)")
     tx.emit(ev.BallPlaced(Ball(square=cmd.square, holder=cmd.holder, control=cmd.control if cmd.holder else None,
                                last_team=cmd.holder.team if cmd.holder else s.ball.last_team)))
-
-
-CHOICES[TossCtx] = choose_toss
-CHOICES[TossPickCtx] = choose_toss_pick
-CHOICES[EndsCtx] = choose_ends

@@ -9,6 +9,7 @@ from . import flow
 from . import queries as q
 from .commands import TakePenalty
 from .model import SHOOTOUT_KICKS, Ask
+from .penalty import open_penalty, penalty_result
 from .resolve import resolved, roll_text
 from .tx import Tx, refuse
 
@@ -16,8 +17,6 @@ SECTION = "Winning the Game"
 
 
 def shootout_kick(tx: Tx, cmd: TakePenalty) -> None:
-    from .restarts import open_penalty
-
     s = tx.state
     if s.queue:
         raise refuse(SECTION, "finish the kick in progress first")
@@ -36,8 +35,6 @@ def shootout_kick(tx: Tx, cmd: TakePenalty) -> None:
 
 
 def resolve_shootout_kick(tx: Tx, ask: Ask, original: int, modified: int) -> None:
-    from .restarts import penalty_result
-
     s = tx.state
     ctx = ask.ctx
     scored = penalty_result(s, ctx, modified) == "goal"

@@ -11,6 +11,7 @@ from . import events as ev
 from . import queries as q
 from .flow import follow_up_player
 from .model import Choice, Control, LigaState, Phase, RestartKind, SetupStep, request_id
+from .movement import defender_allowance, remaining
 from .resolve import describe_ask
 from .timing import clock_readings
 
@@ -71,8 +72,6 @@ def _phase_requests(s: LigaState) -> list[Request]:
         return [Request("shoot", "action", att, f"{att.label}: shot phase: {q.label(h, s)} may shoot or pass "
                                                 f"(or pass the phase)")]
     if s.phase is Phase.MOVEMENT:
-        from .movement import defender_allowance, remaining
-
         m = s.movement
         team = m.turn
         if team is att:
@@ -126,8 +125,6 @@ def summary(s: LigaState) -> dict[str, Any]:
     f = s.flight
     movement = None
     if s.phase is Phase.MOVEMENT:
-        from .movement import defender_allowance
-
         movement = {"spent": {t.value: m.spent[t] for t in (Team.HOME, Team.AWAY)},
                     "per_side": q.limits(s).mp_per_side, "per_player": q.limits(s).mp_per_player,
                     "turn": m.turn.value if m.turn else None, "moving": str(m.current) if m.current else None,

@@ -16,6 +16,7 @@ from . import flow
 from .clock import TIME_UP_TOLERANCE_S, Instant, Stopwatch
 from .commands import CallTimeUp, PauseClock, ResumeClock
 from .evolve import _with
+from .landing import arrive
 from .model import LigaState, Phase, PhaseLimit
 from .tx import Tx, refuse
 
@@ -121,7 +122,6 @@ def call_time_up(tx: Tx, cmd: CallTimeUp) -> None:
         return
     if s.flight is not None and not s.queue:
         # No more interception attempts: the ball arrives.
-        from .landing import arrive
 
         arrive(tx)
 

@@ -14,9 +14,10 @@ from ..teams import PlayerRef, Team
 from . import events as ev
 from . import queries as q
 from .commands import Kick
+from .flow import score_goal
 from .model import Contest, Corner, FutboardState, KickCtx, Phase, Test
 from .tx import Tx, refuse
-from .turns import CORNER, check_action, corner, start_turn
+from .turns import CORNER, LINE, check_action, corner, start_turn
 
 KICK = "B. Kick"
 D12 = (DieKind.D12,)
@@ -74,7 +75,6 @@ def kick(tx: Tx, cmd: Kick) -> None:
 
 def resolve_kick(tx: Tx, contest: Contest) -> None:
     """Settle a kick as soon as its dice tell: a miss at once, a hit with the keeper's roll."""
-    from .flow import score_goal
     ctx: KickCtx = contest.ctx
     shot = contest.tests[0]
     team = ctx.kicker.team
@@ -138,7 +138,6 @@ def award_corner(tx: Tx, team: Team) -> None:
 def place_corner_taker(tx: Tx, ref: PlayerRef, space) -> None:
     """"Choose any of your players and place them in one of the corner slots of your choice
     with the ball on it." Then the other side has up to three moves."""
-    from .movement import LINE
     s = tx.state
     c: Corner = s.restart
     slots = q.pitch(s).corners(q.attacked_end(c.team))

@@ -13,11 +13,11 @@ from .commands import Move
 from .model import MAX_PER_LINE, FutboardState, Penalty, Phase
 from .ranges import destinations
 from .tx import Tx, refuse
-from .turns import CORNER, check_action, check_ball_rule, corner
+from .move_the_ball import check_ball_rule
+from .turns import CORNER, LINE, check_action, corner
 
 MOVEMENT = "C. Movement"
 OUTSIDE = "Move From Outside"
-LINE = "Line / Column"
 
 
 def move(tx: Tx, cmd: Move) -> None:

@@ -12,6 +12,7 @@ from ..teams import PlayerRef
 from . import events as ev
 from . import queries as q
 from .commands import Pass
+from .lineup import lineup_problems
 from .model import RULER_TOLERANCE_MM, FutboardState, KickOff, Phase
 from .tx import Tx, refuse
 from .turns import CORNER, TURN, check_action, corner, start_turn
@@ -84,7 +85,6 @@ def pass_ball(tx: Tx, cmd: Pass) -> None:
 def kick_off(tx: Tx, cmd: Pass) -> None:
     """"Position a player with the ball inside the Central Circle. Your first action should
     be a pass to another player in your team." The round starts with that pass."""
-    from .setup import lineup_problems
     s = tx.state
     ko = s.restart
     assert isinstance(ko, KickOff)

@@ -10,8 +10,10 @@ from ..dice import DiceSpec, DieKind
 from ..teams import PlayerRef
 from . import events as ev
 from . import queries as q
+from .flow import score_goal
 from .kicks import close
 from .model import PENALTY_GROUPS, PENALTY_SAVED_ACTIONS, Contest, FutboardState, Penalty, PenaltyKickCtx, Phase, Test
+from .movement import must_leave_area
 from .tx import Tx, refuse
 from .turns import start_turn
 
@@ -45,14 +47,12 @@ def place_kicker(tx: Tx, ref: PlayerRef, space) -> None:
 
 
 def ready(s: FutboardState) -> bool:
-    from .movement import must_leave_area
     pen = s.restart
     return isinstance(pen, Penalty) and pen.kicker is not None and not must_leave_area(s)
 
 
 def take_penalty(tx: Tx) -> None:
     """Both coaches roll at the same time; with no goalkeeper on the field it is a goal."""
-    from .flow import score_goal
     s = tx.state
     pen: Penalty = s.restart
     keeper = q.keeper(s, pen.team.other)
@@ -68,7 +68,6 @@ def take_penalty(tx: Tx) -> None:
 
 
 def resolve_penalty(tx: Tx, contest: Contest) -> None:
-    from .flow import score_goal
     kick, dive = contest.tests
     if kick.result is None or dive.result is None:
         return

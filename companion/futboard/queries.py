@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..board import Square
 from ..teams import PlayerRef, Team
-from .model import MAX_PER_LINE, FutboardState, PlayerState
+from .model import MAX_PER_LINE, FutboardState, PlayerState, Where
 from .pitch import End, Pitch
 
 
@@ -35,7 +35,6 @@ def on_field(s: FutboardState, team: Team | None = None) -> list[PlayerState]:
 
 
 def reserves(s: FutboardState, team: Team) -> list[PlayerState]:
-    from .model import Where
     return [p for p in s.players.values() if p.ref.team is team and p.where is Where.RESERVE]
 
 

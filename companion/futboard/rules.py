@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ..board import GridBoard
 from ..commands import Choose, PlaceFigure, SubmitRoll
-from ..errors import RuleViolation
-from ..events import Event, EventPayload
-from ..ruleset import Command, Request
+from ..events import Event
+from ..ruleset import Command, GameRules, Request
 from ..sightings import Sighting
 from ..teams import PlayerRef
-from . import clock, kicks, movement, passing, resolve, setup, tackles, turns
+from . import clock, kicks, move_the_ball, movement, passing, resolve, setup, tackles
 from . import commands as c
 from . import events as ev
-from .evolve import evolve_payload
-from .flow import advance
+from .advance import advance
 from .model import FutboardState, Phase
+from .open_actions import open_actions
 from .ranges import reachable
 from .sightings import command_for
 from .summary import log_line, pending, summary
-from .tx import Tx, refuse
+from .tx import Tx
 
 HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.CreateMatch: setup.create_match,
@@ -32,35 +31,28 @@ HANDLERS: dict[type, Callable[[Tx, Any], None]] = {
     c.Pass: passing.pass_ball,
     c.Kick: kicks.kick,
     c.TakeBall: tackles.take_ball,
-    c.EndTurn: turns.end_turn,
+    c.EndTurn: move_the_ball.end_turn,
     c.StartClock: clock.start_clock,
     c.PauseClock: clock.pause_clock,
     c.CallTimeUp: clock.call_time_up,
 }
 
 
-class FutboardRules:
+class FutboardRules(GameRules):
     game = "futboard"
+    title = "Futboard"
     created_type = ev.MatchCreated
+    create_command = c.CreateMatch
+    handlers = HANDLERS
+    transaction = Tx
+    advance = staticmethod(advance)
+    actions_now = staticmethod(open_actions)
+    over_phase = Phase.OVER
+    setup_section = "Start"
+    ending_section = "Start"
 
     def initial_state(self) -> FutboardState:
         return FutboardState()
-
-    def decide(self, state: FutboardState, command: Command) -> Sequence[EventPayload]:
-        handler = HANDLERS.get(type(command))
-        if handler is None:
-            raise RuleViolation("Futboard", f"{type(command).__name__} is not a Futboard command")
-        if not state.created and not isinstance(command, c.CreateMatch):
-            raise refuse("Start", "create the match first")
-        if state.phase is Phase.OVER and not isinstance(command, c.CreateMatch):
-            raise refuse("Start", "the match is over; nothing more can be recorded")
-        tx = Tx(state)
-        handler(tx, command)
-        advance(tx)
-        return tx.out
-
-    def evolve(self, state: FutboardState, event: Event) -> FutboardState:
-        return evolve_payload(state, event.payload)
 
     def pending(self, state: FutboardState) -> tuple[Request, ...]:
         return pending(state)

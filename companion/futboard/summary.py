@@ -10,7 +10,9 @@ from ..teams import Team
 from . import events as ev
 from . import queries as q
 from .clock import clock_text
+from .lineup import lineup_problems
 from .model import ACTIONS_PER_TURN, Corner, FutboardState, KickOff, Penalty, Phase, request_id
+from .movement import must_leave_area
 from .resolve import describe_test
 
 
@@ -36,7 +38,6 @@ def _phase_requests(s: FutboardState) -> list[Request]:
     out: list[Request] = []
     r = s.restart
     if s.phase is Phase.LINEUP and isinstance(r, KickOff):
-        from .setup import lineup_problems
         for problem in lineup_problems(s):
             team = Team.HOME if problem.startswith(Team.HOME.label) else Team.AWAY
             out.append(Request(f"lineup_{team.value}", "action", team, problem))
@@ -49,7 +50,6 @@ def _phase_requests(s: FutboardState) -> list[Request]:
                                                         f"the ball on a corner slot ({', '.join(map(str, slots))})"))
         return out
     if s.phase is Phase.PENALTY and isinstance(r, Penalty):
-        from .movement import must_leave_area
         leave = must_leave_area(s)
         if leave:
             out.append(Request("clear_area", "action", r.team.other,

@@ -20,7 +20,7 @@ from kivy.uix.gridlayout import GridLayout
 from companion import box
 from companion.football_leader import commands as c
 from companion.football_leader import queries as q
-from companion.football_leader.components import Ability, Card, Colour, load_components
+from companion.football_leader.components import Card, Colour, load_components
 from companion.football_leader.model import (MARKERS, POSITION_CHANGES, DodgePlan, Options, Phase, Stage,
                                             StrategySheet)
 from companion.football_leader.movement import plan_move
@@ -440,7 +440,7 @@ class FootballLeaderFace(Face):
         elif phase is Phase.KICK_OFF:
             self._kick_off_panel(screen, state, add)
         elif phase is Phase.TURN and state.turn is not None and not state.queue:
-            self._turn_panel(screen, state, add)
+            self._turn_panel(screen, view, add)
         elif phase is Phase.SHOOTOUT and not state.queue:
             self._shootout_panel(screen, state, add)
         if phase in (Phase.SET_UP, Phase.KICK_OFF, Phase.TURN):
@@ -485,56 +485,55 @@ class FootballLeaderFace(Face):
         if kicker is not None and kicker.team is team and kicker.number not in central:
             add(button(f"Kick off to #{kicker.number}", lambda k=kicker: self._submit(screen, c.KickOff(k))))
 
-    def _turn_panel(self, screen: Any, state: Any, add) -> None:
-        t = state.turn
-        team = t.team
+    def _turn_panel(self, screen: Any, view: Any, add) -> None:
+        """The turn's buttons: each open action the rules list, mapped to its form."""
+        state = view.state
+        team = state.turn.team
         carrier = state.ball
-        ours = carrier is not None and carrier.team is team
-        hand = state.cards[team].hand
+        open_ = {a.id: a for a in view.actions if a.team is team}
         acts: list[tuple[str, Callable[[], None]]] = []
 
         def act(key: str, label: str | None = None, **form) -> None:
             acts.append((label or ACTIONS[key][0] + "...", lambda: self._start(screen, key, {"team": team, **form})))
 
-        stage = t.stage
-        if stage is Stage.START:
-            if ours and state.players[carrier].goalkeeper:
-                act("kick_pass", "Goalkeeper pass...")
-                acts.append(("Call a goal kick", lambda: self._submit(screen, c.CallGoalKick(team))))
-            elif ours:
-                act("move", f"Move #{carrier.number} (with the ball)...", mover=carrier)
-                act("pass")
-                act("dodge")
-                act("shoot")
-                act("pass_dodge")
-                act("move", "Move another counter...")
-            else:
-                if carrier is not None:
-                    here = [p.ref for p in q.in_space(state, q.carrier_space(state), team)]
-                    who = {"tackler": here[0]} if len(here) == 1 else {}
-                    act("tackle", **who)
-                    act("hard", **who)
-                    act("move_tackle")
-                act("move")
-        elif stage in (Stage.CARRIER_MOVED, Stage.PASSED, Stage.VISION_PASSED):
-            act("shoot", f"Shoot (#{carrier.number})..." if carrier else None)
-            if stage is not Stage.VISION_PASSED:
-                act("move", "Extra movement...")
-        elif stage is Stage.AFTER_MAIN:
-            act("move", "Extra movement...")
-            if ours and q.has(state, carrier, Ability.GAME_VISION) and carrier not in t.moved:
-                act("vision", f"Game Vision pass by #{carrier.number}...")
-        elif stage is Stage.FREE_KICK:
-            act("kick_pass", "Indirect kick: pass...")
-        elif stage is Stage.GOAL_KICK:
-            act("kick_pass", "Goal kick: pass...")
-        elif stage is Stage.DIRECT_KICK:
+        move, pass_, shoot, tackle = (open_.get(k) for k in ("move", "pass", "shoot", "tackle"))
+        kind = pass_.arg("kind") if pass_ is not None else None
+        if pass_ is not None and pass_.arg("goalkeeper"):
+            act("kick_pass", "Goalkeeper pass...")
+            kind = None
+        if "call_goal_kick" in open_:
+            acts.append(("Call a goal kick", lambda: self._submit(screen, c.CallGoalKick(team))))
+        mover = move.arg("carrier") if move is not None else None
+        if mover is not None:
+            act("move", f"Move #{mover.number} (with the ball)...", mover=mover)
+        if kind == "pass":
+            act("pass")
+        if "dodge" in open_:
+            act("dodge")
+        if tackle is not None:
+            here = [p.ref for p in q.in_space(state, q.carrier_space(state), team)]
+            who = {"tackler": here[0]} if len(here) == 1 else {}
+            act("tackle", **who)
+            act("hard", **who)
+            act("move_tackle")
+        if shoot is not None and shoot.arg("kind") == "direct":
             act("direct", "Choose the taker and shoot...")
-        if hand == 0 or stage not in (Stage.START, Stage.FREE_KICK, Stage.GOAL_KICK, Stage.DIRECT_KICK):
+        elif shoot is not None:
+            act("shoot", f"Shoot (#{carrier.number})..." if shoot.arg("follow_up") else None)
+        if kind == "pass":
+            act("pass_dodge")
+        if move is not None:
+            act("move", "Move another counter..." if mover is not None else
+                "Extra movement..." if move.arg("extra") else None)
+        if kind == "vision":
+            act("vision", f"Game Vision pass by #{carrier.number}...")
+        elif kind in ("free_kick", "goal_kick"):
+            act("kick_pass", "Indirect kick: pass..." if kind == "free_kick" else "Goal kick: pass...")
+        if "end_turn" in open_:
             acts.append((f"{team.label}: end the turn", lambda: self._submit(screen, c.EndTurn(team))))
         for text, fn in acts:
             add(button(text, fn))
-        if stage in (Stage.START, Stage.AFTER_MAIN, Stage.CARRIER_MOVED, Stage.PASSED):
+        if move is not None:
             add(wrap_label("Or move by touch: the counter, then an empty space (the card is asked).", 13,
                            colour=(0.7, 0.7, 0.7, 1)))
 

@@ -99,56 +99,52 @@ class FubletFace(Face):
         return out
 
     def panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
+        """A form for each action the rules list as open (``view.actions``), by its id."""
         state = view.state
-        ids = {r.id for r in view.pending}
+        open_ = {}
+        for a in view.actions:
+            open_.setdefault(a.id, []).append(a)
         if not view.pending:
             add(wrap_label("Nothing pending." if state.phase is not Phase.OVER else "The match is over.", 18))
-        if "board" in ids:
-            team = view.pending[0].team
+        for a in open_.get("board", ()):
             taken = set(state.boards.values())
             for tb in state.components.tactical_boards:
                 if tb.id not in taken:
-                    add(button(tb.name, lambda b=tb.id, t=team: screen.submit(c.ChooseBoard(t, b))))
-        if "kick_off" in ids:
+                    add(button(tb.name, lambda b=tb.id, t=a.team: screen.submit(c.ChooseBoard(t, b))))
+        for a in open_.get("kick_off", ()):
             kicker = screen.selected
-            if kicker is not None and state.restart is not None and kicker.team is state.restart.team:
+            if kicker is not None and kicker.team is a.team:
                 add(button(f"Kick off to #{kicker.number}", lambda k=kicker: screen.submit(c.KickOff(k))))
             else:
                 add(wrap_label("Place the figures, then select the player who receives the kick-off.", 15))
-        if "declare" in ids:
+        if "declare" in open_:
             add(wrap_label("Declare an action:", 15))
             for action in Action:
                 add(button(action.label, lambda a=action: self._start_declaring(screen, a)))
-        if "move" in ids:
-            team = state.turn or Team.HOME
+        if "pass" in open_:
             if state.round_kind is not None and state.round_kind.value == "transition" \
                     and state.phase is Phase.MOVEMENT:
                 add(wrap_label("Transition round: zone movements only (free).", 15))
-            add(button(f"{team.label}: pass", lambda t=team: screen.submit(c.PassTurn(t))))
-            if state.turn is None:
-                add(button(f"{team.other.label}: pass", lambda t=team.other: screen.submit(c.PassTurn(t))))
-            if state.phase is Phase.MOVEMENT and state.declaration is not None \
-                    and state.declaration.action.is_pass:
-                add(button("Offside trap...", lambda: screen.set_mode("offside")))
-        if "reach_ball" in ids:
+            for a in open_["pass"]:
+                add(button(f"{a.team.label}: pass", lambda t=a.team: screen.submit(c.PassTurn(t))))
+        if "offside" in open_:
+            add(button("Offside trap...", lambda: screen.set_mode("offside")))
+        if "reach_ball" in open_:
             add(button("Who reached the ball...", lambda: screen.set_mode("reach")))
-        if any(i.startswith("restart") for i in ids):
-            if state.restart is not None and state.restart.taker is None:
-                add(button("Choose the taker (touch him)", lambda: screen.set_mode("taker")))
-            for req in view.pending:
-                if "step" in req.text and req.team is not None:
-                    add(button(f"{req.team.label}: end this step", lambda t=req.team: screen.submit(
-                        c.PassTurn(t))))
-            if state.restart is not None and state.restart.kind.value == "free_kick" and not state.restart.wall:
-                add(button("Set a wall...", lambda: screen.set_mode("wall")))
-        if "shootout" in ids:
+        if "choose_taker" in open_:
+            add(button("Choose the taker (touch him)", lambda: screen.set_mode("taker")))
+        for a in open_.get("restart_step", ()):
+            add(button(f"{a.team.label}: end this step", lambda t=a.team: screen.submit(c.PassTurn(t))))
+        if "wall" in open_:
+            add(button("Set a wall...", lambda: screen.set_mode("wall")))
+        for a in open_.get("shootout", ()):
             kicker = screen.selected
-            if kicker is not None and kicker.team is state.turn:
+            if kicker is not None and kicker.team is a.team:
                 add(button(f"Penalty by #{kicker.number}", lambda k=kicker: screen.submit(
                     c.TakeShootoutKick(k))))
             else:
                 add(wrap_label("Select the next penalty taker.", 15))
-        if state.phase is not Phase.OVER:
+        if "substitute" in open_:
             add(button("Substitution...", lambda: screen.set_mode("sub_off")))
 
     # --- declaring -------------------------------------------------------------------------------

@@ -60,9 +60,8 @@ class LiveScreen(Screen):
     def on_view(self, _screen, view) -> None:
         if view is None or not view.active:
             return
-        ruleset = self.controller.match.ruleset
-        if self.face is None or self.face.game != ruleset.game:
-            self.face = face_for(ruleset.game)
+        if self.face is None or self.face.game != view.game:  # the view's own game, not the controller's match
+            self.face = face_for(view.game)
             self.reset(rebuild=False)
             self._start_ticker()
         s = view.summary
@@ -74,7 +73,7 @@ class LiveScreen(Screen):
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
         self.log_text = "\n".join(reversed(view.log[-12:]))
-        self.board = ruleset.board(view.state)
+        self.board = view.board
         figures = self._draw_pitch(view, self.board)
         if self.selected is not None and all(f.ref != self.selected for f in figures) \
                 and not self.mode:
@@ -102,14 +101,14 @@ class LiveScreen(Screen):
         if self.view is not None and self.view.active and self.face is not None:
             LineupPopup(self).open()
 
-    def show_pitch(self, view, match) -> bool:
+    def show_pitch(self, view) -> bool:
         """Only the pitch, for a view of the match already on screen (the app shows a moved
         figure a frame before the panels); False when the whole screen must be built."""
         shown, face = self.view, self.face
-        if (shown is None or not shown.active or view is None or not view.active or match is None
-                or view.path != shown.path or face is None or face.game != match.ruleset.game):
+        if (shown is None or not shown.active or view is None or not view.active
+                or view.path != shown.path or face is None or face.game != view.game):
             return False
-        board = match.ruleset.board(view.state)
+        board = view.board
         if board is None:
             return False
         self._draw_pitch(view, board)
@@ -140,7 +139,7 @@ class LiveScreen(Screen):
         if self.selected is None or self.view is None or self.face is None:
             pitch.reach = []
             return
-        pitch.reach = self.face.reach(self.controller.match.ruleset, self.view.state, self.selected)
+        pitch.reach = self.face.reach(self.view.ruleset, self.view.state, self.selected)
 
     def on_selected(self, *_args) -> None:
         self.refresh_reach()
