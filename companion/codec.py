@@ -25,6 +25,7 @@ from .errors import DecodeError
 Decoder = Callable[[Any, "str | None"], Any]
 
 _decoders: dict[Any, Decoder] = {}
+_INF = float("inf")
 
 
 def to_json(value: Any) -> Any:
@@ -129,7 +130,12 @@ def _build(tp: Any) -> Decoder:
         def dec_float(v: Any, p: str) -> float:
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise DecodeError(p, f"expected a number, got {_describe(v)}")
-            return float(v)
+            if v != v or v in (_INF, -_INF):  # NaN and infinities are no measurement
+                raise DecodeError(p, f"expected a finite number, got {_describe(v)}")
+            try:
+                return float(v)
+            except OverflowError:
+                raise DecodeError(p, f"expected a finite number, got {_describe(v)}") from None
         return dec_float
     if tp is str:
         def dec_str(v: Any, p: str) -> str:
@@ -252,12 +258,23 @@ def _tuple_decoder(args: tuple) -> Decoder:
         return dec_var_tuple
     items = [decoder_for(a) for a in args]
     n = len(items)
+    if args == (int, int):  # a square: the commonest value in a match, decoded inline
+        def dec_int_pair(v: Any, p: str) -> tuple:
+            if type(v) is list and len(v) == 2:
+                a, b = v
+                if type(a) is int and type(b) is int:
+                    return (a, b)
+            return dec_fixed_tuple(v, p)
+    else:
+        dec_int_pair = None
 
     def dec_fixed_tuple(v: Any, p: str) -> tuple:
+        if p is None and type(v) is list and len(v) == n:
+            return tuple([dec(x, None) for dec, x in zip(items, v)])
         if not isinstance(v, list) or len(v) != n:
             raise DecodeError(p, f"expected a list of {n} values, got {_describe(v)}")
         return tuple(dec(x, _item(p, i)) for i, (dec, x) in enumerate(zip(items, v)))
-    return dec_fixed_tuple
+    return dec_int_pair or dec_fixed_tuple
 
 
 def _dict_decoder(key_tp: Any, val_tp: Any) -> Decoder:
@@ -296,7 +313,7 @@ def _dataclass_decoder(tp: type) -> Decoder:
             resolved.extend((name, required, decoder_for(hints[name])) for name, required in specs)
         return resolved
 
-    def dec_dataclass(v: Any, p: str | None) -> Any:
+    def dec_slow(v: Any, p: str | None) -> Any:
         if type(v) is not dict:
             raise DecodeError(p, f"expected an object for {name_of}, got {_describe(v)}")
         if not known.issuperset(v):
@@ -316,4 +333,63 @@ def _dataclass_decoder(tp: type) -> Decoder:
             raise
         except (ValueError, TypeError) as exc:
             raise DecodeError(p, f"invalid {name_of}: {exc}") from None
+
+    fast: list[Callable[[Any], Any]] = []
+
+    def dec_dataclass(v: Any, p: str | None) -> Any:
+        if p is not None:
+            return dec_slow(v, p)
+        if not fast:
+            fast.append(_compile_fast(tp, fields(), hints, known, tag, dec_slow))
+        return fast[0](v)
     return dec_dataclass
+
+
+_INLINE = {int: "int", str: "str", bool: "bool"}
+
+
+def _compile_fast(tp: type, fields: list, hints: dict, known: frozenset, tag: Any, slow: Decoder) -> Callable:
+    """A decoder for the common case, generated once per dataclass: plain ints, strings and
+    booleans are checked inline and the class is called with its fields in one go, instead of a
+    closure call and a dict entry per field (replaying thousands of events is mostly this).
+    Anything irregular goes to the full decoder, which raises the precise DecodeError."""
+    defaults = {f.name: f for f in dataclasses.fields(tp)}
+    env: dict[str, Any] = {"tp": tp, "slow": slow, "known": known, "TAG": tag, "_M": _MISSING,
+                           "DecodeError": DecodeError, "int": int, "str": str, "bool": bool, "dict": dict}
+    lines = ["def fast(v):",
+             "    if type(v) is not dict or not known.issuperset(v):",
+             "        return slow(v, None)"]
+    if tag:
+        lines += ["    if v.get('kind', TAG) != TAG:", "        return slow(v, None)"]
+    names = []
+    for i, (name, required, dec) in enumerate(fields):
+        var = f"a{i}"
+        names.append(f"{name}={var}")
+        lines.append(f"    {var} = v.get({name!r}, _M)")
+        lines.append(f"    if {var} is _M:")
+        if required:
+            lines.append("        return slow(v, None)")
+        else:
+            field = defaults[name]
+            if field.default is not dataclasses.MISSING:
+                env[f"default{i}"] = field.default
+                lines.append(f"        {var} = default{i}")
+            else:
+                env[f"factory{i}"] = field.default_factory
+                lines.append(f"        {var} = factory{i}()")
+        inline = _INLINE.get(hints[name])
+        if inline:
+            lines.append(f"    elif type({var}) is not {inline}:")
+            lines.append("        return slow(v, None)")
+        else:
+            env[f"d{i}"] = dec
+            lines.append("    else:")
+            lines.append(f"        {var} = d{i}({var}, None)")
+    lines += ["    try:", f"        return tp({', '.join(names)})",
+              "    except DecodeError:", "        raise",
+              "    except (ValueError, TypeError):", "        return slow(v, None)"]
+    exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
+    return env["fast"]
+
+
+_MISSING = object()

@@ -6,10 +6,13 @@ command's events go in one transaction, so a crash never leaves half a command b
 
 Nothing is deleted. Undo marks a batch ``undone`` (it stays redoable, also after a
 restart); a new command marks all undone batches ``discarded`` in the same transaction
-that appends it. The fold reads ``active`` rows only.
+that appends it. The fold reads ``active`` rows only. Each event carries a hash chained to
+its predecessor's (companion/journal_chain.py), so loss and edits are detected on reading.
 
-A file that is not a Touchline journal, was written by a newer Touchline, or is damaged is
-refused with a JournalError and left exactly as it was: it is inspected read-only first.
+Reading never writes: ``read_stored`` takes one consistent snapshot through a read-only
+connection (companion/journal_snapshot.py), beside a live writer too. A file that is not a
+Touchline journal, was written by a newer Touchline, is damaged or holds impossible events
+is refused with a JournalError and left exactly as it was.
 """
 
 from __future__ import annotations
@@ -21,17 +24,19 @@ import sqlite3
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
-from .errors import DecodeError, JournalError
+from .errors import JournalError
 from .events import Event, format_time, parse_time
+from .journal_chain import (ACTIVE, DISCARDED, GENESIS, UNDONE, Broken, Checked, RawRow, chain_hash,
+                            check_rows, dump_json, gc_paused)
+from .journal_domains import domain_checker
 
 log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x544C4A31  # "TLJ1": marks the file as a Touchline journal
-SCHEMA_VERSION = 1
-
-ACTIVE, UNDONE, DISCARDED = "active", "undone", "discarded"
+SCHEMA_VERSION = 2  # 1: no hash chain (still read; upgraded when opened for writing)
+READABLE_VERSIONS = (1, 2)
 
 _SCHEMA = """
 CREATE TABLE meta (
@@ -45,83 +50,208 @@ CREATE TABLE events (
     source TEXT NOT NULL,
     type   TEXT NOT NULL,
     data   TEXT NOT NULL,
-    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded'))
+    status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded')),
+    hash   TEXT NOT NULL
 );
 CREATE INDEX events_by_status ON events (status, batch);
 """
 
+# meta "chain": "full" (kept since the first event), or "upgraded <time> at event <seq>" (a
+# schema 1 journal whose chain was computed when this version first opened it for writing).
+CHAIN_FULL = "full"
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A journal as one read found it, before the rows are checked."""
+
+    path: Path
+    game: str
+    version: int
+    meta: dict[str, str]
+    rows: tuple[RawRow, ...]
+
+    @property
+    def chained(self) -> bool:
+        return self.version >= 2
+
+    @property
+    def omitted(self) -> dict[int, tuple[int, str]]:
+        """Runs of events an imported active-only export left out: first seq -> (last seq, hash)."""
+        text = self.meta.get("omitted")
+        if not text:
+            return {}
+        try:
+            return {int(first): (int(last), str(digest)) for first, last, digest in json.loads(text)}
+        except (ValueError, TypeError):
+            raise JournalError(f"{self.path}: the journal's header lists left-out events it cannot read "
+                               f"({text[:60]!r}); it was left untouched") from None
+
+    def note(self) -> str:
+        """What the chain does not vouch for, or '' when it covers every event."""
+        if not self.chained:
+            return (f"{self.path}: journal schema 1 keeps no hash chain (written before Touchline kept "
+                    f"one): loss or edits before now cannot be detected")
+        chain = self.meta.get("chain", CHAIN_FULL)
+        if chain != CHAIN_FULL:
+            return f"{self.path}: hash chain {chain}: it vouches for earlier events only as they were then"
+        if self.omitted:
+            return f"{self.path}: imported from an active-only export: undone and discarded events are not in it"
+        return ""
+
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """What a journal holds: the active events in order, and the redoable batches
-    (oldest undone first, which is the order redo takes them)."""
+    """What a journal holds: the active events in order, the redoable batches (oldest undone
+    first, which is the order redo takes them), and every checked row for export."""
 
     game: str
     events: tuple[Event, ...]
     redo: tuple[tuple[Event, ...], ...]
+    checked: Checked | None = None
+    note: str = ""
+    chained: bool = True  # the file stores its hash chain (schema 2)
+
+
+def check_stored(stored: Stored) -> Loaded:
+    """Check a journal's rows (order, batches, statuses, chain, decoding, domains)."""
+    try:
+        checked = check_rows(stored.rows, chained=stored.chained, omitted=stored.omitted,
+                             domain=domain_checker(stored.game))
+    except Broken as exc:
+        raise JournalError(f"{stored.path}: {_event_name(exc, stored.rows)}{exc.reason}; the journal was left "
+                           f"untouched (touchline verify names what is wrong)") from None
+    return Loaded(stored.game, checked.active, checked.redo, checked, stored.note(), stored.chained)
+
+
+def _event_name(exc: Broken, rows: Sequence[RawRow]) -> str:
+    if not exc.seq:
+        return ""
+    kind = next((r.type for r in rows if r.seq == exc.seq and isinstance(r.type, str)), "")
+    return f"event {exc.seq}{f' ({kind[:60]})' if kind else ''}: "
+
+
+def read_stored(path: str | os.PathLike) -> Stored:
+    """One consistent, read-only snapshot of a journal file (see journal_snapshot)."""
+    from .journal_snapshot import read_snapshot
+
+    return read_snapshot(Path(path), _read_all)
+
+
+def load_file(path: str | os.PathLike) -> Loaded:
+    """Read and check a journal without writing anything: for replay, export and verify."""
+    return check_stored(read_stored(path))
+
+
+def inspect(path: Path) -> str:
+    """Check a journal file read-only; return its game or raise JournalError. Never writes."""
+    return load_file(path).game
 
 
 class Journal:
     """Durable, append-only storage of one match's events."""
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, game: str) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, game: str, head: str = GENESIS,
+                 loaded: Loaded | None = None) -> None:
         self.path = path
         self.game = game
         self._conn = conn
         self._lock = threading.Lock()
+        self._head = head            # hash of the last stored event
+        self._loaded = loaded        # what open() read, until the first write
 
     # --- opening -------------------------------------------------------------------------
     @classmethod
     def create(cls, path: str | os.PathLike, game: str) -> "Journal":
         """Create a new journal file. Refuses to overwrite an existing file."""
         path = Path(path)
-        if path.exists():
-            raise JournalError(f"{path}: a file already exists there; open it, or choose another path")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Built under a temporary name and renamed into place, so a crash during creation
-        # never leaves a half-made file at the journal's path.
+        _check_free(path)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.creating")
         try:
-            conn = sqlite3.connect(tmp)
-            try:
-                conn.executescript(_SCHEMA)
-                conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [
-                    ("app", "touchline"), ("game", game), ("schema_version", str(SCHEMA_VERSION)),
-                ])
-                conn.commit()
-            finally:
-                conn.close()
-            _fsync_file(tmp)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Built under a temporary name and renamed into place, so a crash during creation
+            # never leaves a half-made file at the journal's path.
+            _make(tmp, game)
             os.replace(tmp, path)
             _fsync_dir(path.parent)
-        except OSError as exc:
-            raise JournalError(f"{path}: cannot create the journal ({exc.strerror or exc}); "
-                               f"check that the folder exists and is writable") from None
+        except (OSError, sqlite3.Error) as exc:
+            raise JournalError(f"{path}: cannot create the journal ({_reason(exc)}); check that the folder "
+                               f"is writable and the disk has room") from None
         finally:
-            if tmp.exists():
-                tmp.unlink()
+            _remove_quietly(tmp)
         return cls._connect(path, game)
+
+    @classmethod
+    def create_with(cls, path: str | os.PathLike, game: str, rows: Sequence[RawRow],
+                    meta: dict[str, str] | None = None) -> "Journal":
+        """Create a journal already holding ``rows`` (an import), built whole under a temporary
+        name and renamed into place only when complete: a failure leaves nothing at ``path``."""
+        path = Path(path)
+        _check_free(path)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.creating")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _make(tmp, game, rows, meta or {})
+            os.replace(tmp, path)
+            _fsync_dir(path.parent)
+        except (OSError, sqlite3.Error, OverflowError) as exc:
+            raise JournalError(f"{path}: cannot create the journal ({_reason(exc)}); check that the folder "
+                               f"is writable and the disk has room") from None
+        finally:
+            _remove_quietly(tmp)
+        return cls.open(path)
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> "Journal":
-        """Open an existing journal after checking, read-only, that it is ours and sound."""
+        """Open an existing journal after checking, read-only, that it is ours and sound. A
+        schema 1 journal is upgraded in place (its hash chain computed) in one transaction."""
         path = Path(path)
-        game = inspect(path)
-        return cls._connect(path, game)
+        with gc_paused():
+            stored = read_stored(path)
+            loaded = check_stored(stored)
+        journal = cls._connect(path, stored.game, loaded.checked.head if loaded.checked else GENESIS)
+        if not stored.chained:
+            try:
+                journal._upgrade(loaded)
+            except BaseException:
+                journal.close()
+                raise
+            return cls.open(path)
+        journal._loaded = loaded
+        return journal
 
     @classmethod
-    def _connect(cls, path: Path, game: str) -> "Journal":
+    def _connect(cls, path: Path, game: str, head: str = GENESIS) -> "Journal":
         try:
             conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
         except sqlite3.Error as exc:
-            raise JournalError(f"{path}: cannot open the journal for writing ({exc}); "
-                               f"check the file's permissions") from None
-        return cls(path, conn, game)
+            raise JournalError(f"{path}: cannot open the journal for writing ({_reason(exc)}); "
+                               f"check the file's and the folder's permissions") from None
+        return cls(path, conn, game, head)
+
+    def _upgrade(self, loaded: Loaded) -> None:
+        """Schema 1 -> 2: add the hash column and compute the chain over the rows as they are."""
+        checked = loaded.checked
+        assert checked is not None
+        rows = [(digest, event.seq) for (event, _), digest in zip(checked.rows, checked.hashes)]
+        note = f"upgraded {format_time(_now())} at event {checked.last_seq}"
+
+        def work(c: sqlite3.Connection) -> None:
+            count = c.execute("SELECT count(*) FROM events").fetchone()[0]
+            if count != len(rows):
+                raise JournalError(f"{self.path}: the journal changed while it was being upgraded; open it again")
+            c.execute("ALTER TABLE events ADD COLUMN hash TEXT NOT NULL DEFAULT ''")
+            c.executemany("UPDATE events SET hash = ? WHERE seq = ?", rows)
+            c.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                          [("schema_version", str(SCHEMA_VERSION)), ("chain", note)])
+            c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        with self._lock:
+            self._write(work)
+        log.info("%s: upgraded from journal schema 1 to %d (hash chain computed over %d events)",
+                 self.path, SCHEMA_VERSION, len(rows))
 
     def close(self) -> None:
         with self._lock:
@@ -138,22 +268,18 @@ class Journal:
     # --- writing -------------------------------------------------------------------------
     def append(self, events: Sequence[Event]) -> None:
         """Store one command's events durably; returns once they are on disk."""
-        rows = [(e.seq, e.batch, format_time(e.at), e.source.value, e.type, _data_json(e)) for e in events]
         with self._lock:
+            try:
+                rows, head = _chained_rows(self._head, [(e, ACTIVE) for e in events])
+            except ValueError as exc:  # a payload JSON cannot hold (NaN...): refuse, store nothing
+                raise JournalError(f"{self.path}: an event cannot be stored ({exc}); the command was not "
+                                   f"recorded") from None
             self._write(lambda c: (
                 c.execute("UPDATE events SET status = 'discarded' WHERE status = 'undone'"),
-                c.executemany("INSERT INTO events (seq, batch, at, source, type, data) VALUES (?, ?, ?, ?, ?, ?)",
-                              rows),
+                c.executemany("INSERT INTO events (seq, batch, at, source, type, data, status, hash) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows),
             ))
-
-    def insert_rows(self, rows: Sequence[tuple[Event, str]]) -> None:
-        """Store events with their statuses as they are (importing an export), in one transaction."""
-        values = [(e.seq, e.batch, format_time(e.at), e.source.value, e.type, _data_json(e), status)
-                  for e, status in rows]
-        with self._lock:
-            self._write(lambda c: c.executemany(
-                "INSERT INTO events (seq, batch, at, source, type, data, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                values))
+            self._head = head
 
     def mark_undone(self, batch: int) -> None:
         with self._lock:
@@ -169,6 +295,7 @@ class Journal:
         conn = self._conn
         if conn is None:
             raise JournalError(f"{self.path}: the journal is closed")
+        self._loaded = None
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -180,95 +307,156 @@ class Journal:
         except sqlite3.IntegrityError as exc:
             raise JournalError(f"{self.path}: refused a write that would break the journal ({exc})") from None
         except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: could not write to the journal ({exc}); the last command "
+            raise JournalError(f"{self.path}: could not write to the journal ({_reason(exc)}); the last command "
                                f"was not recorded. Check free disk space and that the file is writable") from None
 
     # --- reading -------------------------------------------------------------------------
     def load(self) -> Loaded:
+        """Everything the journal holds, checked. Right after ``open`` this is what open read."""
         with self._lock:
+            if self._loaded is not None:
+                return self._loaded
             conn = self._conn
             if conn is None:
                 raise JournalError(f"{self.path}: the journal is closed")
-            active = tuple(_decode_rows(self.path, conn.execute(
-                "SELECT seq, batch, at, source, type, data FROM events WHERE status = 'active' ORDER BY seq")))
-            undone = tuple(_decode_rows(self.path, conn.execute(
-                "SELECT seq, batch, at, source, type, data FROM events WHERE status = 'undone' ORDER BY seq")))
-        return Loaded(self.game, active, _group_batches(undone))
+            try:
+                conn.execute("BEGIN")
+                try:
+                    stored = _read_all(conn, self.path)
+                finally:
+                    conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise JournalError(f"{self.path}: the journal cannot be read ({_reason(exc)})") from None
+        return check_stored(stored)
 
     def rows(self) -> Iterator[tuple[Event, str]]:
         """Every stored event with its status, in sequence order (for export)."""
-        with self._lock:
-            conn = self._conn
-            rows = conn.execute("SELECT seq, batch, at, source, type, data, status FROM events ORDER BY seq").fetchall()
-        for row in rows:
-            event = next(iter(_decode_rows(self.path, [row[:6]])))
-            yield event, row[6]
+        checked = self.load().checked
+        return iter(checked.rows if checked else ())
 
 
-def inspect(path: Path) -> str:
-    """Check a journal file read-only; return its game or raise JournalError. Never writes."""
-    if not path.exists():
-        raise JournalError(f"{path}: no such journal; check the path, or start a new match")
-    if path.is_dir():
-        raise JournalError(f"{path}: is a folder, not a journal file")
-    with open(path, "rb") as fh:
-        header = fh.read(100)
-    if not header.startswith(b"SQLite format 3\x00"):
-        raise JournalError(f"{path}: not a Touchline journal (not an SQLite file); it was left untouched")
-    if len(header) < 100:
-        raise JournalError(f"{path}: the journal is damaged (cut short at {len(header)} bytes, shorter than "
-                           f"its header); it was left untouched. Restore it from a JSON Lines export if you have one")
-    app_id = int.from_bytes(header[68:72], "big")
-    if app_id != APPLICATION_ID:
-        raise JournalError(f"{path}: an SQLite file, but not a Touchline journal (application id "
-                           f"{app_id:#x}); it was left untouched")
-    # Without a write-ahead log beside the file nobody is writing to it: read it immutable, so
-    # SQLite does not leave -wal and -shm files next to a file that may not even be ours.
-    busy = Path(f"{path}-wal").exists() or Path(f"{path}-shm").exists()
+def _read_all(conn: sqlite3.Connection, path: Path) -> Stored:
+    """Read the marks, the header table and every row (inside the caller's read transaction).
+    sqlite3 errors propagate; the caller words them."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise JournalError(f"{path}: written by a newer Touchline (journal schema {version}, this "
+                           f"version reads up to {SCHEMA_VERSION}); update Touchline to open it")
+    if version not in READABLE_VERSIONS:
+        raise JournalError(f"{path}: journal schema version {version} is not one Touchline wrote")
+    check = conn.execute("PRAGMA quick_check").fetchone()[0]
+    if check != "ok":
+        raise JournalError(f"{path}: the journal is damaged ({' '.join(str(check).split())[:200]}); it was left "
+                           f"untouched. Restore it from a JSON Lines export if you have one")
     try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro{'' if busy else '&immutable=1'}", uri=True)
-    except sqlite3.Error as exc:
-        raise JournalError(f"{path}: cannot be read ({exc}); it was left untouched") from None
+        meta_rows = conn.execute("SELECT key, value FROM meta").fetchall()
+    except sqlite3.OperationalError as exc:
+        raise JournalError(f"{path}: the journal's header table is missing or foreign ({exc}); it was left "
+                           f"untouched") from None
+    meta = {k: v for k, v in meta_rows if isinstance(k, str) and isinstance(v, str)}
+    game = meta.get("game")
+    if meta.get("app") != "touchline" or not game:
+        raise JournalError(f"{path}: the journal's header table is missing or foreign; it was left untouched")
+    if meta.get("schema_version") != str(version):
+        raise JournalError(f"{path}: the header table says schema {str(meta.get('schema_version'))[:20]!r} but "
+                           f"the file is marked schema {version}: one of them was changed; it was left untouched")
+    columns = "seq, batch, at, source, type, data, status, " + ("hash" if version >= 2 else "NULL") + ", 0, NULL"
     try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise JournalError(f"{path}: written by a newer Touchline (journal schema {version}, this "
-                               f"version reads up to {SCHEMA_VERSION}); update Touchline to open it")
-        if version < 1:
-            raise JournalError(f"{path}: journal schema version {version} is not one Touchline wrote")
-        check = conn.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            raise JournalError(f"{path}: the journal is damaged ({check}); it was left untouched. "
-                               f"Restore it from a JSON Lines export if you have one")
-        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-        game = meta.get("game")
-        if meta.get("app") != "touchline" or not game:
-            raise JournalError(f"{path}: the journal's header table is missing or foreign")
-        return game
-    except sqlite3.DatabaseError as exc:
-        raise JournalError(f"{path}: the journal is damaged or not a journal ({exc}); it was left untouched") from None
+        cursor = conn.execute(f"SELECT {columns} FROM events ORDER BY seq")
+    except sqlite3.OperationalError as exc:
+        raise JournalError(f"{path}: the events table is missing or changed ({exc}); it was left "
+                           f"untouched") from None
+    rows = tuple(map(RawRow._make, cursor))
+    return Stored(path, game, version, meta, rows)
+
+
+def _chained_rows(head: str, events) -> tuple[list[tuple], str]:
+    return _chain_raw(head, [(e.seq, e.batch, format_time(e.at), e.source.value, e.type, _data_json(e), status)
+                             for e, status in events])
+
+
+def _chain_raw(head: str, rows: Sequence[tuple], omitted: dict[int, tuple[int, str]] | None = None
+               ) -> tuple[list[tuple], str]:
+    """Rows (seq, batch, at, source, type, data text, status) with their chained hashes;
+    ``omitted`` runs (first seq -> last seq, hash) are stepped over as check_rows does."""
+    values: list[tuple] = []
+    last = 0
+    for row in rows:
+        seq = row[0]
+        hop = omitted.get(last + 1) if omitted else None
+        if hop is not None and seq == hop[0] + 1:
+            head = hop[1]
+        head = chain_hash(head, *row[:6])
+        values.append((*row[:7], head))
+        last = seq
+    return values, head
+
+
+def _make(path: Path, game: str, rows: Sequence[RawRow] = (), meta: dict[str, str] | None = None) -> None:
+    """Write a complete journal file at ``path`` (a temporary name) and fsync it."""
+    _remove_quietly(path)
+    meta = dict(meta or {})
+    conn = sqlite3.connect(path)
+    try:
+        conn.executescript(_SCHEMA)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", sorted({
+            "app": "touchline", "game": game, "schema_version": str(SCHEMA_VERSION), "chain": CHAIN_FULL, **meta,
+        }.items()))
+        if rows:
+            omitted = {int(f): (int(l), str(h)) for f, l, h in json.loads(meta["omitted"])} \
+                if "omitted" in meta else None
+            values, _ = _chain_raw(GENESIS, [(r.seq, r.batch, r.at, r.source, r.type, r.data, r.status)
+                                             for r in rows], omitted)
+            conn.executemany("INSERT INTO events (seq, batch, at, source, type, data, status, hash) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", values)
+        conn.commit()
     finally:
         conn.close()
+    _fsync_file(path)
+
+
+def _check_free(path: Path) -> None:
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise JournalError(f"{path}: cannot create the journal there: {parent} is a file, not a folder")
+            break
+    if path.exists():
+        raise JournalError(f"{path}: a file already exists there; open it, or choose another path")
+    for side in ("-wal", "-shm", "-journal"):
+        stale = Path(f"{path}{side}")
+        if stale.exists():
+            raise JournalError(f"{path}: a stale {stale.name} lies there (left by a journal that was at this "
+                               f"path); SQLite would apply it to the new journal. Move it away or choose another "
+                               f"path; it was left untouched")
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return " ".join(str(exc).split())[:200]
+
+
+def _remove_quietly(path: Path) -> None:
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+        try:
+            p.unlink()
+        except (FileNotFoundError, NotADirectoryError):
+            pass
+        except OSError as exc:
+            log.warning("%s: could not remove a temporary file (%s)", p, exc)
+
+
+def _now():
+    from .events import now
+
+    return now()
 
 
 def _data_json(event: Event) -> str:
-    return json.dumps(event.to_json()["data"], separators=(",", ":"))
-
-
-def _decode_rows(path: Path, rows: Iterable[tuple]) -> Iterator[Event]:
-    for seq, batch, at, source, type_, data in rows:
-        try:
-            yield Event.from_json({"seq": seq, "batch": batch, "at": at, "source": source,
-                                   "type": type_, "data": json.loads(data)})
-        except (DecodeError, json.JSONDecodeError, ValueError) as exc:
-            raise JournalError(f"{path}: event {seq} cannot be read ({exc}); the journal was left untouched") from None
-
-
-def _group_batches(events: Sequence[Event]) -> tuple[tuple[Event, ...], ...]:
-    batches: dict[int, list[Event]] = {}
-    for event in events:
-        batches.setdefault(event.batch, []).append(event)
-    return tuple(tuple(batches[b]) for b in sorted(batches))
+    return dump_json(event.to_json()["data"])
 
 
 def _fsync_file(path: Path) -> None:
@@ -289,4 +477,5 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-__all__ = ["Journal", "Loaded", "inspect", "ACTIVE", "UNDONE", "DISCARDED", "SCHEMA_VERSION", "parse_time"]
+__all__ = ["Journal", "Loaded", "Stored", "inspect", "load_file", "read_stored", "check_stored", "ACTIVE", "UNDONE",
+           "DISCARDED", "SCHEMA_VERSION", "parse_time"]

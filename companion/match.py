@@ -16,6 +16,7 @@ from .errors import JournalError, ReplayError
 from .events import Event, Source, now
 from .games import ruleset_for
 from .journal import Journal
+from .journal_chain import gc_paused
 from .ruleset import Command, Request, Ruleset
 from .sightings import Sighting
 
@@ -67,7 +68,8 @@ class Match:
             journal.close()
             raise
         try:
-            return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
+            with gc_paused():  # thousands of acyclic states: no collector passes meanwhile
+                return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
         except ReplayError as exc:
             journal.close()
             raise JournalError(f"{path}: {exc}; the journal was left untouched") from exc

@@ -77,7 +77,7 @@ def test_header_marks_the_file(tmp_path):
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         meta = dict(conn.execute("SELECT key, value FROM meta"))
-    assert meta == {"app": "touchline", "game": "toy", "schema_version": str(SCHEMA_VERSION)}
+    assert meta == {"app": "touchline", "game": "toy", "schema_version": str(SCHEMA_VERSION), "chain": "full"}
 
 
 def test_creating_over_an_existing_file_is_refused(tmp_path):
@@ -161,7 +161,7 @@ BAD_FILES = [
     (foreign_sqlite, r"not a Touchline journal \(application id"),
     (random_bytes, r"not a Touchline journal \(not an SQLite file\)"),
     (zero_bytes, r"not a Touchline journal \(not an SQLite file\)"),
-    (newer_schema, r"newer Touchline \(journal schema 99, this version reads up to 1\)"),
+    (newer_schema, rf"newer Touchline \(journal schema 99, this version reads up to {SCHEMA_VERSION}\)"),
     (sqlite_with_our_id_but_no_meta, r"damaged or not a journal|header table"),
     (truncated, r"damaged"),
     (truncated_header, r"damaged \(cut short at 50 bytes"),
@@ -187,7 +187,8 @@ def test_bad_files_are_refused_and_left_untouched(tmp_path, make, message):
 def test_an_event_that_does_not_decode_names_its_seq(tmp_path):
     path = tmp_path / "m.sqlite"
     undecodable_event(path)
-    with pytest.raises(JournalError, match=r"event 3 cannot be read \(data.n: expected an integer"):
+    with pytest.raises(JournalError, match=r"event 3 \(toy.added\): cannot be read \(data.n: expected an integer.*"
+                                           r"and the hash chain breaks here"):
         Match.open(path, RULESETS)
 
 
@@ -282,12 +283,15 @@ BAD_LINES = [
      r"data.n: missing field"),
     ("wrong payload type", lambda ls: ls[:1] + [edit(ls[1], data={"n": "4"})] + ls[2:], 2,
      r"data.n: expected an integer"),
-    ("seq out of order", lambda ls: [ls[0], ls[2], ls[1], ls[3]], 3, r"seq 2 does not follow 3"),
-    ("repeated seq", lambda ls: [ls[0], ls[1], ls[1], ls[2], ls[3]], 3, r"seq 2 does not follow 2"),
+    ("seq out of order", lambda ls: [ls[0], ls[2], ls[1], ls[3]], 2, r"event 3: event 2 missing before it"),
+    ("repeated seq", lambda ls: [ls[0], ls[1], ls[1], ls[2], ls[3]], 3, r"event 2: this seq appears twice"),
     ("wrong source for a derived event", lambda ls: ls[:3] + [edit(ls[3], source="manual")], 4,
      r"toy.full is derived by the rules; its source must be 'rules'"),
-    ("unknown status", lambda ls: ls[:1] + [edit(ls[1], status="maybe")] + ls[2:], 2, r"status must be one of"),
-    ("batch never started", lambda ls: [ls[0], ls[1], ls[3]], 3, r"batch 3 was never started"),
+    ("unknown status", lambda ls: ls[:1] + [edit(ls[1], status="maybe")] + ls[2:], 2,
+     r"unknown status 'maybe' \(expected one of active, undone, discarded\)"),
+    ("line deleted", lambda ls: [ls[0], ls[1], ls[3]], 3, r"event 4: event 3 missing before it \(lost or deleted\)"),
+    ("batch never started", lambda ls: [ls[0], ls[1], edit(ls[2], batch=2), ls[3]], 4,
+     r"event 4: belongs to batch 3, but the command before it is batch 2"),
     ("batch mixes statuses", lambda ls: ls[:3] + [edit(ls[3], status="undone")], 4, r"mixes 'active' and 'undone'"),
     ("not an object", lambda ls: ls[:1] + ["[1, 2]"] + ls[2:], 2, r"expected a JSON object"),
     ("blank lines still count", lambda ls: [ls[0], "", "   ", edit(ls[1], type="toy.nope")] + ls[2:], 4,
@@ -317,9 +321,9 @@ def test_good_lines_read_back():
 def test_undone_batch_before_active_events_is_refused():
     lines = good_lines()
     lines[1] = edit(lines[1], status="undone")
-    with pytest.raises(ImportError_, match="undone batch 2 comes before active events") as info:
+    with pytest.raises(ImportError_, match="active batch 3 comes after undone batch 2") as info:
         read_lines(lines, "x.jsonl")
-    assert info.value.line == 0 and str(info.value).startswith("x.jsonl: ")
+    assert info.value.line == 3 and str(info.value).startswith("x.jsonl, line 3: ")
 
 
 def test_unreadable_jsonl_files(tmp_path):

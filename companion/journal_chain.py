@@ -1,0 +1,249 @@
+"""Checking stored events before anything folds them: order, batches, statuses, the hash
+chain, decoding and the event types' domains.
+
+A journal and a JSON Lines export hold the same rows: seq, batch, time, source, type, the
+payload as compact JSON text, a status and a hash. Each hash is SHA-256 over the previous
+event's hash and the event's own fields (not its status, which undo and redo change), so
+an event that was changed, removed, inserted or renumbered breaks the chain at the first
+event it touches. The chain detects loss and casual edits; it is not a signature: anyone
+who rewrites every hash after an edit can forge it, so it vouches for a file only as far
+as the file's head hash is known from elsewhere (the export header, a copy).
+
+``check_rows`` walks the rows once, in order, and raises ``Broken`` naming the first row
+where anything is wrong; a file is either wholly sound or refused.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
+
+from .codec import from_json
+from .errors import DecodeError, TouchlineError
+from .events import Event, Source, parse_time, payload_type
+
+_SOURCES = {s.value: s for s in Source}
+
+GENESIS = "0" * 64            # the "previous hash" of event 1
+MAX_SEQ = 2 ** 63 - 1          # SQLite's largest integer
+ACTIVE, UNDONE, DISCARDED = "active", "undone", "discarded"
+STATUSES = (ACTIVE, UNDONE, DISCARDED)
+_HEX = frozenset("0123456789abcdef")
+
+
+class Broken(TouchlineError):
+    """A stored event is impossible or does not match the chain. ``seq`` is 0 when the row's
+    own seq is unusable; ``line`` is the JSON Lines line number (0 for a journal row)."""
+
+    def __init__(self, seq: int, line: int, reason: str) -> None:
+        super().__init__(f"event {seq}: {reason}" if seq else reason)
+        self.seq = seq
+        self.line = line
+        self.reason = reason
+
+
+class RawRow(NamedTuple):
+    """One stored event as it was read, before any check. ``data`` is the payload's JSON
+    text exactly as stored (what the hash covers); ``parsed`` is that text already parsed
+    (JSON Lines parse whole lines), or ``None``. A tuple: thousands are read per replay."""
+
+    seq: Any
+    batch: Any
+    at: Any
+    source: Any
+    type: Any
+    data: Any
+    status: Any = ACTIVE
+    hash: Any = None
+    line: int = 0
+    parsed: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """Rows that passed every check: events with their statuses, and the chain's head."""
+
+    rows: tuple[tuple[Event, str], ...]
+    hashes: tuple[str, ...]
+    head: str
+    last_seq: int
+
+    @property
+    def active(self) -> tuple[Event, ...]:
+        return tuple(e for e, s in self.rows if s == ACTIVE)
+
+    @property
+    def redo(self) -> tuple[tuple[Event, ...], ...]:
+        batches: dict[int, list[Event]] = {}
+        for event, status in self.rows:
+            if status == UNDONE:
+                batches.setdefault(event.batch, []).append(event)
+        return tuple(tuple(batches[b]) for b in sorted(batches))
+
+
+def chain_hash(prev: str, seq: int, batch: int, at: str, source: str, type_: str, data: str) -> str:
+    text = f"{prev}\n{seq}\n{batch}\n{at}\n{source}\n{type_}\n{data}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` that refuses NaN and Infinity and turns runaway nesting into ValueError."""
+    try:
+        return _DECODER.decode(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to be an event") from None
+
+
+def dump_json(value: Any) -> str:
+    """The compact JSON text Touchline stores and hashes."""
+    try:
+        return json.dumps(value, separators=(",", ":"), allow_nan=False)
+    except RecursionError:
+        raise ValueError("nested too deeply to be an event") from None
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while thousands of acyclic objects are built (a
+    replay's events): otherwise it walks the whole heap again and again for nothing."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def check_rows(rows: Iterable[RawRow], *, chained: bool,
+               omitted: Mapping[int, tuple[int, str]] | None = None,
+               domain: Callable[[Event], None] | None = None) -> Checked:
+    """Check rows in order; raise Broken at the first bad one.
+
+    ``chained``: the rows carry hashes to check (else the chain is computed, for files
+    written before Touchline kept one). ``omitted`` maps the first seq of each run of events
+    an active-only export left out to that run's last seq and last hash, so the chain steps
+    over it. ``domain`` checks a decoded event against its type's domain (ValueError).
+    """
+    with gc_paused():
+        return _check_rows(rows, chained, omitted or {}, domain)
+
+
+def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tuple[int, str]],
+                domain: Callable[[Event], None] | None) -> Checked:
+    out: list[tuple[Event, str]] = []
+    hashes: list[str] = []
+    prev, last, batch, batch_status = GENESIS, 0, 0, ""
+    undone_from = 0
+    types: dict[str, Any] = {}
+    times: dict[str, Any] = {}
+    payloads: dict[tuple[str, str], Any] = {}
+    hash_of = chain_hash
+    for row in rows:
+        seq, b, at, source, type_, data, status, stored_hash, line, parsed = row
+        if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
+            raise Broken(last + 1 if type(seq) is not int else 0, line,
+                         f"seq must be an integer from 1 to {MAX_SEQ}, got {_short(seq)}")
+        expected = last + 1
+        hop = omitted.get(expected) if omitted else None
+        if hop is not None and seq == hop[0] + 1:
+            prev, expected = hop[1], seq
+            batch = 0  # a batch never spans left-out events
+        if seq != expected:
+            if seq == last:
+                raise Broken(seq, line, "this seq appears twice (a duplicated or copied event)")
+            if seq < last:
+                raise Broken(seq, line, f"out of order: comes after event {last}")
+            gap = f"event {expected}" if seq == expected + 1 else f"events {expected} to {seq - 1}"
+            raise Broken(seq, line, f"{gap} missing before it (lost or deleted); the file is incomplete")
+        if status not in STATUSES:
+            raise Broken(seq, line, f"unknown status {_short(status)} (expected one of {', '.join(STATUSES)})")
+        if type(b) is not int:
+            raise Broken(seq, line, f"batch must be an integer, got {_short(b)}")
+        if b == seq:
+            if undone_from and status == ACTIVE:
+                raise Broken(seq, line, f"{status} batch {seq} comes after undone batch {undone_from}: only "
+                                        f"the last commands can be undone (redoable)")
+            if status == UNDONE and not undone_from:
+                undone_from = seq
+            batch, batch_status = seq, status
+        elif b != batch:
+            raise Broken(seq, line, f"belongs to batch {b}, but the command before it is batch {batch or 'none'} "
+                                    f"(a batch is one command's consecutive events)")
+        elif status != batch_status:
+            raise Broken(seq, line, f"batch {b} mixes '{batch_status}' and '{status}' events (a command is "
+                                    f"undone or redone whole)")
+        if not (type(at) is str and type(source) is str and type(type_) is str and type(data) is str):
+            for name, value in (("at", at), ("source", source), ("type", type_), ("data", data)):
+                if type(value) is not str:
+                    raise Broken(seq, line, f"{name} must be text, got {_short(value)}")
+        digest = hash_of(prev, seq, b, at, source, type_, data)
+        broken = ""
+        if chained and stored_hash != digest:
+            stored = stored_hash
+            if type(stored) is not str or len(stored) != 64 or not _HEX.issuperset(stored):
+                broken = f"hash missing or malformed ({_short(stored)})"
+            else:
+                broken = ("the hash chain breaks here: this event was changed, or one before it was changed, "
+                          "removed or inserted")
+        try:
+            if type(type_) is not str:
+                raise DecodeError("type", f"expected a string, got {_short(type_)}")
+            ptype = types.get(type_) or types.setdefault(type_, payload_type(type_))
+            source_enum = _SOURCES.get(source)
+            if source_enum is None:
+                raise DecodeError("source", f"expected one of {', '.join(_SOURCES)}, got {_short(source)}")
+            if ptype.DERIVED and source_enum is not Source.RULES:
+                raise DecodeError("source", f"{type_} is derived by the rules; its source must be 'rules'")
+            when = times.get(at)
+            if when is None:
+                when = times[at] = parse_time(at)
+            # Identical payload text decodes to the same immutable payload, already checked
+            # against its domain: decode and check it once (a match repeats many payloads).
+            key = (type_, data)
+            payload = payloads.get(key)
+            if payload is None:
+                if parsed is None:
+                    parsed = load_json(data)
+                payload = from_json(ptype, parsed, "data")
+                event = Event(seq, b, when, source_enum, payload)
+                if domain is not None:
+                    domain(event)
+                payloads[key] = payload
+            else:
+                event = Event(seq, b, when, source_enum, payload)
+        except (DecodeError, ValueError, RecursionError) as exc:
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else _one_line(exc)
+            also = f" (and {broken[0].lower()}{broken[1:]})" if broken else ""
+            raise Broken(seq, line, f"cannot be read ({reason}){also}") from None
+        if broken:
+            raise Broken(seq, line, broken)
+        out.append((event, status))
+        hashes.append(digest)
+        prev, last = digest, seq
+    return Checked(tuple(out), tuple(hashes), prev, last)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(exc).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+__all__ = ["Broken", "RawRow", "Checked", "check_rows", "chain_hash", "load_json", "dump_json", "GENESIS",
+           "MAX_SEQ", "STATUSES", "ACTIVE", "UNDONE", "DISCARDED"]
