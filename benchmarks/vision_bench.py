@@ -21,6 +21,12 @@ reported in their movement square (or, off the pitch, in their named area).
 
 from __future__ import annotations
 
+import os
+
+# one thread means numpy's too: a BLAS thread's time would not show in time.thread_time
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
 import argparse
 import json
 import math

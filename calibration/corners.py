@@ -3,6 +3,8 @@ known board positions) and fit the camera; or fit it to points a person tapped."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from companion.board import GridBoard
@@ -11,6 +13,9 @@ from .errors import CalibrationError
 from .lens import LensCalibration
 from .pitch import PitchSettings, fit_pitch
 from .store import Calibration, now
+
+
+SHAPE_SLACK = 1.15  # perspective changes a pitch's apparent shape by less than this
 
 
 def _ms_size(board: GridBoard) -> float:
@@ -31,14 +36,43 @@ def calibrate_from_corners(corners_px: np.ndarray, size: tuple[int, int], board:
                            lens: LensCalibration | None = None, settings: PitchSettings = PitchSettings(),
                            camera_name: str = "") -> Calibration:
     """A calibration from the pixel positions (4, 2) of the pitch's outer corners at board
-    (0, 0), (L, 0), (L, W), (0, W)."""
+    (0, 0), (L, 0), (L, W), (0, W), going round the pitch either way.
+
+    A camera above the board sees those four go round counter-clockwise (as the board is drawn,
+    y up). Given the other way round (clockwise on screen: the top-left corner of the picture
+    named (0,0), as if y ran down the image), no camera could see them so: the first side is
+    still taken along the length, and the points are read as (0, W), (L, W), (L, 0), (0, 0);
+    the calibration's warnings say so."""
     px = np.asarray(corners_px, float).reshape(-1, 2)
     if px.shape != (4, 2):
         raise CalibrationError(f"give exactly four pitch corners, got {len(px)}")
     L, W = board.length_mm, board.width_mm
     mm = np.array([[0, 0], [L, 0], [L, W], [0, W]], float)
     names = ["corner (0,0)", f"corner ({L:g},0)", f"corner ({L:g},{W:g})", f"corner (0,{W:g})"]
-    return calibrate_from_points(px, mm, size, board, lens, settings, "corners", names, camera_name)
+    sides = np.linalg.norm(px - np.roll(px, -1, axis=0), axis=1)
+    along, across = sides[0] + sides[2], sides[1] + sides[3]
+    if min(L, W) * SHAPE_SLACK < max(L, W) and (along - across) * (L - W) < 0 and \
+            min(along, across) * SHAPE_SLACK < max(along, across):
+        raise CalibrationError(f"the corners' first side (from (0,0) to ({L:g},0)) runs along the pitch's "
+                               f"{'length' if L > W else 'width'}, but in the picture it is the "
+                               f"{'shorter' if L > W else 'longer'} side: start at the corner (0,0) and go first "
+                               f"along the {'length' if L > W else 'width'} ({L:g} mm)")
+    note = ()
+    if winding(px) > 0:
+        px = px[::-1].copy()
+        names = names[::-1]
+        note = (f"the corners were given clockwise on screen (a camera above the board sees (0,0), (L,0), (L,W), "
+                f"(0,W) go round counter-clockwise): read as the pitch's (0,{W:g}), ({L:g},{W:g}), ({L:g},0), (0,0), "
+                f"the first side still along the length",)
+    cal = calibrate_from_points(px, mm, size, board, lens, settings, "corners", names, camera_name)
+    return replace(cal, warnings=note + tuple(cal.warnings)) if note else cal
+
+
+def winding(px: np.ndarray) -> float:
+    """Twice the signed area of a polygon (N, 2) in pixels (image y down): negative for points a
+    camera above the board sees in the board's counter-clockwise order."""
+    x, y = px[:, 0], px[:, 1]
+    return float((x * np.roll(y, -1) - np.roll(x, -1) * y).sum())
 
 
 def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens: LensCalibration | None = None,
@@ -52,8 +86,10 @@ def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens
     gray = to_gray(image)
     found: dict[int, list[np.ndarray]] = {}
     # corner markers are large: a wide threshold window first, a narrow one for what it missed
-    tries = [detector] if detector else [DetectorSettings(window_px=w, window_max_px=w, dictionary=markers.dictionary)
-                                         for w in (15, 5)]
+    # (on a 4K frame of a small board a corner marker can be a fifth of the frame across)
+    biggest = max(140.0, max(gray.shape) / 5)
+    tries = [detector] if detector else [DetectorSettings(window_px=w, window_max_px=w, dictionary=markers.dictionary,
+                                                          max_side_px=biggest) for w in (15, 5)]
     for k, s in enumerate(tries):
         for d in detect(s, gray):
             if k == 0 or (d.marker in markers.corners.ids and d.marker not in found):

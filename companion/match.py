@@ -110,8 +110,16 @@ class Match:
 
     @property
     def can_undo(self) -> int:
-        """How many steps can be undone."""
-        return len(self._batch_starts)
+        """How many steps can be undone (never the match's creation)."""
+        return len(self._batch_starts) - self._kept()
+
+    def _kept(self) -> int:
+        """Batches undo never drops: the one that created the match. Undoing it would leave
+        a match with no teams, no board and no way on but redo."""
+        created = getattr(self.ruleset, "created_type", None)
+        if created is not None and self._events and isinstance(self._events[0].payload, created):
+            return 1
+        return 0
 
     @property
     def can_redo(self) -> int:
@@ -156,10 +164,11 @@ class Match:
             return self.submit(command, Source.VISION)
 
     def undo(self, steps: int = 1) -> int:
-        """Drop the last ``steps`` commands from the fold; returns how many were undone."""
+        """Drop the last ``steps`` commands from the fold; returns how many were undone. The
+        match's creation is never undone (a new match is started instead)."""
         done = 0
         with self._lock:
-            while done < steps and self._batch_starts:
+            while done < steps and len(self._batch_starts) > self._kept():
                 start = self._batch_starts[-1]
                 batch = tuple(self._events[start:])
                 if self.journal is not None:

@@ -180,10 +180,12 @@ class TrayLink:
         if (self.hello is None and known is not None and isinstance(message, (m.Beat, m.RollReport))
                 and message.boot == known.boot):
             self._recognised(known, out)  # the same tray, same boot: no need to wait for its HELLO
+        # Only frames that name their boot count: a ROLLING or ERROR may come from a tray that
+        # restarted under a new boot whose HELLO was lost, and a resent ROLL keeps its old seq.
         if isinstance(message, m.Hello):
             self._count_frame(message.device, message.boot, message.seq, out)
-        elif self.hello is not None and not isinstance(message, m.RollReport):  # a resent ROLL keeps its seq
-            self._count_frame(self.hello.device, getattr(message, "boot", self.hello.boot), message.seq, out)
+        elif isinstance(message, m.Beat) and self.hello is not None and message.boot == self.hello.boot:
+            self._count_frame(self.hello.device, message.boot, message.seq, out)
         if isinstance(message, m.RollReport):
             self._roll(message, out, now)
         elif isinstance(message, m.Hello):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -17,6 +19,7 @@ from calibration.monitor import CornerMonitor, MonitorSettings
 from calibration.pitch import PitchSettings, fit_pitch
 from calibration.store import Calibration
 from companion.fublet.components import load_board
+from vision.cli import parse_corners
 from vision.config import MarkerSet
 from vision.synth import random_camera, render_charuco
 
@@ -90,11 +93,32 @@ def test_four_corners_fit_exactly_and_are_marked_unchecked(tilted):
     assert np.linalg.norm(cal.camera.center_mm - tilted.center_mm) < 1.0
 
 
-def test_corners_given_in_the_wrong_order_are_refused(tilted):
+def test_corners_going_round_either_way_give_the_same_camera(tilted):
     L, W = BOARD.length_mm, BOARD.width_mm
     corners = seen_by(tilted, np.array([[0, 0], [L, 0], [L, W], [0, W]], float))
-    with pytest.raises(CalibrationError, match="mirrored|below the board|check the order"):
+    # clockwise on screen: a person who named the picture's top-left corner (0,0), y running down
+    mirrored = corners[::-1]
+    cal = calibrate_from_corners(mirrored, tilted.size, BOARD)
+    assert np.linalg.norm(cal.camera.center_mm - tilted.center_mm) < 1.0
+    assert any("clockwise on screen" in w and f"(0,{W:g})" in w for w in cal.warnings)
+    assert not any("clockwise" in w for w in calibrate_from_corners(corners, tilted.size, BOARD).warnings)
+
+
+def test_corners_starting_along_the_width_are_refused(tilted):
+    L, W = BOARD.length_mm, BOARD.width_mm
+    corners = seen_by(tilted, np.array([[0, 0], [L, 0], [L, W], [0, W]], float))
+    with pytest.raises(CalibrationError, match="go first along the length"):
         calibrate_from_corners(corners[[0, 3, 2, 1]], tilted.size, BOARD)
+
+
+def test_the_readme_corners_example_is_accepted_either_way_round():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    text = re.search(r'--corners "([^"]+)" --pitch-mm (\S+) (\S+)', readme)
+    board = replace(BOARD, length_mm=float(text.group(2)), width_mm=float(text.group(3)))
+    px = parse_corners(text.group(1))
+    for order in (px, px[::-1]):
+        cal = calibrate_from_corners(order, (1920, 1080), board)
+        assert cal.camera.center_mm[2] > 0
 
 
 def test_too_few_or_collinear_points_are_refused(tilted):

@@ -60,7 +60,7 @@ def test_rejected_command_changes_nothing(tmp_path):
     with pytest.raises(RuleViolation, match="would pass 10"):
         m.submit(Add(5))
     assert m.state == state and m.events == events and m.last_seq == seq
-    assert m.can_undo == 2 and m.can_redo == 0
+    assert m.can_undo == 1 and m.can_redo == 0  # the Add; never the Start
     m.close()
     assert digest(path) == before
     reopened = Match.open(path, RULESETS)
@@ -92,14 +92,21 @@ def test_undo_and_redo_any_number_of_steps():
         states.append(m.state)
     assert m.undo(3) == 3
     assert m.state == states[1]
-    assert m.undo(10) == 2  # only what there is
-    assert m.state == ToyState()
-    assert m.undo() == 0
-    assert m.redo(2) == 2
+    assert m.undo(10) == 1  # only what there is: never the match's creation
+    assert m.state == states[0] and m.state.started
+    assert m.undo() == 0 and m.can_undo == 0
+    assert m.redo(1) == 1
     assert m.state == states[1]
     assert m.redo(99) == 3
     assert m.state == states[-1]
     assert m.redo() == 0
+
+
+def test_undo_never_undoes_the_creation_of_the_match():
+    m = started()
+    assert m.can_undo == 0
+    assert m.undo() == 0
+    assert m.state.started and m.can_redo == 0
 
 
 def test_new_command_clears_redo():
@@ -131,7 +138,7 @@ def test_undo_and_redo_survive_reopening(tmp_path):
     m.close()
 
     m = Match.open(path, RULESETS)
-    assert m.state.total == 1 and m.can_redo == 2 and m.can_undo == 2
+    assert m.state.total == 1 and m.can_redo == 2 and m.can_undo == 1
     assert m.redo() == 1
     assert m.state.total == 3
     m.close()

@@ -365,3 +365,11 @@ def test_a_line_that_repeats_a_hello_is_not_taken_for_a_restart(link):
     connected(link)
     out = link.receive(hello(seq=1), 0.2)  # the same frame again
     assert out.notices == [] and link.counters.reboots == 0
+
+
+def test_frames_of_a_new_boot_whose_hello_was_lost_are_not_taken_for_a_restart_of_the_old(link):
+    connected(link)
+    link.receive(encode(frame_of("BEAT", 10, boot=BOOT, pending=0)), 0.1)
+    # The tray restarted under a new boot; its HELLO was damaged; its ERROR and ROLLING come through.
+    out = link.receive(encode(frame_of("ERROR", 3, code="queue-full")) + encode(frame_of("ROLLING", 4)), 0.2)
+    assert link.counters.reboots == 0 and not [n for n in out.notices if isinstance(n, (TrayRebooted, TrayProblem))]

@@ -15,17 +15,22 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 
 
-def run_scenario(size: str, tmp_path: Path, mode: str = "full") -> dict:
+def run_scenario(size: str, tmp_path: Path, mode: str = "full", data_dir: Path | None = None) -> dict:
     out = ARTIFACTS / f"ui-{size}-{mode}"
     (out / "result.json").unlink(missing_ok=True)   # never read an earlier run's result
     for old in out.glob("*.png"):                      # nor keep its screenshots
         old.unlink()
-    env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2", TOUCHLINE_DATA_DIR=str(tmp_path))
+    env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2", TOUCHLINE_DATA_DIR=str(data_dir or tmp_path))
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_scenario.py"), str(out), size, mode], env=env,
                           capture_output=True, text=True, timeout=240)
     result_file = out / "result.json"
     assert result_file.exists(), f"the app did not finish:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
-    return json.loads(result_file.read_text())
+    result = json.loads(result_file.read_text())
+    assert not result.get("faults"), f"the screen met faults: {result['faults']}\n{proc.stderr[-4000:]}"
+    # Every screenshot's screen was checked (ui/layout_check.py): text overflowing its box,
+    # widgets over each other, touch targets under 48 dp, text under the theme's sizes.
+    assert not result.get("layout"), "layout faults:\n" + "\n".join(result["layout"][:40])
+    return result
 
 
 def not_blank(path: str) -> bool:
@@ -64,11 +69,27 @@ def test_a_killed_app_resumes_the_match_where_it_was(tmp_path):
     assert all(not_blank(s) for s in resumed["screenshots"])
 
 
-def test_the_calibration_wizard_on_the_demo_camera(tmp_path):
-    result = run_scenario("1280x800", tmp_path, "calibrate")
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_the_calibration_wizard_on_the_demo_camera(size, tmp_path):
+    result = run_scenario(size, tmp_path, "calibrate")
     assert result["error"] == "", result["error"]
     names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
     assert {"calibrate_markers", "calibrate_taps"} <= names
     for shot in result["screenshots"]:
         assert not_blank(shot)
     assert (tmp_path / "calibration.json").exists()
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_no_dead_ends_resume_undo_a_new_game_after_figures_calibrate_without_a_camera(size, tmp_path):
+    result = run_scenario(size, tmp_path, "deadends")
+    assert result["error"] == "", result["error"]
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"home_nothing_to_resume", "live_football_leader_after_fublet", "calibrate_no_camera"} <= names
+
+
+def test_an_unusable_data_folder_is_said_on_the_live_screen(tmp_path):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the data folder should be")
+    result = run_scenario("1280x800", tmp_path, "baddata", data_dir=blocked)
+    assert result["error"] == "", result["error"]

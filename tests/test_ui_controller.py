@@ -54,13 +54,14 @@ def test_a_match_played_through_the_controller_is_journaled_and_resumes(tmp_path
     ctl.submit(c.ChooseBoard(picker, "wing_offensive"))  # refused: shown, nothing changes
     assert "kick-off" in ctl.view.error or "picked" in ctl.view.error
     path = ctl.view.path
-    assert path.endswith(".sqlite") and ctl.view.log[0].startswith("Opening roll")
+    assert path.endswith(".sqlite") and any(line.startswith("Opening roll") for line in ctl.view.log)
+    log = ctl.view.log
     state = ctl.view.state
     ctl.close()
     again = Controller(threaded=False, data_dir=tmp_path)
     again.resume()
     assert again.view.state == state and again.view.path == path
-    assert again.view.log[0].startswith("Opening roll")
+    assert again.view.log == log   # the same log after a resume
     again.close()
 
 
@@ -144,6 +145,79 @@ def test_rolls_from_a_simulated_tray_reach_the_match_through_the_controller(tmp_
         assert all(e.source.value == "tray" and e.payload.roll.device.startswith("tray SIM-0001") for e in rolls)
         ctl.close()
     assert any("Dice tray SIM-0001 connected" in line for line in ctl.view.log)
+
+
+def test_undo_right_after_start_keeps_the_match(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.new_match(create(), seed=1)
+    teams = ctl.view.summary["teams"]
+    assert ctl.view.can_undo == 0
+    ctl.undo()
+    assert ctl.view.active and ctl.view.summary["teams"] == teams
+    assert "Nothing to undo" in ctl.view.error
+    ctl.close()
+
+
+def test_undo_and_redo_without_a_match_say_what_to_do(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.undo()
+    assert "start a new match" in ctl.view.error
+    ctl.redo()
+    assert "start a new match" in ctl.view.error
+    ctl.close()
+
+
+def test_an_unusable_data_folder_is_said_on_screen_and_keeps_the_match_in_play(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.new_match(create(), seed=1)
+    playing = ctl.match
+    blocker = tmp_path / "blocked"
+    blocker.write_text("a file where the data folder should be")
+    ctl.data_dir = blocker
+    ctl.new_match(create(), seed=2)
+    error = ctl.view.error
+    assert "Cannot write to the data folder" in error and "--data-dir" in error, error
+    assert ctl.match is playing and ctl.view.active   # the match in play goes on
+    ctl.close()
+
+
+def test_a_damaged_journal_on_resume_is_said_and_keeps_the_match_in_play(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.new_match(create(), seed=1)
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"not a journal at all" * 50)
+    ctl.resume(bad)
+    assert ctl.view.error and "bad.sqlite" in ctl.view.error
+    assert ctl.view.active
+    ctl.close()
+
+
+def test_each_roll_and_each_decision_reaches_the_log_as_it_arrives(tmp_path):
+    ctl = Controller(threaded=False, data_dir=tmp_path)
+    ctl.new_match(create(), seed=5)
+    first = ctl.view.pending[0]
+    ctl.roll_keypad(first, "7")
+    # One coach has rolled: the value is shown at once, not when both have.
+    assert ctl.view.log[-1] == "Touchline Rovers rolled black 7 (keypad)", ctl.view.log
+    ctl.roll_keypad(ctl.view.pending[0], "3")
+    picker = ctl.view.pending[0].team
+    ctl.submit(c.ChooseBoard(picker, "high_short_offensive"))
+    assert ctl.view.log[-1] == "Board chosen: Home; tactical board high short offensive", ctl.view.log
+    assert not any(line.startswith("Dice rolled") for line in ctl.view.log)
+    ctl.close()
+
+
+def test_a_dice_tray_that_cannot_be_reached_is_said_in_the_log(tmp_path):
+    import time
+
+    ctl = Controller(threaded=True, data_dir=tmp_path)
+    ctl.new_match(create(), seed=1)
+    ctl.start_tray(str(tmp_path / "no-such-port"))
+    deadline = time.monotonic() + 20
+    while not any(line.startswith("Dice tray:") for line in ctl.view.log) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lines = [line for line in ctl.view.log if line.startswith("Dice tray:")]
+    assert lines and "keypad" in lines[0] and ctl.view.tray == "lost", ctl.view.log
 
 
 def test_the_view_is_typed_and_carries_what_the_screen_draws_from(tmp_path):

@@ -106,9 +106,8 @@ def test_scoreboard_bars_and_stepper_follow_the_match(face):
     board = face.scoreboard(s)
     assert board.clock == "1st half, turn 1" and board.phase == "Home's turn: start"
     bars = face.bars(s)
-    assert [b.caption for b in bars] == ["H deck 45/50", "H hand 5", "H moved 0/5", "A deck 45/50", "A hand 5",
-                                         "A moved 0/5"]
-    assert bars[0].maximum == 50 and bars[2].maximum == 5
+    assert [b.caption for b in bars] == ["Home: deck 45, hand 5, moved 0/5", "Away: deck 45, hand 5, moved 0/5"]
+    assert bars[0].maximum == 50 and bars[0].value == 45
     assert face.stepper(m.state, s)[1] == "main action"
 
 

@@ -80,7 +80,7 @@ def test_scoreboard_and_bars_read_the_clocks(face):
     assert board.phase == "Turn 1: Home attacks, movement phase"
     home, away, defender, timer, half = bar_specs(summary, clock.now + timedelta(seconds=12))
     assert (home.caption, home.value, away.maximum) == ("Home MP 18/18", 18, 18)
-    assert defender.caption.startswith("Def. may 0")
+    assert defender.caption == "Defender MP 0"
     assert timer.caption == "Timer 18 s" and timer.value == pytest.approx(18, abs=0.01)   # 30 s egg timer
     assert half.caption == "Half 00:12"
 
@@ -99,11 +99,16 @@ def test_the_tablet_calls_time_up_once_per_expiry(face):
         def submit(self, command):
             sent.append(command)
 
+    calls = []
+
     class Screen:
         controller = Ctl()
 
         def build_bars(self, summary):
             pass
+
+        def time_up(self):   # the chime (muted or not: the screen's business)
+            calls.append("chime")
 
     class View:
         pass
@@ -114,6 +119,7 @@ def test_the_tablet_calls_time_up_once_per_expiry(face):
     fresh.tick(Screen(), view, later)
     fresh.tick(Screen(), view, later + timedelta(seconds=0.5))   # the same expiry: not again
     assert len(sent) == 1 and sent[0].kind == "phase" and sent[0].team is None
+    assert calls == ["chime"]
     clock.now = later
     m.submit(sent[0])
     assert m.state.phase_time_up or m.state.turn_no == 2

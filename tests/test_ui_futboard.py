@@ -196,6 +196,9 @@ def test_the_tablet_notices_the_end_of_time():
             self.sent.append(command)
             self.m.submit(command)
 
+        def time_up(self):   # the chime
+            self.chimes = getattr(self, "chimes", 0) + 1
+
     class View:
         def __init__(self, m):
             self.state, self.summary = m.state, m.summary()
@@ -210,7 +213,7 @@ def test_the_tablet_notices_the_end_of_time():
     assert [type(x) for x in screen.sent] == [c.CallTimeUp]
     assert m.state.phase is Phase.OVER
     face.tick(screen, View(m), T0 + timedelta(minutes=20, seconds=2))
-    assert len(screen.sent) == 1
+    assert len(screen.sent) == 1 and screen.chimes == 1
     assert face.phase_line(m.summary()) == "Full time: a draw"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -174,3 +175,64 @@ def test_calibration_names_the_corner_markers_it_cannot_see():
     image, _ = render(covered)
     with pytest.raises(CalibrationError, match=r"corner markers? 41 \(by pitch corner \(320,0\)\).* not found"):
         calibrate_from_frame(image, BOARD, MARKERS)
+
+
+def test_a_marker_too_blurred_for_a_threshold_is_read_by_its_pattern():
+    """Every marker of the dictionary, 16 px, blurred by a third of a cell and noisy: the
+    blurred-pattern reader gets each one right; nothing reads from noise or a half-covered marker."""
+    from vision.refine import _clockwise, match_blurred, read_bits
+    from vision.synth import marker_image
+
+    rng = np.random.default_rng(5)
+    side, pad = 16, 12
+    right = wrong = by_threshold = 0
+    for marker in range(50):
+        tile = np.full((side + 2 * pad,) * 2, 235, np.float32)
+        tile[pad:pad + side, pad:pad + side] = np.where(
+            cv2.resize(marker_image("DICT_4X4_50", marker, 8), (side, side), interpolation=cv2.INTER_AREA) > 127, 235, 25)
+        img = cv2.GaussianBlur(tile, (0, 0), side / 6 * 0.4) + rng.normal(0, 3, tile.shape)
+        img = np.clip(img, 0, 255).astype(np.uint8)
+        quad = _clockwise(np.array([[[pad - 0.5, pad - 0.5], [pad + side - 0.5, pad - 0.5],
+                                     [pad + side - 0.5, pad + side - 0.5], [pad - 0.5, pad + side - 0.5]]]))
+        got, _ = match_blurred(img, quad, "DICT_4X4_50")
+        right += int(got[0] == marker)
+        by_threshold += int(read_bits(img, quad, "DICT_4X4_50")[0][0] == marker)
+        wrong += int(got[0] not in (-1, marker))
+        covered = img.copy()
+        covered[:, pad + side // 2:] = 170  # a hand's edge over half the marker
+        assert match_blurred(covered, quad, "DICT_4X4_50")[0][0] == -1
+        noise = rng.integers(0, 256, img.shape).astype(np.uint8)
+        assert match_blurred(noise, quad, "DICT_4X4_50")[0][0] == -1
+    assert right == 50 and wrong == 0
+    # a threshold halfway between black and white no longer parts these cells for many markers
+    assert by_threshold < 45, by_threshold
+
+
+def test_few_small_caps_are_checked_against_the_camera_model_not_a_printed_constant():
+    small = MarkerSet(figure_marker_mm=11.0, cap_mm=14.0, ball_marker_mm=11.0, ball_token_mm=14.0, cap_height_mm=50.0)
+    scene = random_scene(11, BOARD, small, size=(1280, 960), hand=False, figures=2)
+    image, truth = render(scene)
+    empty, _ = render(replace(scene, figures=()))
+    cal = calibrate_from_frame(empty, BOARD, small, lens_of(scene.camera))
+    setup = VisionSetup.from_calibration(cal, BOARD, markers=small)
+    result = locate(setup, detect(setup.detector, to_gray(image)))
+    standing = {m for m, t in truth.items() if t.seen and small.kind_of(m) == "figure"}
+    assert standing and standing <= {s.marker for s in result.figures}, result.warnings
+    assert all(abs(s.size_ratio - 1.0) < 0.05 for s in result.figures)
+    # told the shipped 17 mm markers, the same frame is refused with a reason, not silently
+    wrong = replace(setup, markers=replace(small, figure_marker_mm=17.0, cap_mm=20.0))
+    told = locate(wrong, detect(setup.detector, to_gray(image)))
+    assert not told.figures and any("looks 0.6" in w for w in told.warnings)
+
+
+def test_a_4k_frame_is_searched_at_half_resolution_and_read_at_full():
+    scene = random_scene(12, BOARD, MARKERS, size=(2560, 1920), hand=False, look_strength=0.6)
+    image, truth = render(scene)
+    setup = calibrated(scene)
+    assert setup.detector.scale == 2
+    result = locate(setup, detect(setup.detector, to_gray(image), [(0, 0, 2560, 1920)]))
+    found = {s.marker: s for s in result.figures + ((result.ball,) if result.ball else ())}
+    for marker, t in truth.items():
+        if t.seen and MARKERS.kind_of(marker) != "corner":
+            assert marker in found
+            assert np.hypot(found[marker].x_mm - t.x_mm, found[marker].y_mm - t.y_mm) < 1.0

@@ -243,3 +243,37 @@ def test_live_a_set_down_figure_is_committed_within_250_ms(live_run):
         assert done, f"marker {tr.marker} never committed"
         assert done[0].time_s - tr.down_s <= 0.25 + 1e-9
         assert np.hypot(done[0].x_mm - tr.x_mm, done[0].y_mm - tr.y_mm) < 2.0
+
+
+def test_a_figure_held_still_in_the_air_is_never_committed():
+    rng = np.random.default_rng(12)
+    tracker = Tracker(BOARD)
+    feed(tracker, still(50.0, 50.0, 10, rng))
+
+    def aloft(n: int, ratio: float, held: bool) -> list[FrameResult]:
+        return [FrameResult(figures=(replace(seen(7, 90.0 + rng.normal(0, 0.3), 70.0 + rng.normal(0, 0.3)),
+                                             size_ratio=ratio + rng.normal(0, 0.004), side_px=20.0, held=held),))
+                for _ in range(n)]
+    # 25 mm up under a camera 80 cm away looks about 3.5 % larger: held by a hand, or not
+    assert moves(feed(tracker, aloft(60, 1.035, True), start=1.0)) == []
+    assert moves(feed(tracker, aloft(60, 1.045, False), start=4.0)) == []
+    # set down there: committed as soon as it has settled
+    (s,) = moves(feed(tracker, aloft(10, 1.0, True), start=7.0))
+    assert s.square == BOARD.mm_to_ms(90.0, 70.0)
+
+
+def test_a_partly_covered_marker_misread_as_another_id_is_not_a_figure():
+    rng = np.random.default_rng(13)
+    tracker = Tracker(BOARD)
+    feed(tracker, still(50.0, 50.0, 10, rng))  # home #8 (marker 7) stands at (50, 50)
+    away3 = PlayerRef(Team.AWAY, 3)
+    # a hand's edge over marker 7: it reads as marker 18 for a while, where 7 stood
+    misread = [FrameResult(figures=(seen(18, 50.0 + rng.normal(0, 0.3), 50.0, player=away3),)) for _ in range(30)]
+    events = feed(tracker, misread, start=1.0)
+    assert moves(events) == []
+    assert [e.marker for e in events if isinstance(e, ConflictNotice)] == [18]
+    fig7 = next(f for f in tracker.figures() if f.marker == 7)
+    assert fig7.committed.x_mm == pytest.approx(50.0, abs=1.0)
+    # marker 18 set down elsewhere is a figure as ever
+    (s,) = moves(feed(tracker, [FrameResult(figures=(seen(18, 130.0, 90.0, player=away3),))] * 10, start=3.0))
+    assert s.marker == 18

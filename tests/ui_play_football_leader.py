@@ -61,6 +61,7 @@ def play(sc):
     yield "settle"
     check(sc, phase(sc) == "set_up", "the opening roll decided")
     # Away changes #11's kick-off space by touch (his chip: no figure stands yet), then both confirm.
+    sc.screenshot("fl_set_up_start")
     sc.press("Away: change a position...")
     yield "settle"
     sc.card(A(11))
@@ -101,7 +102,7 @@ def play(sc):
     yield "settle"
     check(sc, sc.app.controller.view.pending[0].kind == "choice", "the card of the move is asked")
     sc.screenshot("fl_card_asked")
-    sc.press("gold-4-11")
+    sc.press("Gold-4-11")
     yield "settle"
     check(sc, sc.state.players[A(7)].space == (4, 1), "Away #7 moved to E2")
     sc.press("Away: end the turn")

@@ -47,6 +47,7 @@ def press_ending(sc, tail: str) -> None:
 
     b = next(w for w in widgets(sc.screen()) if isinstance(w, Button) and w.text.endswith(tail)
              and not w.disabled)
+    sc.scroll_to(b)
     x, y = b.to_window(b.center_x, b.center_y)
     tap(x, y)
     sc.log.append(f"press {b.text}")
@@ -63,11 +64,11 @@ def play(sc):
     sc.press("Start match")
     yield "settle"
     # The coin toss: Home wins and kicks off; Away defends the high goal.
-    sc.press("home")
+    sc.press("Home (SV Rotstein)")   # the toss buttons name the teams
     yield "settle"
-    sc.press("kick off")
+    sc.press("Kick off")
     yield "settle"
-    sc.press("high")
+    sc.press("High")
     yield "settle"
     assert sc.state.phase.value == "line_up", sc.state.phase
     sc.screenshot("live_toss_done")

@@ -78,6 +78,8 @@ class Scenario:
         self.app = app
         self.log: list[str] = []
         self.shots: list[str] = []
+        self.layout: list[str] = []
+        self.panels: dict[str, dict] = {}
         self.steps = self.play()
         self.frames = 0
 
@@ -95,9 +97,27 @@ class Scenario:
 
     def press(self, text: str, startswith: bool = False, within=None) -> None:
         b = self.button(text, startswith, within)
+        self.scroll_to(b)
         x, y = b.to_window(b.center_x, b.center_y)
         tap(x, y)
         self.log.append(f"press {text}")
+
+    @staticmethod
+    def scroll_to(w) -> None:
+        """A button below a panel's fold: scrolled into view first, as a coach would."""
+        from kivy.uix.scrollview import ScrollView
+        parent = w.parent
+        while parent is not None and parent is not parent.parent and not isinstance(parent, ScrollView):
+            parent = parent.parent
+        if not isinstance(parent, ScrollView):
+            return
+        x0, y0 = parent.to_window(parent.x, parent.y)
+        wx, wy = w.to_window(w.x, w.y)
+        if wy >= y0 and wy + w.height <= y0 + parent.height:
+            return   # in view already
+        parent.scroll_to(w, padding=10, animate=False)
+        parent.scroll_y = min(1.0, max(0.0, parent.scroll_y))
+        parent.update_from_scroll()
 
     def keypad(self, digits: str) -> None:
         panel = self.screen().ids.panel
@@ -124,7 +144,7 @@ class Scenario:
     def card(self, ref: PlayerRef) -> None:
         box = self.screen().ids.cards
         row = box.children[::-1][0 if ref.team is Team.HOME else 1]
-        chip = next(w for w in row.children if w.text.rstrip("~xYR+?") == str(ref.number))
+        chip = next(w for w in row.children if w.text.split("\n")[0].rstrip("~xYR+?") == str(ref.number))
         x, y = chip.to_window(chip.center_x, chip.center_y)
         tap(x, y)
         self.log.append(f"card {ref}")
@@ -132,6 +152,15 @@ class Scenario:
     def screenshot(self, name: str) -> None:
         path = Window.screenshot(name=str(OUT / f"{name}.png"))
         self.shots.append(path)
+        # Every screen photographed is also checked: overflowing text, overlaps, small targets.
+        from ui.layout_check import check
+        self.layout += check(self.screen(), f"{name} ({SIZE})")
+        ids = getattr(self.screen(), "ids", {})
+        if "panel" in ids:   # what the request panel held, for a failing test's message
+            panel = ids.panel
+            self.panels[name] = {"texts": [w.text for w in widgets(panel) if getattr(w, "text", "")][:30],
+                                 "height": panel.height, "y": panel.y,
+                                 "scroll_y": getattr(panel.parent, "scroll_y", None)}
 
     @property
     def state(self):
@@ -142,6 +171,14 @@ class Scenario:
         yield "settle"
         if MODE == "calibrate":
             yield from self.calibrate()
+            yield "done"
+            return
+        if MODE == "deadends":
+            yield from self.dead_ends()
+            yield "done"
+            return
+        if MODE == "baddata":
+            yield from self.bad_data()
             yield "done"
             return
         if MODE.startswith("game:"):
@@ -225,19 +262,135 @@ class Scenario:
         self.screenshot("settings")
         yield "done"
 
-    def calibrate(self):
-        """The wizard on the demo camera: corner markers first, then four tapped corners."""
-        import numpy as np
+    def any_button(self, text: str, startswith: bool = False):
+        """A button by its text, enabled or not."""
+        found = [w for w in widgets(self.screen()) if isinstance(w, Button)
+                 and (w.text.startswith(text) if startswith else w.text == text)]
+        assert found, f"no button {text!r} on {self.screen().name}"
+        return found[0]
 
+    def tap_widget(self, w) -> None:
+        x, y = w.to_window(w.center_x, w.center_y)
+        tap(x, y)
+
+    def panel_texts(self) -> list[str]:
+        return [w.text for w in widgets(self.screen().ids.panel) if hasattr(w, "text")]
+
+    def dead_ends(self):
+        """Each dead end a coach met, tried the way he met it."""
+        from companion.teams import PlayerRef, Team
+        assert self.screen().name == "home"
+        resume = self.any_button("No match to resume yet")
+        assert resume.disabled, "the resume button looks enabled with no match to resume"
+        self.tap_widget(resume)
+        yield "settle"
+        assert self.screen().name == "home", self.screen().name
+        self.screenshot("home_nothing_to_resume")
+        # Undo right after Start: nothing to undo, the match stays.
+        yield from self.new_match("Fublet")
+        assert self.screen().name == "live"
+        undo = self.any_button("Undo")
+        assert undo.disabled, "Undo is offered right after Start"
+        self.tap_widget(undo)
+        yield "settle"
+        assert self.state is not None and self.app.controller.view.summary["teams"]["home"], "the match was undone"
+        # A refused keypad roll (two faces for one d10) is said without moving the keypad.
+        texts = " ".join(self.panel_texts())
+        assert "The keypad fills: Home (Touchline Rovers)" in texts, texts
+        pad = next(w for w in widgets(self.screen().ids.panel) if type(w).__name__ == "DiceKeypad")
+        where = pad.to_window(pad.x, pad.y)
+        self.keypad("77")
+        yield "settle"
+        assert self.screen().error_text, "the refusal is not shown"
+        pad = next(w for w in widgets(self.screen().ids.panel) if type(w).__name__ == "DiceKeypad")
+        assert pad.to_window(pad.x, pad.y) == where, "the refusal moved the keypad"
+        self.screenshot("live_refused_roll")
+        self.keypad("7")
+        yield "settle"
+        assert self.app.controller.view.log[-1].startswith("Touchline Rovers rolled"), self.app.controller.view.log
+        # A figure on the Fublet pitch, then a Football Leader match: the old figures must not
+        # be drawn on the new board.
+        self.card(PlayerRef(Team.HOME, 1))
+        yield "settle"
+        self.tap_square((1, 15))
+        yield "settle"
+        assert self.state.players[PlayerRef(Team.HOME, 1)].ms == (1, 15)
+        self.press("Menu")
+        yield "settle"
+        home = self.any_button("Back to the match: ", startswith=True)
+        assert "Touchline Rovers 0-0 Harbour Athletic" in home.text or "Harbour Athletic 0-0" in home.text, home.text
+        self.screenshot("home_back_to_match")
         self.press("New match")
         yield "settle"
-        self.screen().ids.camera.text = "demo"   # the spinner's choice
+        self.screen().ids.game.text = "Football Leader"
         yield "settle"
         self.press("Start match")
+        for _ in range(4):
+            yield "settle"
+        assert self.screen().name == "live" and self.app.controller.match.ruleset.game == "football_leader"
+        assert not self.app.faults, self.app.faults
+        self.screenshot("live_football_leader_after_fublet")
+        # Futboard's default line-up on the pitch, then Football Leader again.
+        self.press("Menu")
         yield "settle"
+        self.press("New match")
+        yield "settle"
+        self.screen().ids.game.text = "Futboard"
+        yield "settle"
+        self.press("Start match")
+        for _ in range(4):
+            yield "settle"
+        self.press("Home: default line-up")
+        yield "settle"
+        assert self.screen().ids.pitch.figures, "Futboard's line-up is not on the pitch"
+        self.press("Menu")
+        yield "settle"
+        self.press("New match")
+        yield "settle"
+        self.screen().ids.game.text = "Football Leader"
+        yield "settle"
+        self.press("Start match")
+        for _ in range(4):
+            yield "settle"
+        assert self.app.controller.match.ruleset.game == "football_leader" and not self.app.faults, self.app.faults
+        # Calibrate with no camera: no white box, words that say what to do.
         self.press("Menu")
         yield "settle"
         self.press("Calibrate the camera")
+        yield "settle"
+        yield "settle"
+        cal = self.screen()
+        assert cal.name == "calibrate" and cal.ids.preview.opacity == 0, "an empty picture is drawn"
+        assert "choose the camera" in cal.hint, cal.hint
+        self.screenshot("calibrate_no_camera")
+        self.press("Find the corner markers")
+        yield "settle"
+        assert "choose the camera" in cal.verdict, cal.verdict
+
+    def bad_data(self):
+        """Start with a data folder the app cannot write: the live screen says why and what to
+        do, and offers the way back."""
+        self.press("New match")
+        yield "settle"
+        self.press("Start match")
+        for _ in range(3):
+            yield "settle"
+        assert self.screen().name == "live"
+        texts = " ".join(self.panel_texts())
+        assert "Cannot write to the data folder" in texts and "--data-dir" in texts, texts
+        self.screenshot("live_bad_data_folder")
+        self.press("New match", within=self.screen().ids.panel)
+        yield "settle"
+        assert self.screen().name == "setup"
+
+    def calibrate(self):
+        """The wizard on the demo camera, before any match: corner markers first, then four
+        tapped corners."""
+        import numpy as np
+
+        self.press("Calibrate the camera")
+        yield "settle"
+        self.screen().ids.camera.text = "Demo table"   # the spinner's choice
         for _ in range(100):  # the rendered camera's first frames
             yield "settle"
             if self.app.camera.latest() is not None and self.screen().ids.preview.texture is not None:
@@ -274,6 +427,7 @@ class Scenario:
 
     def press_pass(self) -> None:
         b = next(w for w in widgets(self.screen()) if isinstance(w, Button) and w.text.endswith(": pass"))
+        self.scroll_to(b)
         x, y = b.to_window(b.center_x, b.center_y)
         tap(x, y)
         self.log.append(f"press {b.text}")
@@ -301,7 +455,7 @@ class Scenario:
 
     def finish(self, error: str, stop: bool = True) -> None:
         summary = self.app.controller.view.summary
-        result = {"error": error, "log": self.log, "screenshots": self.shots, "summary": summary,
+        result = {"error": error, "faults": list(self.app.faults), "layout": self.layout, "panels": self.panels, "log": self.log, "screenshots": self.shots, "summary": summary,
                   "journal": self.app.controller.view.path, "window": list(Window.size)}
         (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
         if stop:

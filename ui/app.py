@@ -13,12 +13,15 @@ import queue
 from pathlib import Path
 
 
-def prepare_environment(headless: bool = False) -> None:
-    """Settings Kivy reads when it is first imported."""
+def prepare_environment(headless: bool = False, check_display: bool = True) -> int | None:
+    """Settings Kivy reads when it is first imported, and the window's size. Returns an exit
+    status when the app cannot start here (no display: one line on stderr said so)."""
+    from .launch import HEADLESS_ENV, start_app
+
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1" if headless else "0")
     if headless:
-        os.environ.setdefault("KIVY_WINDOW", "sdl2")
+        os.environ.setdefault(HEADLESS_ENV, "1")
+    return start_app(check_display)
 
 
 def build_app_class():
@@ -44,10 +47,32 @@ def build_app_class():
     from .screens.settings import SettingsScreen
     from .screens.setup import SetupScreen
     from .widgets.keypad import Bar  # noqa: F401  (used by the kv rules)
+    from .widgets.icons import IconButton, IconToggleButton  # noqa: F401  (used by the kv rules)
     from .widgets.pitch import PitchView  # noqa: F401
     from .web.in_app import AppScoreboard
 
+    from kivy.base import ExceptionHandler, ExceptionManager
+
     kv_dir = Path(__file__).parent / "kv"
+
+    class KeepPlaying(ExceptionHandler):
+        """A fault in drawing or in a screen must not close the app mid-match: it is logged
+        with its traceback, said on screen, and the match (safe in its journal) goes on."""
+
+        def __init__(self, app) -> None:
+            self.app = app
+
+        def handle_exception(self, exc):
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                return ExceptionManager.RAISE
+            Logger.exception(f"Touchline: the screen met a fault: {exc!r}")
+            self.app.faults.append(f"{type(exc).__name__}: {exc}")
+            try:
+                self.app.say_problem(f"The screen met a fault ({type(exc).__name__}: {exc}). The match is safe: "
+                                     f"go on, or Menu and resume it.")
+            except Exception:
+                Logger.exception("Touchline: cannot show the fault")
+            return ExceptionManager.PASS
 
     class TouchlineApp(App):
         title = "Touchline"
@@ -65,6 +90,16 @@ def build_app_class():
             self.camera = CameraService(self.controller, self.controller.data_dir)
             self.match_settings: dict[str, str] = {"dice": "software", "camera": "none"}
             self.scoreboard = AppScoreboard()   # the spectators' page, off until Settings switches it on
+            self.faults: list[str] = []     # what KeepPlaying caught (the UI tests read it)
+            self._fault_handler = KeepPlaying(self)
+            ExceptionManager.add_handler(self._fault_handler)
+
+        def say_problem(self, text: str) -> None:
+            """Put a problem on the screen the coach is looking at."""
+            live = self.root.get_screen("live") if self.root is not None else None
+            if live is not None:
+                live.error_text = text
+            self.controller.note(text)
 
         # Called on the controller's worker thread: hand the view over, never touch widgets.
         def _post(self, view: View) -> None:
@@ -170,6 +205,8 @@ def build_app_class():
                 path.write_text(json.dumps(self.match_settings, indent=1), encoding="utf-8")
             except OSError as exc:  # settings are a convenience: the match itself is journaled
                 Logger.warning(f"Touchline: cannot save {path}: {exc}")
+                self.controller.note(f"Settings not saved ({exc.strerror or exc}): they hold until the app "
+                                     f"closes; start it with a data folder it can write to (--data-dir)")
 
         def _load_settings(self) -> dict:
             path = self.controller.data_dir / "settings.json"
@@ -177,11 +214,12 @@ def build_app_class():
                 loaded = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 return {}
-            return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port", "scoreboard_host")} \
+            return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port", "sound", "scoreboard_host")} \
                 if isinstance(loaded, dict) else {}
 
         def on_stop(self) -> None:
             self.scoreboard.stop()
+            ExceptionManager.remove_handler(self._fault_handler)
             self.camera.stop()
             self.controller.close()
 
@@ -189,7 +227,9 @@ def build_app_class():
 
 
 def main(argv: list[str] | None = None) -> int:
-    prepare_environment()
+    status = prepare_environment()
+    if status is not None:
+        return status
     app_class = build_app_class()
     app_class().run()
     return 0

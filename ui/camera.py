@@ -89,6 +89,21 @@ def synthetic_setup(table):
     return VisionSetup.from_calibration(calibration, table.board, markers=table.markers, marker_map=table.marker_map)
 
 
+def game_board(game: str):
+    """A game's shipped board (its box data), for a camera used before any match."""
+    if game == "futboard":
+        from companion.futboard.components import load_pitch
+        return load_pitch().grid()
+    if game == "football_leader":
+        from companion.football_leader.components import load_board
+        return load_board()
+    if game == "fussball_liga":
+        from companion.fussball_liga.components import load_pitch
+        return load_pitch()
+    from companion.fublet.components import load_board
+    return load_board()
+
+
 class CameraService:
     """The app's camera: the vision worker for the match, the latest frame for previews, and
     the pitch calibration (saved beside the matches, reused while it fits the camera)."""
@@ -103,6 +118,7 @@ class CameraService:
         self.table = None          # the rendered table, for the "demo" camera
         self.kind = "none"
         self.device: int | str = 0
+        self.board_game = "fublet"  # whose board to read when no match is open (calibrating first)
         self._latest = None        # (image, FrameResult) from the vision thread
         self._lock = threading.Lock()
 
@@ -161,8 +177,8 @@ class CameraService:
             board = self.ctl.match.ruleset.board(state)
             if board is not None:
                 return vision_board(board)
-        from companion.fublet.components import load_board
-        return load_board()
+        # No match yet: the board of the game the coach is about to play.
+        return vision_board(game_board(self.board_game))
 
     def _markers(self):
         from vision.config import MarkerMap, MarkerSet

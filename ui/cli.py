@@ -15,6 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from .app import build_app_class, prepare_environment
 
-    prepare_environment()
+    status = prepare_environment()
+    if status is not None:
+        return status
     build_app_class()(data_dir=args.data_dir).run()
     return 0

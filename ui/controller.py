@@ -14,6 +14,7 @@ import logging
 import queue
 import random
 import re
+import sqlite3
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -38,6 +39,42 @@ from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 log = logging.getLogger(__name__)
 
 LOG_LINES = 200
+NO_MATCH = "No match is open: start a new match, or resume the last one from Home."
+NO_MATCH_TO_RESUME = "There is no match to resume yet: start a new match."
+
+
+FIELD_WORDS = {"ms": "square", "ps": "pass square", "board": "tactical board"}
+
+
+def player_words(ref: PlayerRef) -> str:
+    return f"{ref.team.label} #{ref.number}"
+
+
+def decision_line(payload: Any) -> str:
+    """A coach's accepted decision the rules word no line for (a tactical board chosen, a
+    line-up): its name and what was decided, in words."""
+    import dataclasses
+    import enum
+
+    name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(payload).__name__).lower().capitalize()
+    parts = []
+    if dataclasses.is_dataclass(payload):
+        for f in dataclasses.fields(payload):
+            value = getattr(payload, f.name)
+            if isinstance(value, enum.Enum):
+                value = getattr(value, "label", None) or value.value
+            label = FIELD_WORDS.get(f.name, f.name.replace("_", " "))
+            if f.name == "team" and isinstance(value, str):
+                parts.append(value)
+            elif isinstance(value, PlayerRef):
+                parts.append(player_words(value) if f.name == "player" else f"{label} {player_words(value)}")
+            elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                parts.append(f"{label} {str(value).replace('_', ' ')}")
+            elif isinstance(value, (tuple, list)) and 0 < len(value) <= 11 and all(
+                    isinstance(v, (PlayerRef, str, int)) for v in value):
+                parts.append(f"{label} {', '.join(player_words(v) if isinstance(v, PlayerRef) else str(v) for v in value)}")
+    text = f"{name}: {'; '.join(parts)}" if parts else name
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 class Health(str, Enum):
@@ -102,6 +139,7 @@ class Controller:
         self.tray: TraySource | None = None
         self.feed: Feed | None = None
         self._refusal = ""
+        self._why_no_match = ""
         self._health: dict[str, Health] = {"camera": Health.OFF, "tray": Health.OFF}
         self.vision_enabled = True   # a coach can switch the camera's proposals off
         self._threaded = threaded
@@ -130,10 +168,22 @@ class Controller:
             error = job() or ""
         except TouchlineError as exc:
             error = str(exc)
+        except (OSError, sqlite3.Error) as exc:   # the data folder or the journal file
+            log.warning("data folder: %s", exc, exc_info=True)
+            error = self.storage_problem(exc)
         except Exception as exc:  # a bug must not kill the worker: show it, log it, keep the journal
             log.exception("command failed")
-            error = f"internal error: {exc}"
+            error = (f"Something went wrong inside Touchline ({type(exc).__name__}: {exc}). The match is safe in "
+                     f"its journal: undo the last step, or go to Menu and resume the match.")
         self._publish(error)
+
+    def storage_problem(self, exc: BaseException) -> str:
+        """An OS or SQLite failure, said so a coach knows what to do."""
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        where = getattr(exc, "filename", None) or self.data_dir
+        return (f"Cannot write to the data folder ({where}: {reason}). Free some space, or start Touchline "
+                f"with a folder it can write to (touchline --data-dir FOLDER, or TOUCHLINE_DATA_DIR); "
+                f"nothing already saved was lost.")
 
     def _queue(self, job: Callable[[], str | None]) -> None:
         if not self._threaded:
@@ -172,7 +222,10 @@ class Controller:
         m = self.match
         camera, tray = self._health["camera"], self._health["tray"]
         if m is None:
-            self.view = View(error=error, camera=camera, tray=tray)
+            # Why there is no match (a failed start or resume) stays said until one opens: a
+            # device's news must not wipe it off the screen.
+            self._why_no_match = error or self._why_no_match
+            self.view = View(error=self._why_no_match, camera=camera, tray=tray)
         else:
             state, rules = m.state, m.ruleset
             summary = rules.summary(state)
@@ -200,8 +253,8 @@ class Controller:
     def new_match(self, create: Command, game: str = "fublet", seed: int | None = None) -> None:
         """Start a match with its creation command, in a new journal file."""
         def job() -> None:
-            if self.match is not None:
-                self.match.close()
+            # The new journal first: when the data folder cannot take it, the match in play
+            # stays open and the screen says why.
             folder = self.matches_dir()
             folder.mkdir(parents=True, exist_ok=True)
             stamp = datetime.now().strftime("%Y-%m-%d-%H%M%S")
@@ -212,6 +265,8 @@ class Controller:
                 path = folder / f"{game}-{stamp}-{n}.sqlite"
             from companion.games import ruleset_for
             journal = Journal.create(path, game)
+            if self.match is not None:
+                self.match.close()
             self.match = Match(ruleset_for(game), journal)
             self._log = []
             self._attach_dice(seed if seed is not None else random.SystemRandom().randrange(10**9))
@@ -223,10 +278,14 @@ class Controller:
         def job() -> str | None:
             target = path or self.last_journal()
             if target is None:
-                return "no match to resume yet: start a new match"
+                return NO_MATCH_TO_RESUME
+            try:
+                opened = Match.open(target)   # a damaged journal raises here, leaving the match in play
+            except TouchlineError as exc:
+                return f"Cannot resume this match: {exc}. The file was left as it was: start a new match."
             if self.match is not None:
                 self.match.close()
-            self.match = Match.open(target)
+            self.match = opened
             self._log = self._replay_log()
             self._attach_dice(self._software_seed())
             return None
@@ -238,11 +297,26 @@ class Controller:
         state = rules.initial_state()
         lines = []
         for event in m.events:
-            line = rules.log_line(state, event)
+            lines += self._lines(rules, state, event)
             state = rules.evolve(state, event)
-            if line:
-                lines.append(line)
         return lines[-LOG_LINES:]
+
+    @classmethod
+    def _lines(cls, rules, state: Any, event) -> list[str]:
+        """What the log says of one event: the rules' own line; a roll's value as it arrives
+        (the rules may say what it meant only later, when the other coach has rolled too);
+        every decision a coach made, in words where the rules have no line for it."""
+        out = []
+        roll = getattr(event.payload, "roll", None)
+        if isinstance(roll, Roll) and event.source is not Source.RULES:
+            teams = rules.summary(state).get("teams", {}) if getattr(state, "created", True) else {}
+            out.append(cls.roll_line(roll, teams if isinstance(teams, dict) else {}))
+        line = rules.log_line(state, event)
+        if not line and event.source is Source.MANUAL and roll is None:
+            line = decision_line(event.payload)
+        if line:
+            out.append(line)
+        return out
 
     def _software_seed(self) -> int:
         """The seed of the software dice this match used last, or a new one."""
@@ -263,10 +337,18 @@ class Controller:
     def _accepted(self, roll: Roll, events: tuple) -> None:
         self._log_events(self._state_before_roll, events)
 
+    @staticmethod
+    def roll_line(roll: Roll, teams: dict) -> str:
+        owner = next((d.die.owner for d in roll.dice if d.die.owner is not None), None)
+        who = (teams.get(owner.value) or owner.label) if owner is not None else "The table"
+        faces = ", ".join(f"{d.die.colour} {d.face}" if d.die.colour else str(d.face) for d in roll.dice)
+        how = {"tray": "tray", "manual": "keypad", "software": "software dice"}.get(roll.source.value, roll.source.value)
+        return f"{who} rolled {faces} ({how})"
+
     def _pump(self) -> str | None:
         """Submit the rolls waiting in the queue (on this worker thread)."""
         if self.feed is None:
-            return "no match: start or resume one first"
+            return NO_MATCH
         self._refusal = ""
         while True:
             self._state_before_roll = self.match.state
@@ -284,6 +366,9 @@ class Controller:
         elif isinstance(notice, tray_notices.TrayProblem):
             self._health["tray"] = Health.LOST
             self._refusal = notice.message
+            line = f"Dice tray: {notice.message}; type the rolls on the keypad meanwhile"
+            if not self._log or self._log[-1] != line:   # said once, not at every retry
+                self._log.append(line)
         elif isinstance(notice, tray_notices.BatteryReport) and notice.percent <= 15:
             self._log.append(f"Dice tray battery at {notice.percent}%")
 
@@ -291,7 +376,7 @@ class Controller:
     def start_tray(self, port: str = "", **options) -> None:
         """Connect a dice tray (found by its USB id when ``port`` is empty); its rolls are
         pumped on this worker as they arrive, and it reconnects by itself."""
-        def job() -> None:
+        def job() -> str | None:
             self.stop_tray()
             self._health["tray"] = Health.DEGRADED
             if not port:
@@ -299,7 +384,14 @@ class Controller:
                 options.setdefault("opener", discovering_opener())
             if "owners" not in options:
                 options["owners"] = self._dice_owners()
-            self.tray = TraySource(self.notices, port or "auto", wake=lambda: self._queue(self._pump), **options)
+            try:
+                self.tray = TraySource(self.notices, port or "auto", wake=lambda: self._queue(self._pump), **options)
+            except Exception as exc:   # a port that does not exist or is not ours: said, the keypad works
+                log.warning("dice tray: %s", exc, exc_info=True)
+                self._health["tray"] = Health.LOST
+                return (f"The dice tray cannot start on {port or 'its USB port'} ({exc}). Check the cable and "
+                        f"the port name in match setup; until then type the rolls on the keypad.")
+            return None
         self._queue(job)
 
     def _dice_owners(self):
@@ -331,16 +423,14 @@ class Controller:
         rules = self.match.ruleset
         state = before
         for event in events:
-            line = rules.log_line(state, event)
+            self._log += self._lines(rules, state, event)
             state = rules.evolve(state, event)
-            if line:
-                self._log.append(line)
 
     # --- commands ------------------------------------------------------------------------------
     def submit(self, command: Command, source: Source = Source.MANUAL) -> None:
         def job() -> str | None:
             if self.match is None:
-                return "no match: start or resume one first"
+                return NO_MATCH
             self._apply(lambda: self.match.submit(command, source))
             return None
         self._queue(job)
@@ -378,7 +468,7 @@ class Controller:
     def roll_software(self, request: Request) -> None:
         def job() -> str | None:
             if self.software is None:
-                return "no match: start or resume one first"
+                return NO_MATCH
             self.software.roll_for(request)
             return self._pump()
         self._queue(job)
@@ -390,7 +480,7 @@ class Controller:
         def job() -> str | None:
             m = self.match
             if m is None:
-                return "no match: start or resume one first"
+                return NO_MATCH
             command = m.ruleset.command_for(m.state, Sighting(player, x_mm, y_mm, facing))
             if command is None:
                 return None
@@ -420,15 +510,23 @@ class Controller:
         self._queue(job)
 
     def undo(self, steps: int = 1) -> None:
-        def job() -> None:
-            self.match.undo(steps)
+        def job() -> str | None:
+            if self.match is None:
+                return NO_MATCH
+            if not self.match.undo(steps):   # the match's creation is never undone
+                return "Nothing to undo: the match has just been set up (start a new match to change that)."
             self._log = self._replay_log()
+            return None
         self._queue(job)
 
     def redo(self, steps: int = 1) -> None:
-        def job() -> None:
-            self.match.redo(steps)
+        def job() -> str | None:
+            if self.match is None:
+                return NO_MATCH
+            if not self.match.redo(steps):
+                return "Nothing to redo."
             self._log = self._replay_log()
+            return None
         self._queue(job)
 
     def set_health(self, device: str, health: str, reason: str = "") -> None:

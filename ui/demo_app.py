@@ -11,7 +11,9 @@ from pathlib import Path
 def run_demo(args: argparse.Namespace) -> int:
     from .app import build_app_class, prepare_environment
 
-    prepare_environment()
+    status = prepare_environment()
+    if status is not None:
+        return status
     from kivy.clock import Clock
 
     from .demo import DemoDirector

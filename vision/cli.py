@@ -81,6 +81,10 @@ def _common(p: argparse.ArgumentParser) -> None:
                    "(default: the Fublet board data)")
     p.add_argument("--marker-height-mm", type=float, metavar="H",
                    help=f"the caps' height above the board (default {MarkerSet().cap_height_mm:g})")
+    p.add_argument("--marker-mm", type=float, metavar="S", help=f"the printed side of the caps' markers "
+                   f"(default {MarkerSet().figure_marker_mm:g}): the size check compares each cap with it")
+    p.add_argument("--ball-marker-mm", type=float, metavar="S", help="the printed side of the ball token's marker "
+                   f"(default {MarkerSet().ball_marker_mm:g})")
     p.add_argument("--lens", type=Path, metavar="LENS.json", help="a lens calibration from 'touchline calibrate-lens'")
     p.add_argument("--camera-height-mm", type=float, metavar="H", help="the camera's height above the board, used "
                    "for the caps' parallax when neither a lens calibration nor the view shows it (default 800)")
@@ -105,11 +109,21 @@ def _board(args: argparse.Namespace) -> GridBoard:
 
 
 def _markers(args: argparse.Namespace) -> MarkerSet:
-    if args.marker_height_mm is None:
-        return MarkerSet()
-    if not 0 <= args.marker_height_mm < 500:
-        raise VisionError(f"--marker-height-mm must be 0..500 mm above the board, got {args.marker_height_mm:g}")
-    return MarkerSet(cap_height_mm=args.marker_height_mm)
+    base = MarkerSet()
+    kw: dict = {}
+    if args.marker_height_mm is not None:
+        if not 0 <= args.marker_height_mm < 500:
+            raise VisionError(f"--marker-height-mm must be 0..500 mm above the board, got {args.marker_height_mm:g}")
+        kw["cap_height_mm"] = args.marker_height_mm
+    for name, value, marker, token in (("--marker-mm", args.marker_mm, "figure_marker_mm", "cap_mm"),
+                                       ("--ball-marker-mm", args.ball_marker_mm, "ball_marker_mm", "ball_token_mm")):
+        if value is None:
+            continue
+        if not 3 <= value <= 100:
+            raise VisionError(f"{name} must be 3..100 mm (the printed marker's side), got {value:g}")
+        # the cap or token around it keeps the shipped sheet's proportions (a white margin)
+        kw[marker], kw[token] = value, value * getattr(base, token) / getattr(base, marker)
+    return MarkerSet(**kw)
 
 
 def _pitch_settings(args: argparse.Namespace) -> PitchSettings:
@@ -128,7 +142,7 @@ def parse_corners(text: str) -> np.ndarray:
     except ValueError:
         arr = np.zeros((0,))
     if arr.shape != (4, 2):
-        raise VisionError(f"--corners needs four pixel points like \"102,80 1810,95 1790,1000 120,990\", got {text!r}")
+        raise VisionError(f"--corners needs four pixel points like \"120,990 1790,1000 1810,95 102,80\", got {text!r}")
     return arr
 
 

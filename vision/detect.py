@@ -16,7 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .refine import _clockwise, fit_edges, read_bits
+from .refine import _clockwise, fit_edges, match_blurred, read_bits
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive) in pixels
 
@@ -50,7 +50,11 @@ class DetectorSettings:
     quarter of a marker's side: it parts a cap from the dark figure base beside it); a larger
     ``window_max_px`` adds a second search around the caps found, for caps standing side by side
     (it costs half again the time and found no more in the benchmark, so it is off by default);
-    ``min_side_px`` is the smallest marker looked for; ``subpix`` fits corners to the edges."""
+    ``min_side_px`` is the smallest marker looked for; ``subpix`` fits corners to the edges;
+    ``blur_match`` reads what a threshold cannot by matching blurred markers; ``scale`` > 1 looks
+    for candidates in large rectangles (the board) at 1/scale of the resolution, a 4K frame at
+    1080p, and refines and reads them at full resolution (window and sizes are full-resolution
+    pixels)."""
 
     dictionary: str = "DICT_4X4_50"
     window_px: int = 5
@@ -62,6 +66,8 @@ class DetectorSettings:
     ignored_margin: float = 0.2
     subpix: bool = True
     error_correction: float = 0.6
+    blur_match: bool = True
+    scale: int = 1
 
     @classmethod
     def for_marker_px(cls, side_px: float, thorough: bool = False, **kw) -> "DetectorSettings":
@@ -70,6 +76,19 @@ class DetectorSettings:
         ``thorough`` adds a second, larger window around the caps found (caps side by side)."""
         window = int(np.clip(round(side_px / 4), 5, 21)) | 1
         return cls(window_px=window, window_max_px=window + 2 if thorough else window, **kw)
+
+    @classmethod
+    def for_frame(cls, side_px: float, frame_width: int, thorough: bool = False, **kw) -> "DetectorSettings":
+        """:meth:`for_marker_px`, and for frames wider than :data:`COARSE_FROM_WIDTH` (4K) with
+        markers of :data:`COARSE_MIN_SIDE_PX` or more, candidates looked for at half the
+        resolution (then refined and read at full resolution): as fast as 1080p."""
+        scale = 2 if frame_width >= COARSE_FROM_WIDTH and side_px >= COARSE_MIN_SIDE_PX else 1
+        if scale > 1:  # the threshold window and the smallest marker as the coarse image sees them
+            window = int(np.clip(round(side_px / 2 / 4), 3, 21)) | 1
+            kw.setdefault("min_side_px", 12.0)
+            return cls(window_px=2 * window + 1, window_max_px=2 * window + 3 if thorough else 2 * window + 1,
+                       scale=scale, **kw)
+        return cls.for_marker_px(side_px, thorough, **kw)
 
     def parameters(self, frame_max_side: int) -> cv2.aruco.DetectorParameters:
         p = cv2.aruco.DetectorParameters()
@@ -155,9 +174,19 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
     else:
         small, large = [], clipped
     for x0, y0, x1, y1 in large:
+        offset = np.array([x0, y0], np.float64)
+        k = settings.scale
+        if k > 1:  # candidates at a lower resolution, in full-resolution pixels (centres at integers)
+            w, h = (x1 - x0) // k, (y1 - y0) // k  # a whole number of k x k blocks: OpenCV's fast path
+            coarse_img = cv2.resize(gray[y0:y0 + h * k, x0:x0 + w * k], (w, h), interpolation=cv2.INTER_AREA)
+            coarse = replace(settings, window_px=max(3, settings.window_px // k) | 1,
+                             window_max_px=max(3, settings.window_max_px // k) | 1,
+                             min_side_px=settings.min_side_px / k, max_side_px=settings.max_side_px / k)
+            corners, _, rejected = _detector(coarse, max(coarse_img.shape)).detectMarkers(coarse_img)
+            quads += [(np.asarray(c, np.float64).reshape(4, 2) + 0.5) * k - 0.5 + offset for c in (*corners, *rejected)]
+            continue
         det = _detector(settings, max(x1 - x0, y1 - y0))
         corners, _, rejected = det.detectMarkers(gray[y0:y1, x0:x1])
-        offset = np.array([x0, y0], np.float64)
         quads += [np.asarray(c, np.float64).reshape(4, 2) + offset for c in (*corners, *rejected)]
     if small:
         quads += _detect_mosaic(settings, gray, small)
@@ -186,27 +215,43 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
         half = np.linalg.norm(q[~ok] - c, axis=2, keepdims=True)
         q[~ok] = c + (q[~ok] - c) * (1 + CONTOUR_INSET_PX * math.sqrt(2) / np.maximum(half, 1.0))
     plausible: list = []
-    marker_ids, turned = read_bits(gray, q, settings.dictionary, plausible=plausible)
+    values: list = []
+    marker_ids, turned = read_bits(gray, q, settings.dictionary, plausible=plausible, values=values)
     # a small marker read with corners half a pixel off samples its cells' edges: what looks
     # like a marker but did not read is read again a little larger and a little smaller (in one
     # batch; an exact match is still required, and the first reading that matches is taken)
-    retry = np.flatnonzero((marker_ids < 0) & plausible[0])
+    retry = np.flatnonzero((marker_ids < 0) & plausible[1])
     if len(retry):
         r = q[retry]
         c = r.mean(axis=1, keepdims=True)
         half = np.maximum(np.linalg.norm(r - c, axis=2, keepdims=True), 1.0)
-        tries = np.concatenate([c + (r - c) * (1 + g * math.sqrt(2) / half) for g in RETRY_GROW_PX])
-        again, again_turned = read_bits(gray, tries, settings.dictionary)
-        again, again_turned = again.reshape(-1, len(retry)), again_turned.reshape(-1, len(retry), 4, 2)
-        pick = np.argmax(again >= 0, axis=0)
-        got = again[pick, np.arange(len(retry))]
+        tries = np.concatenate([r] + [c + (r - c) * (1 + g * math.sqrt(2) / half) for g in RETRY_GROW_PX])
+        again_values: list = []
+        thr, thr_turned = read_bits(gray, tries[len(r):], settings.dictionary, values=again_values)
+        ids = np.concatenate([np.full(len(r), -1), thr])
+        quads_read = np.concatenate([r, thr_turned])
+        if settings.blur_match:
+            # what still did not read is matched against every marker drawn blurred: a blurred
+            # small marker keeps its pattern when a threshold no longer parts its cells (on the
+            # cells already sampled, at all three sizes); a threshold's reading comes first
+            cells = np.concatenate([values[0][retry], again_values[0]])
+            blurred, blurred_turned = match_blurred(gray, tries, settings.dictionary, values=cells)
+            none = (ids.reshape(-1, len(r)) < 0).all(axis=0)
+            use = np.tile(none, len(ids) // len(r)) & (blurred >= 0)
+            ids = np.where(use, blurred, ids)
+            quads_read = np.where(use[:, None, None], blurred_turned, quads_read)
+        ids, quads_read = ids.reshape(-1, len(retry)), quads_read.reshape(-1, len(retry), 4, 2)
+        pick = np.argmax(ids >= 0, axis=0)
+        got = ids[pick, np.arange(len(retry))]
         marker_ids[retry] = got
-        turned[retry] = np.where((got >= 0)[:, None, None], again_turned[pick, np.arange(len(retry))], turned[retry])
+        turned[retry] = np.where((got >= 0)[:, None, None], quads_read[pick, np.arange(len(retry))], turned[retry])
     found = [(int(m), c.astype(np.float32)) for m, c in zip(marker_ids, turned) if m >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
 
 
 MOSAIC_MAX_SHARE = 0.6
+COARSE_FROM_WIDTH = 2560
+COARSE_MIN_SIDE_PX = 14.0
 CONTOUR_INSET_PX = 0.8
 RETRY_GROW_PX = (0.6, -0.6)
 MOSAIC_WIDTH = 1280
@@ -257,12 +302,14 @@ def _merge(found: list[tuple[int, np.ndarray]]) -> list[Detection]:
     quads = np.stack([c for _, c in found]).astype(np.float64)
     centres = quads.mean(axis=1)
     sides = np.linalg.norm(quads[:, 0] - quads[:, 1], axis=1)
+    # find j is the same marker as an earlier find i: same id, centre within half i's side
+    close = (ids[:, None] == ids[None, :]) & (
+        np.linalg.norm(centres[:, None] - centres[None, :], axis=2) < sides[:, None] / 2)
+    close &= np.triu(np.ones_like(close), 1)
     keep = np.ones(len(found), bool)
-    for i in range(len(found)):
+    for i in np.flatnonzero(close.any(axis=1)):  # rare: only finds with a twin
         if keep[i]:
-            same = (ids == ids[i]) & (np.linalg.norm(centres - centres[i], axis=1) < sides[i] / 2)
-            same[: i + 1] = False
-            keep &= ~same
+            keep &= ~close[i]
     return [Detection(int(ids[i]), found[i][1]) for i in np.flatnonzero(keep)]
 
 

@@ -39,7 +39,10 @@ class LiveSettings:
     swept in this many bands, one per frame; ``motion_*``: change detection on every
     ``motion_scale``-th pixel, its grey-level threshold, and for how many frames after it stops
     changing an area is searched; ``reread_every``: a marker in a still part of the frame is
-    re-read in place every this many frames (else it is taken to be where it was)."""
+    re-read in place every this many frames (else it is taken to be where it was). The board as
+    it looks without hands is what has stood still for ``background_after`` frames; a figure
+    with more than ``hand_share`` of the frame within ``hand_reach`` marker sides of it unlike
+    that is ``held`` (a hand, even one held still, is large; a figure is small)."""
 
     window: float = 1.6
     bands: int = 25  # odd: a band comes round with the other threshold window next time
@@ -48,6 +51,9 @@ class LiveSettings:
     motion_linger: int = 4
     full_every: int = 0  # 0: never (bands cover the board); else a whole-frame search every N frames
     reread_every: int = 6
+    background_after: int = 45
+    hand_share: float = 0.15
+    hand_reach: float = 4.0
 
 
 @dataclass
@@ -69,6 +75,8 @@ class LiveReader:
     _board_rect: Rect | None = None
     _last_change: np.ndarray | None = None
     _age: np.ndarray | None = None
+    _background: np.ndarray | None = None
+    _foreign: np.ndarray | None = None
     searched_share: float = 1.0
 
     def board_rect(self) -> Rect:
@@ -88,11 +96,17 @@ class LiveReader:
         self._frame += 1
         if prev is None:
             self._last_change = np.full(small.shape, -10 ** 6, np.int32)
+            self._background = small
+            self._foreign = None
             return None
         now = cv2.absdiff(small, prev) > s.motion_threshold
         self._last_change[now] = self._frame
         age = self._frame - self._last_change
         self._age = age
+        settled = age >= s.background_after
+        self._background[settled] = small[settled]
+        # what is unlike the settled board, summed (an integral image): hands, held or moving
+        self._foreign = cv2.integral((cv2.absdiff(small, self._background) > s.motion_threshold).view(np.uint8))
         trail = ((age >= 1) & (age <= s.motion_linger)).astype(np.uint8)
         rects: list[Rect] = []
         if trail.any():
@@ -149,7 +163,26 @@ class LiveReader:
             search = replace(d, window_px=w, window_max_px=w)
             detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
         self._known = detections
-        return locate(self.setup, detections)
+        return self._mark_held(locate(self.setup, detections))
+
+    def _mark_held(self, result: FrameResult) -> FrameResult:
+        """Figures with a hand around them (see :class:`LiveSettings`) marked ``held``."""
+        if self._foreign is None or not result.figures:
+            return result
+        s, k = self.settings, self.settings.motion_scale
+        h, w = self._foreign.shape[0] - 1, self._foreign.shape[1] - 1
+        out = []
+        for f in result.figures:
+            r = max(2, int(s.hand_reach * f.side_px / k))
+            cx, cy = int(f.center_px[0]) // k, int(f.center_px[1]) // k
+            x0, y0, x1, y1 = max(cx - r, 0), max(cy - r, 0), min(cx + r + 1, w), min(cy + r + 1, h)
+            if x1 <= x0 or y1 <= y0:
+                out.append(f)
+                continue
+            I = self._foreign
+            n = int(I[y1, x1]) - int(I[y0, x1]) - int(I[y1, x0]) + int(I[y0, x0])
+            out.append(replace(f, held=True) if n > s.hand_share * (x1 - x0) * (y1 - y0) else f)
+        return replace(result, figures=tuple(out))
 
 
 def _drop_contained(rects: list[Rect]) -> list[Rect]:

@@ -25,16 +25,16 @@ from .sighting import OFF_PITCH
 @dataclass(frozen=True)
 class VisionSetup:
     """Everything a frame is read with: the posed camera, the board, the printed markers, the
-    marker map and the detector settings. ``max_size_error`` is how far a cap's measured size
-    may be from the typical cap's in the same frame (as a fraction) before it is taken for lifted
-    or tipped over."""
+    marker map and the detector settings. ``max_size_error`` is how much larger than the camera
+    model says a cap at its height looks (as a fraction; more for small markers, see
+    :func:`size_limits`) before it is taken for lifted; twice that smaller is tipped over."""
 
     camera: CameraModel
     board: GridBoard
     markers: MarkerSet = MarkerSet()
     marker_map: MarkerMap = field(default_factory=MarkerMap.default)
     detector: DetectorSettings = DetectorSettings()
-    max_size_error: float = 0.06
+    max_size_error: float = 0.045
     plane_homography: np.ndarray | None = field(default=None, repr=False)
     corner_px: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
 
@@ -48,7 +48,7 @@ class VisionSetup:
             cam = calibration.camera
             side = markers.figure_marker_mm * cam.pixels_per_mm(board.length_mm / 2, board.width_mm / 2,
                                                                 markers.cap_height_mm)
-            kw["detector"] = DetectorSettings.for_marker_px(side, thorough, dictionary=markers.dictionary)
+            kw["detector"] = DetectorSettings.for_frame(side, cam.width, thorough, dictionary=markers.dictionary)
         return cls(calibration.camera, board, plane_homography=calibration.plane_homography,
                    corner_px=dict(calibration.corner_px), **kw)
 
@@ -61,7 +61,10 @@ class VisionSetup:
 class Seen:
     """A figure or the ball where the camera sees it. ``square`` is the movement square (None off
     the pitch), ``area`` the named off-pitch area (bench, substitution area) or "off the pitch";
-    ``size_ratio`` is the marker's size over the frame's typical cap size (1.0 at cap height)."""
+    ``size_ratio`` is the marker's size over the size the camera model gives a marker at its
+    height there (1.0 at cap height, about 1.03 for a cap held 25 mm up; the reader's edge shrink
+    taken out); ``side_px`` its side in the frame; ``held``: the live reader saw a hand (something
+    large that is not the board) around it."""
 
     marker: int
     player: PlayerRef | None
@@ -73,6 +76,8 @@ class Seen:
     area: str | None
     size_ratio: float = 1.0
     center_px: tuple[float, float] = (0.0, 0.0)
+    side_px: float = 0.0
+    held: bool = False
 
     @property
     def is_ball(self) -> bool:
@@ -149,6 +154,50 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
     return locate(setup, detect(setup.detector, gray, [board_rect(setup)]))
 
 
+# How many pixels smaller than it is the reader measures a marker when too few caps are seen to
+# measure it (the benchmark's median at blur 0.3-0.9 px: a cap's white margin, 1-2 px wide, is
+# darkened by what is around it, which pulls the edge's steepest point inwards).
+EDGE_SHRINK_PX = 0.4
+
+
+def size_ratios(raw: np.ndarray, side_px: np.ndarray, caps: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """Markers' sizes (N,) against the camera model, ``raw`` being measured / expected, with the
+    reader's edge shrink taken out: every marker looks smaller by about the same number of
+    pixels (the blur of the frame), measured here as the median over the caps (``caps``, a mask)
+    when there are three or more, else :data:`EDGE_SHRINK_PX`. Returns (ratios, shrink px, the
+    spread of the caps' shrink in px: a robust standard deviation, 0 with fewer than 5 caps)."""
+    side_px = np.maximum(np.asarray(side_px, float), 1.0)
+    spread = 0.0
+    if int(caps.sum()) >= 3:
+        each = side_px[caps] * (1.0 - raw[caps])
+        shrink = float(np.clip(np.median(each), -0.5, 1.5))
+        if len(each) >= 5:
+            spread = float(1.4826 * np.median(np.abs(each - np.median(each))))
+    else:
+        shrink = EDGE_SHRINK_PX
+    return raw / (1.0 - shrink / side_px), shrink, spread
+
+
+def size_limits(max_error: float, side_px: float, spread_px: float = 0.0) -> tuple[float, float]:
+    """The sizes (high, low, as ratios to the model's) between which a cap of ``side_px`` is
+    taken to stand at its height: a pixel of edge noise on a small marker is several per cent,
+    and a blurred frame's caps scatter more (``spread_px``, from :func:`size_ratios`)."""
+    noise = max(0.7, 3.0 * spread_px) / max(side_px, 1.0)
+    return 1.0 + max(max_error, noise), 1.0 - max(2 * max_error, 1.7 * noise)
+
+
+def _size_warning(cap_ratios: np.ndarray, ms: MarkerSet) -> str | None:
+    """A sentence when most caps disagree with the printed size or height the reader was given."""
+    if len(cap_ratios) < 5:
+        return None
+    typical = float(np.median(cap_ratios))
+    if abs(typical - 1.0) <= 0.12:
+        return None
+    return (f"the caps look {typical:.2f} times the size of {ms.figure_marker_mm:g} mm markers "
+            f"{ms.cap_height_mm:g} mm above the board: give the printed size and the caps' height "
+            f"(--marker-mm, --marker-height-mm), or calibrate again")
+
+
 def marker_points_mm(camera: CameraModel, corners_px: np.ndarray, heights: np.ndarray,
                      plane_homography: np.ndarray | None = None) -> np.ndarray:
     """Corners (N, 4, 2) px of markers lying at ``heights`` (N,) mm -> board points (N, 4, 2) mm.
@@ -194,14 +243,17 @@ def locate(setup: VisionSetup, detections: list[Detection]) -> FrameResult:
     finite = np.isfinite(centres).all(axis=1)
     up = (pts[:, 0] + pts[:, 1]) / 2 - (pts[:, 2] + pts[:, 3]) / 2
     facings = (np.degrees(np.arctan2(up[:, 1], up[:, 0])) % 360.0).tolist()
-    # measured against the frame's typical cap, not the printed size: edge blur shrinks every
-    # marker alike by a few per cent, while a lifted cap is nearer the camera and looks larger
-    sides = np.linalg.norm(pts - pts[:, [3, 0, 1, 2]], axis=2).mean(axis=1) / np.array(
-        [ms.side_of(d.marker) for d in detections])
+    # the size check: each marker's side on the plane at its own height, against its printed
+    # side (so 1.0 for a cap where the camera model says it is; a lifted cap is nearer the
+    # camera and larger), with the reader's edge shrink taken out (see size_ratios)
+    sides_mm = np.linalg.norm(pts - pts[:, [3, 0, 1, 2]], axis=2).mean(axis=1)
+    printed = np.array([ms.side_of(d.marker) for d in detections])
     kinds = [ms.kind_of(d.marker) for d in detections]
-    caps = sides[[k == "figure" for k in kinds] & finite]
-    typical = float(np.median(caps)) if len(caps) >= 5 else 1.0
-    ratios = (sides / typical).tolist()
+    side_px = np.array([d.side_px for d in detections])
+    is_cap = np.array([k == "figure" for k in kinds]) & finite
+    ratios_arr, _, spread = size_ratios(sides_mm / printed, side_px, is_cap)
+    ratios = ratios_arr.tolist()
+    size_warning = _size_warning(ratios_arr[is_cap], ms)
     xy = centres.tolist()
     px = [d.center.tolist() for d in detections]
     figures: list[Seen] = []
@@ -226,15 +278,22 @@ def locate(setup: VisionSetup, detections: list[Detection]) -> FrameResult:
             conflicts.append(Conflict(marker, f"marker {marker} is not in the marker map", (tuple(xy[i]),)))
             continue
         ratio = ratios[i]
-        if abs(ratio - 1.0) > (setup.max_size_error if kind == "figure" else 3 * setup.max_size_error):
-            warnings.append(f"marker {marker} looks {ratio:.2f} times the size of the other caps: lifted or "
-                            f"tipped over, so not placed")
+        high, low = size_limits(setup.max_size_error, float(side_px[i]), spread)
+        if kind == "ball":  # a thin token: a hand holding it is what the size shows
+            high, low = 1 + 2 * (high - 1), 1 - 2 * (1 - low)
+        if not low <= ratio <= high:
+            state = "lifted" if ratio > 1 else "tipped over"
+            warnings.append(f"marker {marker} looks {ratio:.2f} times the size it has there "
+                            f"{ms.height_of(marker):g} mm above the board: {state}, so not placed")
             continue
         x, y = xy[i]
         square, ps, area = place(board, x, y)
         if kind == "ball":
-            ball = Seen(marker, None, x, y, facings[i], square, ps, area, ratio, tuple(px[i]))
+            ball = Seen(marker, None, x, y, facings[i], square, ps, area, ratio, tuple(px[i]), float(side_px[i]))
         else:
             facing = (facings[i] + entry.facing_offset_deg) % 360.0
-            figures.append(Seen(marker, entry.player, x, y, facing, square, ps, area, ratio, tuple(px[i])))
+            figures.append(Seen(marker, entry.player, x, y, facing, square, ps, area, ratio, tuple(px[i]),
+                                float(side_px[i])))
+    if size_warning:
+        warnings.append(size_warning)
     return FrameResult(tuple(figures), ball, tuple(conflicts), tuple(warnings), corner_px, tuple(detections))

@@ -9,12 +9,14 @@ from the marker's own black border. Only exact dictionary matches are accepted.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
 SUB_CELL = (-0.18, 0.18)  # where each cell is sampled, in cells from its centre (2 x 2 points)
+STRONG_EDGE = 3.0  # grey levels per sample step: the least gradient taken for an edge point
 
 
 @lru_cache(maxsize=4)
@@ -112,7 +114,10 @@ def fit_edges(gray: np.ndarray, quads: np.ndarray, samples: int = 7) -> tuple[np
     step = reach[:, None, None] * (steps[1] - steps[0])
     # grad[i] sits between profile samples i and i+1
     edge_off = -reach[:, None, None] + (k + 0.5 + sub) * step
-    strong = g1 > 8.0
+    # an edge point is one whose gradient stands out against the quad's own edges: a dim or blurred
+    # marker has weak edges everywhere
+    typical = np.median(g1.reshape(n, -1), axis=1)[:, None, None]
+    strong = g1 > np.maximum(STRONG_EDGE, 0.4 * typical)
     edge_pts = base + edge_off[..., None] * normal[:, :, None, :]  # (N, 4, S, 2)
     # a total-least-squares line per side, then again without the points far from it (a
     # neighbouring cap or a figure's base can pull a few edge points away)
@@ -166,12 +171,14 @@ def _cell_grid(cells: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_contrast: float = 25.0,
-              plausible: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+              plausible: list | None = None, values: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Decode clockwise quads (N, 4, 2): marker ids (N,) (-1 where nothing reads) and corners
     (N, 4, 2) turned into ArUco order for the id found. A cell is white when it is brighter than
     halfway between the marker's own black border and its white cells; every border cell must be
     black and the code must match exactly. ``plausible``, if given, receives a mask (N,) of the
-    quads that look like a marker (contrast, a border all but black) whether or not they read."""
+    quads that look like a marker (contrast, a border all but black) whether or not they read,
+    then a mask of those with a marker's contrast; ``values``, if given, receives the cells' grey
+    values (N, cells * cells) for :func:`match_blurred`."""
     codes, ids, rots, nbits = dictionary_codes(dictionary)
     n = len(quads)
     if n == 0:
@@ -183,6 +190,8 @@ def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_contrast
     pts = proj[..., :2] / proj[..., 2:3]
     k = len(SUB_CELL)
     vals = _sample(gray, pts).reshape(n, cells, k, cells, k).mean(axis=(2, 4))  # (N, rows, cols)
+    if values is not None:
+        values.append(vals.reshape(n, -1))
     inner = vals[:, 1:-1, 1:-1].reshape(n, -1)
     edge = vals[:, border]
     lo = edge.mean(axis=1)
@@ -196,10 +205,94 @@ def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_contrast
     match = code[:, None] == codes[None, :]
     contrast = hi - lo >= min_contrast
     found = match.any(axis=1) & (bad_border == 0) & contrast
-    if plausible is not None:
+    if plausible is not None:  # looks like a marker; and might be one, blurred (contrast at least)
         plausible.append(contrast & (bad_border <= 3))
+        plausible.append(contrast)
     j = np.argmax(match, axis=1)
     out_ids = np.where(found, ids[j], -1)
     order = (np.arange(4)[None, :] - rots[j][:, None]) % 4  # corner k of the id is corner k - rotation here
+    turned = quads[np.arange(n)[:, None], order]
+    return out_ids, turned
+
+
+# --- reading blurred markers ----------------------------------------------------------------------
+
+BLUR_CELLS = (0.15, 0.3, 0.45, 0.6)  # blur sigmas tried, in cells of the marker
+_FINE = 8  # samples per cell in the drawn templates
+
+
+@lru_cache(maxsize=4)
+def blurred_templates(dictionary: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every marker of a dictionary in its four rotations, drawn black on a white cap and blurred
+    by each of :data:`BLUR_CELLS`, sampled where :func:`read_bits` samples the 6 x 6 cells:
+    (templates (S * 4M, 36) centred and of unit length, ids (S * 4M,), rotations (S * 4M,), each
+    template's range (S * 4M,))."""
+    codes, ids, rots, nbits = dictionary_codes(dictionary)
+    cells = nbits + 2
+    canon, _ = _cell_grid(cells)
+    grids = ((codes[:, None] >> np.arange(nbits * nbits)[::-1][None, :]) & 1).reshape(-1, nbits, nbits)
+    out, out_ids, out_rots = [], [], []
+    for sigma in BLUR_CELLS:
+        rows = []
+        for g in grids:
+            img = np.ones((cells + 2, cells + 2), np.float32)  # a cell of white cap all round
+            img[1:-1, 1:-1] = 0.0
+            img[2:-2, 2:-2] = g
+            fine = cv2.resize(img, None, fx=_FINE, fy=_FINE, interpolation=cv2.INTER_NEAREST)
+            if sigma > 0:
+                fine = cv2.GaussianBlur(fine, (0, 0), sigma * _FINE, borderType=cv2.BORDER_REPLICATE)
+            pts = ((canon[:, :2] + 1.0) * _FINE - 0.5).astype(np.float32)
+            v = cv2.remap(fine, pts[:, 0][None], pts[:, 1][None], cv2.INTER_LINEAR)[0]
+            rows.append(v.reshape(cells, len(SUB_CELL), cells, len(SUB_CELL)).mean(axis=(1, 3)).ravel())
+        t = np.array(rows, np.float64)
+        t -= t.mean(axis=1, keepdims=True)
+        t /= np.maximum(np.linalg.norm(t, axis=1, keepdims=True), 1e-9)
+        out.append(t)
+        out_ids.append(ids)
+        out_rots.append(rots)
+    T = np.concatenate(out)
+    return T, np.concatenate(out_ids), np.concatenate(out_rots), T.max(axis=1) - T.min(axis=1)
+
+
+def cell_values(gray: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarray:
+    """Mean grey value of each cell's sample points (N, cells * cells) for clockwise quads (N, 4, 2)."""
+    canon, _ = _cell_grid(cells)
+    Hs = square_homographies(quads, float(cells))
+    proj = canon @ Hs.transpose(0, 2, 1)
+    pts = proj[..., :2] / proj[..., 2:3]
+    k = len(SUB_CELL)
+    return _sample(gray, pts).reshape(len(quads), cells, k, cells, k).mean(axis=(2, 4)).reshape(len(quads), -1)
+
+
+def match_blurred(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_corr: float = 0.93,
+                  min_contrast: float = 25.0, margin: float = 2.5,
+                  values: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Read clockwise quads (N, 4, 2) by matching their cells against every marker drawn blurred
+    (:func:`blurred_templates`): a marker too blurred for a threshold keeps the pattern of its
+    cells. Accepted only with a correlation of ``min_corr`` or more, a contrast of ``min_contrast``
+    grey levels, and a best id whose misfit (1 - r^2) is ``margin`` times smaller than any other
+    id's. ``values`` are the cells' grey values if :func:`read_bits` sampled them already.
+    Returns ids (N,) (-1: nothing read) and corners (N, 4, 2) in ArUco order."""
+    n = len(quads)
+    if n == 0:
+        return np.zeros(0, int), quads
+    T, ids, rots, t_ranges = blurred_templates(dictionary)
+    cells = int(round(math.sqrt(T.shape[1])))
+    obs = (cell_values(gray, quads, cells) if values is None else values).astype(np.float64)
+    centred = obs - obs.mean(axis=1, keepdims=True)
+    norm = np.linalg.norm(centred, axis=1)
+    corr = (centred / np.maximum(norm, 1e-9)[:, None]) @ T.T  # (N, M)
+    best = np.argmax(corr, axis=1)
+    r1 = corr[np.arange(n), best]
+    # the best fit of any other id
+    other = np.where(ids[None, :] == ids[best][:, None], -1.0, corr).max(axis=1)
+    misfit1, misfit2 = 1 - np.clip(r1, 0, 1) ** 2, 1 - np.clip(other, 0, 1) ** 2
+    # contrast: the fitted gain times the template's spread
+    t_range = t_ranges[best]
+    gain = norm * r1  # projection of the centred observation on the unit template
+    contrast = gain * t_range
+    ok = (r1 >= min_corr) & (misfit2 >= margin * misfit1) & (contrast >= min_contrast)
+    out_ids = np.where(ok, ids[best], -1)
+    order = (np.arange(4)[None, :] - rots[best][:, None]) % 4
     turned = quads[np.arange(n)[:, None], order]
     return out_ids, turned

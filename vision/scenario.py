@@ -42,6 +42,19 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class Lift:
+    """Pick figure ``marker`` up, hold it still ``lift_mm`` above where it stood for
+    ``hold_frames``, and put it back down where it was: no move happened."""
+
+    marker: int
+    lift_mm: float
+    hold_frames: int = 15
+    reach_frames: int = 5
+    raise_frames: int = 4
+    leave_frames: int = 5
+
+
+@dataclass(frozen=True, slots=True)
 class MoveTruth:
     """A move as it happened: the figure rested at its new place from ``down_s`` (the first frame
     with the hand gone from its marker is ``visible_s``)."""
@@ -54,12 +67,20 @@ class MoveTruth:
     visible_s: float | None = None
 
 
-Step = Idle | Hover | Move
+Step = Idle | Hover | Move | Lift
 
 
 def _hand_from(board_w: float, x: float, y: float, z: float) -> Hand:
     towards = 90.0 if y < board_w / 2 else 270.0
     return Hand(x - 45 * math.cos(math.radians(towards)), y - 45 * math.sin(math.radians(towards)), towards, z)
+
+
+def _hand_beside(board_w: float, x: float, y: float, z: float) -> Hand:
+    """A hand whose fingertips reach the figure at (x, y) from the nearer touch line, holding it
+    by its base: the fingers stop at the cap's edge."""
+    towards = 90.0 if y < board_w / 2 else 270.0
+    a = math.radians(towards)
+    return Hand(x - 120 * math.cos(a), y - 120 * math.sin(a), towards, z)
 
 
 def frames(scene: Scene, script: list[Step], fps: float = 30.0, vary_look: bool = True,
@@ -86,6 +107,19 @@ def frames(scene: Scene, script: list[Step], fps: float = 30.0, vary_look: bool 
             for i in range(step.frames):
                 wobble = 6 * math.sin(i / 3)
                 yield emit(figures, (_hand_from(W, step.x_mm + wobble, step.y_mm, step.z_mm),))
+        elif isinstance(step, Lift):
+            f = figures[step.marker]
+            side = 150 if f.y_mm < W / 2 else -150
+            for i in range(step.reach_frames):
+                a = (i + 1) / step.reach_frames
+                yield emit(figures, (_hand_from(W, f.x_mm, f.y_mm + (1 - a) * side, 75 + 120 * (1 - a)),))
+            lifts = [step.lift_mm * (i + 1) / step.raise_frames for i in range(step.raise_frames)]
+            lifts += [step.lift_mm] * step.hold_frames + lifts[::-1][1:] + [0.0]
+            for lift in lifts:  # up, held still (hand and figure), down again, by the base: the cap shows
+                yield emit({**figures, f.marker: replace(f, lift_mm=lift)}, (_hand_beside(W, f.x_mm, f.y_mm, 30 + lift),))
+            for i in range(step.leave_frames):
+                a = (i + 1) / step.leave_frames
+                yield emit(figures, (_hand_from(W, f.x_mm, f.y_mm + a * side, 80 + 100 * a),))
         elif isinstance(step, Move):
             f = figures[step.marker]
             for i in range(step.reach_frames):  # the hand comes down onto the figure

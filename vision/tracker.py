@@ -3,9 +3,10 @@
 A figure's position is committed only after it has stayed put (within ``still_mm``) for
 ``settle_s``; then exactly one :class:`~vision.sighting.Sighting` is emitted. A figure that is
 not seen (a hand over it, or its marker in conflict) keeps its last committed position, is
-marked unseen and never produces a move. Jitter below ``move_mm`` (and ``turn_deg`` of facing)
-is not a move; a square change needs ``cross_mm`` at least, so a figure standing on a line does
-not flicker between two squares.
+marked unseen and never produces a move. A figure whose marker looks larger than a cap at its
+height (held off the board) is never committed, however still it is held. Jitter below
+``move_mm`` (and ``turn_deg`` of facing) is not a move; a square change needs ``cross_mm`` at
+least, so a figure standing on a line does not flicker between two squares.
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ class TrackerSettings:
     max_gap_s: float = 0.1
     unseen_after_s: float = 0.2
     slow_frame_s: float = 0.5
+    # a figure whose marker looks larger than a cap at its height by more than this (as a ratio,
+    # plus ``lift_px`` pixels of edge noise, averaged over the settling frames) is off the board:
+    # ``lift_held`` when a hand is seen around it, ``lift_alone`` when none is
+    lift_held: float = 0.01
+    lift_alone: float = 0.02
+    lift_px: float = 0.3
+    # an id read where another figure stood moments ago (and is not seen now) is that figure's
+    # marker partly covered and misread, not a figure
+    impostor_mm: float = 10.0
+    impostor_s: float = 3.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +73,15 @@ class _Candidate:
     sy: float = 0.0
     sc: float = 0.0
     ss: float = 0.0
+    size: float = 0.0
+    side_px: float = 0.0
+    held: int = 0
 
     def add(self, s: Seen, t: float) -> None:
         self.n += 1
+        self.size += s.size_ratio
+        self.side_px += s.side_px
+        self.held += s.held
         self.sx += s.x_mm
         self.sy += s.y_mm
         self.sc += math.cos(math.radians(s.facing_deg))
@@ -138,6 +155,7 @@ class Tracker:
         seen: list[Seen] = ([result.ball] if result.ball is not None else []) + list(result.figures)
         if result.ball is not None:
             self._ball_marker = result.ball.marker
+        seen = self._drop_impostors(seen, t, events)
         for obs in seen:
             tr = self._tracks.get(obs.marker)
             if tr is None:
@@ -156,7 +174,7 @@ class Tracker:
             if c is None:
                 c = tr.candidate = _Candidate(since=t, last=t)
             c.add(obs, t)
-            if t - c.since >= s.settle_s - 1e-9:
+            if t - c.since >= s.settle_s - 1e-9 and not self._aloft(c):
                 event = self._maybe_commit(tr, c.pose, t)
                 if event is not None:
                     events.append(event)
@@ -171,7 +189,8 @@ class Tracker:
             tr = self._tracks.get(marker)
             if tr is not None:
                 tr.candidate = None
-        for marker in [m for m in self._conflicts if m not in now_conflicts]:
+        for marker in [m for m in self._conflicts if m not in now_conflicts
+                       and (m >= 0 or t - self._conflicts[m][0] > s.max_gap_s)]:
             del self._conflicts[marker]
         problems = self._watch_corners(result, t, events)
         if slow:
@@ -181,6 +200,45 @@ class Tracker:
         else:
             events += self.set_health("ok", "the camera sees the board", t)
         return events
+
+    def _drop_impostors(self, seen: list[Seen], t: float, events: list[Event]) -> list[Seen]:
+        """Observations that are another figure's marker misread: an id seen where a figure
+        other than it was committed and seen within ``impostor_s``, that figure not seen in this
+        frame, and the id not committed there itself. They are left out (a conflict notice says
+        so once); the covered figure keeps its place."""
+        s = self.settings
+        here = {o.marker for o in seen}
+        keep = []
+        for obs in seen:
+            suspect = None
+            for tr in self._tracks.values():
+                if (tr.marker == obs.marker or tr.marker in here or tr.committed is None or tr.last_seen is None
+                        or t - tr.last_seen > s.impostor_s):
+                    continue
+                if math.hypot(obs.x_mm - tr.committed.x_mm, obs.y_mm - tr.committed.y_mm) <= s.impostor_mm:
+                    suspect = tr
+                    break
+            own = self._tracks.get(obs.marker)
+            at_own = own is not None and own.committed is not None and math.hypot(
+                obs.x_mm - own.committed.x_mm, obs.y_mm - own.committed.y_mm) <= s.impostor_mm
+            if suspect is None or at_own:
+                keep.append(obs)
+                continue
+            key = -1 - obs.marker  # one notice per misread id while it lasts
+            if key not in self._conflicts:
+                events.append(ConflictNotice(obs.marker, f"marker {obs.marker} read where marker {suspect.marker} "
+                                                         f"stands, unseen: taken for it, partly covered", t))
+            self._conflicts[key] = (t, "impostor", True)
+        return keep
+
+    def _aloft(self, c: _Candidate) -> bool:
+        """Whether a still figure is held off the board: its marker, averaged over the frames it
+        stood still, looks larger than a cap at its height does there (nearer the camera), by
+        less when a hand is seen around it. However still it is held, it is not committed."""
+        side = c.side_px / c.n
+        noise = self.settings.lift_px / side if side > 0 else 0.0
+        limit = self.settings.lift_held if c.held else self.settings.lift_alone
+        return c.size / c.n > 1.0 + limit + noise
 
     def _maybe_commit(self, tr: _Track, pose: Pose, t: float) -> Event | None:
         square, _, area = place(self.board, pose.x_mm, pose.y_mm)

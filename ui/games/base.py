@@ -227,6 +227,15 @@ class Face:
         """The teams' keys: the shipped ones and those in the table's box folder ``folder``."""
         raise NotImplementedError
 
+    def team_name(self, team: str, folder: Any = None) -> str:
+        """A team's name as its roster prints it ("Touchline Rovers" for "rovers"): the table's
+        own roster in ``folder`` where it has one, else the shipped one."""
+        try:
+            from companion import box
+            return str(getattr(box.team(self.game, team, folder), "name", "") or team)
+        except Exception:   # an unreadable roster still shows its key; starting says what is wrong
+            return team
+
     def default_pair(self, folder: Any = None) -> tuple[str, str]:
         names = self.teams(folder)
         return (names[-1], names[0]) if len(names) > 1 else (names[0], names[0])

@@ -21,12 +21,13 @@ from companion import box
 from companion.football_leader import commands as c
 from companion.football_leader import queries as q
 from companion.football_leader.components import Card, Colour, load_components
-from companion.football_leader.model import (MARKERS, POSITION_CHANGES, DodgePlan, Options, Phase, Stage,
+from companion.football_leader.model import (POSITION_CHANGES, DodgePlan, Options, Phase, Stage,
                                             StrategySheet)
 from companion.football_leader.movement import plan_move
 from companion.football_leader.pitch import HIGH, LOW, Space, SpaceBoard
 from companion.teams import PlayerRef, Team
 
+from .. import theme
 from ..widgets.keypad import TOUCH, button, wrap_label
 from .base import GRASS, TEAM_BAR, WHITE, BallMark, BarSpec, Chip, Choice, Face, Figure, Geometry, Scoreboard, Shape
 
@@ -391,12 +392,9 @@ class FootballLeaderFace(Face):
             if not d:
                 continue
             colour = TEAM_BAR[team]
-            # Short captions (six bars share a row); the colour says whose.
-            t = team.label[0]
-            out.append(BarSpec(f"{t} deck {d['deck']}/{d['size']}", d["deck"], d["size"] or 50, colour))
-            out.append(BarSpec(f"{t} hand {d['hand']}", d["hand"], 6, colour))
-            out.append(BarSpec(f"{t} moved {d['markers_on_board']}/{d['markers_total']}", d["markers_on_board"],
-                               d["markers_total"] or MARKERS, colour))
+            # One bar a team (the deck left), its caption in words: readable at 18 sp.
+            out.append(BarSpec(f"{team.label}: deck {d['deck']}, hand {d['hand']}, moved "
+                               f"{d['markers_on_board']}/{d['markers_total']}", d["deck"], d["size"] or 50, colour))
         return out
 
     def stepper(self, state: Any, summary: dict[str, Any]) -> tuple[tuple[str, ...], str]:
@@ -456,7 +454,7 @@ class FootballLeaderFace(Face):
             for name in PRESETS:
                 b = button(f"{team.label} {name}", lambda t=team, n=name: self._submit(
                     screen, c.WriteStrategy(t, preset_sheet(state, t, n))))
-                b.font_size = dp(14)
+                b.font_size = theme.SMALL
                 row.add_widget(b)
             add(row)
             add(button(f"{team.label}: write the sheet by touch...", lambda t=team: self._start_sheet(screen, state, t)))
@@ -569,7 +567,7 @@ class FootballLeaderFace(Face):
                     b = button(card_text(card), lambda cd=card: pick(cd), background_normal="",
                                background_color=CARD_RGBA[card.colour], bold=True,
                                color=(0.05, 0.05, 0.05, 1) if card.colour is not Colour.BRONZE else (1, 1, 1, 1))
-                    b.font_size = dp(15)
+                    b.font_size = theme.SMALL
                     grid.add_widget(b)
                 else:
                     grid.add_widget(BoxLayout(size_hint_y=None, height=TOUCH))
@@ -824,7 +822,7 @@ class FootballLeaderFace(Face):
                     on = d.get("supporter") == opt.supporter
                     b = button(f"{'> ' if on else ''}supported by #{opt.supporter.number} ({cost})",
                                lambda i=i, r=opt.supporter: self._toggle_supporter(screen, i, r))
-                    b.font_size = dp(14)
+                    b.font_size = theme.SMALL
                     row.add_widget(b)
                 add(row)
             if supported and _support_colour(need, d):

@@ -756,6 +756,8 @@ class FussballLigaFace(Face):
             self._sent.add(key)
             log.info("time up: %s%s", kind, f" ({team.label})" if team else "")
             screen.controller.submit(c.CallTimeUp(kind, Instant.of(now), team))
+            if hasattr(screen, "time_up"):
+                screen.time_up()
         screen.build_bars(summary)
 
 
@@ -772,15 +774,15 @@ def bar_specs(summary: dict[str, Any], now: datetime | None) -> list[BarSpec]:
     att = summary.get("attacking")
     if mv is not None and att:
         may = mv.get("defender_may_spend", 0)
-        out.append(BarSpec(f"Def. may {may} (att. {spent.get(att, 0)})", may, per_side, (0.6, 0.6, 0.65, 1)))
+        out.append(BarSpec(f"Defender MP {may}", may, per_side, (0.6, 0.6, 0.65, 1)))
     else:
-        out.append(BarSpec("Def. may -", 0, per_side, (0.6, 0.6, 0.65, 1)))
+        out.append(BarSpec("Defender MP 0", 0, per_side, (0.6, 0.6, 0.65, 1)))
     r = readings(summary, now)
     clock = summary.get("clock") or {}
     if "phase" in r:
         value, limit, _running = r["phase"]
         left = max(0.0, (limit or 0) - value)
-        caption = "Timer up" if clock.get("phase_time_up") else f"Timer {left:.0f} s"
+        caption = "Time up!" if clock.get("phase_time_up") else f"Timer {left:.0f} s"
         out.append(BarSpec(caption, left, limit or 1, LATE if left < 10 else TIMER))
     elif "chess" in r:
         for team in (Team.HOME, Team.AWAY):
@@ -793,5 +795,5 @@ def bar_specs(summary: dict[str, Any], now: datetime | None) -> list[BarSpec]:
         value, limit, _running = r["half"]
         out.append(BarSpec(f"Half {mmss(min(value, limit))}", min(value, limit), limit, (0.55, 0.8, 0.95, 1)))
     else:
-        out.append(BarSpec("Half -", 0, 1, (0.55, 0.8, 0.95, 1)))
+        out.append(BarSpec("Half not started", 0, 1, (0.55, 0.8, 0.95, 1)))
     return out

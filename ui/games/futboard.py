@@ -680,3 +680,5 @@ class FutboardFace(Face):
         self._time_up_at = now
         # Straight to the controller: the coach may be in the middle of a mode.
         screen.controller.submit(c.CallTimeUp(now))
+        if hasattr(screen, "time_up"):
+            screen.time_up()

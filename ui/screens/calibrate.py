@@ -11,10 +11,27 @@ from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, ListProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-CORNER_NAMES = ("(0, 0)", "(length, 0)", "(length, width)", "(0, width)")
+from ..games import face_for, ready
+from ..words import CAMERA, named, value_of
+
+# The pitch's corners in the order the calibration takes them, named as the live screen
+# draws the pitch (board x to the right, y up).
+CORNER_NAMES = ("bottom-left", "bottom-right", "top-right", "top-left")
+ORDINALS = ("first", "second", "third", "last")
+
+
+def corner_prompt(n: int) -> str:
+    return (f"Tap the {ORDINALS[n]} corner ({n + 1} of 4): the pitch's {CORNER_NAMES[n]} corner, "
+            f"as the live screen draws the pitch.")
 
 
 class CalibrateScreen(Screen):
+    in_match = BooleanProperty(False)            # the board is the match's; else chosen here
+    games = ListProperty([])
+    board_title = StringProperty("")
+    camera_name = StringProperty("")
+    cameras = ListProperty(list(CAMERA.values()))
+    has_picture = BooleanProperty(False)
     verdict = StringProperty("")
     verdict_ok = BooleanProperty(False)
     hint = StringProperty("")
@@ -28,12 +45,47 @@ class CalibrateScreen(Screen):
 
     def on_pre_enter(self, *_args) -> None:
         self.taps, self.candidate = [], None
+        app = App.get_running_app()
+        self.in_match = app.controller.view.active and app.controller.match is not None
+        self.games = [face_for(g).title for g in ready()]
+        self.board_title = face_for(app.game() if self.in_match else self.camera.board_game).title
+        self.camera_name = named(CAMERA, self.camera.kind)
+        self.has_picture = False
+        self.ids.preview.texture = None
+        self.verdict = ""
+        self._say_what_next()
+        self._event = Clock.schedule_interval(self.refresh, 1 / 8)
+
+    def _say_what_next(self) -> None:
         if self.camera.kind == "none":
-            self.hint = "No camera is in use: choose one on the setup screen (device, or demo)."
+            self.hint = "No camera is in use: choose the camera above, and the picture appears here."
         else:
             self.hint = "Find the corner markers, or tap the pitch's four corners on the picture."
-        self.verdict = ""
-        self._event = Clock.schedule_interval(self.refresh, 1 / 8)
+
+    # --- the camera and the board, chosen here (no match needed) ---------------------------------
+    def choose_camera(self, name: str) -> None:
+        kind = value_of(CAMERA, name)
+        if kind == self.camera.kind:
+            return
+        app = App.get_running_app()
+        app.settings_for_match(camera=kind)
+        app.start_camera(kind)
+        self.has_picture = False
+        self.ids.preview.texture = None
+        self.taps, self.candidate, self.verdict = [], None, ""
+        self._say_what_next()
+
+    def choose_board(self, title: str) -> None:
+        if self.in_match:
+            return
+        by_title = {face_for(g).title: g for g in ready()}
+        game = by_title.get(title)
+        if game is None or game == self.camera.board_game:
+            return
+        self.camera.board_game = game
+        if self.camera.kind != "none":
+            App.get_running_app().start_camera(self.camera.kind)
+        self.taps, self.candidate, self.verdict = [], None, ""
 
     def on_leave(self, *_args) -> None:
         if self._event is not None:
@@ -57,6 +109,7 @@ class CalibrateScreen(Screen):
             cv2.putText(picture, str(i + 1), (int(x) + 14, int(y) - 8), cv2.FONT_HERSHEY_SIMPLEX, 1.0,
                         (0, 200, 255), 2)
         self._show(picture)
+        self.has_picture = True
 
     def _show(self, bgr: np.ndarray) -> None:
         preview = self.ids.preview
@@ -88,14 +141,14 @@ class CalibrateScreen(Screen):
         return u * size[0], (1 - v) * size[1]
 
     def on_preview_touch(self, touch) -> bool:
-        if not self.ids.preview.collide_point(*touch.pos) or len(self.taps) >= 4 or self.camera.kind == "none":
+        if not self.ids.preview.collide_point(*touch.pos) or len(self.taps) >= 4 or not self.has_picture:
             return False
         point = self.to_image(*touch.pos)
         if point is None:
             return False
         self.taps = self.taps + [point]
         if len(self.taps) < 4:
-            self.hint = f"Now tap the corner at board {CORNER_NAMES[len(self.taps)]}."
+            self.hint = corner_prompt(len(self.taps))
         else:
             self._try(lambda: self.camera.calibrate(np.array(self.taps)))
         return True
@@ -103,12 +156,19 @@ class CalibrateScreen(Screen):
     # --- buttons ------------------------------------------------------------------------------------
     def find_markers(self) -> None:
         self.taps = []
+        if self.camera.kind == "none":
+            self.verdict_ok = False
+            self.verdict = "No camera is in use: choose the camera above first."
+            return
         self._try(lambda: self.camera.calibrate())
 
     def start_tapping(self) -> None:
         self.taps, self.candidate = [], None
         self.verdict = ""
-        self.hint = f"Tap the pitch corner at board {CORNER_NAMES[0]} (the goal line at x = 0, touch line y = 0)."
+        if self.camera.kind == "none":
+            self.hint = "Choose a camera first (above): the corners are tapped on its picture."
+            return
+        self.hint = corner_prompt(0)
 
     def _try(self, make) -> None:
         from calibration.errors import CalibrationError
@@ -127,7 +187,13 @@ class CalibrateScreen(Screen):
         if self.candidate is None:
             self.verdict = "Nothing to save yet: find the corner markers or tap the corners first."
             return
-        self.camera.save(self.candidate)
+        try:
+            self.camera.save(self.candidate)
+        except OSError as exc:
+            self.verdict_ok = False
+            self.verdict = (f"Cannot save the calibration ({exc.strerror or exc}): start Touchline with a data "
+                            f"folder it can write to (--data-dir), and calibrate again.")
+            return
         self.verdict_ok = True
-        self.verdict = f"Saved to {self.camera.calibration_path}; the camera now reads the board with it."
+        self.verdict = "Saved: the camera now reads the board with this calibration."
         self.candidate, self.taps = None, []

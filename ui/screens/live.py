@@ -17,20 +17,58 @@ from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectP
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.teams import PlayerRef, Team
 
+from ..controller import NO_MATCH
 from ..games import face_for
 from .rule_links import add_rule_links
-from ..widgets.keypad import Bar, DiceKeypad, button, wrap_label
+from ..games.base import BallMark
+from .. import theme
+from ..widgets.keypad import Bar, DiceKeypad, StepLabel, button, wrap_label
+from ..words import option_name, phase_name
+
+
+def team_name(summary: dict, team) -> str:
+    side = getattr(team, "value", team)
+    name = (summary.get("teams") or {}).get(side)
+    label = "Home" if side == "home" else "Away"
+    return f"{label} ({name})" if name else label
+
+
+def choice_text(summary: dict, option: str) -> str:
+    """A choice's button: team names for "home"/"away" (the toss), words for ids."""
+    if option in ("home", "away"):
+        return team_name(summary, option)
+    return option_name(option)
+
+
+def coloured_score(score: str, summary: dict) -> str:
+    """The scoreboard line with each team's name in its colour (markup)."""
+    from kivy.utils import escape_markup
+    text = escape_markup(score)
+    for side in ("home", "away"):
+        name = (summary.get("teams") or {}).get(side)
+        if name:
+            text = text.replace(escape_markup(name),
+                                f"[color={theme.hex_of(theme.team_colour(side))}]{escape_markup(name)}[/color]", 1)
+    return text
+
+
+HEALTH = {"off": "off", "ok": "on", "degraded": "unsure", "lost": "lost"}
+
+
+def health_line(view) -> str:
+    camera, tray = str(view.camera), str(view.tray)
+    return f"Camera {HEALTH.get(camera, camera)} · Tray {HEALTH.get(tray, tray)}"
 
 
 class LiveScreen(Screen):
     view = ObjectProperty(None, allownone=True)
     selected = ObjectProperty(None, allownone=True)      # the figure a coach touched
     override = BooleanProperty(False)                    # touches place figures as corrections
+    camera_on = BooleanProperty(True)                    # the camera's proposals are taken
     mode = StringProperty("")                            # a game's touch mode ("target", "wall", ...) or ""
     action = ObjectProperty(None, allownone=True)        # what is being declared, in the game's terms
     picked = ListProperty([])                            # figures picked in a mode
@@ -52,6 +90,7 @@ class LiveScreen(Screen):
         self._bars: list[Bar] = []
         self._cards_key: tuple | None = None     # what the cards and the stepper show now
         self._stepper_key: tuple | None = None
+        self._panel_key: tuple | None = None
 
     @property
     def controller(self):
@@ -59,16 +98,21 @@ class LiveScreen(Screen):
 
     # --- from the controller ---------------------------------------------------------------------
     def on_view(self, _screen, view) -> None:
-        if view is None or not view.active:
+        if view is None:
+            return
+        if not view.active:
+            self.show_no_match(view)
             return
         if self.face is None or self.face.game != view.game:  # the view's own game, not the controller's match
             self.face = face_for(view.game)
             self.reset(rebuild=False)
+            self.selected = None
+            self._cards_key = self._stepper_key = None
             self._start_ticker()
         s = view.summary
         self._show_scoreboard(s)
-        self.health_text = f"camera {view.camera}   tray {view.tray}"
-        self.error_text = view.error
+        self.health_text = health_line(view)
+        self.error_text = view.error[:1].upper() + view.error[1:]
         self.outcome_text = str(s.get("last_outcome", "") or "")
         n = len(view.placeholders)
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
@@ -85,11 +129,43 @@ class LiveScreen(Screen):
         self.build_cards()
         self.build_stepper()
 
+    def show_no_match(self, view) -> None:
+        """No match is open (none yet, or starting or resuming one failed): say why and
+        offer the ways on, never an empty screen."""
+        self.face = None
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+        self.selected = None
+        self.mode, self.action, self.picked, self.form = "", None, [], {}
+        pitch = self.ids.pitch
+        pitch.figures, pitch.reach, pitch.marked, pitch.ball = [], [], [], BallMark()
+        pitch.geometry, pitch.state = None, None
+        self.score_text, self.clock_text, self.phase_text = "No match open", "", ""
+        self.outcome_text = self.warning_text = self.log_text = ""
+        self.error_text = ""
+        self.health_text = health_line(view)
+        self._cards_key = self._stepper_key = None
+        for box in (self.ids.cards, self.ids.stepper, self.ids.bars):
+            box.clear_widgets()
+        self._bars = []
+        panel = self.ids.panel
+        panel.clear_widgets()
+        panel.add_widget(wrap_label(view.error or NO_MATCH, 20, colour=(1, 0.75, 0.6, 1), bold=True))
+        app = App.get_running_app()
+        panel.add_widget(button("New match", lambda: app.show("setup")))
+        panel.add_widget(button("Home", lambda: app.show("home")))
+
     def _draw_pitch(self, view, board) -> list:
         face, pitch = self.face, self.ids.pitch
         if pitch.state is view.state and board is not None:
             return list(pitch.figures)   # show_pitch drew this view a frame ago
-        pitch.geometry = face.geometry(board) if board is not None else None
+        geometry = face.geometry(board) if board is not None else None
+        if geometry is not pitch.geometry:
+            # Another board (a new match of another game): nothing of the old one may be
+            # drawn on it, not for a frame.
+            pitch.figures, pitch.reach, pitch.marked, pitch.ball = [], [], [], BallMark()
+        pitch.geometry = geometry
         figures = face.figures(view.state) if board is not None else []
         pitch.state = view.state
         pitch.ball = face.ball(view.state, board)
@@ -117,7 +193,19 @@ class LiveScreen(Screen):
 
     def _show_scoreboard(self, summary: dict) -> None:
         board = self.face.scoreboard(summary, datetime.now(UTC))
-        self.score_text, self.clock_text, self.phase_text = board.score, board.clock, board.phase
+        self.score_text = coloured_score(board.score, summary)
+        self.clock_text, self.phase_text = board.clock, board.phase[:1].upper() + board.phase[1:]
+
+    def on_camera_on(self, *_args) -> None:
+        self.controller.enable_vision(self.camera_on)
+
+    def time_up(self) -> None:
+        """A game clock ran out: a sound as well as the screen (nobody watches a tablet while
+        moving figures), unless muted in Settings."""
+        app = App.get_running_app()
+        if app.match_settings.get("sound", "on") != "off":
+            from ..sound import play_time_up
+            play_time_up(self.controller.data_dir)
 
     def _start_ticker(self) -> None:
         if self._ticker is not None:
@@ -217,6 +305,11 @@ class LiveScreen(Screen):
             return
         self.ids.pitch.marked = self.face.marked(self, view)
         add = panel.add_widget
+        head = view.pending[0] if view.pending else None
+        key = (head.id if head is not None else None, self.mode)
+        if key != self._panel_key:   # a new question: its panel is read from the top
+            self._panel_key = key
+            self.ids.panel_scroll.scroll_y = 1
         if not self.mode:   # the rulebook sections of the request and the refusal, below what follows
             add = add_rule_links(self, add, view)
         if self.mode:
@@ -225,22 +318,27 @@ class LiveScreen(Screen):
                 return self.build_panel()
             add(button("Cancel", self.cancel))
             return
-        head = view.pending[0] if view.pending else None
         if head is not None and head.kind == "dice":
+            fills = self._dice_request()
             for req in view.pending:
-                add(wrap_label(req.text, 16, bold=True))
+                add(wrap_label(req.text, theme.SMALL_SP, bold=req is fills))
+            # Several rolls pending (the opening roll): say whose the keypad fills.
+            who = team_name(view.summary, fills.team) if fills.team is not None else "the roll asked above"
+            colour = theme.team_colour(fills.team) if fills.team is not None else theme.ACCENT
+            add(wrap_label(f"The keypad fills: {who}", 20, colour=colour, bold=True))
             pad = DiceKeypad()
             pad.bind(on_roll=lambda _w, text: self.controller.roll_keypad(self._dice_request(), text))
             add(pad)
             add(button("Software dice", lambda: self.controller.roll_software(self._dice_request())))
             return
         if head is not None and head.kind == "choice":
-            add(wrap_label(head.text, 17, bold=True))
+            add(wrap_label(head.text, 20, bold=True))
             # A long list (Football Leader's cards in a deck) in three columns, not one long scroll.
             box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
             for option in head.options:
-                box.add_widget(button(option.replace("_", " "), lambda o=option, r=head.id: self.controller.choose(r, o)))
+                box.add_widget(button(choice_text(view.summary, option),
+                                      lambda o=option, r=head.id: self.controller.choose(r, o)))
             add(box)
             return
         if view.summary.get("result") is not None:  # the final whistle: the report comes first
@@ -248,8 +346,8 @@ class LiveScreen(Screen):
                             background_normal="", background_color=(0.16, 0.55, 0.28, 1))
             report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
             add(report)
-        for req in view.pending:
-            add(wrap_label(req.text, 17, bold=True))
+        for i, req in enumerate(view.pending):
+            add(wrap_label(req.text, theme.SMALL_SP, bold=i == 0))
         self.face.panel(self, view, add)
 
     def _dice_request(self):
@@ -281,12 +379,15 @@ class LiveScreen(Screen):
         box.clear_widgets()
         for team in (Team.HOME, Team.AWAY):
             row = BoxLayout(spacing=dp(2))
-            tint = (0.25, 0.4, 0.85, 1) if team is Team.HOME else (0.8, 0.3, 0.3, 1)
+            tint = theme.CARD[team]
             for chip in chips:
                 if chip.ref.team is not team:
                     continue
-                widget = Button(text=chip.text, font_size=sp(15), background_color=tint, disabled=not chip.enabled,
-                                bold=chip.ref == self.selected)
+                # "?": the figure is not on the board yet; said in words on the card.
+                text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
+                widget = Button(text=text, font_size=sp(theme.SMALL_SP), background_color=tint, halign="center",
+                                background_normal="", disabled=not chip.enabled, bold=chip.ref == self.selected,
+                                color=theme.ACCENT if chip.ref == self.selected else theme.TEXT)
                 widget.bind(on_release=lambda _b, r=chip.ref: self.pick_card(r))
                 row.add_widget(widget)
             box.add_widget(row)
@@ -305,7 +406,8 @@ class LiveScreen(Screen):
             return
         self._stepper_key = key
         box.clear_widgets()
+        if current and current not in phases:   # before kick-off, a break, the shoot-out
+            phases = (current, *phases)
         for phase in phases:
-            on = phase == current
-            box.add_widget(Label(text=phase.replace("_", " "), font_size=sp(15), bold=on,
-                                 color=(1, 1, 0.3, 1) if on else (0.65, 0.65, 0.65, 1)))
+            # Room by the name's length: "Extra movement" is not cut to fit a share of the row.
+            box.add_widget(StepLabel(text=phase_name(phase), on=phase == current, size_hint_x=len(phase) + 4))

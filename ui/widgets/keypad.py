@@ -11,22 +11,47 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
-TOUCH = dp(48)  # smallest touch target
+from .. import theme
+
+TOUCH = dp(52)  # touch targets: above the 48 dp floor, a finger's width on a 10" tablet
 
 
 def button(text: str, on_press, **kwargs) -> Button:
-    b = Button(text=text, size_hint_y=None, height=TOUCH, font_size=sp(17), **kwargs)
+    """A panel button: the text wraps inside it and the button grows to it (a long option
+    never spills over its neighbours)."""
+    kwargs.setdefault("font_size", sp(theme.SMALL_SP + 1))
+    b = Button(text=text, size_hint_y=None, height=TOUCH, halign="center", valign="middle", **kwargs)
+    b.bind(width=lambda *_: setattr(b, "text_size", (b.width - dp(12), None)),
+           texture_size=lambda *_: setattr(b, "height", max(TOUCH, b.texture_size[1] + dp(12))))
     b.bind(on_release=lambda *_: on_press())
     return b
 
 
-def wrap_label(text: str, size: float = 16, colour=(1, 1, 1, 1), bold: bool = False) -> Label:
+def wrap_label(text: str, size: float = 20, colour=(1, 1, 1, 1), bold: bool = False) -> Label:
     """A label that wraps to its width and grows to its text (panel texts, requests)."""
-    lab = Label(text=text, font_size=sp(size), color=colour, bold=bold, size_hint_y=None, halign="left",
-                valign="middle")
+    lab = Label(text=text, font_size=sp(max(size, theme.SMALL_SP)), color=colour, bold=bold, size_hint_y=None,
+                halign="left", valign="middle")
     lab.bind(width=lambda *_: setattr(lab, "text_size", (lab.width, None)),
              texture_size=lambda *_: setattr(lab, "height", max(lab.texture_size[1] + dp(6), dp(24))))
     return lab
+
+
+class StepLabel(Label):
+    """One phase of the phase stepper; the current one lit in the accent colour."""
+
+    def __init__(self, on: bool = False, **kwargs) -> None:
+        kwargs.setdefault("font_size", sp(theme.SMALL_SP))
+        super().__init__(bold=on, color=(0, 0, 0, 1) if on else theme.MUTED, shorten=True, **kwargs)
+        self.on = on
+        self.bind(size=self._draw, pos=self._draw)
+
+    def _draw(self, *_args) -> None:
+        self.text_size = (self.width - dp(6), self.height)
+        self.halign, self.valign = "center", "middle"
+        self.canvas.before.clear()
+        with self.canvas.before:
+            Color(*(theme.ACCENT if self.on else theme.SURFACE))
+            Rectangle(pos=self.pos, size=self.size)
 
 
 class DiceKeypad(BoxLayout):
@@ -40,7 +65,7 @@ class DiceKeypad(BoxLayout):
         kwargs.setdefault("spacing", dp(4))
         super().__init__(**kwargs)
         self.size_hint_y = None
-        self.display = Label(text="", font_size=sp(28), size_hint_y=None, height=TOUCH)
+        self.display = Label(text="-", font_size=sp(30), bold=True, size_hint_y=None, height=TOUCH)
         self.add_widget(self.display)
         grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=2 * TOUCH + dp(4))
         for digit in "1234567890":
@@ -79,7 +104,9 @@ class Bar(Widget):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.label = Label(font_size=sp(16), bold=True)
+        # Two lines when the caption needs them: a bar's share of the row is narrow.
+        self.label = Label(font_size=sp(theme.SMALL_SP), bold=True, halign="center", valign="middle",
+                           line_height=0.95)
         self.add_widget(self.label)
         self.bind(pos=self.redraw, size=self.redraw, value=self.redraw, maximum=self.redraw, caption=self.redraw)
 
@@ -93,4 +120,5 @@ class Bar(Widget):
             Rectangle(pos=self.pos, size=(self.width * share, self.height))
         self.label.pos = self.pos
         self.label.size = self.size
+        self.label.text_size = (max(1, self.width - 8), None)
         self.label.text = self.caption

@@ -8,16 +8,21 @@ screen (and the game's face) decide what a touch means.
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Rectangle
+from kivy.metrics import sp
 from kivy.properties import ListProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
 from companion.teams import PlayerRef, Team
 
 from ..games.base import BallMark, Geometry
+from ..theme import BOARD_MIN
+
+log = logging.getLogger(__name__)
 
 TEAM_COLOURS = {Team.HOME: (0.15, 0.35, 0.85), Team.AWAY: (0.85, 0.2, 0.2)}
 
@@ -38,6 +43,7 @@ class PitchView(Widget):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._labels: dict[str, object] = {}
+        self.smallest_label: float | None = None   # the smallest board label drawn (px), for the layout check
         self._spots: list[tuple[PlayerRef, float, float, object]] = []   # where each figure was drawn, its cell
         # The printed board changes only with the widget's size; the figures with every view.
         self._board_layer = InstructionGroup()
@@ -125,6 +131,9 @@ class PitchView(Widget):
 
     # --- drawing ------------------------------------------------------------------------------
     def _label(self, text: str, size: float):
+        """A printed number or letter on the board: never under theme.BOARD_MIN sp."""
+        size = max(size, sp(BOARD_MIN))
+        self.smallest_label = size if self.smallest_label is None else min(self.smallest_label, size)
         key = f"{text}:{int(size)}"
         tex = self._labels.get(key)
         if tex is None:
@@ -140,6 +149,7 @@ class PitchView(Widget):
         """The printed board (only when the size or the board changes)."""
         layer = self._board_layer
         layer.clear()
+        self.smallest_label = None
         g: Geometry | None = self.geometry
         if g is None or self.width < 10 or self.height < 10:
             self._figure_layer.clear()
@@ -163,8 +173,11 @@ class PitchView(Widget):
                     points.extend(self.to_px(shape.data[i], shape.data[i + 1]))
                 add(Line(points=points, width=shape.width))
             elif shape.kind == "text":
-                tex = self._label(shape.text, max(self._scale()[2] * shape.width, 9))
+                tex = self._label(shape.text, self._scale()[2] * shape.width)
                 cx, cy = self.to_px(shape.data[0], shape.data[1])
+                # A label grown to its minimum size stays inside the widget (not cut at its edge).
+                cx = min(max(cx, self.x + tex.width / 2), self.right - tex.width / 2)
+                cy = min(max(cy, self.y + tex.height / 2), self.top - tex.height / 2)
                 add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
         self.redraw_figures()
 
@@ -179,14 +192,25 @@ class PitchView(Widget):
         if self.reach:
             add(Color(1, 1, 0.3, 0.28))
             for cell in self.reach:
-                rx, ry, rw, rh = self.cell_rect(tuple(cell) if isinstance(cell, list) else cell)
-                add(Rectangle(pos=(rx, ry), size=(rw, rh)))
+                rect = self._known_rect(cell)
+                if rect is not None:
+                    add(Rectangle(pos=rect[:2], size=rect[2:]))
         if self.marked:
             add(Color(1, 1, 1, 0.9))
             for cell in self.marked:
-                rx, ry, rw, rh = self.cell_rect(tuple(cell) if isinstance(cell, list) else cell)
-                add(Line(rectangle=(rx, ry, rw, rh), width=2))
+                rect = self._known_rect(cell)
+                if rect is not None:
+                    add(Line(rectangle=rect, width=2))
         self._draw_figures(add)
+
+    def _known_rect(self, cell):
+        """A cell's rectangle in pixels, or None for a cell this board does not have (a
+        figure or mark left from another board is not drawn; it never stops the app)."""
+        try:
+            return self.cell_rect(tuple(cell) if isinstance(cell, list) else cell)
+        except (KeyError, ValueError, TypeError, IndexError):
+            log.debug("pitch: no cell %r on this board", cell)
+            return None
 
     def _positions(self) -> list[tuple[object, float, float]]:
         """Where each figure is drawn: at its point, or its cell's centre, side by side when a
@@ -200,11 +224,14 @@ class PitchView(Widget):
                 by_cell[f.cell].append(f)
         r = self._radius()
         for cell, group in by_cell.items():
+            rect = self._known_rect(cell)
+            if rect is None:
+                continue
+            _x, _y, cw, ch = rect
             cx, cy = self.cell_centre(cell)
             if len(group) == 1:
                 out.append((group[0], cx, cy))
                 continue
-            _x, _y, cw, ch = self.cell_rect(cell)
             step = min(2.1 * r, cw / len(group)) if cw >= ch else 0
             vstep = 0 if step else min(2.1 * r, ch / len(group))
             for i, f in enumerate(sorted(group, key=lambda f: (f.ref.team.value, f.ref.number))):
@@ -245,7 +272,7 @@ class PitchView(Widget):
             if self.ball.at is not None:
                 spot = self.to_px(*self.ball.at)
             elif self.ball.cell is not None:
-                spot = self.cell_centre(self.ball.cell)
+                spot = self.cell_centre(self.ball.cell) if self._known_rect(self.ball.cell) is not None else None
             if spot is not None:
                 self._draw_ball(add, spot[0], spot[1], radius * 0.55)
 
