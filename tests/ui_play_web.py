@@ -13,6 +13,8 @@ import socket
 import urllib.request
 from urllib.parse import urlsplit
 
+from kivy.uix.button import Button
+
 
 def fetch_state(url: str) -> dict:
     with urllib.request.urlopen(url + "state.json", timeout=5) as resp:
@@ -60,7 +62,9 @@ def play(sc):
     yield "settle"
     sc.press("Back")
     yield "settle"
-    sc.press("Resume", startswith=True)
+    back = next(w.text for w in sc.screen().walk() if isinstance(w, Button)
+                and w.text.startswith(("Back to the match", "Resume")))
+    sc.press(back)
     yield "settle"
     assert sc.screen().name == "live"
     sc.keypad("3")
