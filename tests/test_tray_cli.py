@@ -163,9 +163,12 @@ def test_find_tray_says_what_it_tried():
 def test_sim_timer_with_faults_and_ctrl_c(tmp_path):
     import signal
 
+    # A suite started in the background by a shell ignores SIGINT, and a child inherits that:
+    # the simulator gets Ctrl-C's default disposition whatever ran the tests.
     sim = touchline("tray-sim", "--seed", 3, "--link", tmp_path / "tray", "--every", "0.1", "--group",
                     "home,away,scatter", "--corrupt", "0.01", "--duplicate", "0.2", "--reboot-every", "0.45",
-                    "--disconnect-every", "0.7", "--down", "0.2", stdin=subprocess.DEVNULL)
+                    "--disconnect-every", "0.7", "--down", "0.2", stdin=subprocess.DEVNULL,
+                    preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     session = None
     try:
         path = sim.stdout.readline().strip()
