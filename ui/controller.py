@@ -36,6 +36,8 @@ from firmware_bridge import notices as tray_notices
 from firmware_bridge.feed import Feed, Refusal
 from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 
+from .words import names_for
+
 log = logging.getLogger(__name__)
 
 LOG_LINES = 200
@@ -47,7 +49,8 @@ FIELD_WORDS = {"ms": "square", "ps": "pass square", "board": "tactical board"}
 
 
 def player_words(ref: PlayerRef) -> str:
-    return f"{ref.team.label} #{ref.number}"
+    """A figure in a decision's line: its id, which _lines turns into its team, number and name."""
+    return str(ref)
 
 
 def decision_line(payload: Any) -> str:
@@ -63,6 +66,8 @@ def decision_line(payload: Any) -> str:
             value = getattr(payload, f.name)
             if isinstance(value, enum.Enum):
                 value = getattr(value, "label", None) or value.value
+            if f.name == "request":   # a request's id ("c12") means nothing to a coach
+                continue
             label = FIELD_WORDS.get(f.name, f.name.replace("_", " "))
             if f.name == "team" and isinstance(value, str):
                 parts.append(value)
@@ -316,6 +321,9 @@ class Controller:
             line = decision_line(event.payload)
         if line:
             out.append(line)
+        if any("#" in o for o in out):   # "home#7" -> "Touchline Rovers #7 Kit"
+            names = names_for(rules, state)
+            out = [names.line(o) for o in out]
         return out
 
     def _software_seed(self) -> int:

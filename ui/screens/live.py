@@ -27,7 +27,7 @@ from .rule_links import add_rule_links
 from ..games.base import BallMark
 from .. import theme
 from ..widgets.keypad import Bar, DiceKeypad, StepLabel, button, wrap_label
-from ..words import option_name, phase_name
+from ..words import PLAYER_ID, Names, option_name, phase_name
 
 
 def team_name(summary: dict, team) -> str:
@@ -38,9 +38,12 @@ def team_name(summary: dict, team) -> str:
 
 
 def choice_text(summary: dict, option: str) -> str:
-    """A choice's button: team names for "home"/"away" (the toss), words for ids."""
+    """A choice's button: team names for "home"/"away" (the toss), a figure by its team,
+    number and name ("home#7"), words for ids."""
     if option in ("home", "away"):
         return team_name(summary, option)
+    if PLAYER_ID.fullmatch(option):
+        return Names.of_summary(summary).player(option)
     return option_name(option)
 
 
@@ -85,6 +88,7 @@ class LiveScreen(Screen):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.face = None
+        self.names = Names({}, {})   # the figures' names, for texts the rules write with ids
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
         self._bars: list[Bar] = []
@@ -113,7 +117,8 @@ class LiveScreen(Screen):
         self._show_scoreboard(s)
         self.health_text = health_line(view)
         self.error_text = view.error[:1].upper() + view.error[1:]
-        self.outcome_text = str(s.get("last_outcome", "") or "")
+        self.names = Names.of_summary(s)
+        self.outcome_text = self.names.line(str(s.get("last_outcome", "") or ""))
         n = len(view.placeholders)
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
@@ -321,7 +326,7 @@ class LiveScreen(Screen):
         if head is not None and head.kind == "dice":
             fills = self._dice_request()
             for req in view.pending:
-                add(wrap_label(req.text, theme.SMALL_SP, bold=req is fills))
+                add(wrap_label(self.names.line(req.text), theme.SMALL_SP, bold=req is fills))
             # Several rolls pending (the opening roll): say whose the keypad fills.
             who = team_name(view.summary, fills.team) if fills.team is not None else "the roll asked above"
             colour = theme.team_colour(fills.team) if fills.team is not None else theme.ACCENT
@@ -332,7 +337,7 @@ class LiveScreen(Screen):
             add(button("Software dice", lambda: self.controller.roll_software(self._dice_request())))
             return
         if head is not None and head.kind == "choice":
-            add(wrap_label(head.text, 20, bold=True))
+            add(wrap_label(self.names.line(head.text), 20, bold=True))
             # A long list (Football Leader's cards in a deck) in three columns, not one long scroll.
             box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
@@ -347,7 +352,7 @@ class LiveScreen(Screen):
             report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
             add(report)
         for i, req in enumerate(view.pending):
-            add(wrap_label(req.text, theme.SMALL_SP, bold=i == 0))
+            add(wrap_label(self.names.line(req.text), theme.SMALL_SP, bold=i == 0))
         self.face.panel(self, view, add)
 
     def _dice_request(self):
