@@ -126,9 +126,12 @@ def board_shapes(p: Pitch) -> list[Shape]:
             kx = 0 if sq[0] == 0 else L
             ky = 0 if sq[1] == 0 else W
             out.extend(_arc(kx, ky, 0.45 * s, lambda x, y: 0 <= x <= L and 0 <= y <= W, 24))
-        gx = (min(sq[0] for sq in areas.goal) + 0.5) * s
-        gy = (min(sq[1] for sq in areas.goal) - 1.5) * s
-        out.append(Shape("text", WHITE, (gx, gy), 0.42 * s, end))
+        # The end's name in the ring below the touch line, three squares in from its goal line:
+        # the ring strip is as tall as a square and has room for it (beside the goal, a square
+        # wide, the label ran over the goal line and the pitch's edge).
+        gx = 3 * s if end == "low" else L - 3 * s
+        out.append(Shape("fill", RING, (gx - 2.5 * s, -s, gx + 2.5 * s, 0)))
+        out.append(Shape("text", WHITE, (gx, -0.5 * s), 0.6 * s, f"{end} goal"))
     for end, squares in p.kick_off_squares.items():
         for sq in squares:   # where the kicker stands at a kick-off
             out.append(Shape("outline", (1, 1, 1, 0.45), (sq[0] * s + 2, sq[1] * s + 2, (sq[0] + 1) * s - 2,
@@ -261,14 +264,15 @@ class FussballLigaFace(Face):
             Choice("half", "Half length (minutes)", "45", ("10", "15", "20", "30", "45")),
             Choice("ties", "A draw goes to extra time and penalties"),
             Choice("keep_ends", "Keep the ends at half-time"),
-            Choice("goalkeeper_save", "Optional rule: the goalkeeper's save"),
-            Choice("taking_a_pass", "Optional rule: taking a pass"),
-            Choice("goal_posts", "Optional rule: goal posts"),
-            Choice("bonus_points", "Optional rule: bonus points"),
-            Choice("tournament", "Tournament play (yellow cards carry over)"),
-            Choice("third_foul_two_cards", "A third foul that is a 1: two yellow cards"),
-            Choice("carried_yellows", "Booked in this round's earlier match", "home#4, away#8", text=True),
-            Choice("suspended", "Suspended for this match", "away#8", text=True),
+            # The optional rules and tournament play: under "More options" (13 rows do not fit).
+            Choice("goalkeeper_save", "Optional rule: the goalkeeper's save", more=True),
+            Choice("taking_a_pass", "Optional rule: taking a pass", more=True),
+            Choice("goal_posts", "Optional rule: goal posts", more=True),
+            Choice("bonus_points", "Optional rule: bonus points", more=True),
+            Choice("tournament", "Tournament play (yellow cards carry over)", more=True),
+            Choice("third_foul_two_cards", "A third foul that is a 1: two yellow cards", more=True),
+            Choice("carried_yellows", "Booked in this round's earlier match", "home#4, away#8", text=True, more=True),
+            Choice("suspended", "Suspended for this match", "away#8", text=True, more=True),
         ])
         self._sent: set[tuple] = set()   # time-up calls made (kind, team, the clock's as-of)
 

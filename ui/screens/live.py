@@ -24,9 +24,11 @@ from companion.teams import PlayerRef, Team
 from ..controller import NO_MATCH
 from ..games import face_for
 from .rule_links import add_rule_links
-from ..games.base import BallMark
+from ..games.base import TEAM_BAR, BallMark
 from .. import theme
+from ..kits import match_kits
 from ..widgets.keypad import Bar, DiceKeypad, StepLabel, button, wrap_label
+from ..widgets.teamtag import ScoreLabel, score_markup, team_line  # noqa: F401 (ScoreLabel: live.kv)
 from ..words import PLAYER_ID, Names, option_name, phase_name
 
 
@@ -45,18 +47,6 @@ def choice_text(summary: dict, option: str) -> str:
     if PLAYER_ID.fullmatch(option):
         return Names.of_summary(summary).player(option)
     return option_name(option)
-
-
-def coloured_score(score: str, summary: dict) -> str:
-    """The scoreboard line with each team's name in its colour (markup)."""
-    from kivy.utils import escape_markup
-    text = escape_markup(score)
-    for side in ("home", "away"):
-        name = (summary.get("teams") or {}).get(side)
-        if name:
-            text = text.replace(escape_markup(name),
-                                f"[color={theme.hex_of(theme.team_colour(side))}]{escape_markup(name)}[/color]", 1)
-    return text
 
 
 HEALTH = {"off": "off", "ok": "on", "degraded": "unsure", "lost": "lost"}
@@ -84,10 +74,13 @@ class LiveScreen(Screen):
     warning_text = StringProperty("")
     log_text = StringProperty("")
     outcome_text = StringProperty("")
+    side_kits = DictProperty({})                         # "home"/"away" -> theme.Kit: the box's team colours
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.face = None
+        self.kits = dict(theme.DEFAULT_KITS)   # Team -> theme.Kit
+        self._kits_key: tuple | None = None
         self.names = Names({}, {})   # the figures' names, for texts the rules write with ids
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
@@ -114,6 +107,7 @@ class LiveScreen(Screen):
             self._cards_key = self._stepper_key = None
             self._start_ticker()
         s = view.summary
+        self._paint_kits(view.game, s)
         self._show_scoreboard(s)
         self.health_text = health_line(view)
         self.error_text = view.error[:1].upper() + view.error[1:]
@@ -133,6 +127,21 @@ class LiveScreen(Screen):
         self.build_panel()
         self.build_cards()
         self.build_stepper()
+
+    def on_pre_enter(self, *_args) -> None:
+        self._kits_key = None   # back from the box editor: the colours may be new
+
+    def _paint_kits(self, game: str, summary: dict) -> None:
+        """The two sides' kits from the box's colours, read again when the teams change."""
+        key = (game, tuple(sorted((summary.get("teams") or {}).items())))
+        if key == self._kits_key:
+            return
+        self._kits_key = key
+        folder = App.get_running_app().components_dir(game)
+        self.kits = match_kits(game, folder if folder.is_dir() else None, summary)
+        self.side_kits = {team.value: kit for team, kit in self.kits.items()}
+        self.ids.pitch.kits = self.kits
+        self._cards_key = None
 
     def show_no_match(self, view) -> None:
         """No match is open (none yet, or starting or resuming one failed): say why and
@@ -183,6 +192,20 @@ class LiveScreen(Screen):
         if self.view is not None and self.view.active and self.face is not None:
             LineupPopup(self).open()
 
+    def open_more(self, anchor) -> None:
+        """The bar's secondary actions (Line-up, Report, Rules) in a menu above its More button."""
+        from kivy.uix.dropdown import DropDown
+
+        menu = DropDown(auto_width=False, width=max(anchor.width * 1.8, dp(240)))
+        app = App.get_running_app()
+        for text, action in (("Line-up", self.open_lineup), ("Report", lambda: app.root.get_screen("report").open_live()),
+                             ("Rules", self.open_rules)):
+            b = Button(text=text, font_size=sp(20), size_hint_y=None, height=dp(60))
+            b.bind(on_release=lambda _b, act=action: (menu.dismiss(), act()))
+            menu.add_widget(b)
+        self._more_menu = menu
+        menu.open(anchor)
+
     def show_pitch(self, view) -> bool:
         """Only the pitch, for a view of the match already on screen (the app shows a moved
         figure a frame before the panels); False when the whole screen must be built."""
@@ -198,7 +221,7 @@ class LiveScreen(Screen):
 
     def _show_scoreboard(self, summary: dict) -> None:
         board = self.face.scoreboard(summary, datetime.now(UTC))
-        self.score_text = coloured_score(board.score, summary)
+        self.score_text = score_markup(board.score, summary, self.side_kits)
         self.clock_text, self.phase_text = board.clock, board.phase[:1].upper() + board.phase[1:]
 
     def on_camera_on(self, *_args) -> None:
@@ -326,18 +349,19 @@ class LiveScreen(Screen):
         if head is not None and head.kind == "dice":
             fills = self._dice_request()
             for req in view.pending:
-                add(wrap_label(self.names.line(req.text), theme.SMALL_SP, bold=req is fills))
+                add(self._request_line(req, theme.SMALL_SP, bold=req is fills))
             # Several rolls pending (the opening roll): say whose the keypad fills.
-            who = team_name(view.summary, fills.team) if fills.team is not None else "the roll asked above"
-            colour = theme.team_colour(fills.team) if fills.team is not None else theme.ACCENT
-            add(wrap_label(f"The keypad fills: {who}", 20, colour=colour, bold=True))
+            if fills.team is not None:
+                add(team_line(f"The keypad fills: {team_name(view.summary, fills.team)}", self.kits[fills.team], 20))
+            else:
+                add(wrap_label("The keypad fills: the roll asked above", 20, colour=theme.ACCENT, bold=True))
             pad = DiceKeypad()
             pad.bind(on_roll=lambda _w, text: self.controller.roll_keypad(self._dice_request(), text))
             add(pad)
             add(button("Software dice", lambda: self.controller.roll_software(self._dice_request())))
             return
         if head is not None and head.kind == "choice":
-            add(wrap_label(self.names.line(head.text), 20, bold=True))
+            add(self._request_line(head, 20, bold=True))
             # A long list (Football Leader's cards in a deck) in three columns, not one long scroll.
             box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
@@ -352,8 +376,15 @@ class LiveScreen(Screen):
             report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
             add(report)
         for i, req in enumerate(view.pending):
-            add(wrap_label(self.names.line(req.text), theme.SMALL_SP, bold=i == 0))
+            add(self._request_line(req, theme.SMALL_SP, bold=i == 0))
         self.face.panel(self, view, add)
+
+    def _request_line(self, req, size: float, bold: bool):
+        """A pending request's text, on its side's shirt when it is one side's to answer."""
+        text = self.names.line(req.text)
+        if req.team is not None and req.team in self.kits:
+            return team_line(text, self.kits[req.team], size, bold=bold)
+        return wrap_label(text, size, bold=bold)
 
     def _dice_request(self):
         return next(r for r in self.view.pending if r.kind == "dice")
@@ -367,8 +398,12 @@ class LiveScreen(Screen):
             self._bars = [Bar() for _ in specs]
             for bar in self._bars:
                 box.add_widget(bar)
+        # A side's bar (its MP) in its shirt, the caption black or white on it.
+        shirts = {tuple(TEAM_BAR[team]): kit for team, kit in self.kits.items()}
         for bar, spec in zip(self._bars, specs, strict=True):
-            bar.caption, bar.value, bar.maximum, bar.colour = spec.caption, spec.value, spec.maximum, spec.colour
+            kit = shirts.get(tuple(spec.colour))
+            bar.caption, bar.value, bar.maximum = spec.caption, spec.value, spec.maximum
+            bar.colour = kit.shirt if kit is not None else spec.colour
 
     def build_cards(self) -> None:
         """One row of player cards per team: number and state; touching one selects him
@@ -384,15 +419,18 @@ class LiveScreen(Screen):
         box.clear_widgets()
         for team in (Team.HOME, Team.AWAY):
             row = BoxLayout(spacing=dp(2))
-            tint = theme.CARD[team]
+            kit = self.kits[team]
             for chip in chips:
                 if chip.ref.team is not team:
                     continue
                 # "?": the figure is not on the board yet; said in words on the card.
                 text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
-                widget = Button(text=text, font_size=sp(theme.SMALL_SP), background_color=tint, halign="center",
-                                background_normal="", disabled=not chip.enabled, bold=chip.ref == self.selected,
-                                color=theme.ACCENT if chip.ref == self.selected else theme.TEXT)
+                # The card in its side's shirt; the one picked lit in the accent colour.
+                picked = chip.ref == self.selected
+                widget = Button(text=text, font_size=sp(theme.SMALL_SP), halign="center", background_normal="",
+                                background_color=theme.ACCENT if picked else kit.shirt,
+                                disabled=not chip.enabled, bold=picked, color=theme.BLACK if picked else kit.text,
+                                disabled_color=(*kit.text[:3], 0.55))
                 widget.bind(on_release=lambda _b, r=chip.ref: self.pick_card(r))
                 row.add_widget(widget)
             box.add_widget(row)
