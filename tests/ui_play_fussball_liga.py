@@ -66,8 +66,7 @@ def play(sc):
     sc.press(setup._more_button.text)
     yield "settle"
     sc.screenshot("setup_more")
-    grid = next(w for w in widgets(setup._more_popup) if type(w).__name__ == "GridLayout")
-    rows = grid.children[::-1]   # label, control, label, control...
+    rows = setup._more_grid.children[::-1]   # label, control, label, control...
     label = next(i for i, w in enumerate(rows) if getattr(w, "text", "") == "Optional rule: goal posts")
     sc.tap_widget(rows[label + 1])
     yield "settle"

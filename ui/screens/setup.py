@@ -11,10 +11,10 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
-from kivy.uix.widget import Widget
 
 from ..games import face_for, ready
 from ..words import CAMERA, DICE, named, option_name, value_of
@@ -148,21 +148,25 @@ class SetupScreen(Screen):
 
     def open_more(self) -> None:
         """The folded options in a window of their own; Done returns to the form."""
-        grid = GridLayout(cols=2, spacing=dp(10), size_hint_y=None, row_default_height=dp(56),
-                          row_force_default=True)
-        grid.bind(minimum_height=grid.setter("height"))
+        row, gap = dp(56), dp(10)
+        grid = GridLayout(cols=2, spacing=gap, size_hint_y=None, row_default_height=row, row_force_default=True)
         for option in self._more:
             for w in self._option_widgets(option):
                 grid.add_widget(w)
+        grid.height = len(self._more) * (row + gap) - gap
+        self._more_grid = grid
+        # A short window (a laptop's) scrolls the list; at 1280x800 it all shows.
+        scroll = ScrollView(do_scroll_x=False, bar_width=dp(10), scroll_type=["bars", "content"])
+        scroll.add_widget(grid)
         content = BoxLayout(orientation="vertical", spacing=dp(12), padding=dp(8))
-        content.add_widget(grid)
-        content.add_widget(Widget())
+        content.add_widget(scroll)
+        done = Button(text="Done", font_size=sp(22), size_hint_y=None, height=dp(64))
+        content.add_widget(done)
         popup = Popup(title=f"More options: {self.game}", title_size=sp(24), content=content,
                       size_hint=(0.8, None), auto_dismiss=False)
-        done = Button(text="Done", font_size=sp(22), size_hint_y=None, height=dp(64))
+        # Title bar, padding and Done around the list.
+        popup.height = min(self.height * 0.96, grid.height + dp(64) + dp(12) + dp(16) + dp(72))
         done.bind(on_release=lambda *_: popup.dismiss())
-        content.add_widget(done)
-        popup.height = min(self.height * 0.96, grid.height + dp(64) + dp(140))
         popup.bind(on_dismiss=lambda *_: self._name_more())
         self._more_popup = popup
         popup.open()
