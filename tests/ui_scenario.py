@@ -73,6 +73,12 @@ class Scenario(Driver):
         self.layout += check(self.screen(), f"{name} ({SIZE})")
         for popup in popups():
             self.layout += check(popup, f"{name} ({SIZE}) popup")
+        # Names, not ids: no text on screen says "home#7" (tests/test_ui_log_names.py for the log).
+        from ui.words import PLAYER_ID
+        for w in widgets(self.screen()):
+            text = getattr(w, "text", None)
+            if isinstance(text, str) and w.opacity > 0 and PLAYER_ID.search(text):
+                self.layout.append(f"{name} ({SIZE}): a text names an id: {text[:80]!r}")
         if self.screen().name == "setup":   # every game's setup fits one screen: nothing to scroll to
             scroll = next(w for w in widgets(self.screen()) if isinstance(w, ScrollView))
             content = scroll.children[0]

@@ -340,6 +340,7 @@ class LiveScreen(Screen):
             self.ids.panel_scroll.scroll_y = 1
         if not self.mode:   # the rulebook sections of the request and the refusal, below what follows
             add = add_rule_links(self, add, view)
+        add = self._naming(add)
         if self.mode:
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""
@@ -378,6 +379,17 @@ class LiveScreen(Screen):
         for i, req in enumerate(view.pending):
             add(self._request_line(req, theme.SMALL_SP, bold=i == 0))
         self.face.panel(self, view, add)
+
+    def _naming(self, add):
+        """``add`` for the panel, saying the figures a face's texts name by id by their names
+        ("away#11 is in his defensive field" -> "Estrela FC #11 Otavio is ...")."""
+        def named_add(widget) -> None:
+            for w in widget.walk(restrict=True):
+                text = getattr(w, "text", None)
+                if isinstance(text, str) and "#" in text and PLAYER_ID.search(text):
+                    w.text = self.names.line(text)
+            add(widget)
+        return named_add
 
     def _request_line(self, req, size: float, bold: bool):
         """A pending request's text, on its side's shirt when it is one side's to answer."""
