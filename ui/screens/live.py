@@ -110,8 +110,9 @@ class LiveScreen(Screen):
         self._paint_kits(view.game, s)
         self._show_scoreboard(s)
         self.health_text = health_line(view)
-        self.error_text = view.error[:1].upper() + view.error[1:]
         self.names = Names.of_summary(s)
+        error = self.names.line(view.error)   # a refusal names the figure by its name too
+        self.error_text = error[:1].upper() + error[1:]
         self.outcome_text = self.names.line(str(s.get("last_outcome", "") or ""))
         n = len(view.placeholders)
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
@@ -196,11 +197,21 @@ class LiveScreen(Screen):
         """The bar's secondary actions (Line-up, Report, Rules) in a menu above its More button."""
         from kivy.uix.dropdown import DropDown
 
+        from kivy.graphics import Color, Rectangle
+
         menu = DropDown(auto_width=False, width=max(anchor.width * 1.8, dp(240)))
+        # Framed in the accent colour: the menu reads as one thing over the panel's buttons.
+        box = menu.container
+        box.padding, box.spacing = dp(4), dp(4)
+        with box.canvas.before:
+            Color(*theme.ACCENT)
+            frame = Rectangle(pos=box.pos, size=box.size)
+        box.bind(pos=lambda w, p: setattr(frame, "pos", p), size=lambda w, sz: setattr(frame, "size", sz))
         app = App.get_running_app()
         for text, action in (("Line-up", self.open_lineup), ("Report", lambda: app.root.get_screen("report").open_live()),
                              ("Rules", self.open_rules)):
-            b = Button(text=text, font_size=sp(20), size_hint_y=None, height=dp(60))
+            b = Button(text=text, font_size=sp(20), size_hint_y=None, height=dp(60), background_normal="",
+                       background_color=theme.SURFACE)
             b.bind(on_release=lambda _b, act=action: (menu.dismiss(), act()))
             menu.add_widget(b)
         self._more_menu = menu
