@@ -9,8 +9,9 @@ whose roll or move led to it, and logged as automatic so undo and the log show i
 
 A camera sighting is held for a person (a ``Proposal``: one tap to take it, one to drop it)
 when the camera says it is unsure (health ``degraded``: corner markers hidden, the board
-moved, frames too slow), or when the rules refuse what it proposes as a placement during play
-(a figure seen where no move of the rules takes it): taking it is then a correction.
+moved, frames too slow), or when the rules refuse what it proposes
+(a figure seen where no move of the rules takes it): taking it is then a correction, as
+if a person had put the figure there by hand.
 """
 
 from __future__ import annotations
@@ -86,8 +87,12 @@ class Proposal:
         return f"Proposal({self.id}, {self.command!r}, {self.text!r})"
 
 
-def as_correction(command: Command) -> Command | None:
-    """A refused camera placement, as the correction a person would make (None: not one)."""
-    if isinstance(command, PlaceFigure) and not command.correction:
-        return dataclasses.replace(command, correction=True)
-    return None
+def correction_for(sighting: Sighting) -> Command | None:
+    """What the camera saw, as the correction a person would make by hand (``override``):
+    the figure at the sighting's board point, or off the pitch. None for the ball."""
+    if sighting.player is None:
+        return None
+    facing = None if sighting.facing is None else int(round(sighting.facing)) % 360
+    if not sighting.on_pitch:
+        return PlaceFigure(sighting.player, facing=facing, correction=True)
+    return PlaceFigure(sighting.player, x_mm=sighting.x_mm, y_mm=sighting.y_mm, facing=facing, correction=True)

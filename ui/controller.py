@@ -37,7 +37,7 @@ from firmware_bridge.feed import Feed, Refusal
 from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 
 from .autoflow import MAX_STEPS as MAX_FORCED
-from .autoflow import Auto, Proposal, as_correction, forced_step, forced_words
+from .autoflow import Auto, Proposal, correction_for, forced_step, forced_words
 
 log = logging.getLogger(__name__)
 
@@ -580,7 +580,7 @@ class Controller:
             try:
                 self._apply(lambda: m.submit(command, Source.VISION), Source.VISION)
             except TouchlineError as exc:
-                fix = as_correction(command)
+                fix = correction_for(sighting)
                 if fix is None:
                     raise
                 self._propose(sighting, fix, "no move of the rules puts it there: a correction")
