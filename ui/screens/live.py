@@ -312,6 +312,10 @@ class LiveScreen(Screen):
             self.ids.panel_scroll.scroll_y = 1
         if not self.mode:   # the rulebook sections of the request and the refusal, below what follows
             add = add_rule_links(self, add, view)
+        for p in view.proposals:   # a doubtful camera move: one tap takes it (ui/autoflow.py)
+            add(wrap_label(p.text, theme.SMALL_SP, bold=True))
+            add(button("Take the camera's", lambda i=p.id: self.controller.take_proposal(i)))
+            add(button("Drop it", lambda i=p.id: self.controller.drop_proposal(i)))
         if self.mode:
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""
