@@ -74,6 +74,20 @@ def finish(table: Table, done: Callable[[], bool], limit: int = 16) -> None:
     raise AssertionError(f"the action did not end in {limit} taps: {table.view.pending}")
 
 
+class FaceScreen:
+    """What a game's face reaches of the live screen when it hands a move to the camera."""
+
+    def __init__(self, ctl) -> None:
+        self.ctl = ctl
+
+    @property
+    def view(self):
+        return self.ctl.view
+
+    def expect_move(self, expectation) -> None:
+        self.ctl.expect_move(expectation)
+
+
 def asked(table: Table) -> bool:
     """A roll or a question is waiting."""
     return any(r.kind in ("dice", "choice") for r in table.view.pending)
@@ -153,6 +167,7 @@ def football_leader(table: Table) -> Played:
     from companion.football_leader.components import load_components, shipped_team
     from companion.football_leader.model import Options
     from football_leader_kit import sheet
+    from ui.games.football_leader import FootballLeaderFace
 
     ctl = table.ctl
     ctl.new_match(c.CreateMatch(shipped_team("lions"), shipped_team("blues"), load_components(), Options()),
@@ -172,20 +187,20 @@ def football_leader(table: Table) -> Played:
     table.declare(c.Pass(H(8), card), f"Home: pass #9 to #8 with {card}")
     table.tray.throw({"home-black": 9})                               # 9: the pass arrives
     assert table.state.ball == H(8), table.view.error
-    # The coach makes the extra movement: moves a counter, says which card moved it.
+    # The extra movement, declared on the tablet (the counter, the card) and then made by hand:
+    # the face leaves the space to the camera.
     s = table.state
     board = q.board(s)
     mover = next(p for p in sorted(q.outfield(s, Team.HOME), key=lambda p: p.ref.number)
                  if p.ref != s.ball and q.can_take_marker(s, p.ref))
     to = next(sp for sp, _ in sorted(board.neighbours(mover.space))
               if not board.space(sp).goal and q.room(s, sp, Team.HOME) > 0)
+    card = min(q.cards_left(s, Team.HOME), key=lambda cd: cd.sort_key)
+    table.tap(DECLARATION, f"Home: extra movement, #{mover.ref.number} with {card}",
+              lambda: FootballLeaderFace._expect_space(FaceScreen(ctl), mover.ref, card))
     table.see(mover.ref, centre(board, to))
-    head = table.view.pending[0]
-    assert head.kind == "choice", table.view.error
-    table.tap(DECLARATION, f"Home: the card that moved #{mover.ref.number}",
-              lambda: ctl.choose(head.id, head.options[-2]))
     finish(table, lambda: not asked(table) and table.state.turn is not None and table.state.turn.team is Team.AWAY)
-    return _played(table, "a pass with its roll, the extra movement by hand", start)
+    return _played(table, "a pass with its roll; an extra movement declared, then made by hand", start)
 
 
 # --- Fußball-Liga: a pass in the shot phase, the movement phase's steps --------------------------------

@@ -13,7 +13,7 @@ from companion.fublet.model import Phase
 from companion.teams import Team
 from ui.autoflow import Auto
 
-from autoflow_scenarios import GAMES, A, H, centre, fublet, fussball_liga, play
+from autoflow_scenarios import GAMES, A, H, FaceScreen, centre, fublet, fussball_liga, play
 from autoflow_table import DECLARATION, Table
 
 # What each remaining tap is: the coach's own choice, never something the rules knew.
@@ -23,7 +23,7 @@ AFTER = {
     "football_leader": [],
     "fussball_liga": ["pass", "pass"],     # the attacker moves no more; the defender's last step
 }
-BEFORE_EXTRA = {"fublet": 2, "futboard": 0, "football_leader": 0, "fussball_liga": 1}
+BEFORE_EXTRA = {"fublet": 2, "futboard": 0, "football_leader": 1, "fussball_liga": 1}
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -149,3 +149,80 @@ def test_a_sighting_the_rules_refuse_is_offered_as_a_correction_and_can_be_dropp
 def test_a_camera_move_says_so_in_the_log(tmp_path):
     played = play("futboard", tmp_path)
     assert any(line.endswith("(camera)") and "home#7" in line for line in played.log), played.log
+
+
+def test_a_run_declared_on_the_tablet_takes_its_target_from_the_camera(tmp_path):
+    from companion.fublet.components import Action
+    from ui.games.fublet import FubletFace
+
+    table = Table(tmp_path, "fublet")
+    table.ctl.auto = Auto.DEVICES
+    _declaration_point(table)
+    carrier = table.state.ball.carrier
+    here = table.state.players[carrier].ms
+    FubletFace._expect_run(FaceScreen(table.ctl), Action.KEEP_AND_RUN, ())   # "Keep and run" touched
+    assert table.view.expecting == carrier
+    to = (here[0] - 2, here[1])
+    table.see(carrier, centre(table.view.board, to))          # the coach runs the figure there
+    declared = table.state.declaration
+    assert declared is not None and declared.action is Action.KEEP_AND_RUN and table.view.expected == 1
+    assert table.view.expecting is None and not table.view.proposals
+    assert any(e.source is Source.VISION and type(e.payload).__name__ == "ActionDeclared"
+               for e in table.ctl.match.events), [type(e.payload).__name__ for e in table.ctl.match.events[-4:]]
+    table.close()
+
+
+def test_a_declared_move_the_rules_refuse_keeps_the_form_open(tmp_path):
+    from companion.football_leader import queries as q
+    from ui.games.football_leader import FootballLeaderFace
+
+    table = Table(tmp_path, "football_leader")
+    table.ctl.auto = Auto.DEVICES
+    from autoflow_scenarios import football_leader
+    original = table.see
+    table.see = lambda *a, **k: (_ for _ in ()).throw(_Stop())
+    try:
+        football_leader(table)
+    except _Stop:
+        pass
+    table.see = original
+    s = table.state
+    mover = next(p for p in sorted(q.outfield(s, Team.HOME), key=lambda p: p.ref.number)
+                 if p.ref != s.ball and q.can_take_marker(s, p.ref))
+    weakest = min(q.cards_left(s, Team.HOME), key=lambda cd: (cd.move, cd.sort_key))
+    FootballLeaderFace._expect_space(FaceScreen(table.ctl), mover.ref, weakest)
+    board = q.board(s)
+    from companion.errors import RuleViolation
+    from companion.football_leader import commands as flc
+
+    def refused(key) -> bool:
+        try:
+            table.ctl.match.ruleset.decide(s, flc.Move(mover.ref, key, weakest))
+        except RuleViolation:
+            return True
+        return False
+
+    far = next(sp.key for sp in board.spaces if not sp.goal and sp.key != mover.space
+               and q.room(s, sp.key, Team.HOME) > 0 and refused(sp.key))
+    table.see(mover.ref, centre(board, far))          # too far for the card named
+    assert table.view.error and table.view.expecting == mover.ref and table.view.expected == 0
+    table.close()
+
+
+def _declaration_point(table: Table) -> None:
+    """Fublet set up to Away's first declaration (the scenario's set-up)."""
+    original = table.ctl.submit
+    from companion.fublet.commands import Declare
+
+    def submit(command, *a, **k):
+        if isinstance(command, Declare):
+            raise _Stop
+        return original(command, *a, **k)
+
+    table.ctl.submit = submit
+    try:
+        fublet(table)
+    except _Stop:
+        pass
+    finally:
+        table.ctl.submit = original

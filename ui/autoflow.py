@@ -1,11 +1,17 @@
 """What the tablet may do by itself with the tray and the camera on: steps the rules leave no
-choice about, and camera sightings too doubtful to take without a person.
+choice about, a declaration finished by the move the camera sees, and camera sightings too
+doubtful to take without a person.
 
 Nothing here decides a rule. A forced step is read off the rules' own open actions: when a
 side's only open action is one that closes its part (a pass, the end of a turn) and the rules
 fill in all its arguments, there is nothing to ask the coach, so the controller submits it
 through the same ``Match.submit`` as a tap would, journaled with the source of the device
 whose roll or move led to it, and logged as automatic so undo and the log show it.
+
+A declaration that waits only for where a figure goes (Football Leader's movement once its
+card is chosen, Fublet's keep-and-run or speed dribbling once declared) is an ``Expectation``:
+the face says which figure and how the place makes the command; the next sighting of that
+figure settling elsewhere fills it in and the command goes to the rules as the camera's.
 
 A camera sighting is held for a person (a ``Proposal``: one tap to take it, one to drop it)
 when the camera says it is unsure (health ``degraded``: corner markers hidden, the board
@@ -19,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from companion.commands import PlaceFigure
 from companion.ruleset import Command, OpenAction, Request
@@ -72,6 +78,28 @@ def forced_words(action: OpenAction) -> str:
     what = {"pass": "passes", "end_turn": "ends the turn", "restart_step": "ends the positioning step",
             "set_up_done": "ends the re-positioning"}.get(action.id, action.id.replace("_", " "))
     return f"Automatic: {side} {what} (nothing else is open to {side} now)"
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """A declaration waiting for the place the camera will see ``player`` settle at:
+    ``build(state, sighting)`` is the declared command with that place (None: not a place
+    it can take, e.g. where the figure already stands)."""
+
+    player: Any
+    build: Callable[[Any, Sighting], Command | None]
+    what: str
+
+    def __repr__(self) -> str:
+        return f"Expectation({self.player!r}, {self.what!r})"
+
+
+def expect(screen: Any, player: Any, build: Callable[[Any, Sighting], Command | None], what: str) -> None:
+    """A face's form now waits only for where ``player`` goes: let the camera finish it (a
+    screen without the hook, as in some tests, just waits for the touch)."""
+    hook = getattr(screen, "expect_move", None)
+    if hook is not None:
+        hook(Expectation(player, build, what))
 
 
 @dataclass(frozen=True)

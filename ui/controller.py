@@ -37,7 +37,7 @@ from firmware_bridge.feed import Feed, Refusal
 from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 
 from .autoflow import MAX_STEPS as MAX_FORCED
-from .autoflow import Auto, Proposal, correction_for, forced_step, forced_words
+from .autoflow import Auto, Expectation, Proposal, correction_for, forced_step, forced_words
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +121,8 @@ class View:
     placeholders: tuple[str, ...] = ()
     proposals: tuple[Proposal, ...] = ()   # camera sightings held for a person (take or drop)
     auto: bool = False                # forced steps are taken by themselves now (ui/autoflow.py)
+    expecting: PlayerRef | None = None   # a declaration waits for where the camera sees him go
+    expected: int = 0                 # declarations the camera finished (a screen closes its form)
 
     @property
     def active(self) -> bool:
@@ -151,6 +153,8 @@ class Controller:
         self.auto = Auto.DEVICES     # forced steps by themselves: with the tray or camera in use
         self._proposals: list[Proposal] = []
         self._next_proposal = 1
+        self._expect: Expectation | None = None
+        self._expected = 0
         self._threaded = threaded
         self._jobs: queue.Queue = queue.Queue()
         self._in_flight = 0
@@ -246,7 +250,9 @@ class Controller:
                              log=tuple(self._log[-LOG_LINES:]), can_undo=m.can_undo, can_redo=m.can_redo,
                              error=error, path=str(m.journal.path) if m.journal else "", camera=camera, tray=tray,
                              placeholders=tuple(summary.get("placeholders", ())),
-                             proposals=tuple(self._proposals), auto=self.auto_on)
+                             proposals=tuple(self._proposals), auto=self.auto_on,
+                             expecting=self._expect.player if self._expect is not None else None,
+                             expected=self._expected)
         self._post(self.view)
 
     # --- matches -------------------------------------------------------------------------------
@@ -279,7 +285,7 @@ class Controller:
                 self.match.close()
             self.match = Match(ruleset_for(game), journal)
             self._log = []
-            self._proposals = []
+            self._proposals, self._expect = [], None
             self._attach_dice(seed if seed is not None else random.SystemRandom().randrange(10**9))
             self._apply(lambda: self.match.submit(create, Source.MANUAL))
         self._queue(job)
@@ -298,7 +304,7 @@ class Controller:
                 self.match.close()
             self.match = opened
             self._log = self._replay_log()
-            self._proposals = []
+            self._proposals, self._expect = [], None
             self._attach_dice(self._software_seed())
             return None
         self._queue(job)
@@ -570,8 +576,20 @@ class Controller:
             m = self.match
             if m is None or not self.vision_enabled:
                 return None
-            command = m.ruleset.command_for(m.state, sighting)
             self._proposals = [p for p in self._proposals if p.sighting.player != sighting.player]
+            expect = self._expect
+            if (expect is not None and expect.player == sighting.player and self.auto_on
+                    and self._health["camera"] is not Health.DEGRADED):
+                command = expect.build(m.state, sighting)
+                if command is not None:   # the declaration, with the place the camera saw
+                    try:
+                        self._apply(lambda: m.submit(command, Source.VISION), Source.VISION)
+                    except TouchlineError as exc:   # the form stays open: move again, or touch a place
+                        return f"The camera sees {self._who(sighting)} {self._where(command)}: {exc}"
+                    self._expect = None
+                    self._expected += 1
+                    return None
+            command = m.ruleset.command_for(m.state, sighting)
             if command is None:
                 return None   # where the rules have it already (or nothing the rules track)
             if self._health["camera"] is Health.DEGRADED:
@@ -605,6 +623,13 @@ class Controller:
         self._proposals.append(Proposal(self._next_proposal, sighting, command, text))
         self._next_proposal += 1
         self._log.append(text + ": take it or drop it")
+
+    def expect_move(self, expectation: Expectation | None) -> None:
+        """A declaration now waits only for where a figure goes (None: it no longer does): the
+        camera's next sighting of that figure settling elsewhere finishes it (ui/autoflow.py)."""
+        def job() -> None:
+            self._expect = expectation
+        self._queue(job)
 
     def take_proposal(self, proposal_id: int) -> None:
         """A person takes what the camera saw (one tap): the held command, source ``vision``."""

@@ -91,6 +91,8 @@ class LiveScreen(Screen):
         self._cards_key: tuple | None = None     # what the cards and the stepper show now
         self._stepper_key: tuple | None = None
         self._panel_key: tuple | None = None
+        self._expecting = False    # a form waits for the camera to see where a figure goes
+        self._expected = 0
 
     @property
     def controller(self):
@@ -109,6 +111,10 @@ class LiveScreen(Screen):
             self.selected = None
             self._cards_key = self._stepper_key = None
             self._start_ticker()
+        if view.expected != self._expected:   # the camera saw the move a form waited for: it is sent
+            self._expected, self._expecting = view.expected, False
+            self.reset(rebuild=False)
+            self.selected = None
         s = view.summary
         self._show_scoreboard(s)
         self.health_text = health_line(view)
@@ -252,6 +258,16 @@ class LiveScreen(Screen):
         self.mode, self.action, self.picked, self.selected = "", None, [], None
         self.controller.submit(command)
         self.build_panel()
+
+    def expect_move(self, expectation) -> None:
+        """The form waits only for where a figure goes: the camera may finish it (ui/autoflow.py)."""
+        self._expecting = True
+        self.controller.expect_move(expectation)
+
+    def on_mode(self, *_args) -> None:
+        if not self.mode and self._expecting:   # the form closed: the camera no longer finishes it
+            self._expecting = False
+            self.controller.expect_move(None)
 
     def set_mode(self, mode: str, keep_action: bool = False, keep_picked: bool = False) -> None:
         self.mode = mode
