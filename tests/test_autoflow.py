@@ -226,3 +226,19 @@ def _declaration_point(table: Table) -> None:
         pass
     finally:
         table.ctl.submit = original
+
+
+def test_a_figure_seen_on_the_line_between_two_squares_asks(tmp_path):
+    table = Table(tmp_path, "fublet")
+    _to_movement(table)
+    spot = table.state.players[A(7)].ms
+    to = (spot[0] - 2, spot[1])
+    x, y = centre(table.view.board, to)
+    edge = x - table.view.board.ms_size_mm[0] / 2 + 0.4      # 0.4 mm inside the square's edge
+    table.see(A(7), (edge, y))
+    assert table.state.players[A(7)].ms == spot
+    (proposal,) = table.view.proposals
+    assert "line" in proposal.text
+    table.see(A(7), (x, y))                                   # set down squarely: taken, asked no more
+    assert table.state.players[A(7)].ms == to and not table.view.proposals
+    table.close()

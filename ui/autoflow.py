@@ -15,7 +15,7 @@ figure settling elsewhere fills it in and the command goes to the rules as the c
 
 A camera sighting is held for a person (a ``Proposal``: one tap to take it, one to drop it)
 when the camera says it is unsure (health ``degraded``: corner markers hidden, the board
-moved, frames too slow), or when the rules refuse what it proposes
+moved, frames too slow), when the figure stands on a line between two squares, or when the rules refuse what it proposes
 (a figure seen where no move of the rules takes it): taking it is then a correction, as
 if a person had put the figure there by hand.
 """
@@ -36,6 +36,7 @@ CLOSING = frozenset({"pass", "end_turn", "restart_step", "set_up_done"})
 # Open actions that stand beside play (either side, any time): they leave the step forced.
 ASIDE = frozenset({"substitute", "misconduct", "start_clock", "pause_clock", "resume_clock", "time_up"})
 MAX_STEPS = 6   # forced steps after one command (a phase's passes, then the next phase's)
+LINE_MM = 1.0   # a sighting this close to a square's edge is on the line (the camera's median error)
 
 
 class Auto(str, Enum):
@@ -113,6 +114,19 @@ class Proposal:
 
     def __repr__(self) -> str:
         return f"Proposal({self.id}, {self.command!r}, {self.text!r})"
+
+
+def on_a_line(rules: Any, state: Any, sighting: Sighting, command: Command, margin_mm: float = LINE_MM) -> bool:
+    """Whether the figure stands on the line between two squares or spaces: the rules read a
+    point ``margin_mm`` to one side of the sighting as another command (the camera's
+    position error is about 1 mm; on a line, either square is a coin's throw)."""
+    if not sighting.on_pitch or margin_mm <= 0:
+        return False
+    for dx, dy in ((margin_mm, 0.0), (-margin_mm, 0.0), (0.0, margin_mm), (0.0, -margin_mm)):
+        moved = dataclasses.replace(sighting, x_mm=sighting.x_mm + dx, y_mm=sighting.y_mm + dy)
+        if rules.command_for(state, moved) != command:
+            return True
+    return False
 
 
 def correction_for(sighting: Sighting) -> Command | None:

@@ -37,7 +37,7 @@ from firmware_bridge.feed import Feed, Refusal
 from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 
 from .autoflow import MAX_STEPS as MAX_FORCED
-from .autoflow import Auto, Expectation, Proposal, correction_for, forced_step, forced_words
+from .autoflow import Auto, Expectation, Proposal, correction_for, forced_step, forced_words, on_a_line
 
 log = logging.getLogger(__name__)
 
@@ -594,6 +594,9 @@ class Controller:
                 return None   # where the rules have it already (or nothing the rules track)
             if self._health["camera"] is Health.DEGRADED:
                 self._propose(sighting, command, "the camera is unsure")
+                return None
+            if on_a_line(m.ruleset, m.state, sighting, command):
+                self._propose(sighting, command, "it stands on a line: is this the square?")
                 return None
             try:
                 self._apply(lambda: m.submit(command, Source.VISION), Source.VISION)
