@@ -240,8 +240,8 @@ GAMES: dict[str, Callable[[Table], Played]] = {"fublet": fublet, "futboard": fut
                                                 "football_leader": football_leader, "fussball_liga": fussball_liga}
 
 
-def play(game: str, data_dir: Path, auto: Auto = Auto.DEVICES) -> Played:
-    table = Table(Path(data_dir), game)
+def play(game: str, data_dir: Path, auto: Auto = Auto.DEVICES, wire: str = "memory") -> Played:
+    table = Table(Path(data_dir), game, wire)
     table.ctl.auto = auto
     try:
         return GAMES[game](table)

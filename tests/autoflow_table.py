@@ -5,7 +5,9 @@ The tray is the reference firmware's own core (``firmware/traycore.py``) joined 
 ``TrayLink`` in memory with a fake clock: a throw goes over the framed protocol (HELLO lists
 the dice, ROLL, ACK) and its notices reach the controller's queue as the serial thread would
 put them there, then the controller pumps them on its worker, as the session's ``wake`` does.
-The camera is a stream of committed sightings handed to ``Controller.sighting``, where the
+With ``wire="pty"`` the tray is the simulator on a pseudo-terminal instead, reached through
+the app's own serial session and the controller's worker thread. The camera is a stream of
+committed sightings handed to ``Controller.sighting``, where the
 app's camera relay hands the live tracker's. A coach's touch is a call of the controller the
 live screen makes (submit, choose, keypad, software dice, a tapped move, override, undo):
 ``tap`` counts it, as a declaration or as something else.
@@ -13,6 +15,8 @@ live screen makes (submit, choose, keypad, software dice, a tapped move, overrid
 
 from __future__ import annotations
 
+import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -78,6 +82,47 @@ class MemoryTray:
         assert not self.tray.pending, "the host did not acknowledge the roll"
 
 
+class PtyTray:
+    """The tray simulator (``firmware_bridge.sim``: the firmware's core on a pseudo-terminal)
+    reached through the app's own path: ``Controller.start_tray`` opens the port, its session
+    thread frames and acknowledges the rolls and wakes the controller's worker."""
+
+    def __init__(self, ctl: Controller, game: str) -> None:
+        from firmware_bridge.sim import TraySim
+
+        self.ctl = ctl
+        self.sim = TraySim(dice=tray_dice(game), seed=7)
+        self.sim.start()
+        ctl.start_tray(str(self.sim.link), owners=DiceOwners.for_game(game))
+        deadline = time.monotonic() + 30
+        while ctl.view.tray != "ok" and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert ctl.view.tray == "ok", ctl.view.log[-3:]
+
+    def throw(self, faces: dict[str, int]) -> None:
+        before = len(self.sim.made)
+        self.sim.roll("+".join(faces), list(faces.values()))
+        assert self.sim.wait_settled(before + 1, 30), "the host did not acknowledge the roll"
+        self.ctl.wait()   # the session woke the worker before it acknowledged: the roll is pumped
+
+    def close(self) -> None:
+        self.ctl.stop_tray()
+        self.sim.stop()
+
+
+class SyncController(Controller):
+    """The app's controller with its worker thread, each call waited for: commands still run on
+    the worker (as in the app), and the scenario reads the view they posted."""
+
+    def __init__(self, data_dir: Path) -> None:
+        super().__init__(threaded=True, data_dir=data_dir)
+
+    def _queue(self, job) -> None:
+        super()._queue(job)
+        if threading.current_thread() is not self._worker:
+            self.wait()
+
+
 @dataclass
 class Tap:
     kind: str     # DECLARATION, or what else the coach had to do
@@ -90,16 +135,20 @@ class Table:
 
     data_dir: Path
     game: str
+    wire: str = "memory"   # "memory": no threads, a fake clock; "pty": the simulator, the app's threads
     ctl: Controller = field(init=False)
-    tray: MemoryTray | None = field(init=False, default=None)
+    tray: MemoryTray | PtyTray | None = field(init=False, default=None)
     taps: list[Tap] = field(init=False, default_factory=list)
 
     def __post_init__(self) -> None:
-        self.ctl = Controller(threaded=False, data_dir=self.data_dir)
+        if self.wire == "pty":
+            self.ctl = SyncController(self.data_dir)
+        else:
+            self.ctl = Controller(threaded=False, data_dir=self.data_dir)
 
     # --- devices -----------------------------------------------------------------------------------
     def connect_tray(self) -> None:
-        self.tray = MemoryTray(self.ctl, self.game)
+        self.tray = PtyTray(self.ctl, self.game) if self.wire == "pty" else MemoryTray(self.ctl, self.game)
 
     def connect_camera(self) -> None:
         self.ctl.set_health("camera", "ok", "reading the board")
@@ -129,4 +178,6 @@ class Table:
         return self.ctl.view.state
 
     def close(self) -> None:
+        if isinstance(self.tray, PtyTray):
+            self.tray.close()
         self.ctl.close()

@@ -242,3 +242,11 @@ def test_a_figure_seen_on_the_line_between_two_squares_asks(tmp_path):
     table.see(A(7), (x, y))                                   # set down squarely: taken, asked no more
     assert table.state.players[A(7)].ms == to and not table.view.proposals
     table.close()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_same_taps_through_the_tray_simulator_on_a_pty_and_the_apps_threads(tmp_path, game):
+    memory = play(game, tmp_path / "memory")
+    pty = play(game, tmp_path / "pty", wire="pty")
+    assert pty.taps == memory.taps
+    assert [line for line in pty.log if "rolled" in line] == [line for line in memory.log if "rolled" in line]
