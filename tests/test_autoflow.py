@@ -5,6 +5,8 @@ doubtful sighting asks. Played on a simulated table (tests/autoflow_table.py).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from companion.events import Source
@@ -250,3 +252,14 @@ def test_the_same_taps_through_the_tray_simulator_on_a_pty_and_the_apps_threads(
     pty = play(game, tmp_path / "pty", wire="pty")
     assert pty.taps == memory.taps
     assert [line for line in pty.log if "rolled" in line] == [line for line in memory.log if "rolled" in line]
+
+
+def test_on_the_tablet_a_run_is_finished_by_the_camera_and_an_unsure_move_asks(tmp_path):
+    from test_ui_app import not_blank, run_scenario
+
+    result = run_scenario("1280x800", tmp_path, "game:autoflow")   # tests/ui_play_autoflow.py
+    assert result["error"] == "", result["error"]
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"live_run_declared", "live_run_booked", "live_camera_asks", "live_camera_taken"} <= names
+    for shot in result["screenshots"]:
+        assert not_blank(shot), f"{shot} is blank"

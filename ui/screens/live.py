@@ -336,6 +336,9 @@ class LiveScreen(Screen):
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""
                 return self.build_panel()
+            if view.expecting is not None and view.camera == "ok":
+                add(wrap_label(f"Or move #{view.expecting.number} there on the board: the camera takes it.",
+                               theme.SMALL_SP, colour=theme.ACCENT))
             add(button("Cancel", self.cancel))
             return
         if head is not None and head.kind == "dice":
