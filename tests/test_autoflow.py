@@ -148,9 +148,16 @@ def test_a_sighting_the_rules_refuse_is_offered_as_a_correction_and_can_be_dropp
     table.close()
 
 
-def test_a_camera_move_says_so_in_the_log(tmp_path):
+def test_a_camera_move_says_so_in_the_log_also_after_a_resume(tmp_path):
+    from ui.controller import Controller
+
     played = play("futboard", tmp_path)
-    assert any(line.endswith("(camera)") and "home#7" in line for line in played.log), played.log
+    said = [line for line in played.log if line.endswith("(camera)")]
+    assert any("home#7" in line for line in said) and len(said) == 2, played.log   # once a move
+    again = Controller(threaded=False, data_dir=tmp_path)
+    again.resume()
+    assert [line for line in again.view.log if line.endswith("(camera)")] == said
+    again.close()
 
 
 def test_a_run_declared_on_the_tablet_takes_its_target_from_the_camera(tmp_path):

@@ -42,7 +42,7 @@ from .autoflow import Auto, Expectation, Proposal, correction_for, forced_step, 
 log = logging.getLogger(__name__)
 
 LOG_LINES = 200
-DEVICE_WORDS = {Source.VISION: "camera", Source.TRAY: "after the tray's roll"}
+DEVICE_WORDS = {Source.VISION: "camera"}   # a roll's line names its device already
 NO_MATCH = "No match is open: start a new match, or resume the last one from Home."
 NO_MATCH_TO_RESUME = "There is no match to resume yet: start a new match."
 
@@ -313,14 +313,15 @@ class Controller:
         m = self.match
         rules = m.ruleset
         state = rules.initial_state()
-        lines = []
+        lines: list[str] = []
+        said: set[int] = set()
         for event in m.events:
-            lines += self._lines(rules, state, event)
+            lines += self._lines(rules, state, event, said)
             state = rules.evolve(state, event)
         return lines[-LOG_LINES:]
 
     @classmethod
-    def _lines(cls, rules, state: Any, event) -> list[str]:
+    def _lines(cls, rules, state: Any, event, said: set[int] | None = None) -> list[str]:
         """What the log says of one event: the rules' own line; a roll's value as it arrives
         (the rules may say what it meant only later, when the other coach has rolled too);
         every decision a coach made, in words where the rules have no line for it."""
@@ -332,8 +333,9 @@ class Controller:
         line = rules.log_line(state, event)
         if not line and event.source is Source.MANUAL and roll is None:
             line = decision_line(event.payload)
-        if line and roll is None and event.source in DEVICE_WORDS:
-            line = f"{line} ({DEVICE_WORDS[event.source]})"   # what a device did by itself, said so
+        if line and roll is None and event.source in DEVICE_WORDS and said is not None and event.batch not in said:
+            said.add(event.batch)   # what a device did by itself: said on its command's first line
+            line = f"{line} ({DEVICE_WORDS[event.source]})"
         if line:
             out.append(line)
         return out
@@ -490,8 +492,9 @@ class Controller:
     def _log_events(self, before: Any, events: tuple) -> None:
         rules = self.match.ruleset
         state = before
+        said: set[int] = set()
         for event in events:
-            self._log += self._lines(rules, state, event)
+            self._log += self._lines(rules, state, event, said)
             state = rules.evolve(state, event)
 
     # --- commands ------------------------------------------------------------------------------
