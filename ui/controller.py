@@ -52,8 +52,7 @@ FIELD_WORDS = {"ms": "square", "ps": "pass square", "board": "tactical board"}
 
 
 def player_words(ref: PlayerRef) -> str:
-    """A figure in a decision's line: its id, which _lines turns into its team, number and name."""
-    return str(ref)
+    return f"{ref.team.label} #{ref.number}"
 
 
 def decision_line(payload: Any) -> str:
@@ -75,12 +74,13 @@ def decision_line(payload: Any) -> str:
             if f.name == "team" and isinstance(value, str):
                 parts.append(value)
             elif isinstance(value, PlayerRef):
-                parts.append(player_words(value) if f.name == "player" else f"{label} {player_words(value)}")
+                # The id: _lines says it by team, number and name ("Touchline Rovers #7 Kit").
+                parts.append(str(value) if f.name == "player" else f"{label} {value}")
             elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
                 parts.append(f"{label} {str(value).replace('_', ' ')}")
             elif isinstance(value, (tuple, list)) and 0 < len(value) <= 11 and all(
                     isinstance(v, (PlayerRef, str, int)) for v in value):
-                parts.append(f"{label} {', '.join(player_words(v) if isinstance(v, PlayerRef) else str(v) for v in value)}")
+                parts.append(f"{label} {', '.join(str(v) for v in value)}")
     text = f"{name}: {'; '.join(parts)}" if parts else name
     return text if len(text) <= 160 else text[:157] + "..."
 

@@ -123,7 +123,8 @@ class LiveScreen(Screen):
         n = len(view.placeholders)
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
-        self.log_text = "\n".join(reversed(view.log[-12:]))
+        # Every line by name, also those a device's notice wrote with an id.
+        self.log_text = "\n".join(self.names.line(line) for line in reversed(view.log[-12:]))
         self.board = view.board
         figures = self._draw_pitch(view, self.board)
         if self.selected is not None and all(f.ref != self.selected for f in figures) \
