@@ -72,6 +72,11 @@ def test_a_scripted_match_reads_without_ids(game):
         state = rules.evolve(state, event)
         folded.apply(event)   # the web scoreboard's log
     seen += [f"web log: {line}" for line in folded.log]
+    # The web scoreboard's page data: its log, requests and refusal.
+    from ui.games import face_for
+    from ui.web.snapshot import Builder
+    page = Builder(rules, face_for(game)).build(1, m.state, folded.log, m.events[-1]).data
+    seen += [f"web page: {line}" for line in page["log"] + [p["text"] for p in page["pending"]]]
     assert sum(line.startswith("log:") for line in seen) > 50, "the match was too short to say anything"
     bad = [line for line in seen if ID.search(line)]
     assert not bad, f"{game}: {len(bad)} lines name an id, e.g.:\n" + "\n".join(bad[:12])
