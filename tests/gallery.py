@@ -51,7 +51,7 @@ PICKS = {
     "editor:enter": {"enter-bad-speed": ("box-editor-refused", "Box editor: a value out of range, refused with its field and range"),
                      "enter-colours": ("box-editor-colours", "Box editor: team colours (Harbour's blue clashes with Rovers')"),
                      "enter-exported": ("box-editor-exported", "Box editor: the box exported to one file"),
-                     "live-banner": ("live-fublet-team-colours", "A match in the box's colours: the away side in its second colours"),
+                     "live-banner": ("live-fublet-team-colours", "A match in the box's colours, lined up by a preset: Harbour in its white second colours"),
                      "banner-opened": ("box-editor-from-banner", "The live screen's placeholder line opens the editor")},
     "editor:import": {"imported": ("box-editor-imported", "Box editor: a box imported on another tablet"),
                       "import-refused": ("box-editor-import-refused", "Box editor: a damaged box file refused, with why")},

@@ -182,6 +182,14 @@ class EditorDriver(Driver):
         for _ in range(10):
             yield "settle"
         live = self.screen()
+        # Both sides lined up by a preset: the figures in the box's colours (Harbour in white).
+        self.press("More")
+        yield "settle"
+        self.press("Line-up")
+        yield "settle"
+        self.press("3-5-2", startswith=True)
+        for _ in range(6):
+            yield "settle"
         self.seen["banner"] = live.warning_text
         self.screenshot("live-banner")
         self.press(live.warning_text)
