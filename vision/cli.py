@@ -20,8 +20,12 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
-import numpy as np
+from .threads import one_thread, one_thread_env
+
+one_thread_env()  # before numpy is imported: see vision/threads.py
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from calibration.corners import calibrate_from_corners, calibrate_from_frame
 from calibration.errors import CalibrationError
@@ -94,6 +98,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    one_thread()
     if args.vision_command == "locate":
         return run_locate(args)
     return run_watch(args)

@@ -28,6 +28,7 @@ from .errors import SourceError
 from .locate import FrameResult, VisionSetup, board_rect, locate
 from .sighting import BallSighting, Event, HealthChange, Sighting
 from .sources import Frame, FrameSource
+from .threads import one_thread
 from .tracker import Tracker, TrackerSettings
 
 log = logging.getLogger(__name__)
@@ -349,6 +350,7 @@ class VisionWorker:
         source.close()
 
     def _run(self) -> None:
+        one_thread()  # the pools only contend on a busy machine: see vision/threads.py
         source: FrameSource | NewestFrame | None = None
         reader: LiveReader | None = None
         try:
