@@ -18,7 +18,9 @@ whole marker shows, *partly covered* when half or more of it does.
   frame, as one squeezed in a wall can be) is a miss of the detector, not counted here;
 - *false commit*: a sighting of a figure that did not move (after the first half second, when
   the board is first read); *wrong commit*: a moved figure committed in another square than the
-  one it was set down in.
+  one it was set down in;
+- *kept in place wrongly*: the reader reported a cap in place (unread, looking as it did) that
+  was being lifted or carried, or less than a quarter of it showed.
 
 Seeds 600,000 and up (``--seed-base 610000`` for looking at while changing the code).
 """
@@ -90,7 +92,7 @@ def script_for(rng: np.random.Generator, figs: list) -> list:
 def run(sequences: int, base: int = SEED) -> dict:
     frames = lost_visible = lost_partly = losses = 0
     visible_ff = partly_ff = 0
-    false_commits = wrong_commits = moves = moves_right = notices = 0
+    false_commits = wrong_commits = moves = moves_right = notices = kept = kept_wrongly = 0
     detail: list[str] = []
     for k in range(sequences):
         seed = base + k
@@ -109,7 +111,15 @@ def run(sequences: int, base: int = SEED) -> dict:
         dest: dict[int, list] = {}
         was_seen: dict[int, bool] = {}
         for image, t, truth, mt in render_sequence(scene, script, seed=seed):
-            events = tracker.update(reader.read(to_gray(image)), t)
+            result = reader.read(to_gray(image))
+            events = tracker.update(result, t)
+            for s in getattr(result, "in_place", ()):
+                tr = mt.get(s.marker)
+                x, y = rest.get(s.marker, (math.inf, math.inf))
+                kept += 1
+                if tr is None or tr.visible < 0.25 or math.hypot(tr.x_mm - x, tr.y_mm - y) >= 1.0 \
+                        or tr.z_mm > MARKERS.cap_height_mm + 0.5:
+                    kept_wrongly += 1
             frames += 1
             if truth is not None:
                 rest[truth.marker] = (truth.x_mm, truth.y_mm)
@@ -159,7 +169,8 @@ def run(sequences: int, base: int = SEED) -> dict:
             "losses per 1,000 frames (seen -> unseen, at least half visible)": round(losses * per, 1),
             "moves committed to their square": f"{moves_right} of {moves}",
             "false commits": false_commits, "wrong commits": wrong_commits,
-            "conflict notices": notices, "which": detail}
+            "conflict notices": notices, "caps kept in place (figure-frames)": kept,
+            "kept in place wrongly": kept_wrongly, "which": detail}
 
 
 def main() -> None:
