@@ -251,7 +251,8 @@ def estimate_intrinsics(H: np.ndarray, board_mm: np.ndarray, size: tuple[int, in
             c = make(float(v))
             rows.append((*score(c), c, make, float(v), (hi - lo) / (steps - 1)))
     best = min(rows, key=lambda r: r[0])
-    if not math.isfinite(best[0]):
+    if not math.isfinite(best[0]):  # mirrored points say so; anything else is a bad set of points
+        pose_from_homography(H, np.array([[f_prior, 0.0, cx0], [0.0, f_prior, cy0], [0.0, 0.0, 1.0]]))
         raise CalibrationError("no camera above the board sees the points this way: check the points")
     _, _, _, _, make, v, step = best
     for u in np.linspace(v - step, v + step, 21):  # finer around the best
