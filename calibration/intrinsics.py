@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .camera import CameraModel
@@ -108,8 +109,6 @@ def camera_for(H: np.ndarray, size: tuple[int, int], f: float, cx: float, cy: fl
         R, t = pose_from_homography(H, K)
     except CalibrationError:
         return None
-    import cv2
-
     return CameraModel(int(size[0]), int(size[1]), f, f, cx, cy, rvec=tuple(cv2.Rodrigues(R)[0].ravel()),
                        tvec=tuple(t))
 
@@ -162,11 +161,12 @@ def _stand_cost(cam: CameraModel, caps: StandingCaps, priors: Priors) -> tuple[f
     gx, gy = caps.square_mm
     L, Wd = caps.pitch_mm
     ok = np.isfinite(xy).all(axis=1) & (xy[:, 0] >= 0) & (xy[:, 0] <= L) & (xy[:, 1] >= 0) & (xy[:, 1] <= Wd)
-    xy = xy[ok]
-    dx = xy[:, 0] - (np.floor(xy[:, 0] / gx) + 0.5) * gx
-    dy = xy[:, 1] - (np.floor(xy[:, 1] / gy) + 0.5) * gy
+    dx = xy[ok, 0] - (np.floor(xy[ok, 0] / gx) + 0.5) * gx
+    dy = xy[ok, 1] - (np.floor(xy[ok, 1] / gy) + 0.5) * gy
     d2 = (dx ** 2 + dy ** 2) / priors.stand_sd_mm ** 2
-    return float(np.minimum(d2, priors.stand_cut ** 2).sum()), int(ok.sum())
+    # a cap off the pitch (on a bench, or cast there by this camera) counts as one set down anyhow
+    off = int((~ok).sum()) * priors.stand_cut ** 2
+    return float(np.minimum(d2, priors.stand_cut ** 2).sum()) + off, int(ok.sum())
 
 
 def prior_focal(H: np.ndarray, board_mm: np.ndarray, height_mm: float, size: tuple[int, int]) -> float:
