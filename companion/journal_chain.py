@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
 
-from .codec import from_json
+from .codec import constructor, from_json
 from .errors import DecodeError, TouchlineError
 from .events import Event, Source, parse_time, payload_type
 
@@ -97,10 +97,19 @@ def _refuse_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
+_SCAN = _DECODER.scan_once
+
+
 def load_json(text: str) -> Any:
     """``json.loads`` that refuses NaN and Infinity and turns runaway nesting into ValueError."""
     try:
-        return _DECODER.decode(text)
+        try:  # compact text (what Touchline writes): one scan, no whitespace to skip
+            value, end = _SCAN(text, 0)
+            if end == len(text):
+                return value
+        except (StopIteration, ValueError):
+            pass
+        return _DECODER.decode(text)  # anything else: the full decoder accepts it or says why not
     except RecursionError:
         raise ValueError("nested too deeply to be an event") from None
 
@@ -146,20 +155,21 @@ def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tup
     hashes: list[str] = []
     prev, last, batch, batch_status = GENESIS, 0, 0, ""
     undone_from = 0
-    types: dict[str, Any] = {}
+    kinds: dict[tuple[str, str], tuple[Any, Source]] = {}
     times: dict[str, Any] = {}
     payloads: dict[tuple[str, str], Any] = {}
-    hash_of = chain_hash
+    sha256, make_event, parse = hashlib.sha256, _make_event, _parse_payload
     for row in rows:
         seq, b, at, source, type_, data, status, stored_hash, line, parsed = row
         if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
             raise Broken(last + 1 if type(seq) is not int else 0, line,
                          f"seq must be an integer from 1 to {MAX_SEQ}, got {_short(seq)}")
         expected = last + 1
-        hop = omitted.get(expected) if omitted else None
-        if hop is not None and seq == hop[0] + 1:
-            prev, expected = hop[1], seq
-            batch = 0  # a batch never spans left-out events
+        if omitted:
+            hop = omitted.get(expected)
+            if hop is not None and seq == hop[0] + 1:
+                prev, expected = hop[1], seq
+                batch = 0  # a batch never spans left-out events
         if seq != expected:
             if seq == last:
                 raise Broken(seq, line, "this seq appears twice (a duplicated or copied event)")
@@ -188,8 +198,9 @@ def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tup
             for name, value in (("at", at), ("source", source), ("type", type_), ("data", data)):
                 if type(value) is not str:
                     raise Broken(seq, line, f"{name} must be text, got {_short(value)}")
-        digest = hash_of(prev, seq, b, at, source, type_, data)
-        broken = ""
+        # chain_hash, written out: this line runs for every event of every replay.
+        digest = sha256(f"{prev}\n{seq}\n{b}\n{at}\n{source}\n{type_}\n{data}".encode("utf-8", "surrogatepass")
+                        ).hexdigest()
         if chained and stored_hash != digest:
             stored = stored_hash
             if type(stored) is not str or len(stored) != 64 or not _HEX.issuperset(stored):
@@ -197,15 +208,12 @@ def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tup
             else:
                 broken = ("the hash chain breaks here: this event was changed, or one before it was changed, "
                           "removed or inserted")
+        else:
+            broken = ""
         try:
-            if type(type_) is not str:
-                raise DecodeError("type", f"expected a string, got {_short(type_)}")
-            ptype = types.get(type_) or types.setdefault(type_, payload_type(type_))
-            source_enum = _SOURCES.get(source)
-            if source_enum is None:
-                raise DecodeError("source", f"expected one of {', '.join(_SOURCES)}, got {_short(source)}")
-            if ptype.DERIVED and source_enum is not Source.RULES:
-                raise DecodeError("source", f"{type_} is derived by the rules; its source must be 'rules'")
+            kind = kinds.get((type_, source))
+            if kind is None:
+                kind = kinds[(type_, source)] = _kind(type_, source)
             when = times.get(at)
             if when is None:
                 when = times[at] = parse_time(at)
@@ -214,15 +222,13 @@ def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tup
             key = (type_, data)
             payload = payloads.get(key)
             if payload is None:
-                if parsed is None:
-                    parsed = load_json(data)
-                payload = from_json(ptype, parsed, "data")
-                event = Event(seq, b, when, source_enum, payload)
+                payload = parse(kind[0], data, parsed)
+                event = make_event(seq, b, when, kind[1], payload)
                 if domain is not None:
                     domain(event)
                 payloads[key] = payload
             else:
-                event = Event(seq, b, when, source_enum, payload)
+                event = make_event(seq, b, when, kind[1], payload)
         except (DecodeError, ValueError, RecursionError) as exc:
             reason = "nested too deeply" if isinstance(exc, RecursionError) else _one_line(exc)
             also = f" (and {broken[0].lower()}{broken[1:]})" if broken else ""
@@ -233,6 +239,27 @@ def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tup
         hashes.append(digest)
         prev, last = digest, seq
     return Checked(tuple(out), tuple(hashes), prev, last)
+
+
+_make_event = constructor(Event)
+
+
+def _kind(type_: str, source: str) -> tuple[Any, Source]:
+    """The payload class a row's type names and the row's source, checked together (a
+    derived event comes from the rules)."""
+    ptype = payload_type(type_)
+    source_enum = _SOURCES.get(source)
+    if source_enum is None:
+        raise DecodeError("source", f"expected one of {', '.join(_SOURCES)}, got {_short(source)}")
+    if ptype.DERIVED and source_enum is not Source.RULES:
+        raise DecodeError("source", f"{type_} is derived by the rules; its source must be 'rules'")
+    return ptype, source_enum
+
+
+def _parse_payload(ptype: Any, data: str, parsed: Any) -> Any:
+    if parsed is None:
+        parsed = load_json(data)
+    return from_json(ptype, parsed, "data")
 
 
 def _short(value: Any) -> str:
