@@ -362,13 +362,15 @@ _compile_lock = threading.RLock()
 
 
 def fast_decoder(tp: type) -> Callable[[Any], Any]:
-    """The fast decoder of a dataclass: ``f(value)`` returns the decoded value or raises
+    """The fast decoder of a type: ``f(value)`` returns the decoded value or raises
     DecodeError without a field path (``from_json`` then decodes again to name the field)."""
     try:
         return _fast[tp]
     except KeyError:
         pass
-    decoder_for(tp)
+    decoder = decoder_for(tp)
+    if tp not in _plans:  # not a dataclass: its own decoder is the fast one
+        return lambda v: decoder(v, None)
     with _compile_lock:
         if tp in _fast:
             return _fast[tp]

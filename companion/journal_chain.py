@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
 
-from .codec import constructor, from_json
+from .codec import constructor, fast_decoder, from_json
 from .errors import DecodeError, TouchlineError
 from .events import Event, Source, parse_time, payload_type
 
@@ -65,21 +65,32 @@ class RawRow(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Checked:
-    """Rows that passed every check: events with their statuses, and the chain's head."""
+    """Rows that passed every check: the events and their statuses, in order (two tuples
+    rather than a pair per row: a replay builds thousands), and the chain's head."""
 
-    rows: tuple[tuple[Event, str], ...]
+    events: tuple[Event, ...]
+    statuses: tuple[str, ...]
     hashes: tuple[str, ...]
     head: str
     last_seq: int
 
     @property
+    def rows(self) -> tuple[tuple[Event, str], ...]:
+        """Each event with its status."""
+        return tuple(zip(self.events, self.statuses))
+
+    @property
     def active(self) -> tuple[Event, ...]:
-        return tuple(e for e, s in self.rows if s == ACTIVE)
+        if UNDONE not in self.statuses and DISCARDED not in self.statuses:
+            return self.events
+        return tuple(e for e, s in zip(self.events, self.statuses) if s == ACTIVE)
 
     @property
     def redo(self) -> tuple[tuple[Event, ...], ...]:
+        if UNDONE not in self.statuses:
+            return ()
         batches: dict[int, list[Event]] = {}
-        for event, status in self.rows:
+        for event, status in zip(self.events, self.statuses):
             if status == UNDONE:
                 batches.setdefault(event.batch, []).append(event)
         return tuple(tuple(batches[b]) for b in sorted(batches))
@@ -151,14 +162,15 @@ def check_rows(rows: Iterable[RawRow], *, chained: bool,
 
 def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tuple[int, str]],
                 domain: Callable[[Event], None] | None) -> Checked:
-    out: list[tuple[Event, str]] = []
+    events: list[Event] = []
+    statuses: list[str] = []
     hashes: list[str] = []
     prev, last, batch, batch_status = GENESIS, 0, 0, ""
     undone_from = 0
-    kinds: dict[tuple[str, str], tuple[Any, Source]] = {}
+    kinds: dict[tuple[str, str], tuple[Any, Source, Callable[[Any], Any]]] = {}
     times: dict[str, Any] = {}
-    payloads: dict[tuple[str, str], Any] = {}
-    sha256, make_event, parse = hashlib.sha256, _make_event, _parse_payload
+    payloads: dict[tuple[str, str, str], tuple[Any, Source]] = {}
+    sha256, make_event = hashlib.sha256, _make_event
     for row in rows:
         seq, b, at, source, type_, data, status, stored_hash, line, parsed = row
         if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
@@ -211,55 +223,59 @@ def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tup
         else:
             broken = ""
         try:
-            kind = kinds.get((type_, source))
-            if kind is None:
-                kind = kinds[(type_, source)] = _kind(type_, source)
-            when = times.get(at)
-            if when is None:
-                when = times[at] = parse_time(at)
-            # Identical payload text decodes to the same immutable payload, already checked
-            # against its domain: decode and check it once (a match repeats many payloads).
-            key = (type_, data)
-            payload = payloads.get(key)
-            if payload is None:
-                payload = parse(kind[0], data, parsed)
+            # Identical payload text of one type and source decodes to the same immutable
+            # payload, already checked against its domain (and the type against the source):
+            # decode and check it once (a match repeats many payloads).
+            key = (type_, source, data)
+            seen = payloads.get(key)
+            if seen is None:
+                kind = kinds.get((type_, source))
+                if kind is None:
+                    kind = kinds[(type_, source)] = _kind(type_, source)
+                when = times.get(at)
+                if when is None:
+                    when = times[at] = parse_time(at)
+                if parsed is None:
+                    parsed = load_json(data)
+                try:
+                    payload = kind[2](parsed)
+                except DecodeError:  # decode again, naming the field that is wrong
+                    payload = from_json(kind[0], parsed, "data")
                 event = make_event(seq, b, when, kind[1], payload)
                 if domain is not None:
                     domain(event)
-                payloads[key] = payload
+                payloads[key] = (payload, kind[1])
             else:
-                event = make_event(seq, b, when, kind[1], payload)
+                when = times.get(at)
+                if when is None:
+                    when = times[at] = parse_time(at)
+                event = make_event(seq, b, when, seen[1], seen[0])
         except (DecodeError, ValueError, RecursionError) as exc:
             reason = "nested too deeply" if isinstance(exc, RecursionError) else _one_line(exc)
             also = f" (and {broken[0].lower()}{broken[1:]})" if broken else ""
             raise Broken(seq, line, f"cannot be read ({reason}){also}") from None
         if broken:
             raise Broken(seq, line, broken)
-        out.append((event, status))
+        events.append(event)
+        statuses.append(status)
         hashes.append(digest)
         prev, last = digest, seq
-    return Checked(tuple(out), tuple(hashes), prev, last)
+    return Checked(tuple(events), tuple(statuses), tuple(hashes), prev, last)
 
 
 _make_event = constructor(Event)
 
 
-def _kind(type_: str, source: str) -> tuple[Any, Source]:
-    """The payload class a row's type names and the row's source, checked together (a
-    derived event comes from the rules)."""
+def _kind(type_: str, source: str) -> tuple[Any, Source, Callable[[Any], Any]]:
+    """The payload class a row's type names, the row's source, checked together (a derived
+    event comes from the rules), and the class's fast decoder."""
     ptype = payload_type(type_)
     source_enum = _SOURCES.get(source)
     if source_enum is None:
         raise DecodeError("source", f"expected one of {', '.join(_SOURCES)}, got {_short(source)}")
     if ptype.DERIVED and source_enum is not Source.RULES:
         raise DecodeError("source", f"{type_} is derived by the rules; its source must be 'rules'")
-    return ptype, source_enum
-
-
-def _parse_payload(ptype: Any, data: str, parsed: Any) -> Any:
-    if parsed is None:
-        parsed = load_json(data)
-    return from_json(ptype, parsed, "data")
+    return ptype, source_enum, fast_decoder(ptype)
 
 
 def _short(value: Any) -> str:

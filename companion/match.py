@@ -17,8 +17,16 @@ from .events import Event, Source, now
 from .games import ruleset_for
 from .journal import Journal
 from .journal_chain import gc_paused
-from .ruleset import Command, Request, Ruleset
+from .ruleset import Command, GameRules, Request, Ruleset
 from .sightings import Sighting
+
+
+def _payload_fold(ruleset: Ruleset) -> Callable[[Any, Any], Any] | None:
+    """The game's fold of one payload, when the ruleset's ``evolve`` is the standard one
+    (which only hands the payload to it): a replay then skips that step per event."""
+    if getattr(type(ruleset), "evolve", None) is GameRules.evolve:
+        return ruleset.transaction.evolve
+    return None
 
 
 class Match:
@@ -74,6 +82,7 @@ class Match:
         """Fold stored events, keeping the state after each batch (what undo goes back to).
         One pass, with nothing per batch but the state kept: a replay runs this per event."""
         evolve = self.ruleset.evolve
+        fold_payload = _payload_fold(self.ruleset)
         states, starts = self._states, self._batch_starts
         state, batch, offset = states[-1], None, len(self._events)
         for i, event in enumerate(events):
@@ -83,7 +92,7 @@ class Match:
                 starts.append(offset + i)
                 batch = event.batch
             try:
-                state = evolve(state, event)
+                state = fold_payload(state, event.payload) if fold_payload else evolve(state, event)
             except Exception as exc:  # a stored event the rules cannot apply: name it
                 raise ReplayError(event.seq, event.type, str(exc) or type(exc).__name__) from exc
         if batch is not None:
