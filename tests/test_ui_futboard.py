@@ -330,10 +330,11 @@ class FakeScreen:
 class FakeView:
     def __init__(self, m: Match):
         self.state, self.summary, self.pending = m.state, m.summary(), m.pending()
+        self.actions = m.ruleset.open_actions(m.state)
 
 
 def panel_texts(face: FutboardFace, m: Match, monkeypatch, **screen) -> tuple[list[str], dict, FakeScreen]:
-    import ui.games.futboard as fb
+    import ui.games.futboard.actions as fb
 
     buttons: dict[str, object] = {}
     texts: list[str] = []
@@ -413,3 +414,36 @@ def test_the_buttons_at_a_corner_and_a_penalty(monkeypatch):
     assert any("outside" in t for t in texts)
     buttons["#9 takes it (to the spot)"]()
     assert fake.sent == [PlaceFigure(A(9), square=(2, 6))]
+
+
+def test_end_the_turn_is_offered_only_when_the_rules_take_it(monkeypatch):
+    """The buttons come from the rules' open actions: at the start of a turn with the ball,
+    "end the turn" is refused (You Have to Move the Ball), so it is not offered."""
+    from companion.errors import RuleViolation
+
+    face = face_for_test()
+    m = kicked_off(to=8)
+    m.submit(c.EndTurn(Team.HOME))
+    m.submit(c.EndTurn(Team.AWAY))
+    assert m.state.turn is Team.HOME and m.state.ball == H(8)
+    with pytest.raises(RuleViolation, match="Move the Ball"):
+        m.ruleset.decide(m.state, c.EndTurn(Team.HOME))
+    _texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert "Pass from #8..." in buttons and "Home: end the turn" not in buttons
+    m.submit(c.Move(H(8), (m.state.players[H(8)].space[0] + 1, m.state.players[H(8)].space[1])))
+    _texts, buttons, fake = panel_texts(face, m, monkeypatch)
+    buttons["Home: end the turn"]()
+    assert fake.sent == [c.EndTurn(Team.HOME)]
+
+
+def test_the_kick_off_waits_for_legal_line_ups_and_the_clock_for_a_time_limit(monkeypatch):
+    face = face_for_test()
+    m = created(face, time="none", goal_limit="3")
+    texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert lineup_problems(m.state)
+    assert {"Home: default line-up", "Away: default line-up"} <= set(buttons)
+    assert not any(t.startswith("Kick off") or "centre circle to kick off" in t for t in [*buttons, *texts])
+    assert not any("clock" in t for t in buttons)      # a match to 3 goals runs against no clock
+    lined_up(m)
+    _texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert "Kick off: #9 passes..." in buttons
