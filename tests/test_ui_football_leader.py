@@ -239,3 +239,44 @@ def test_set_up_changes_and_a_sheet_written_by_touch(face):
     face.on_figure(sc, view, A(4))
     face.on_cell(sc, view, (4, 2))
     assert sc.sent[-1] == c.ChangeStrategy(Team.AWAY, A(4), goal_kick=(4, 2))
+
+
+def panel_buttons(face, m, sc=None) -> dict:
+    """The action panel's buttons by their text (Kivy widgets, no window)."""
+    widgets: list = []
+    face.panel(sc or FakeScreen(), FakeView(m), widgets.append)
+    out = {}
+
+    def walk(w) -> None:
+        if type(w).__name__ == "Button":
+            out[w.text] = w
+        for child in getattr(w, "children", []):
+            walk(child)
+    for w in widgets:
+        walk(w)
+    return out
+
+
+def test_the_set_up_offers_a_position_change_only_while_some_are_left(face):
+    """Three position changes a match (6.1): once Home has made them the rules refuse a fourth,
+    and the face, drawing from the open actions, no longer offers one."""
+    from companion.errors import RuleViolation
+
+    m = new_match()
+    m.submit(c.WriteStrategy(Team.HOME, preset_sheet(m.state, Team.HOME, "4-4-2")))
+    m.submit(c.WriteStrategy(Team.AWAY, preset_sheet(m.state, Team.AWAY, "4-4-2")))
+    d12(m, Team.HOME, 7)
+    d12(m, Team.AWAY, 3)
+    assert m.state.phase is Phase.SET_UP
+    buttons = panel_buttons(face, m)
+    assert {"Home: change a position...", "Away: change a position...", "Home: confirm the set-up"} <= set(buttons)
+    sheet = m.state.sheets[Team.HOME]
+    for number in (9, 10, 11):
+        m.submit(c.ChangeStrategy(Team.HOME, H(number), goal_kick=sheet.goal_kick[number]))
+    with pytest.raises(RuleViolation, match="position modifications"):
+        m.ruleset.decide(m.state, c.ChangeStrategy(Team.HOME, H(8), goal_kick=sheet.goal_kick[8]))
+    buttons = panel_buttons(face, m)
+    assert "Home: change a position..." not in buttons and "Away: change a position..." in buttons
+    sc = FakeScreen()
+    panel_buttons(face, m, sc)["Home: confirm the set-up"].dispatch("on_release")
+    assert sc.sent == [c.ConfirmSetUp(Team.HOME)]

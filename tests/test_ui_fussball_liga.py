@@ -16,6 +16,7 @@ from companion.commands import PlaceFigure
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.model import PhaseLimit
 from companion.teams import Team
+from companion.view import clock_of
 from ui.games.fussball_liga import FussballLigaFace, bar_specs, expired, standard_lineup
 
 
@@ -115,7 +116,7 @@ def test_the_tablet_calls_time_up_once_per_expiry(face):
         pass
 
     view = View()
-    view.summary = summary
+    view.summary, view.clock = summary, clock_of(summary)
     fresh = FussballLigaFace()
     fresh.tick(Screen(), view, later)
     fresh.tick(Screen(), view, later + timedelta(seconds=0.5))   # the same expiry: not again

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.board import GridBoard
 from companion.teams import PlayerRef, Team
+from companion.view import clock_of
 
 Cell = Hashable          # a game's square or space key, as its rules spell it
 MmRect = tuple[float, float, float, float]   # x0, y0, x1, y1 in board millimetres
@@ -280,7 +281,7 @@ class Face:
         teams = summary.get("teams", {})
         score = summary.get("score", {})
         return Scoreboard(f"{teams.get('home', 'Home')}  {score.get('home', 0)} - {score.get('away', 0)}  "
-                          f"{teams.get('away', 'Away')}", str(summary.get("half", "")),
+                          f"{teams.get('away', 'Away')}", clock_of(summary).period,
                           str(summary.get("phase", "")).replace("_", " "))
 
     def bars(self, summary: dict[str, Any]) -> list[BarSpec]:

@@ -17,6 +17,7 @@ from companion.fublet import commands as c
 from companion.fublet.components import Action, load_components
 from companion.fublet.model import Options, Phase, ShotPlan
 from companion.teams import PlayerRef, Team
+from companion.view import clock_of
 
 from ..widgets.keypad import TOUCH, button, wrap_label
 from .base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, grid_shapes
@@ -75,7 +76,8 @@ class FubletFace(Face):
         shoot = summary.get("shootout") or {}
         extra = f"  ({shoot.get('home', 0)}-{shoot.get('away', 0)} pens)" if shoot else ""
         kind = " (transition)" if summary.get("round_kind") == "transition" else ""
-        return Scoreboard(board.score + extra, f"{summary.get('match_minute', 0)}'  {summary.get('half', '')}",
+        clock = clock_of(summary)
+        return Scoreboard(board.score + extra, f"{clock.minute or 0}'  {clock.period}",
                           f"Round {summary.get('round', 0)}{kind}: {summary.get('phase', '').replace('_', ' ')}")
 
     def bars(self, summary: dict[str, Any]) -> list[BarSpec]:

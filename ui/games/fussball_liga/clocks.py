@@ -1,5 +1,6 @@
 """The Fußball-Liga clocks on the tablet: the half's real-time clock and the phase timer(s)
-read as of now, the time-up calls due, and the bars that show them (pure Python). The
+read as of now (``companion.view.GameClock``), the time-up calls due, and the bars that show
+them (pure Python). The
 tablet is the game's clock: the face calls "time up" itself (``Clocks.tick``)."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.clock import Instant
 from companion.teams import Team
+from companion.view import GameClock, clock_of
 
 from ..base import TEAM_BAR, BarSpec
 
@@ -20,51 +22,10 @@ TIMER = (0.95, 0.8, 0.2, 1)
 LATE = (0.95, 0.35, 0.2, 1)
 
 
-def _elapsed(watch: dict, as_of: str | None, now: datetime | None) -> float:
-    """A clock's reading now: the reading at the last event plus the time since, if running."""
-    value = float(watch.get("elapsed_s") or 0.0)
-    if watch.get("running") and as_of and now is not None:
-        value += max(0.0, Instant.of(now).seconds_since(Instant.parse(as_of)))
-    return value
-
-
-def readings(summary: dict, now: datetime | None) -> dict[str, Any]:
-    """The half's clock and the phase timer(s) as of ``now``: {"half": (elapsed, limit, running),
-    "phase": (...), or "chess": {team: (...)}}."""
-    clock = summary.get("clock") or {}
-    as_of = clock.get("as_of")
-    out: dict[str, Any] = {}
-    half = clock.get("half")
-    if half is not None:
-        out["half"] = (_elapsed(half, as_of, now), half.get("limit_s"), bool(half.get("running")))
-    if "phase" in clock:
-        w = clock["phase"]
-        out["phase"] = (_elapsed(w, as_of, now), w.get("limit_s"), bool(w.get("running")))
-    if "chess" in clock:
-        out["chess"] = {t: (_elapsed(w, as_of, now), w.get("limit_s"), bool(w.get("running")))
-                        for t, w in clock["chess"].items()}
-    return out
-
-
 def expired(summary: dict, now: datetime) -> list[tuple[str, Team | None]]:
     """The time-up calls due now: ("half", None), ("phase", None) for the egg timer, or
     ("phase", team) for a coach's chess clock; never one the rules have already taken."""
-    clock = summary.get("clock") or {}
-    r = readings(summary, now)
-    due: list[tuple[str, Team | None]] = []
-    value, limit, running = r.get("half", (0.0, None, False))
-    if running and limit and not clock.get("half_time_up") and value >= limit:
-        due.append(("half", None))
-    if clock.get("phase_time_up"):
-        return due
-    if "phase" in r:
-        value, limit, running = r["phase"]
-        if running and limit and value >= limit:
-            due.append(("phase", None))
-    for team, (value, limit, running) in sorted(r.get("chess", {}).items()):
-        if running and limit and value >= limit:
-            due.append(("phase", Team(team)))
-    return due
+    return clock_of(summary).expired(now)
 
 
 def mmss(seconds: float) -> str:
@@ -87,23 +48,24 @@ def bar_specs(summary: dict[str, Any], now: datetime | None) -> list[BarSpec]:
         out.append(BarSpec(f"Defender MP {may}", may, per_side, (0.6, 0.6, 0.65, 1)))
     else:
         out.append(BarSpec("Defender MP 0", 0, per_side, (0.6, 0.6, 0.65, 1)))
-    r = readings(summary, now)
-    clock = summary.get("clock") or {}
-    if "phase" in r:
-        value, limit, _running = r["phase"]
-        left = max(0.0, (limit or 0) - value)
-        caption = "Time up!" if clock.get("phase_time_up") else f"Timer {left:.0f} s"
-        out.append(BarSpec(caption, left, limit or 1, LATE if left < 10 else TIMER))
-    elif "chess" in r:
+    clock = clock_of(summary)
+    if clock.phase is not None:
+        w = clock.phase
+        left = w.left_at(now) or 0.0
+        caption = "Time up!" if clock.phase_time_up else f"Timer {left:.0f} s"
+        out.append(BarSpec(caption, left, w.limit_s or 1, LATE if left < 10 else TIMER))
+    elif clock.chess:
         for team in (Team.HOME, Team.AWAY):
-            value, limit, _running = r["chess"][team.value]
-            left = max(0.0, (limit or 0) - value)
+            w = clock.chess_of(team)
+            left = (w.left_at(now) if w is not None else None) or 0.0
+            limit = w.limit_s if w is not None else None
             out.append(BarSpec(f"{team.label} clock {left:.0f} s", left, limit or 1, LATE if left < 10 else TIMER))
     else:
         out.append(BarSpec("No time limit", 0, 1))
-    if "half" in r and r["half"][1]:
-        value, limit, _running = r["half"]
-        out.append(BarSpec(f"Half {mmss(min(value, limit))}", min(value, limit), limit, (0.55, 0.8, 0.95, 1)))
+    half = clock.match
+    if half is not None and half.limit_s:
+        shown = min(half.elapsed_at(now), half.limit_s)
+        out.append(BarSpec(f"Half {mmss(shown)}", shown, half.limit_s, (0.55, 0.8, 0.95, 1)))
     else:
         out.append(BarSpec("Half not started", 0, 1, (0.55, 0.8, 0.95, 1)))
     return out
@@ -117,9 +79,9 @@ class Clocks:
         """The tablet is the game's clock: show the running clocks, and call time up once for
         each expiry (the rules check the reading against their own fold)."""
         summary = view.summary
-        as_of = (summary.get("clock") or {}).get("as_of")
-        for kind, team in expired(summary, now):
-            key = (kind, team, as_of)
+        clock: GameClock = view.clock
+        for kind, team in clock.expired(now):
+            key = (kind, team, clock.as_of)
             if key in self._sent:
                 continue
             self._sent.add(key)

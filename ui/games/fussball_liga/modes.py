@@ -55,7 +55,7 @@ class Modes:
         from kivy.metrics import dp
         from kivy.uix.boxlayout import BoxLayout
 
-        from ..widgets.keypad import TOUCH, button, wrap_label
+        from ...widgets.keypad import TOUCH, button, wrap_label
 
         state: LigaState = view.state
         mode = screen.mode
@@ -151,7 +151,7 @@ class Modes:
         return True
 
     def _fix_panel(self, screen, state, add) -> None:
-        from ..widgets.keypad import button, wrap_label
+        from ...widgets.keypad import button, wrap_label
 
         add(wrap_label("Corrections (a person overrides the rules' books):", 17, bold=True))
         add(button("Correct the ball...", lambda: self._enter(screen, "ball_fix")))

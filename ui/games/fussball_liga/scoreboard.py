@@ -8,7 +8,9 @@ from typing import Any
 from companion.fussball_liga.model import LigaState, Phase
 
 from ..base import BarSpec, Chip, Scoreboard
-from .clocks import bar_specs, mmss, readings
+from companion.view import clock_of
+
+from .clocks import bar_specs, mmss
 
 PHASES = ("toss", "line_up", "set_up", "shot", "movement")
 
@@ -23,15 +25,14 @@ class Panels:
         shoot = summary.get("shootout")
         pens = f"  ({shoot['home']}-{shoot['away']} pens)" if shoot else ""
         text = f"{teams['home']}  {score['home']} - {score['away']}  {teams['away']}{pens}"
-        r = readings(summary, now)
-        clock = summary.get("clock") or {}
-        half = summary.get("half", "")
-        if "half" in r and r["half"][1]:
-            value, limit, _running = r["half"]
-            time = mmss(min(value, limit))
-            if clock.get("half_time_up"):
+        clock = clock_of(summary)
+        half = clock.period
+        w = clock.match
+        if w is not None and w.limit_s:
+            time = mmss(min(w.elapsed_at(now), w.limit_s))
+            if clock.time_up:
                 time += " up"
-            elif clock.get("paused"):
+            elif clock.paused:
                 time += " paused"
             when = f"{time}  {half}"
         else:

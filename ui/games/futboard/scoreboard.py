@@ -8,10 +8,10 @@ import math
 from datetime import datetime
 from typing import Any
 
-from companion.events import parse_time
 from companion.futboard import commands as c
 from companion.futboard.model import ACTIONS_PER_TURN, Phase, Where
 from companion.teams import Team
+from companion.view import clock_of
 
 from ..base import TEAM_BAR, BarSpec, Chip, Scoreboard
 
@@ -19,14 +19,6 @@ log = logging.getLogger(__name__)
 
 STEPS = ("line-up", "action 1", "action 2", "action 3", "corner kick", "penalty", "full time")
 TIME_UP_RETRY_S = 5.0    # a refused or lost "time is up" is proposed again after this long
-
-
-def _elapsed(clock: dict[str, Any], now: datetime | None) -> float:
-    elapsed = float(clock.get("elapsed_s") or 0.0)
-    since = clock.get("since")
-    if clock.get("running") and since and now is not None:
-        elapsed += max(0.0, (now - parse_time(since)).total_seconds())
-    return elapsed
 
 
 def _mmss(seconds: float) -> str:
@@ -47,11 +39,11 @@ class Panels:
         board = f"{teams.get('home', 'Home')}  {score.get('home', 0)} - {score.get('away', 0)}  " \
                 f"{teams.get('away', 'Away')}"
         limits = summary.get("limits") or {}
-        if limits.get("time_min"):
-            clock = summary.get("clock") or {}
-            state = "" if clock.get("running") or summary.get("time_up") else "  (stopped)"
-            shown = _mmss(min(_elapsed(clock, now), limits["time_min"] * 60))
-            clock_text = f"{shown} / {limits['time_min']}:00{state}"
+        clock = clock_of(summary)
+        w = clock.match
+        if w is not None and w.limit_s:
+            state = "" if w.running or clock.time_up else "  (stopped)"
+            clock_text = f"{_mmss(min(w.elapsed_at(now), w.limit_s))} / {_mmss(w.limit_s)}{state}"
         else:
             clock_text = f"Turn {summary.get('turn_no', 0)}"
         if limits.get("goals"):
@@ -91,9 +83,10 @@ class Panels:
         out.append(BarSpec(f"{turn.label + ' actions' if turn else 'Actions'} {n}/{per}", n, per,
                            TEAM_BAR[turn] if turn else (0.5, 0.5, 0.5, 1)))
         limits = summary.get("limits") or {}
-        if limits.get("time_min"):
-            total = limits["time_min"] * 60
-            left = max(0.0, total - _elapsed(summary.get("clock") or {}, self.now()))
+        w = clock_of(summary).match
+        if w is not None and w.limit_s:
+            total = w.limit_s
+            left = w.left_at(self.now()) or 0.0
             out.append(BarSpec(f"Time left {_mmss(math.ceil(left))}", left, total, (0.3, 0.8, 0.45, 1)))
         if limits.get("goals"):
             score = summary.get("score", {})
