@@ -1,8 +1,9 @@
-"""Typed readings of a game's summary for the screens: the game clock.
+"""Typed readings of a game's summary for the screens: the scoreline, the turn, the restart,
+the result, per-side counters and the game clock.
 
 A ruleset's ``summary(state)`` is plain JSON for the report, the web scoreboard and
-``touchline replay``; the tablet reads the same facts typed, through ``clock_of``, the one
-place that knows how each game spells its clock. The four games' clocks:
+``touchline replay``; the tablet reads the same facts typed, through ``summary_of`` and
+``clock_of``, the one place that knows how each game spells them. The four games' clocks:
 
 * Fublet: no running clock; the match minute follows the rounds (``minute``).
 * Football Leader: no clock at all; a half lasts as long as the decks.
@@ -106,7 +107,7 @@ def clock_of(summary: Mapping[str, Any]) -> GameClock:
     period = str(summary.get("half") or "")
     raw = summary.get("clock")
     if not isinstance(raw, Mapping):
-        minute = summary.get("match_minute")
+        minute = summary.get("match_minute", summary.get("minute"))
         return GameClock(period=period, minute=int(minute) if isinstance(minute, (int, float)) else None,
                          time_up=bool(summary.get("time_up")))
     if "half" in raw or "phase_limit" in raw:   # the Fußball-Liga: half, egg timer or chess clocks
@@ -123,3 +124,165 @@ def clock_of(summary: Mapping[str, Any]) -> GameClock:
     minutes = limits.get("time_min")
     return GameClock(period=period, match=_watch(raw, limit_s=minutes * 60.0 if minutes else None),
                      time_up=bool(summary.get("time_up")))
+
+
+# --- the summary ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The final result: ``decided_by`` says how ("full time", "penalties", ...)."""
+
+    winner: Team | None
+    home: int
+    away: int
+    decided_by: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Restart:
+    """A restart under way: its kind ("kick_off", "corner_kick", ...) and the side taking it."""
+
+    kind: str
+    team: Team
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The turn in play: its number (Fublet: the round's), whose it is (the Liga and Fublet:
+    the attacking side), where it stands (Football Leader's stage, Fublet's round kind) and
+    the actions left (Futboard)."""
+
+    number: int
+    team: Team | None = None
+    step: str = ""
+    actions_left: int | None = None
+    actions_per_turn: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Counter:
+    """A count a bar shows: ``value`` out of ``maximum`` (None: the rules set no maximum)."""
+
+    value: float
+    maximum: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What the screens read of a match, typed. ``counters`` are the per-side counts each
+    game keeps, by key: Fublet "pace" (team None) and "mp"; Football Leader "deck", "hand"
+    and "markers"; the Liga "mp" and "defender_mp" while a movement phase runs."""
+
+    game: str = ""
+    created: bool = False
+    teams: tuple[str, str] = ("Home", "Away")
+    score: tuple[int, int] = (0, 0)
+    shootout: tuple[int, int] | None = None
+    phase: str = ""
+    clock: GameClock = GameClock()
+    round: int | None = None            # Fublet's and Futboard's rounds
+    turn: Turn | None = None
+    last_turn: int | None = None        # Football Leader: the half ends after this turn
+    restart: Restart | None = None
+    result: Result | None = None
+    variant: str = ""                   # Futboard: "street" for the Street variant
+    goal_limit: int | None = None       # Futboard: the match ends at this many goals
+    last_outcome: str = ""
+    placeholders: tuple[str, ...] = ()
+    counters: tuple[tuple[str, Team | None, Counter], ...] = ()
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over" or self.result is not None
+
+    def name(self, team: Team | str) -> str:
+        """A side's team name (for a Team or its value "home"/"away")."""
+        side = Team(getattr(team, "value", team))
+        return self.teams[0] if side is Team.HOME else self.teams[1]
+
+    def goals(self, team: Team) -> int:
+        return self.score[0] if team is Team.HOME else self.score[1]
+
+    def counter(self, key: str, team: Team | None = None) -> Counter | None:
+        return next((c for k, t, c in self.counters if k == key and t is team), None)
+
+
+def _team(value: Any) -> Team | None:
+    return Team(value) if value in ("home", "away") else None
+
+
+def _pair(raw: Any, default: int = 0) -> tuple[int, int]:
+    raw = raw if isinstance(raw, Mapping) else {}
+    return int(raw.get("home", default) or 0), int(raw.get("away", default) or 0)
+
+
+def _turn(game: str, d: Mapping[str, Any]) -> Turn | None:
+    raw = d.get("turn")
+    if game == "football_leader":
+        if not isinstance(raw, Mapping):
+            return None
+        return Turn(int(raw.get("number") or 0), _team(raw.get("team")), str(raw.get("stage") or ""))
+    if game == "futboard":
+        return Turn(int(d.get("turn_no") or 0), _team(raw), actions_left=int(d.get("actions_left") or 0),
+                    actions_per_turn=int(d.get("actions_per_turn") or 0))
+    if game == "fublet":
+        return Turn(int(d.get("round") or 0), _team(d.get("attacking")), str(d.get("round_kind") or ""))
+    if isinstance(raw, int):   # the Liga: the turn's number, the attacking side
+        return Turn(raw, _team(d.get("attacking")))
+    return None
+
+
+def _counters(game: str, d: Mapping[str, Any]) -> tuple[tuple[str, Team | None, Counter], ...]:
+    out: list[tuple[str, Team | None, Counter]] = []
+    if game == "fublet":
+        out.append(("pace", None, Counter(int(d.get("round_pace") or 0))))
+        mp = d.get("mp") or {}
+        out += [("mp", t, Counter(int(mp.get(t.value, 0) or 0))) for t in (Team.HOME, Team.AWAY)]
+    elif game == "football_leader":
+        for t in (Team.HOME, Team.AWAY):
+            deck = (d.get("decks") or {}).get(t.value)
+            if deck:
+                out += [("deck", t, Counter(deck["deck"], deck.get("size") or None)),
+                        ("hand", t, Counter(deck["hand"])),
+                        ("markers", t, Counter(deck["markers_on_board"], deck["markers_total"]))]
+    elif game == "fussball_liga":
+        mv = d.get("movement")
+        if isinstance(mv, Mapping):
+            per_side = mv.get("per_side", 18)
+            spent = mv.get("spent") or {}
+            out += [("mp", t, Counter(per_side - spent.get(t.value, 0), per_side)) for t in (Team.HOME, Team.AWAY)]
+            if d.get("attacking"):
+                out.append(("defender_mp", None, Counter(mv.get("defender_may_spend", 0), per_side)))
+    return tuple(out)
+
+
+def summary_of(d: Mapping[str, Any]) -> Summary:
+    """A game's JSON summary (``Ruleset.summary``), typed for the screens."""
+    game = str(d.get("game") or "")
+    if d.get("created") is False:
+        return Summary(game=game)
+    teams = d.get("teams") if isinstance(d.get("teams"), Mapping) else {}
+    shoot = d.get("shootout")
+    r = d.get("restart")
+    res = d.get("result")
+    limits = d.get("limits") if isinstance(d.get("limits"), Mapping) else {}
+    return Summary(
+        game=game, created=True,
+        teams=(str(teams.get("home") or "Home"), str(teams.get("away") or "Away")),
+        score=_pair(d.get("score")),
+        shootout=_pair(shoot) if isinstance(shoot, Mapping) else None,
+        phase=str(d.get("phase") or ""),
+        clock=clock_of(d),
+        round=d.get("round") if game in ("fublet", "futboard") and isinstance(d.get("round"), int) else None,
+        turn=_turn(game, d),
+        last_turn=d.get("last_turn") if isinstance(d.get("last_turn"), int) else None,
+        restart=(Restart(str(r["kind"]), Team(r["team"])) if isinstance(r, Mapping) and r.get("kind")
+                 and _team(r.get("team")) else None),
+        result=(Result(_team(res.get("winner")), int(res.get("home", 0)), int(res.get("away", 0)),
+                       str(res.get("decided_by") or "")) if isinstance(res, Mapping) else None),
+        variant=str(d.get("variant") or ""),
+        goal_limit=limits.get("goals") or None,
+        last_outcome=str(d.get("last_outcome") or ""),
+        placeholders=tuple(d.get("placeholders") or ()),
+        counters=_counters(game, d),
+    )

@@ -15,6 +15,7 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 from companion.football_leader import commands as c  # noqa: E402
 from companion.football_leader.model import Phase  # noqa: E402
 from companion.teams import Team  # noqa: E402
+from companion.view import summary_of  # noqa: E402
 from football_leader_kit import A, C, H, d12, new_match, to_kick_off  # noqa: E402
 from test_ui_app import not_blank, run_scenario  # noqa: E402
 from ui.games.football_leader import (PRESETS, FootballLeaderFace, SpaceGeometry, board_shapes,  # noqa: E402
@@ -98,11 +99,11 @@ def test_moved_and_booked_counters_look_it_and_their_chips_say_so(face):
 
 def test_scoreboard_bars_and_stepper_follow_the_match(face):
     m = new_match()
-    board = face.scoreboard(m.summary())
+    board = face.scoreboard(summary_of(m.summary()))
     assert "0 - 0" in board.score and board.clock == "pre-match"
-    assert face.stepper(m.state, m.summary())[1] == "strategy"
+    assert face.stepper(m.state, summary_of(m.summary()))[1] == "strategy"
     to_kick_off(m)
-    s = m.summary()
+    s = summary_of(m.summary())
     board = face.scoreboard(s)
     assert board.clock == "1st half, turn 1" and board.phase == "Home's turn: start"
     bars = face.bars(s)

@@ -16,7 +16,7 @@ from companion.commands import PlaceFigure
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.model import PhaseLimit
 from companion.teams import Team
-from companion.view import clock_of
+from companion.view import summary_of
 from ui.games.fussball_liga import FussballLigaFace, bar_specs, expired, standard_lineup
 
 
@@ -75,7 +75,7 @@ def test_scoreboard_and_bars_read_the_clocks(face):
     clock = Clock()
     m = kicked_off(clock=clock)
     clock.tick(0)
-    summary = m.summary()
+    summary = summary_of(m.summary())
     board = face.scoreboard(summary, clock.now + timedelta(seconds=75))
     assert board.score.endswith("0 - 0  FC Gruenwald") and board.score.startswith("SV Rotstein")
     assert board.clock == "01:15  1st half"
@@ -90,7 +90,7 @@ def test_scoreboard_and_bars_read_the_clocks(face):
 def test_the_tablet_calls_time_up_once_per_expiry(face):
     clock = Clock()
     m = kicked_off(clock=clock)
-    summary = m.summary()
+    summary = summary_of(m.summary())
     assert expired(summary, clock.now + timedelta(seconds=29)) == []
     later = clock.now + timedelta(seconds=30.2)
     assert expired(summary, later) == [("phase", None)]
@@ -116,7 +116,7 @@ def test_the_tablet_calls_time_up_once_per_expiry(face):
         pass
 
     view = View()
-    view.summary, view.clock = summary, clock_of(summary)
+    view.summary = summary
     fresh = FussballLigaFace()
     fresh.tick(Screen(), view, later)
     fresh.tick(Screen(), view, later + timedelta(seconds=0.5))   # the same expiry: not again
@@ -125,13 +125,13 @@ def test_the_tablet_calls_time_up_once_per_expiry(face):
     clock.now = later
     m.submit(sent[0])
     assert m.state.phase_time_up or m.state.turn_no == 2
-    assert ("phase", None) not in expired(m.summary(), later + timedelta(seconds=1))
+    assert ("phase", None) not in expired(summary_of(m.summary()), later + timedelta(seconds=1))
 
 
 def test_the_half_and_a_chess_clock_run_out(face):
     clock = Clock()
     m = kicked_off(clock=clock, phase_limit=PhaseLimit.CHESS_CLOCK, half_minutes=1)
-    due = expired(m.summary(), clock.now + timedelta(seconds=61))
+    due = expired(summary_of(m.summary()), clock.now + timedelta(seconds=61))
     assert ("half", None) in due and ("phase", Team.HOME) in due
 
 

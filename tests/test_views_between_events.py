@@ -1,5 +1,5 @@
-"""Every state a journal passes through can be shown: the summary, the pending requests and
-the open actions of each game answer for the state after every single event of the four
+"""Every state a journal passes through can be shown: the summary (and its typed reading for
+the screens), the pending requests and the open actions of each game answer for the state after every single event of the four
 shipped full matches, not only after each command (a screen or a report may fold a journal
 event by event, and a crash may leave one mid-decision)."""
 
@@ -11,6 +11,7 @@ import pytest
 
 from companion.games import ruleset_for
 from companion.jsonl import read_file
+from companion.view import summary_of
 
 DATA = Path(__file__).parent / "data"
 MATCHES = {"fublet": "fublet_full_match.jsonl", "futboard": "futboard_full_match.jsonl",
@@ -26,7 +27,7 @@ def test_every_state_between_events_is_summarised(game):
     assert len(events) > 100
     for i, event in enumerate(events):
         state = rules.evolve(state, event)
-        for ask in (rules.summary, rules.pending, rules.open_actions):
+        for ask in (rules.summary, rules.pending, rules.open_actions, lambda s: summary_of(rules.summary(s))):
             try:
                 ask(state)
             except Exception as exc:   # named with the event, so the failing state is found

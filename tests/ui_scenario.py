@@ -144,7 +144,7 @@ class Scenario:
     def card(self, ref: PlayerRef) -> None:
         box = self.screen().ids.cards
         row = box.children[::-1][0 if ref.team is Team.HOME else 1]
-        chip = next(w for w in row.children if w.text.split("\n")[0].rstrip("~xYR+?") == str(ref.number))
+        chip = next(w for w in widgets(row) if isinstance(w, Button) and getattr(w, "ref", None) == ref)
         x, y = chip.to_window(chip.center_x, chip.center_y)
         tap(x, y)
         self.log.append(f"card {ref}")
@@ -293,7 +293,7 @@ class Scenario:
         assert undo.disabled, "Undo is offered right after Start"
         self.tap_widget(undo)
         yield "settle"
-        assert self.state is not None and self.app.controller.view.summary["teams"]["home"], "the match was undone"
+        assert self.state is not None and self.app.controller.view.summary.teams[0], "the match was undone"
         # A refused keypad roll (two faces for one d10) is said without moving the keypad.
         texts = " ".join(self.panel_texts())
         assert "The keypad fills: Home (Touchline Rovers)" in texts, texts
@@ -454,7 +454,8 @@ class Scenario:
         return None
 
     def finish(self, error: str, stop: bool = True) -> None:
-        summary = self.app.controller.view.summary
+        view = self.app.controller.view
+        summary = view.ruleset.summary(view.state) if view.active else {}   # the game's JSON, as the report has it
         result = {"error": error, "faults": list(self.app.faults), "layout": self.layout, "panels": self.panels, "log": self.log, "screenshots": self.shots, "summary": summary,
                   "journal": self.app.controller.view.path, "window": list(Window.size)}
         (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))

@@ -4,8 +4,11 @@ settings use, so a coach reads "Touchline Rovers" and "Software dice", never "ro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from companion.view import Summary, summary_of
 
 # Setup's dice sources and cameras: the stored value -> what the coach reads.
 DICE = {"software": "Software dice", "manual": "Keypad (real dice)", "tray": "Dice tray"}
@@ -37,20 +40,20 @@ def option_name(option: str) -> str:
     return text[:1].upper() + text[1:] if text.islower() else text
 
 
-def minute_of(summary: dict[str, Any]) -> str:
-    for key in ("match_minute", "minute"):
-        value = summary.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return f"{int(value)}'"
-    return ""
+def minute_of(summary: Summary | Mapping[str, Any]) -> str:
+    """The match minute a game counts (Fublet's, by its rounds), as "12'"; "" for the others."""
+    summary = summary_of(summary) if isinstance(summary, Mapping) else summary
+    minute = summary.clock.minute
+    return f"{minute}'" if minute is not None else ""
 
 
-def match_line(summary: dict[str, Any], clock: str = "") -> str:
-    """One line naming a match: "Touchline Rovers 0-0 Harbour Athletic, 12'"."""
-    teams, score = summary.get("teams") or {}, summary.get("score") or {}
-    line = (f"{teams.get('home', 'Home')} {score.get('home', 0)}-{score.get('away', 0)} "
-            f"{teams.get('away', 'Away')}")
-    if summary.get("phase") == "over" or summary.get("result"):
+def match_line(summary: Summary | Mapping[str, Any], clock: str = "") -> str:
+    """One line naming a match: "Touchline Rovers 0-0 Harbour Athletic, 12'" (from the typed
+    summary, or a game's JSON summary)."""
+    summary = summary_of(summary) if isinstance(summary, Mapping) else summary
+    (home, away), (h, a) = summary.teams, summary.score
+    line = f"{home} {h}-{a} {away}"
+    if summary.over:
         return f"{line}, full time"
     when = minute_of(summary) or clock.strip()
     return f"{line}, {when}" if when else line
@@ -68,7 +71,7 @@ def journal_line(path: Path) -> str:
     clock = ""
     try:
         from .games import face_for
-        clock = face_for(match.ruleset.game).scoreboard(summary).clock
+        clock = face_for(match.ruleset.game).scoreboard(summary_of(summary)).clock
     except Exception:
         pass
     return match_line(summary, clock)

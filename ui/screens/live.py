@@ -14,42 +14,44 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.teams import PlayerRef, Team
+from companion.view import Summary
 
 from ..controller import NO_MATCH
 from ..games import face_for
 from .rule_links import add_rule_links
 from ..games.base import BallMark
 from .. import theme
-from ..widgets.keypad import Bar, DiceKeypad, StepLabel, button, wrap_label
+from ..widgets.keypad import DiceKeypad, button, wrap_label
+from ..widgets import rows  # noqa: F401  (the classes live.kv's rows are made of)
 from ..words import option_name, phase_name
 
 
-def team_name(summary: dict, team) -> str:
-    side = getattr(team, "value", team)
-    name = (summary.get("teams") or {}).get(side)
-    label = "Home" if side == "home" else "Away"
-    return f"{label} ({name})" if name else label
+def team_name(summary: Summary, team) -> str:
+    side = Team(getattr(team, "value", team))
+    name = summary.name(side) if summary.created else ""
+    return f"{side.label} ({name})" if name else side.label
 
 
-def choice_text(summary: dict, option: str) -> str:
+def choice_text(summary: Summary, option: str) -> str:
     """A choice's button: team names for "home"/"away" (the toss), words for ids."""
     if option in ("home", "away"):
         return team_name(summary, option)
     return option_name(option)
 
 
-def coloured_score(score: str, summary: dict) -> str:
+def coloured_score(score: str, summary: Summary) -> str:
     """The scoreboard line with each team's name in its colour (markup)."""
     from kivy.utils import escape_markup
     text = escape_markup(score)
+    if not summary.created:
+        return text
     for side in ("home", "away"):
-        name = (summary.get("teams") or {}).get(side)
+        name = summary.name(side)
         if name:
             text = text.replace(escape_markup(name),
                                 f"[color={theme.hex_of(theme.team_colour(side))}]{escape_markup(name)}[/color]", 1)
@@ -81,15 +83,17 @@ class LiveScreen(Screen):
     warning_text = StringProperty("")
     log_text = StringProperty("")
     outcome_text = StringProperty("")
+    # The rows drawn from data (ui/widgets/rows.py, their items declared in live.kv).
+    home_cards = ListProperty([])                        # the player cards, as plain dicts
+    away_cards = ListProperty([])
+    steps = ListProperty([])                             # the phase stepper
+    bars = ListProperty([])                              # the bars under the pitch
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.face = None
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
-        self._bars: list[Bar] = []
-        self._cards_key: tuple | None = None     # what the cards and the stepper show now
-        self._stepper_key: tuple | None = None
         self._panel_key: tuple | None = None
 
     @property
@@ -107,13 +111,12 @@ class LiveScreen(Screen):
             self.face = face_for(view.game)
             self.reset(rebuild=False)
             self.selected = None
-            self._cards_key = self._stepper_key = None
             self._start_ticker()
         s = view.summary
         self._show_scoreboard(s)
         self.health_text = health_line(view)
         self.error_text = view.error[:1].upper() + view.error[1:]
-        self.outcome_text = str(s.get("last_outcome", "") or "")
+        self.outcome_text = s.last_outcome
         n = len(view.placeholders)
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
@@ -145,10 +148,7 @@ class LiveScreen(Screen):
         self.outcome_text = self.warning_text = self.log_text = ""
         self.error_text = ""
         self.health_text = health_line(view)
-        self._cards_key = self._stepper_key = None
-        for box in (self.ids.cards, self.ids.stepper, self.ids.bars):
-            box.clear_widgets()
-        self._bars = []
+        self.home_cards, self.away_cards, self.steps, self.bars = [], [], [], []
         panel = self.ids.panel
         panel.clear_widgets()
         panel.add_widget(wrap_label(view.error or NO_MATCH, 20, colour=(1, 0.75, 0.6, 1), bold=True))
@@ -191,7 +191,7 @@ class LiveScreen(Screen):
         self._draw_pitch(view, board)
         return True
 
-    def _show_scoreboard(self, summary: dict) -> None:
+    def _show_scoreboard(self, summary: Summary) -> None:
         board = self.face.scoreboard(summary, datetime.now(UTC))
         self.score_text = coloured_score(board.score, summary)
         self.clock_text, self.phase_text = board.clock, board.phase[:1].upper() + board.phase[1:]
@@ -341,7 +341,7 @@ class LiveScreen(Screen):
                                       lambda o=option, r=head.id: self.controller.choose(r, o)))
             add(box)
             return
-        if view.summary.get("result") is not None:  # the final whistle: the report comes first
+        if view.summary.result is not None:  # the final whistle: the report comes first
             report = Button(text="Match report", font_size=sp(20), bold=True, size_hint_y=None, height=dp(56),
                             background_normal="", background_color=(0.16, 0.55, 0.28, 1))
             report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
@@ -353,44 +353,23 @@ class LiveScreen(Screen):
     def _dice_request(self):
         return next(r for r in self.view.pending if r.kind == "dice")
 
-    # --- bars, player cards and the phase stepper ------------------------------------------------------
-    def build_bars(self, summary: dict) -> None:
-        specs = self.face.bars(summary)
-        box = self.ids.bars
-        if len(self._bars) != len(specs):
-            box.clear_widgets()
-            self._bars = [Bar() for _ in specs]
-            for bar in self._bars:
-                box.add_widget(bar)
-        for bar, spec in zip(self._bars, specs, strict=True):
-            bar.caption, bar.value, bar.maximum, bar.colour = spec.caption, spec.value, spec.maximum, spec.colour
+    # --- bars, player cards and the phase stepper: lists handed to kv as data ----------------------
+    def build_bars(self, summary: Summary) -> None:
+        self.bars = [{"caption": b.caption, "value": b.value, "maximum": b.maximum, "colour": list(b.colour)}
+                     for b in self.face.bars(summary)]
 
     def build_cards(self) -> None:
         """One row of player cards per team: number and state; touching one selects him
         (to place a figure the camera has not seen, or to give him the kick-off)."""
-        box = self.ids.cards
-        chips = list(self.face.chips(self.view.state))
-        # Most views (a figure moved) leave the cards as they were: rebuilding 22 buttons in
-        # software GL costs a frame or two.
-        key = (self.face.game, tuple(chips), self.selected)
-        if key == self._cards_key and box.children:
-            return
-        self._cards_key = key
-        box.clear_widgets()
-        for team in (Team.HOME, Team.AWAY):
-            row = BoxLayout(spacing=dp(2))
-            tint = theme.CARD[team]
-            for chip in chips:
-                if chip.ref.team is not team:
-                    continue
-                # "?": the figure is not on the board yet; said in words on the card.
-                text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
-                widget = Button(text=text, font_size=sp(theme.SMALL_SP), background_color=tint, halign="center",
-                                background_normal="", disabled=not chip.enabled, bold=chip.ref == self.selected,
-                                color=theme.ACCENT if chip.ref == self.selected else theme.TEXT)
-                widget.bind(on_release=lambda _b, r=chip.ref: self.pick_card(r))
-                row.add_widget(widget)
-            box.add_widget(row)
+        by_team: dict[Team, list[dict]] = {Team.HOME: [], Team.AWAY: []}
+        for chip in self.face.chips(self.view.state):
+            on = chip.ref == self.selected
+            # "?": the figure is not on the board yet; said in words on the card.
+            text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
+            by_team[chip.ref.team].append({"text": text, "ref": chip.ref, "disabled": not chip.enabled, "bold": on,
+                                        "color": theme.ACCENT if on else theme.TEXT,
+                                        "background_color": theme.CARD[chip.ref.team]})
+        self.home_cards, self.away_cards = by_team[Team.HOME], by_team[Team.AWAY]
 
     def pick_card(self, ref: PlayerRef) -> None:
         if self.mode:
@@ -399,15 +378,9 @@ class LiveScreen(Screen):
         self.selected = None if self.selected == ref else ref
 
     def build_stepper(self) -> None:
-        box = self.ids.stepper
         phases, current = self.face.stepper(self.view.state, self.view.summary)
-        key = (self.face.game, tuple(phases), current)
-        if key == self._stepper_key and box.children:
-            return
-        self._stepper_key = key
-        box.clear_widgets()
         if current and current not in phases:   # before kick-off, a break, the shoot-out
             phases = (current, *phases)
-        for phase in phases:
-            # Room by the name's length: "Extra movement" is not cut to fit a share of the row.
-            box.add_widget(StepLabel(text=phase_name(phase), on=phase == current, size_hint_x=len(phase) + 4))
+        # Room by the name's length: "Extra movement" is not cut to fit a share of the row.
+        self.steps = [{"text": phase_name(phase), "current": phase == current, "size_hint_x": len(phase) + 4}
+                      for phase in phases]

@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 from companion.events import Event
 from companion.ruleset import Ruleset
+from companion.view import summary_of
 
 from . import svg
 
@@ -56,7 +57,7 @@ class Builder:
     def build(self, version: int, state: Any, log_lines: Sequence[str], last: Event | None,
               now: datetime | None = None, error: str = "") -> Snapshot:
         summary = self.ruleset.summary(state)
-        board = self.face.scoreboard(summary, now or datetime.now(UTC))
+        board = self.face.scoreboard(summary_of(summary), now or datetime.now(UTC))
         pending = [self._request(r) for r in self.ruleset.pending(state)]
         figures = ""
         rules_board = self.ruleset.board(state)

@@ -26,10 +26,10 @@ from companion.football_leader.model import POSITION_CHANGES, Options, Phase, St
 from companion.football_leader.pitch import SpaceBoard
 from companion.ruleset import OpenAction
 from companion.teams import PlayerRef, Team
-from companion.view import clock_of
+from companion.view import Summary
 
 from ...widgets.keypad import TOUCH, button, wrap_label
-from ..base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, Scoreboard
+from ..base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, Scoreboard, scoreline
 from .board import SpaceGeometry, counter_spots
 from .dodges import DODGES, Dodges
 from .sheets import Sheets
@@ -97,46 +97,40 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         return BallMark(at=g.to_drawing(board.length_mm / 2, board.width_mm / 2))
 
     # --- panels --------------------------------------------------------------------------------
-    def scoreboard(self, summary: dict[str, Any], now: datetime | None = None) -> Scoreboard:
-        teams = summary.get("teams", {})
-        score = summary.get("score", {})
-        text = (f"{teams.get('home', 'Home')}  {score.get('home', 0)} - {score.get('away', 0)}  "
-                f"{teams.get('away', 'Away')}")
-        shoot = summary.get("shootout") or {}
-        if shoot:
-            text += f"  ({shoot.get('home', 0)}-{shoot.get('away', 0)} pens)"
-        turn = summary.get("turn") or {}
-        half = clock_of(summary).period
+    def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
+        text = scoreline(summary)
+        if summary.shootout is not None:
+            text += f"  ({summary.shootout[0]}-{summary.shootout[1]} pens)"
+        turn = summary.turn
+        half = summary.clock.period
         # No clock: a half lasts as long as the decks; the turn counts the time.
-        clock = f"{half}, turn {turn['number']}" if turn else half
-        if summary.get("last_turn"):
-            clock += f" of {summary['last_turn']}"
-        phase = str(summary.get("phase", "")).replace("_", " ")
-        if turn and summary.get("phase") == "turn":
-            phase = f"{turn['team'].capitalize()}'s turn: {turn['stage'].replace('_', ' ')}"
-        elif summary.get("restart") and summary.get("phase") in ("set_up", "kick_off"):
-            r = summary["restart"]
-            phase = f"{phase.capitalize()}: {r['kind'].replace('_', ' ')} for {r['team'].capitalize()}"
-        result = summary.get("result")
+        clock = f"{half}, turn {turn.number}" if turn else half
+        if summary.last_turn:
+            clock += f" of {summary.last_turn}"
+        phase = summary.phase.replace("_", " ")
+        r = summary.restart
+        if turn and summary.phase == "turn":
+            phase = f"{turn.team.label}'s turn: {turn.step.replace('_', ' ')}"
+        elif r is not None and summary.phase in ("set_up", "kick_off"):
+            phase = f"{phase.capitalize()}: {r.kind.replace('_', ' ')} for {r.team.label}"
+        result = summary.result
         if result:
-            phase = "Full time" + (f": {result['winner'].capitalize()} win ({result['decided_by']})"
-                                   if result.get("winner") else ": a draw")
+            phase = "Full time" + (f": {result.winner.label} win ({result.decided_by})" if result.winner else ": a draw")
         return Scoreboard(text, clock, phase)
 
-    def bars(self, summary: dict[str, Any]) -> list[BarSpec]:
-        decks = summary.get("decks") or {}
+    def bars(self, summary: Summary) -> list[BarSpec]:
         out = []
         for team in (Team.HOME, Team.AWAY):
-            d = decks.get(team.value)
-            if not d:
+            deck, hand, markers = (summary.counter(k, team) for k in ("deck", "hand", "markers"))
+            if deck is None or hand is None or markers is None:
                 continue
             colour = TEAM_BAR[team]
             # One bar a team (the deck left), its caption in words: readable at 18 sp.
-            out.append(BarSpec(f"{team.label}: deck {d['deck']}, hand {d['hand']}, moved "
-                               f"{d['markers_on_board']}/{d['markers_total']}", d["deck"], d["size"] or 50, colour))
+            out.append(BarSpec(f"{team.label}: deck {deck.value}, hand {hand.value}, moved "
+                               f"{markers.value}/{markers.maximum}", deck.value, deck.maximum or 50, colour))
         return out
 
-    def stepper(self, state: Any, summary: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+    def stepper(self, state: Any, summary: Summary) -> tuple[tuple[str, ...], str]:
         phase = state.phase
         if phase is Phase.TURN and state.turn is not None:
             stage = state.turn.stage

@@ -12,7 +12,7 @@ from typing import Any
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.clock import Instant
 from companion.teams import Team
-from companion.view import GameClock, clock_of
+from companion.view import Counter, Summary
 
 from ..base import TEAM_BAR, BarSpec
 
@@ -22,33 +22,30 @@ TIMER = (0.95, 0.8, 0.2, 1)
 LATE = (0.95, 0.35, 0.2, 1)
 
 
-def expired(summary: dict, now: datetime) -> list[tuple[str, Team | None]]:
+def expired(summary: Summary, now: datetime) -> list[tuple[str, Team | None]]:
     """The time-up calls due now: ("half", None), ("phase", None) for the egg timer, or
     ("phase", team) for a coach's chess clock; never one the rules have already taken."""
-    return clock_of(summary).expired(now)
+    return summary.clock.expired(now)
 
 
 def mmss(seconds: float) -> str:
     seconds = max(0, int(seconds))
     return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
-def bar_specs(summary: dict[str, Any], now: datetime | None) -> list[BarSpec]:
+
+def bar_specs(summary: Summary, now: datetime | None) -> list[BarSpec]:
     """Each side's movement points left, what the defender may spend now, the phase timer
     (egg timer or each coach's chess clock) and the half's clock."""
     out = []
-    mv = summary.get("movement")
-    per_side = (mv or {}).get("per_side", 18)
-    spent = (mv or {}).get("spent", {"home": 0, "away": 0})
     for team in (Team.HOME, Team.AWAY):
-        left = per_side - spent.get(team.value, 0)
-        out.append(BarSpec(f"{team.label} MP {left}/{per_side}", left, per_side, TEAM_BAR[team]))
-    att = summary.get("attacking")
-    if mv is not None and att:
-        may = mv.get("defender_may_spend", 0)
-        out.append(BarSpec(f"Defender MP {may}", may, per_side, (0.6, 0.6, 0.65, 1)))
-    else:
-        out.append(BarSpec("Defender MP 0", 0, per_side, (0.6, 0.6, 0.65, 1)))
-    clock = clock_of(summary)
+        mp = summary.counter("mp", team) or Counter(18, 18)   # no movement phase: all 18 left
+        per_side = mp.maximum or 18
+        out.append(BarSpec(f"{team.label} MP {mp.value}/{per_side}", mp.value, per_side, TEAM_BAR[team]))
+    may = summary.counter("defender_mp")
+    per_side = (summary.counter("mp", Team.HOME) or Counter(18, 18)).maximum or 18
+    out.append(BarSpec(f"Defender MP {may.value if may else 0}", may.value if may else 0, per_side,
+                       (0.6, 0.6, 0.65, 1)))
+    clock = summary.clock
     if clock.phase is not None:
         w = clock.phase
         left = w.left_at(now) or 0.0
@@ -78,8 +75,8 @@ class Clocks:
     def tick(self, screen: Any, view: Any, now: datetime) -> None:
         """The tablet is the game's clock: show the running clocks, and call time up once for
         each expiry (the rules check the reading against their own fold)."""
-        summary = view.summary
-        clock: GameClock = view.clock
+        summary: Summary = view.summary
+        clock = summary.clock
         for kind, team in clock.expired(now):
             key = (kind, team, clock.as_of)
             if key in self._sent:

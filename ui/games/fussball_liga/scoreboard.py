@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from companion.fussball_liga.model import LigaState, Phase
 
-from ..base import BarSpec, Chip, Scoreboard
-from companion.view import clock_of
+from ..base import BarSpec, Chip, Scoreboard, scoreline
+from companion.view import Summary
 
 from .clocks import bar_specs, mmss
 
@@ -18,14 +17,13 @@ PHASES = ("toss", "line_up", "set_up", "shot", "movement")
 class Panels:
     """The face's scoreboard, bars, stepper and chips."""
 
-    def scoreboard(self, summary: dict[str, Any], now: datetime | None = None) -> Scoreboard:
-        if not summary.get("created", True) or "score" not in summary:
+    def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
+        if not summary.created:
             return Scoreboard("Fußball-Liga", "", "")
-        teams, score = summary["teams"], summary["score"]
-        shoot = summary.get("shootout")
-        pens = f"  ({shoot['home']}-{shoot['away']} pens)" if shoot else ""
-        text = f"{teams['home']}  {score['home']} - {score['away']}  {teams['away']}{pens}"
-        clock = clock_of(summary)
+        shoot = summary.shootout
+        pens = f"  ({shoot[0]}-{shoot[1]} pens)" if shoot is not None else ""
+        text = scoreline(summary) + pens
+        clock = summary.clock
         half = clock.period
         w = clock.match
         if w is not None and w.limit_s:
@@ -37,25 +35,25 @@ class Panels:
             when = f"{time}  {half}"
         else:
             when = half
-        phase = summary.get("phase", "")
-        result = summary.get("result")
+        phase = summary.phase
+        result = summary.result
         if result is not None:
-            how = result["decided_by"]
-            line = f"Final {result['home']}-{result['away']} ({how})"
+            line = f"Final {result.home}-{result.away} ({result.decided_by})"
         elif phase in ("shot", "movement"):
-            att = summary.get("attacking") or ""
-            line = f"Turn {summary.get('turn', 0)}: {att.capitalize()} attacks, {phase} phase"
+            turn = summary.turn
+            att = turn.team.label if turn is not None and turn.team is not None else ""
+            line = f"Turn {turn.number if turn else 0}: {att} attacks, {phase} phase"
         else:
             line = phase.replace("_", "-")
-            if summary.get("restart"):
-                rs = summary["restart"]
-                line = f"{rs['kind'].replace('_', ' ').capitalize()} for {rs['team'].capitalize()}: {line}"
+            rs = summary.restart
+            if rs is not None:
+                line = f"{rs.kind.replace('_', ' ').capitalize()} for {rs.team.label}: {line}"
         return Scoreboard(text, when, line)
 
-    def bars(self, summary: dict[str, Any]) -> list[BarSpec]:
+    def bars(self, summary: Summary) -> list[BarSpec]:
         return bar_specs(summary, datetime.now(UTC))
 
-    def stepper(self, state: LigaState, summary: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+    def stepper(self, state: LigaState, summary: Summary) -> tuple[tuple[str, ...], str]:
         phase = state.phase.value
         extra = (phase,) if phase not in PHASES else ()
         return PHASES + extra, phase

@@ -11,9 +11,9 @@ from typing import Any
 from companion.futboard import commands as c
 from companion.futboard.model import ACTIONS_PER_TURN, Phase, Where
 from companion.teams import Team
-from companion.view import clock_of
+from companion.view import Summary
 
-from ..base import TEAM_BAR, BarSpec, Chip, Scoreboard
+from ..base import TEAM_BAR, BarSpec, Chip, Scoreboard, scoreline
 
 log = logging.getLogger(__name__)
 
@@ -26,40 +26,30 @@ def _mmss(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def _team(value: str | None) -> Team | None:
-    return Team(value) if value else None
-
-
-
 class Panels:
     """The face's scoreboard, bars, stepper, chips and ``tick``."""
 
-    def scoreboard(self, summary: dict[str, Any], now: datetime | None = None) -> Scoreboard:
-        teams, score = summary.get("teams", {}), summary.get("score", {})
-        board = f"{teams.get('home', 'Home')}  {score.get('home', 0)} - {score.get('away', 0)}  " \
-                f"{teams.get('away', 'Away')}"
-        limits = summary.get("limits") or {}
-        clock = clock_of(summary)
+    def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
+        clock = summary.clock
         w = clock.match
         if w is not None and w.limit_s:
             state = "" if w.running or clock.time_up else "  (stopped)"
             clock_text = f"{_mmss(min(w.elapsed_at(now), w.limit_s))} / {_mmss(w.limit_s)}{state}"
         else:
-            clock_text = f"Turn {summary.get('turn_no', 0)}"
-        if limits.get("goals"):
-            clock_text += f"   first to {limits['goals']}"
-        return Scoreboard(board, clock_text, self.phase_line(summary))
+            clock_text = f"Turn {summary.turn.number if summary.turn else 0}"
+        if summary.goal_limit:
+            clock_text += f"   first to {summary.goal_limit}"
+        return Scoreboard(scoreline(summary), clock_text, self.phase_line(summary))
 
     @staticmethod
-    def phase_line(summary: dict[str, Any]) -> str:
+    def phase_line(summary: Summary) -> str:
         """One short line: what the match is waiting for."""
-        phase = summary.get("phase", "")
-        restart = summary.get("restart") or {}
-        side = (_team(restart.get("team")) or Team.HOME).label
-        street = "Street: " if summary.get("variant") == "street" else ""
+        phase = summary.phase
+        restart = summary.restart
+        side = (restart.team if restart is not None else Team.HOME).label
+        street = "Street: " if summary.variant == "street" else ""
         if phase == "over":
-            result = summary.get("result") or {}
-            winner = _team(result.get("winner"))
+            winner = summary.result.winner if summary.result is not None else None
             return f"Full time: {winner.label} win" if winner else "Full time: a draw"
         if phase == "lineup":
             return f"{street}Line-up, {side} kicks off"
@@ -67,35 +57,32 @@ class Panels:
             return f"Corner kick for {side}"
         if phase == "penalty":
             return f"Penalty for {side}"
-        turn = _team(summary.get("turn"))
-        if turn is None:
-            return f"{street}Round {summary.get('round', 0)}"
-        n = summary.get("actions_left", 0)
-        corner = " (corner)" if restart.get("kind") == "corner" else ""
-        return f"{street}{turn.label}'s turn{corner}: {n} of {summary.get('actions_per_turn', ACTIONS_PER_TURN)} " \
-               f"actions left"
+        turn = summary.turn
+        if turn is None or turn.team is None:
+            return f"{street}Round {summary.round or 0}"
+        corner = " (corner)" if restart is not None and restart.kind == "corner" else ""
+        return f"{street}{turn.team.label}'s turn{corner}: {turn.actions_left or 0} of " \
+               f"{turn.actions_per_turn or ACTIONS_PER_TURN} actions left"
 
-    def bars(self, summary: dict[str, Any]) -> list[BarSpec]:
+    def bars(self, summary: Summary) -> list[BarSpec]:
         out = []
-        turn = _team(summary.get("turn"))
-        n = summary.get("actions_left", 0) if turn is not None else 0
-        per = summary.get("actions_per_turn", ACTIONS_PER_TURN)
-        out.append(BarSpec(f"{turn.label + ' actions' if turn else 'Actions'} {n}/{per}", n, per,
-                           TEAM_BAR[turn] if turn else (0.5, 0.5, 0.5, 1)))
-        limits = summary.get("limits") or {}
-        w = clock_of(summary).match
+        turn = summary.turn
+        team = turn.team if turn is not None else None
+        n = (turn.actions_left or 0) if team is not None else 0
+        per = (turn.actions_per_turn if turn is not None else None) or ACTIONS_PER_TURN
+        out.append(BarSpec(f"{team.label + ' actions' if team else 'Actions'} {n}/{per}", n, per,
+                           TEAM_BAR[team] if team else (0.5, 0.5, 0.5, 1)))
+        w = summary.clock.match
         if w is not None and w.limit_s:
-            total = w.limit_s
             left = w.left_at(self.now()) or 0.0
-            out.append(BarSpec(f"Time left {_mmss(math.ceil(left))}", left, total, (0.3, 0.8, 0.45, 1)))
-        if limits.get("goals"):
-            score = summary.get("score", {})
-            for team in (Team.HOME, Team.AWAY):
-                out.append(BarSpec(f"{team.label} {score.get(team.value, 0)} of {limits['goals']} goals",
-                                   score.get(team.value, 0), limits["goals"], TEAM_BAR[team]))
+            out.append(BarSpec(f"Time left {_mmss(math.ceil(left))}", left, w.limit_s, (0.3, 0.8, 0.45, 1)))
+        if summary.goal_limit:
+            for t in (Team.HOME, Team.AWAY):
+                out.append(BarSpec(f"{t.label} {summary.goals(t)} of {summary.goal_limit} goals",
+                                   summary.goals(t), summary.goal_limit, TEAM_BAR[t]))
         return out
 
-    def stepper(self, state: Any, summary: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+    def stepper(self, state: Any, summary: Summary) -> tuple[tuple[str, ...], str]:
         phase = state.phase
         if phase is Phase.PLAY:
             used = max(1, ACTIONS_PER_TURN - state.actions_left + 1)
