@@ -168,7 +168,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         self._strategy_panel(screen, state, open_, add)
         self._set_up_panel(screen, state, open_, add)
         self._kick_off_panel(screen, state, open_, add)
-        if state.turn is not None:
+        if phase is Phase.TURN and state.turn is not None:
             self._turn_panel(screen, view, add)
         self._shootout_panel(screen, state, open_, add)
         if phase in (Phase.SET_UP, Phase.KICK_OFF, Phase.TURN):
