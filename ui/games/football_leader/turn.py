@@ -18,6 +18,7 @@ from companion.football_leader.components import Card, Colour
 from companion.teams import PlayerRef, Team
 
 from ... import theme
+from ...autoflow import expect
 from ...widgets.keypad import TOUCH, button, wrap_label
 
 CARD_RGBA = {Colour.GOLD: (1.0, 0.78, 0.1, 1), Colour.SILVER: (0.72, 0.75, 0.8, 1),
@@ -207,7 +208,18 @@ class TurnForms:
                 return
             self._submit(screen, self._command(key, form))
         else:
+            if key == "move" and self._slot(form, key) == "space" and form["mover"] != state.ball:
+                self._expect_space(screen, form["mover"], form["card"])
             screen.build_panel()
+
+    @staticmethod
+    def _expect_space(screen: Any, mover: PlayerRef, card: Card) -> None:
+        """Mover and card chosen: the space may come from the camera, as the counter is moved."""
+        def build(state: Any, sighting: Any) -> Any:
+            p = state.players.get(mover)
+            space = q.board(state).space_at(sighting.x_mm, sighting.y_mm) if sighting.on_pitch else None
+            return None if p is None or space is None or space == p.space else c.Move(mover, space, card)
+        expect(screen, mover, build, f"move #{mover.number} with {card}")
 
     @staticmethod
     def _command(key: str, f: dict) -> Any:
