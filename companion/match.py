@@ -9,6 +9,7 @@ events from the fold (they stay in the journal, redoable); a new command clears 
 from __future__ import annotations
 
 import threading
+from operator import attrgetter
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
@@ -19,6 +20,9 @@ from .journal import Journal
 from .journal_chain import gc_paused
 from .ruleset import Command, GameRules, Request, Ruleset
 from .sightings import Sighting
+
+
+_seq = attrgetter("seq")
 
 
 def _payload_fold(ruleset: Ruleset) -> Callable[[Any, Any], Any] | None:
@@ -59,7 +63,7 @@ class Match:
         match = cls(ruleset, journal)
         match._fold_all(events)
         match._redo = [tuple(b) for b in reversed(redo)]
-        highest = max([e.seq for e in events] + [e.seq for b in redo for e in b] + [0])
+        highest = max(max(map(_seq, events), default=0), max((e.seq for b in redo for e in b), default=0))
         match._next_seq = highest + 1
         return match
 
