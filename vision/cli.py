@@ -54,8 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                    help="pixel positions of the pitch's outer corners at board (0,0), (L,0), (L,W), (0,W)")
     _common(p)
     p.add_argument("--debug-out", type=Path, metavar="DIR", help="write an overlay image per input here")
-    p.add_argument("--thorough", action="store_true", help="search again around every cap with a second "
-                   "threshold window, for caps standing side by side (about half again the time)")
+    p.add_argument("--thorough", action="store_true", help="search the frame itself too (two threshold "
+                   "windows) besides the plane of the caps: finds a few more, in about twice the time")
     p.set_defaults(run=run)
 
     w = sub.add_parser("watch", help="run the live tracker and print committed moves and health changes",

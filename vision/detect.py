@@ -192,15 +192,25 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
         quads += _detect_mosaic(settings, gray, small)
     if not quads:
         return []
+    return read_quads(settings, gray, np.stack(quads), known)
+
+
+def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
+               known: list[Detection] = ()) -> list[Detection]:
+    """Candidate quadrilaterals (N, 4, 2) in frame pixels, any winding, refined on the grey frame
+    (H, W) uint8 and read: the markers among them, sorted by id. Candidates outside the size
+    limits or on top of ``known`` markers are dropped first."""
+    if not len(quads):
+        return []
     # every candidate, accepted or rejected by OpenCV, is refined and read once, in one batch
-    q = _clockwise(np.stack(quads))
+    q = _clockwise(np.asarray(quads, np.float64))
     sides = np.linalg.norm(q - q[:, [3, 0, 1, 2]], axis=2)
     smin, smax = sides.min(axis=1), sides.max(axis=1)
     q = q[(smin >= settings.min_side_px * 0.7) & (smax <= settings.max_side_px) & (smax <= 2.5 * smin)]
     # candidates on a marker already read this frame are not read again (a quad found with
     # both threshold windows is: the two can differ, and the better one should get its chance)
     centres = q.mean(axis=1)
-    if known:
+    if len(known):
         kc = np.stack([d.center for d in known])
         ks = np.array([d.side_px for d in known])
         near = np.linalg.norm(centres[:, None, :] - kc[None, :, :], axis=2) < ks[None, :] / 2

@@ -19,13 +19,16 @@ from companion.teams import PlayerRef
 
 from .config import MarkerMap, MarkerSet
 from .detect import Detection, DetectorSettings, detect
+from .plane import PlaneSettings, find_markers
 from .sighting import OFF_PITCH
 
 
 @dataclass(frozen=True)
 class VisionSetup:
     """Everything a frame is read with: the posed camera, the board, the printed markers, the
-    marker map and the detector settings. ``max_size_error`` is how much larger than the camera
+    marker map and the detector settings. ``plane``: single frames are searched on the plane
+    of the caps seen from above (:mod:`vision.plane`), or with None on the frame itself.
+    ``max_size_error`` is how much larger than the camera
     model says a cap at its height looks (as a fraction; more for small markers, see
     :func:`size_limits`) before it is taken for lifted; twice that smaller is tipped over."""
 
@@ -35,6 +38,7 @@ class VisionSetup:
     marker_map: MarkerMap = field(default_factory=MarkerMap.default)
     detector: DetectorSettings = DetectorSettings()
     max_size_error: float = 0.045
+    plane: "PlaneSettings | None" = PlaneSettings()
     plane_homography: np.ndarray | None = field(default=None, repr=False)
     corner_px: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
 
@@ -150,8 +154,17 @@ def board_rect(setup: "VisionSetup", margin_px: int = 20) -> tuple[int, int, int
 
 
 def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
-    """One frame (H, W) uint8, read on its own: the board's part of it searched, then located."""
-    return locate(setup, detect(setup.detector, gray, [board_rect(setup)]))
+    """One frame (H, W) uint8, read on its own: searched on the plane of the caps (or, with
+    ``setup.plane`` None, the board's part of the frame), then located. A thorough setup (a
+    second threshold window, :meth:`DetectorSettings.for_marker_px`) searches both, the frame's
+    search adding what the plane's did not read."""
+    rect = [board_rect(setup)]
+    if setup.plane is None:
+        return locate(setup, detect(setup.detector, gray, rect))
+    found = find_markers(setup, gray)
+    if setup.detector.window_max_px > setup.detector.window_px:
+        found = sorted(found + detect(setup.detector, gray, rect, known=found), key=lambda d: d.marker)
+    return locate(setup, found)
 
 
 # How many pixels smaller than it is the reader measures a marker when too few caps are seen to
