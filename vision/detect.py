@@ -196,10 +196,12 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
 
 
 def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
-               known: list[Detection] = ()) -> list[Detection]:
+               known: list[Detection] = (), from_contours: bool = True) -> list[Detection]:
     """Candidate quadrilaterals (N, 4, 2) in frame pixels, any winding, refined on the grey frame
     (H, W) uint8 and read: the markers among them, sorted by id. Candidates outside the size
-    limits or on top of ``known`` markers are dropped first."""
+    limits or on top of ``known`` markers are dropped first. Quads not ``from_contours`` (drawn
+    at a marker's expected size) are read only where their edges fit: their size would otherwise
+    be the one assumed, not measured, and the size check could not tell a lifted cap."""
     if not len(quads):
         return []
     # every candidate, accepted or rejected by OpenCV, is refined and read once, in one batch
@@ -217,7 +219,12 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
         q = q[~near.any(axis=1)]
     if not len(q):
         return []
-    if settings.subpix:
+    if not from_contours:
+        q, ok = fit_edges(gray, q)
+        q = q[ok]
+        if not len(q):
+            return []
+    elif settings.subpix:
         q, ok = fit_edges(gray, q)
         # where no clean edges were found, OpenCV's contour corners stand about 0.8 px inside
         # each edge (they are the dark pixels' centres, and blur eats in): move them out
@@ -254,7 +261,13 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
         pick = np.argmax(ids >= 0, axis=0)
         got = ids[pick, np.arange(len(retry))]
         marker_ids[retry] = got
-        turned[retry] = np.where((got >= 0)[:, None, None], quads_read[pick, np.arange(len(retry))], turned[retry])
+        # the corners reported are the refined quad's, turned as the reading that matched: the
+        # larger or smaller quad only sampled the cells (reported, it made a cap look 7 % larger)
+        read_as = quads_read[pick, np.arange(len(retry))]
+        rolls = np.stack([np.roll(r, -k, axis=1) for k in range(4)])  # (4, R, 4, 2)
+        k = np.argmin(np.linalg.norm(rolls - read_as[None], axis=3).sum(axis=2), axis=0)
+        own = rolls[k, np.arange(len(retry))]
+        turned[retry] = np.where((got >= 0)[:, None, None], own, turned[retry])
     found = [(int(m), c.astype(np.float32)) for m, c in zip(marker_ids, turned) if m >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
 

@@ -37,7 +37,11 @@ class PlaneSettings:
     ``marker_px`` or more (4K), the view is resampled from the frame reduced by an integer factor
     (area average; the largest that keeps them ``shrink_keep`` times ``marker_px``) instead of
     the full frame, which would alias; ``max_view_px`` bounds the view's size (and time) for
-    very small markers, which then get fewer pixels than ``marker_px``."""
+    very small markers, which then get fewer pixels than ``marker_px``. ``blobs`` (off by default: it
+    costs about half again the time): what the contours missed is looked for as dark squares of
+    a marker's size, darker than around them by
+    ``blob_contrast`` grey levels and holding ``blob_range`` grey levels between black and white
+    (at most ``max_blobs`` of them)."""
 
     marker_px: float = 14.0
     window_px: int = 5
@@ -46,6 +50,10 @@ class PlaneSettings:
     frame_shrink_from: float = 2.2
     shrink_keep: float = 1.2
     max_view_px: int = 2_500_000
+    blobs: bool = False
+    blob_contrast: int = 25
+    blob_range: int = 80
+    max_blobs: int = 60
 
 
 @dataclass(frozen=True, eq=False)
@@ -145,7 +153,7 @@ def view_settings(settings: PlaneSettings, view: PlaneView, markers: MarkerSet) 
     largest = max(markers.corners.side_mm, markers.figure_marker_mm, markers.ball_marker_mm) / view.mm_per_px
     return DetectorSettings(dictionary=markers.dictionary, window_px=settings.window_px,
                             window_max_px=settings.window_px, threshold_c=settings.threshold_c,
-                            min_side_px=0.55 * settings.marker_px, max_side_px=1.5 * largest)
+                            min_side_px=0.55 * markers.figure_marker_mm / view.mm_per_px, max_side_px=1.5 * largest)
 
 
 def view_candidates(settings: PlaneSettings, view: PlaneView, markers: MarkerSet, image: np.ndarray) -> np.ndarray:
@@ -171,10 +179,118 @@ def _find(setup, gray: np.ndarray) -> tuple[list[Detection], PlaneView, np.ndarr
     view = plane_view(setup.camera, setup.board, setup.markers, settings)
     image = view.rectify(gray)
     quads = view_candidates(settings, view, setup.markers, image)
-    if not len(quads):
-        return [], view, image, quads
-    found = read_quads(replace(setup.detector, min_side_px=settings.min_side_px), gray, view.to_frame(quads))
+    frame_settings = replace(setup.detector, min_side_px=settings.min_side_px)
+    found = read_quads(frame_settings, gray, view.to_frame(quads)) if len(quads) else []
+    if settings.blobs:
+        # what OpenCV's contours missed (a blurred or foreshortened marker whose outline is not a
+        # clean quadrilateral) is looked for as a dark square of a marker's size in the view
+        at = _view_points(view, np.array([d.center for d in found]).reshape(-1, 2))
+        sides = [setup.markers.figure_marker_mm / view.mm_per_px]
+        if abs(setup.markers.ball_marker_mm / setup.markers.figure_marker_mm - 1) > 0.2:
+            sides.append(setup.markers.ball_marker_mm / view.mm_per_px)
+        more = np.concatenate([blob_quads(settings, image, side, at) for side in sides])
+        if len(more):
+            found = sorted(found + read_quads(frame_settings, gray, view.to_frame(more), found, from_contours=False),
+                           key=lambda d: d.marker)
+            quads = np.concatenate([quads, more])
     return found, view, image, quads
+
+
+def _view_points(view: PlaneView, frame_px: np.ndarray) -> np.ndarray:
+    """Frame pixels (N, 2) -> view pixels (N, 2) on the view's plane."""
+    if not len(frame_px):
+        return np.zeros((0, 2))
+    xy = view.camera.to_plane(frame_px, view.z_mm)
+    return np.column_stack([(xy[:, 0] - view.x0_mm) / view.mm_per_px, (view.y1_mm - xy[:, 1]) / view.mm_per_px])
+
+
+def blob_quads(settings: PlaneSettings, image: np.ndarray, side: float, taken: np.ndarray) -> np.ndarray:
+    """Candidate quads (N, 4, 2) in view pixels for dark squares of ``side`` view pixels in the
+    view ``image`` (height, width) uint8 that are not near ``taken`` points (M, 2) (markers read
+    already), searched at half the view's resolution: a blob whose darkest is darker by
+    ``blob_contrast`` grey levels than what lies beside it on at least three of its four sides
+    (a cap's figure may darken one; an edge between dark and light darkens two) and whose
+    brightest is ``blob_range`` above its darkest. Its orientation
+    comes from its edges' directions (a square's repeat every 90 degrees)."""
+    h2, w2 = image.shape[0] // 2, image.shape[1] // 2
+    half = cv2.resize(image[:2 * h2, :2 * w2], (w2, h2), interpolation=cv2.INTER_AREA)
+    k = max(3, int(round(0.35 * side)) | 1)  # the core of a marker, at half resolution
+    box = cv2.blur(half, (k, k), borderType=cv2.BORDER_REPLICATE).astype(np.float32)
+    d = int(round(side / 4 + k / 2))  # beside the marker: its cap's edge and beyond
+    pad = cv2.copyMakeBorder(box, d, d, d, d, cv2.BORDER_REPLICATE)
+    a, b = pad[d:d + h2, :w2], pad[d:d + h2, 2 * d:]
+    c, e = pad[:h2, d:d + w2], pad[2 * d:, d:d + w2]
+    # the second darkest side (a sorting network's second output)
+    beside = cv2.min(cv2.max(cv2.min(a, b), cv2.min(c, e)), cv2.min(cv2.max(a, b), cv2.max(c, e)))
+    # a marker holds black and white within its core's reach, its black darker than what is
+    # around it (a white line beside green has no black; a figure's dark base no white)
+    kernel = np.ones((k, k), np.uint8)
+    low = cv2.erode(half, kernel).astype(np.float32)
+    spread = cv2.dilate(half, kernel).astype(np.float32) - low
+    dark = beside - low
+    ok = (spread >= settings.blob_range) & (dark >= settings.blob_contrast)
+    score = cv2.blur(np.where(ok, spread + dark, 0).astype(np.float32), (k, k))
+    peak = ok & (score > 0) & (score == cv2.dilate(score, kernel))
+    ys, xs = np.nonzero(peak)
+    if not len(xs):
+        return np.zeros((0, 4, 2))
+    order = np.argsort(-score[ys, xs], kind="stable")
+    centres = np.column_stack([xs[order], ys[order]]).astype(np.float64) * 2 + 0.5
+    if len(taken):
+        near = np.linalg.norm(centres[:, None] - taken[None], axis=2).min(axis=1) < 0.7 * side
+        centres = centres[~near]
+    centres = centres[:settings.max_blobs]  # the strongest: a board holds 33 markers
+    if not len(centres):
+        return np.zeros((0, 4, 2))
+    centres, theta = _centre_and_turn(image, centres, side)
+    unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2
+    c, s_ = np.cos(theta)[:, None], np.sin(theta)[:, None]
+    rot = np.stack([unit[None, :, 0] * c - unit[None, :, 1] * s_, unit[None, :, 0] * s_ + unit[None, :, 1] * c], axis=-1)
+    return centres[:, None, :] + rot
+
+
+def _centre_and_turn(image: np.ndarray, centres: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
+    """Each blob's centre (N, 2) moved to where a marker-sized box around it is darkest (within
+    a few pixels, to a tenth of one), and the angle (N,) radians, modulo 90 degrees, of the square
+    there: the mean of its edges' gradient directions times four, weighted by their strength."""
+    n = int(round(side))
+    r = n // 2 + 4
+    offs = np.arange(-r, r + 1, dtype=np.float64)
+    gx, gy = np.meshgrid(offs, offs)
+    pts = np.stack([centres[:, None, None, 0] + gx, centres[:, None, None, 1] + gy], axis=-1)
+    patch = _sample_view(image, pts).astype(np.float64)  # (N, P, P)
+    # the mean over every n x n box in the patch, from a summed-area table
+    sat = np.pad(patch.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0)))
+    boxes = sat[:, n:, n:] - sat[:, :-n, n:] - sat[:, n:, :-n] + sat[:, :-n, :-n]  # (N, P-n+1, P-n+1)
+    m = boxes.shape[1]
+    flat = boxes.reshape(len(boxes), -1)
+    k = flat.argmin(axis=1)
+    iy, ix = np.clip(k // m, 1, m - 2), np.clip(k % m, 1, m - 2)
+    rows = np.arange(len(boxes))
+
+    def vertex(lo, mid, hi):  # a parabola's lowest point through three samples, -0.5..0.5
+        den = lo - 2 * mid + hi
+        return np.clip(np.where(den > 1e-9, 0.5 * (lo - hi) / np.where(den > 1e-9, den, 1.0), 0.0), -0.5, 0.5)
+
+    sx = vertex(boxes[rows, iy, ix - 1], boxes[rows, iy, ix], boxes[rows, iy, ix + 1])
+    sy = vertex(boxes[rows, iy - 1, ix], boxes[rows, iy, ix], boxes[rows, iy + 1, ix])
+    # box (iy, ix) covers patch rows iy..iy+n-1: its centre is offset (n - 1) / 2 from there
+    shift = np.column_stack([ix + sx, iy + sy]) + (n - 1) / 2 - r
+    moved = centres + shift
+    # the square's direction from the gradients inside the box found
+    dx = np.diff(patch, axis=2)[:, 1:, :]
+    dy = np.diff(patch, axis=1)[:, :, 1:]
+    m2 = np.maximum(dx * dx + dy * dy, 1e-6)
+    c2, s2 = dx * dx - dy * dy, 2 * dx * dy  # m^2 cos 2phi, m^2 sin 2phi
+    a = ((c2 * c2 - s2 * s2) / m2).sum(axis=(1, 2))
+    b = ((2 * c2 * s2) / m2).sum(axis=(1, 2))
+    return moved, np.arctan2(b, a) / 4
+
+
+def _sample_view(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    from .refine import _sample
+
+    return _sample(image, pts)
 
 
 def draw_plane(setup, gray: np.ndarray) -> np.ndarray:
