@@ -145,3 +145,18 @@ def test_blurred_tilted_markers_are_found_as_dark_blobs_when_thorough():
     thorough = replace(setup, detector=replace(setup.detector, window_max_px=setup.detector.window_px + 2))
     assert {s.marker for s in read_frame(thorough, gray).figures} >= {
         m for m in found if MARKERS.kind_of(m) == "figure" and truth[m].seen}
+
+
+def test_a_tiny_marker_whose_readings_disagree_is_not_read():
+    """10 mm markers at 1080p (about 10 px): one of them read by threshold on a slightly larger
+    copy of its quad as marker 17, and by its blurred pattern as itself, was reported as figure
+    17 far from where 17 stands. Readings that disagree are now no reading."""
+    board = load_board()
+    small = MarkerSet(figure_marker_mm=10.0, cap_mm=13.0, ball_marker_mm=10.0, ball_token_mm=13.0)
+    scene = random_scene(11, board, small, size=(1920, 1080), hand=False)
+    image, truth = render(scene)
+    result = read_frame(setup_for(scene, board), to_gray(image))
+    assert len(result.figures) >= 10
+    for s in result.figures:
+        t = truth[s.marker]
+        assert t.seen and np.hypot(s.x_mm - t.x_mm, s.y_mm - t.y_mm) < 3.0, (s.marker, s.x_mm, s.y_mm)

@@ -236,7 +236,8 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
     marker_ids, turned = read_bits(gray, q, settings.dictionary, plausible=plausible, values=values)
     # a small marker read with corners half a pixel off samples its cells' edges: what looks
     # like a marker but did not read is read again a little larger and a little smaller (in one
-    # batch; an exact match is still required, and the first reading that matches is taken)
+    # batch; an exact match is still required), and by its blurred pattern at all three sizes;
+    # every reading must name the same id
     retry = np.flatnonzero((marker_ids < 0) & plausible[1])
     if len(retry):
         r = q[retry]
@@ -248,18 +249,18 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
         ids = np.concatenate([np.full(len(r), -1), thr])
         quads_read = np.concatenate([r, thr_turned])
         if settings.blur_match:
-            # what still did not read is matched against every marker drawn blurred: a blurred
-            # small marker keeps its pattern when a threshold no longer parts its cells (on the
-            # cells already sampled, at all three sizes); a threshold's reading comes first
+            # and matched against every marker drawn blurred: a blurred small marker keeps its
+            # pattern when a threshold no longer parts its cells (on the cells already sampled)
             cells = np.concatenate([values[0][retry], again_values[0]])
             blurred, blurred_turned = match_blurred(gray, tries, settings.dictionary, values=cells)
-            none = (ids.reshape(-1, len(r)) < 0).all(axis=0)
-            use = np.tile(none, len(ids) // len(r)) & (blurred >= 0)
-            ids = np.where(use, blurred, ids)
-            quads_read = np.where(use[:, None, None], blurred_turned, quads_read)
+            ids = np.concatenate([ids, blurred])
+            quads_read = np.concatenate([quads_read, blurred_turned])
         ids, quads_read = ids.reshape(-1, len(retry)), quads_read.reshape(-1, len(retry), 4, 2)
         pick = np.argmax(ids >= 0, axis=0)
         got = ids[pick, np.arange(len(retry))]
+        # readings that disagree (a 9 px marker read by threshold on its larger copy as one id
+        # and by its blurred pattern as another) are no reading at all
+        got = np.where(((ids == got[None]) | (ids < 0)).all(axis=0), got, -1)
         marker_ids[retry] = got
         # the corners reported are the refined quad's, turned as the reading that matched: the
         # larger or smaller quad only sampled the cells (reported, it made a cap look 7 % larger)

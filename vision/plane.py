@@ -49,7 +49,7 @@ class PlaneSettings:
     min_side_px: float = 5.0
     frame_shrink_from: float = 2.2
     shrink_keep: float = 1.2
-    max_view_px: int = 2_500_000
+    max_view_px: int = 1_500_000
     blobs: bool = False
     blob_contrast: int = 25
     blob_range: int = 80
