@@ -99,6 +99,8 @@ def test_a_4k_frame_is_resampled_from_half_resolution_and_read_at_full():
     scene = random_scene(12, BOARD, MARKERS, size=(2560, 1920), hand=False, look_strength=0.6)
     image, truth = render(scene)
     setup = setup_for(scene)
+    assert setup.plane is None  # by default searched at half resolution on the frame: quicker
+    setup = replace(setup, plane=PlaneSettings())
     view = plane_view(setup.camera, BOARD, MARKERS, setup.plane)
     assert view.shrink >= 2
     result = read_frame(setup, to_gray(image))

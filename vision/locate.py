@@ -46,13 +46,17 @@ class VisionSetup:
     def from_calibration(cls, calibration, board: GridBoard, thorough: bool = False, **kw) -> "VisionSetup":
         """A setup reading frames with a pitch calibration (``calibration.store.Calibration``),
         its detector sized for the caps as this camera sees them (``thorough``: see
-        :meth:`DetectorSettings.for_marker_px`)."""
+        :meth:`DetectorSettings.for_marker_px`). A 4K frame whose markers are large enough to be
+        searched at half its resolution (``DetectorSettings.scale``) is searched so, not on the
+        plane of the caps: that keeps it within the default detector's 1080p time."""
         markers = kw.get("markers", MarkerSet())
         if "detector" not in kw:
             cam = calibration.camera
             side = markers.figure_marker_mm * cam.pixels_per_mm(board.length_mm / 2, board.width_mm / 2,
                                                                 markers.cap_height_mm)
             kw["detector"] = DetectorSettings.for_frame(side, cam.width, thorough, dictionary=markers.dictionary)
+            if kw["detector"].scale > 1:
+                kw.setdefault("plane", None)
         return cls(calibration.camera, board, plane_homography=calibration.plane_homography,
                    corner_px=dict(calibration.corner_px), **kw)
 

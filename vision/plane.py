@@ -16,6 +16,7 @@ stage ``(setup, gray frame) -> detections``; :func:`draw_plane` its debug image.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+
 import cv2
 import numpy as np
 
@@ -24,6 +25,7 @@ from companion.board import GridBoard
 
 from .config import MarkerSet
 from .detect import Detection, DetectorSettings, _detector, read_quads
+from .refine import _sample
 
 _STEP = 8  # view pixels between exactly projected grid points (bilinear in between)
 
@@ -31,17 +33,16 @@ _STEP = 8  # view pixels between exactly projected grid points (bilinear in betw
 @dataclass(frozen=True, slots=True)
 class PlaneSettings:
     """How the plane view is searched. ``marker_px``: pixels a marker's side gets in the view
-    (14: every cap of the benchmark was a candidate at 14, not at 12); ``window_px`` the
+    (14: every cap of the tuning scenes was a candidate at 14, not at 12 or 13); ``window_px`` the
     adaptive-threshold window in view pixels; ``min_side_px`` the least side (frame pixels) of a
     candidate worth reading; ``frame_shrink_from``: when the frame's markers are this many times
     ``marker_px`` or more (4K), the view is resampled from the frame reduced by an integer factor
     (area average; the largest that keeps them ``shrink_keep`` times ``marker_px``) instead of
     the full frame, which would alias; ``max_view_px`` bounds the view's size (and time) for
-    very small markers, which then get fewer pixels than ``marker_px``. ``blobs`` (off by default: it
-    costs about half again the time): what the contours missed is looked for as dark squares of
-    a marker's size, darker than around them by
-    ``blob_contrast`` grey levels and holding ``blob_range`` grey levels between black and white
-    (at most ``max_blobs`` of them)."""
+    very small markers, which then get fewer pixels than ``marker_px``. ``blobs`` (off by
+    default: it costs about half again the time): what the contours missed is looked for as dark
+    squares of a marker's size, darker than around them by ``blob_contrast`` grey levels and
+    holding ``blob_range`` grey levels between black and white (at most ``max_blobs``)."""
 
     marker_px: float = 14.0
     window_px: int = 5
@@ -258,7 +259,7 @@ def _centre_and_turn(image: np.ndarray, centres: np.ndarray, side: float) -> tup
     offs = np.arange(-r, r + 1, dtype=np.float64)
     gx, gy = np.meshgrid(offs, offs)
     pts = np.stack([centres[:, None, None, 0] + gx, centres[:, None, None, 1] + gy], axis=-1)
-    patch = _sample_view(image, pts).astype(np.float64)  # (N, P, P)
+    patch = _sample(image, pts).astype(np.float64)  # (N, P, P)
     # the mean over every n x n box in the patch, from a summed-area table
     sat = np.pad(patch.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0)))
     boxes = sat[:, n:, n:] - sat[:, :-n, n:] - sat[:, n:, :-n] + sat[:, :-n, :-n]  # (N, P-n+1, P-n+1)
@@ -285,12 +286,6 @@ def _centre_and_turn(image: np.ndarray, centres: np.ndarray, side: float) -> tup
     a = ((c2 * c2 - s2 * s2) / m2).sum(axis=(1, 2))
     b = ((2 * c2 * s2) / m2).sum(axis=(1, 2))
     return moved, np.arctan2(b, a) / 4
-
-
-def _sample_view(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    from .refine import _sample
-
-    return _sample(image, pts)
 
 
 def draw_plane(setup, gray: np.ndarray) -> np.ndarray:
