@@ -79,7 +79,8 @@ def test_locate_calibrates_each_image_from_its_corner_markers(capsys, shots, tmp
     assert [line["image"] for line in lines] == [str(p) for p, _, _ in shots]
     for line, (_, _, truth) in zip(lines, shots):
         check_positions(line, truth, tol_mm=4.0)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["frame31.overlay.png", "frame32.overlay.png"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["frame31.overlay.png", "frame31.plane.png",
+                                                         "frame32.overlay.png", "frame32.plane.png"]
 
 
 def test_locate_with_the_pitch_corners_given_in_pixels(capsys, shots):

@@ -19,6 +19,7 @@ from companion.teams import PlayerRef
 
 from .config import MarkerMap, MarkerSet
 from .detect import Detection, DetectorSettings, detect
+from .extent import board_extent_mm  # noqa: F401 (also this module's: vision.synth, benchmarks)
 from .plane import PlaneSettings, find_markers
 from .sighting import OFF_PITCH
 
@@ -133,18 +134,6 @@ class FrameResult:
         seen = list(self.figures) + ([self.ball] if self.ball else [])
         return {"figures": [s.to_json() for s in seen], "conflicts": [c.to_json() for c in self.conflicts],
                 "warnings": list(self.warnings)}
-
-
-def board_extent_mm(board: GridBoard, markers: MarkerSet) -> np.ndarray:
-    """Board points (N, 3) mm the camera must see: the pitch, the off-pitch areas and the corner
-    markers with a little room, on the board and at cap height."""
-    L, W = board.length_mm, board.width_mm
-    o = markers.corners.offset_mm + markers.corners.side_mm / 2 + 8
-    rects = [r for a in board.areas.values() if a.grid == "mm" for r in a.mm]
-    x_low, x_high = min([-o] + [r.x0 - 8 for r in rects]), max([L + o] + [r.x1 + 8 for r in rects])
-    y_low, y_high = min([-o] + [r.y0 - 8 for r in rects]), max([W + o] + [r.y1 + 8 for r in rects])
-    pts = [(x, y, 0.0) for x in (x_low, x_high) for y in (y_low, y_high)]
-    return np.array(pts + [(x, y, markers.cap_height_mm) for x, y, _ in pts])
 
 
 def board_rect(setup: "VisionSetup", margin_px: int = 20) -> tuple[int, int, int, int]:

@@ -25,6 +25,7 @@ from companion.board import GridBoard
 
 from .config import MarkerSet
 from .detect import Detection, DetectorSettings, _detector, read_quads
+from .extent import board_extent_mm
 from .refine import _sample
 
 _STEP = 8  # view pixels between exactly projected grid points (bilinear in between)
@@ -97,8 +98,6 @@ def view_extent_mm(camera: CameraModel, board: GridBoard, markers: MarkerSet, z_
     """(x0, y0, x1, y1) mm on the plane at ``z_mm`` that holds everything the reader looks at:
     the board's extent (pitch, off-pitch areas, corner markers) on the board and at cap height,
     as the camera's rays meet that plane."""
-    from .locate import board_extent_mm
-
     ext = board_extent_mm(board, markers)
     on_plane = camera.to_plane(camera.project(ext), z_mm)
     pts = np.vstack([ext[:, :2], on_plane[np.isfinite(on_plane).all(axis=1)]])
