@@ -150,6 +150,8 @@ def build_app_class():
 
         def on_start(self) -> None:
             self.match_settings.update(self._load_settings())
+            if self.match_settings.get("auto") in ("devices", "on", "off"):
+                self.controller.set_auto(self.match_settings["auto"])
             # A match that was not finished (the app was closed or killed) comes straight back,
             # with the dice tray it was using.
             last = self.controller.last_journal() if self._resume_last else None

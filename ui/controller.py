@@ -36,9 +36,13 @@ from firmware_bridge import notices as tray_notices
 from firmware_bridge.feed import Feed, Refusal
 from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 
+from .autoflow import MAX_STEPS as MAX_FORCED
+from .autoflow import Auto, Expectation, Proposal, correction_for, forced_step, forced_words, on_a_line
+
 log = logging.getLogger(__name__)
 
 LOG_LINES = 200
+DEVICE_WORDS = {Source.VISION: "camera"}   # a roll's line names its device already
 NO_MATCH = "No match is open: start a new match, or resume the last one from Home."
 NO_MATCH_TO_RESUME = "There is no match to resume yet: start a new match."
 
@@ -115,6 +119,10 @@ class View:
     camera: Health = Health.OFF
     tray: Health = Health.OFF
     placeholders: tuple[str, ...] = ()
+    proposals: tuple[Proposal, ...] = ()   # camera sightings held for a person (take or drop)
+    auto: bool = False                # forced steps are taken by themselves now (ui/autoflow.py)
+    expecting: PlayerRef | None = None   # a declaration waits for where the camera sees him go
+    expected: int = 0                 # declarations the camera finished (a screen closes its form)
 
     @property
     def active(self) -> bool:
@@ -142,6 +150,11 @@ class Controller:
         self._why_no_match = ""
         self._health: dict[str, Health] = {"camera": Health.OFF, "tray": Health.OFF}
         self.vision_enabled = True   # a coach can switch the camera's proposals off
+        self.auto = Auto.DEVICES     # forced steps by themselves: with the tray or camera in use
+        self._proposals: list[Proposal] = []
+        self._next_proposal = 1
+        self._expect: Expectation | None = None
+        self._expected = 0
         self._threaded = threaded
         self._jobs: queue.Queue = queue.Queue()
         self._in_flight = 0
@@ -236,7 +249,10 @@ class Controller:
                              summary=summary, pending=pending, actions=rules.open_actions(state),
                              log=tuple(self._log[-LOG_LINES:]), can_undo=m.can_undo, can_redo=m.can_redo,
                              error=error, path=str(m.journal.path) if m.journal else "", camera=camera, tray=tray,
-                             placeholders=tuple(summary.get("placeholders", ())))
+                             placeholders=tuple(summary.get("placeholders", ())),
+                             proposals=tuple(self._proposals), auto=self.auto_on,
+                             expecting=self._expect.player if self._expect is not None else None,
+                             expected=self._expected)
         self._post(self.view)
 
     # --- matches -------------------------------------------------------------------------------
@@ -269,6 +285,7 @@ class Controller:
                 self.match.close()
             self.match = Match(ruleset_for(game), journal)
             self._log = []
+            self._proposals, self._expect = [], None
             self._attach_dice(seed if seed is not None else random.SystemRandom().randrange(10**9))
             self._apply(lambda: self.match.submit(create, Source.MANUAL))
         self._queue(job)
@@ -287,6 +304,7 @@ class Controller:
                 self.match.close()
             self.match = opened
             self._log = self._replay_log()
+            self._proposals, self._expect = [], None
             self._attach_dice(self._software_seed())
             return None
         self._queue(job)
@@ -295,14 +313,15 @@ class Controller:
         m = self.match
         rules = m.ruleset
         state = rules.initial_state()
-        lines = []
+        lines: list[str] = []
+        said: set[int] = set()
         for event in m.events:
-            lines += self._lines(rules, state, event)
+            lines += self._lines(rules, state, event, said)
             state = rules.evolve(state, event)
         return lines[-LOG_LINES:]
 
     @classmethod
-    def _lines(cls, rules, state: Any, event) -> list[str]:
+    def _lines(cls, rules, state: Any, event, said: set[int] | None = None) -> list[str]:
         """What the log says of one event: the rules' own line; a roll's value as it arrives
         (the rules may say what it meant only later, when the other coach has rolled too);
         every decision a coach made, in words where the rules have no line for it."""
@@ -314,6 +333,9 @@ class Controller:
         line = rules.log_line(state, event)
         if not line and event.source is Source.MANUAL and roll is None:
             line = decision_line(event.payload)
+        if line and roll is None and event.source in DEVICE_WORDS and said is not None and event.batch not in said:
+            said.add(event.batch)   # what a device did by itself: said on its command's first line
+            line = f"{line} ({DEVICE_WORDS[event.source]})"
         if line:
             out.append(line)
         return out
@@ -336,6 +358,8 @@ class Controller:
 
     def _accepted(self, roll: Roll, events: tuple) -> None:
         self._log_events(self._state_before_roll, events)
+        if events:
+            self._forced_steps(roll.source)
 
     @staticmethod
     def roll_line(roll: Roll, teams: dict) -> str:
@@ -355,6 +379,10 @@ class Controller:
             if not self.feed.pump(limit=1):
                 break
         return self._refusal or None
+
+    def wake_tray(self) -> None:
+        """The tray's thread put notices on the queue: pump them on the worker."""
+        self._queue(self._pump)
 
     def _tray_notice(self, notice) -> None:
         if isinstance(notice, tray_notices.TrayConnected):
@@ -385,7 +413,7 @@ class Controller:
             if "owners" not in options:
                 options["owners"] = self._dice_owners()
             try:
-                self.tray = TraySource(self.notices, port or "auto", wake=lambda: self._queue(self._pump), **options)
+                self.tray = TraySource(self.notices, port or "auto", wake=self.wake_tray, **options)
             except Exception as exc:   # a port that does not exist or is not ours: said, the keypad works
                 log.warning("dice tray: %s", exc, exc_info=True)
                 self._health["tray"] = Health.LOST
@@ -414,16 +442,59 @@ class Controller:
             self.tray = None
             self._health["tray"] = Health.OFF
 
-    def _apply(self, submit: Callable[[], tuple]) -> None:
-        """Run one change and add its log lines."""
+    def _apply(self, submit: Callable[[], tuple], source: Source = Source.MANUAL) -> None:
+        """Run one change and add its log lines; then the steps the rules leave no choice about."""
         before = self.match.state
-        self._log_events(before, submit())
+        events = submit()
+        self._log_events(before, events)
+        if events:
+            self._forced_steps(source)
+
+    # --- automatic steps ---------------------------------------------------------------------------
+    @property
+    def auto_on(self) -> bool:
+        """Whether forced steps are taken by themselves now (the "Automatic steps" setting)."""
+        if self.auto is Auto.DEVICES:
+            return self._health["tray"] is not Health.OFF or self._health["camera"] is not Health.OFF
+        return self.auto is Auto.ON
+
+    def set_auto(self, auto: Auto | str) -> None:
+        auto = Auto(auto)
+
+        def job() -> None:
+            self.auto = auto
+        self._queue(job)
+
+    def _forced_steps(self, source: Source) -> None:
+        """Submit the steps the rules leave no choice about (a pass with nothing left to move,
+        the end of a turn with nothing left to do), each through the rules like a tap, journaled
+        with the source of the roll or move that led to it, and said in the log."""
+        if not self.auto_on or self.match is None:
+            return
+        source = source if source in (Source.TRAY, Source.VISION) else Source.MANUAL
+        for _ in range(MAX_FORCED):
+            m = self.match
+            state, rules = m.state, m.ruleset
+            found = forced_step(rules.open_actions(state), rules.pending(state))
+            if found is None:
+                return
+            action, command = found
+            try:
+                events = m.submit(command, source)
+            except TouchlineError as exc:   # the rules listed it and refuse it: leave it to the coach
+                log.warning("automatic %r refused: %s", command, exc)
+                return
+            self._log.append(forced_words(action))
+            self._log_events(state, events)
+            if not events:
+                return
 
     def _log_events(self, before: Any, events: tuple) -> None:
         rules = self.match.ruleset
         state = before
+        said: set[int] = set()
         for event in events:
-            self._log += self._lines(rules, state, event)
+            self._log += self._lines(rules, state, event, said)
             state = rules.evolve(state, event)
 
     # --- commands ------------------------------------------------------------------------------
@@ -501,12 +572,85 @@ class Controller:
         self.vision_enabled = on
 
     def sighting(self, sighting: Sighting) -> None:
-        """A committed camera sighting (from the vision thread)."""
+        """A committed camera sighting (from the vision thread): the command the rules read in
+        it is taken by itself, unless the camera is unsure (then a person takes or drops it),
+        or the rules refuse it as a placement (then taking it is a correction)."""
         def job() -> str | None:
-            if self.match is None or not self.vision_enabled:
+            m = self.match
+            if m is None or not self.vision_enabled:
                 return None
-            self._apply(lambda: self.match.sight(sighting))
+            self._proposals = [p for p in self._proposals if p.sighting.player != sighting.player]
+            expect = self._expect
+            if (expect is not None and expect.player == sighting.player and self.auto_on
+                    and self._health["camera"] is not Health.DEGRADED):
+                command = expect.build(m.state, sighting)
+                if command is not None:   # the declaration, with the place the camera saw
+                    try:
+                        self._apply(lambda: m.submit(command, Source.VISION), Source.VISION)
+                    except TouchlineError as exc:   # the form stays open: move again, or touch a place
+                        return f"The camera sees {self._who(sighting)} {self._where(command)}: {exc}"
+                    self._expect = None
+                    self._expected += 1
+                    return None
+            command = m.ruleset.command_for(m.state, sighting)
+            if command is None:
+                return None   # where the rules have it already (or nothing the rules track)
+            if self._health["camera"] is Health.DEGRADED:
+                self._propose(sighting, command, "the camera is unsure")
+                return None
+            if on_a_line(m.ruleset, m.state, sighting, command):
+                self._propose(sighting, command, "it stands on a line: is this the square?")
+                return None
+            try:
+                self._apply(lambda: m.submit(command, Source.VISION), Source.VISION)
+            except TouchlineError as exc:
+                fix = correction_for(sighting)
+                if fix is None:
+                    raise
+                self._propose(sighting, fix, "no move of the rules puts it there: a correction")
+                return (f"The camera sees {self._who(sighting)} {self._where(command)}: {exc}. Put the figure back, "
+                        f"or take the camera's place as a correction.")
             return None
+        self._queue(job)
+
+    @staticmethod
+    def _who(sighting: Sighting) -> str:
+        return player_words(sighting.player) if sighting.player is not None else "the ball"
+
+    @staticmethod
+    def _where(command: Command) -> str:
+        square = getattr(command, "to", None) or getattr(command, "square", None)
+        if square is None and getattr(command, "x_mm", None) is None:
+            return "off the pitch"
+        return f"at {tuple(square)}" if square is not None else "on the pitch"
+
+    def _propose(self, sighting: Sighting, command: Command, why: str) -> None:
+        text = f"Camera: {self._who(sighting)} {self._where(command)} ({why})"
+        self._proposals.append(Proposal(self._next_proposal, sighting, command, text))
+        self._next_proposal += 1
+        self._log.append(text + ": take it or drop it")
+
+    def expect_move(self, expectation: Expectation | None) -> None:
+        """A declaration now waits only for where a figure goes (None: it no longer does): the
+        camera's next sighting of that figure settling elsewhere finishes it (ui/autoflow.py)."""
+        def job() -> None:
+            self._expect = expectation
+        self._queue(job)
+
+    def take_proposal(self, proposal_id: int) -> None:
+        """A person takes what the camera saw (one tap): the held command, source ``vision``."""
+        def job() -> str | None:
+            found = next((p for p in self._proposals if p.id == proposal_id), None)
+            if found is None or self.match is None:
+                return None
+            self._proposals.remove(found)
+            self._apply(lambda: self.match.submit(found.command, Source.VISION), Source.VISION)
+            return None
+        self._queue(job)
+
+    def drop_proposal(self, proposal_id: int) -> None:
+        def job() -> None:
+            self._proposals = [p for p in self._proposals if p.id != proposal_id]
         self._queue(job)
 
     def undo(self, steps: int = 1) -> None:

@@ -19,8 +19,9 @@ from ..ruleset import OpenAction
 from ..teams import Team
 from . import commands as c
 from . import flow
-from .model import ActionCtx, Contest, Flight, FubletState, Phase, RestartKind, RoundKind, VolleyChoiceCtx
-from .movement import MOVEMENT, TACTICAL, check_turn
+from . import queries as q
+from .model import ActionCtx, Contest, Flight, FubletState, Phase, RestartKind, RoundKind, Status, VolleyChoiceCtx
+from .movement import MOVEMENT, TACTICAL, check_turn, cost_of
 from .restarts import in_penalty_area, step_team, steps, too_close
 from .setup import picker
 
@@ -96,14 +97,27 @@ def _movement(s: FubletState) -> list[OpenAction]:
         except RuleViolation:
             continue
         if tactical:
-            out.append(OpenAction("tactical_move", team, c.TacticalMove))
+            if _can_move(s, team, "tactical"):
+                out.append(OpenAction("tactical_move", team, c.TacticalMove))
         else:
-            if s.round_kind is not RoundKind.TRANSITION:
+            if s.round_kind is not RoundKind.TRANSITION and _can_move(s, team, "single"):
                 out.append(OpenAction("move", team, c.Move))
-            out.append(OpenAction("zone_move", team, c.ZoneMove, (("team", team),)))
+            if _can_move(s, team, "zone"):
+                out.append(OpenAction("zone_move", team, c.ZoneMove, (("team", team),)))
         out.append(OpenAction("pass", team, c.PassTurn, (("team", team),)))
     d = s.declaration
     if (not tactical and s.moves_this_phase == 0 and d is not None and d.action.is_pass and s.ball.loose
             and s.ball.flight in (Flight.SHORT, Flight.HIGH)):
         out.append(OpenAction("offside", d.team.other, c.CallOffside))
     return out
+
+
+def _can_move(s: FubletState, team: Team, kind: str) -> bool:
+    """A movement of this kind could be made: the MP to pay for it (``movement.pay``; zone
+    movements are free in a transition round) and a figure free to move (``check_mover``:
+    on the pitch, ready, not injured, not the ball carrier). When none can, passing is all
+    that is left, and the tablet passes by itself (ui/autoflow.py)."""
+    free = kind == "zone" and s.round_kind is RoundKind.TRANSITION
+    if not free and s.mp[team] < cost_of(s, team, kind):
+        return False
+    return any(p.status is Status.READY and not p.injured and s.ball.carrier != p.ref for p in q.on_pitch(s, team))

@@ -20,6 +20,7 @@ from . import commands as c
 from . import flow
 from . import queries as q
 from .model import Control, LigaState, Phase, RestartKind
+from .movement import defender_allowance, remaining
 from .restarts import setup_mover, setup_problems
 
 BOTH = (Team.HOME, Team.AWAY)
@@ -101,13 +102,19 @@ def _shot(s: LigaState, att: Team) -> list[OpenAction]:
 def _movement(s: LigaState, att: Team) -> list[OpenAction]:
     m = s.movement
     team = m.turn
-    out = [OpenAction("move", team, c.Move)]
+    # Every move costs at least a point (components.MovementCosts): with none left to spend
+    # (the defender has matched what the attacker spent) passing is all that is left.
+    spend = remaining(s, team) if team is att else defender_allowance(s)
+    out = [OpenAction("move", team, c.Move)] if spend > 0 else []
     ball = s.ball
     holder = ball.holder
-    if team is att and holder is not None and holder.team is att and ball.control in (Control.CLOSE, Control.LOOSE):
+    if (spend > 0 and team is att and holder is not None and holder.team is att
+            and ball.control in (Control.CLOSE, Control.LOOSE)):
         out.append(OpenAction("move_ball", team, c.MoveBall, (("player", holder),)))
     if (team is not att and not m.tackled and holder is not None and holder.team is att
-            and ball.control in (Control.CLOSE, Control.LOOSE) and s.holding is None):
+            and ball.control in (Control.CLOSE, Control.LOOSE) and s.holding is None
+            and any(p.placed and p.ref.team is team and p.ref not in m.committed and q.near(p.square, ball.square)
+                    for p in s.players.values())):
         out.append(OpenAction("tackle", team, c.Tackle))
     out.append(OpenAction("pass", team, c.PassTurn, (("team", team),)))
     return out

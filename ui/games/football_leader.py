@@ -28,6 +28,7 @@ from companion.football_leader.pitch import HIGH, LOW, Space, SpaceBoard
 from companion.teams import PlayerRef, Team
 
 from .. import theme
+from ..autoflow import expect
 from ..widgets.keypad import TOUCH, button, wrap_label
 from .base import GRASS, TEAM_BAR, WHITE, BallMark, BarSpec, Chip, Choice, Face, Figure, Geometry, Scoreboard, Shape
 
@@ -697,7 +698,18 @@ class FootballLeaderFace(Face):
                 return
             self._submit(screen, self._command(key, form))
         else:
+            if key == "move" and self._slot(form, key) == "space" and form["mover"] != state.ball:
+                self._expect_space(screen, form["mover"], form["card"])
             screen.build_panel()
+
+    @staticmethod
+    def _expect_space(screen: Any, mover: PlayerRef, card: Card) -> None:
+        """Mover and card chosen: the space may come from the camera, as the counter is moved."""
+        def build(state: Any, sighting: Any) -> Any:
+            p = state.players.get(mover)
+            space = q.board(state).space_at(sighting.x_mm, sighting.y_mm) if sighting.on_pitch else None
+            return None if p is None or space is None or space == p.space else c.Move(mover, space, card)
+        expect(screen, mover, build, f"move #{mover.number} with {card}")
 
     @staticmethod
     def _command(key: str, f: dict) -> Any:

@@ -14,10 +14,12 @@ from kivy.uix.boxlayout import BoxLayout
 from companion import box
 from companion.board import GridBoard
 from companion.fublet import commands as c
+from companion.fublet import queries as fq
 from companion.fublet.components import Action, load_components
 from companion.fublet.model import Options, Phase, ShotPlan
 from companion.teams import PlayerRef, Team
 
+from ..autoflow import expect
 from ..widgets.keypad import TOUCH, button, wrap_label
 from .base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, grid_shapes
 
@@ -151,7 +153,28 @@ class FubletFace(Face):
     def _start_declaring(self, screen: Any, action: Action) -> None:
         screen.action = action
         screen.form = dict(SHOT)
+        if action is Action.KEEP_AND_RUN:
+            self._expect_run(screen, action, ())
         screen.set_mode("opponents" if action is Action.SPEED_DRIBBLING else "target", keep_action=True)
+
+    @staticmethod
+    def _expect_run(screen: Any, action: Action, opponents: tuple) -> None:
+        """A run declared: its target MS may come from the camera, as the carrier is moved there."""
+        view = screen.view
+        carrier = view.state.ball.carrier if view is not None and view.state is not None else None
+        if carrier is None:
+            return
+
+        def build(state: Any, sighting: Any) -> Any:
+            ms = fq.board(state).mm_to_ms(sighting.x_mm, sighting.y_mm) if sighting.on_pitch else None
+            here = state.players[carrier].ms if carrier in state.players else None
+            return None if ms is None or ms == here else c.Declare(carrier, action, target_ms=ms,
+                                                                   opponents=opponents)
+        expect(screen, carrier, build, f"{action.label} by #{carrier.number}")
+
+    def _to_target(self, screen: Any) -> None:
+        self._expect_run(screen, Action.SPEED_DRIBBLING, tuple(screen.picked))
+        screen.set_mode("target", keep_action=True, keep_picked=True)
 
     def _declare(self, screen: Any, view: Any, ps, ms) -> None:
         carrier = view.state.ball.carrier
@@ -203,8 +226,7 @@ class FubletFace(Face):
             names = ", ".join(str(o) for o in screen.picked) or "none yet"
             add(wrap_label(f"Speed dribbling: touch the opponents to challenge ({names}), then the target.", 17,
                            bold=True))
-            add(button("Now touch the target MS", lambda: screen.set_mode("target", keep_action=True,
-                                                                           keep_picked=True)))
+            add(button("Now touch the target MS", lambda: self._to_target(screen)))
         elif mode == "taker":
             add(wrap_label("Touch the player who takes it.", 17, bold=True))
         elif mode == "wall":

@@ -91,6 +91,8 @@ class LiveScreen(Screen):
         self._cards_key: tuple | None = None     # what the cards and the stepper show now
         self._stepper_key: tuple | None = None
         self._panel_key: tuple | None = None
+        self._expecting = False    # a form waits for the camera to see where a figure goes
+        self._expected = 0
 
     @property
     def controller(self):
@@ -109,6 +111,10 @@ class LiveScreen(Screen):
             self.selected = None
             self._cards_key = self._stepper_key = None
             self._start_ticker()
+        if view.expected != self._expected:   # the camera saw the move a form waited for: it is sent
+            self._expected, self._expecting = view.expected, False
+            self.reset(rebuild=False)
+            self.selected = None
         s = view.summary
         self._show_scoreboard(s)
         self.health_text = health_line(view)
@@ -253,6 +259,16 @@ class LiveScreen(Screen):
         self.controller.submit(command)
         self.build_panel()
 
+    def expect_move(self, expectation) -> None:
+        """The form waits only for where a figure goes: the camera may finish it (ui/autoflow.py)."""
+        self._expecting = True
+        self.controller.expect_move(expectation)
+
+    def on_mode(self, *_args) -> None:
+        if not self.mode and self._expecting:   # the form closed: the camera no longer finishes it
+            self._expecting = False
+            self.controller.expect_move(None)
+
     def set_mode(self, mode: str, keep_action: bool = False, keep_picked: bool = False) -> None:
         self.mode = mode
         if not keep_action:
@@ -312,10 +328,17 @@ class LiveScreen(Screen):
             self.ids.panel_scroll.scroll_y = 1
         if not self.mode:   # the rulebook sections of the request and the refusal, below what follows
             add = add_rule_links(self, add, view)
+        for p in view.proposals:   # a doubtful camera move: one tap takes it (ui/autoflow.py)
+            add(wrap_label(p.text, theme.SMALL_SP, bold=True))
+            add(button("Take the camera's", lambda i=p.id: self.controller.take_proposal(i)))
+            add(button("Drop it", lambda i=p.id: self.controller.drop_proposal(i)))
         if self.mode:
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""
                 return self.build_panel()
+            if view.expecting is not None and view.camera == "ok":
+                add(wrap_label(f"Or move #{view.expecting.number} there on the board: the camera takes it.",
+                               theme.SMALL_SP, colour=theme.ACCENT))
             add(button("Cancel", self.cancel))
             return
         if head is not None and head.kind == "dice":

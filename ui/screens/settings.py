@@ -7,13 +7,32 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 
+AUTO_WORDS = {"devices": "With the tray or camera", "on": "Always", "off": "Never (the coach taps them)"}
+
+
 class SettingsScreen(Screen):
     info = StringProperty("")
     sound_on = BooleanProperty(True)
+    auto = StringProperty("devices")   # ui/autoflow.py: steps the rules leave no choice about
 
     def on_pre_enter(self, *_args) -> None:
-        self.sound_on = App.get_running_app().match_settings.get("sound", "on") != "off"
+        app = App.get_running_app()
+        self.sound_on = app.match_settings.get("sound", "on") != "off"
+        self.auto = app.match_settings.get("auto", "devices") if app.match_settings.get("auto") in AUTO_WORDS \
+            else "devices"
         self.refresh()
+
+    @staticmethod
+    def auto_words(auto: str) -> str:
+        return AUTO_WORDS.get(auto, auto)
+
+    def next_auto(self) -> None:
+        """With the tray or camera -> always -> never -> ..."""
+        order = list(AUTO_WORDS)
+        self.auto = order[(order.index(self.auto) + 1) % len(order)]
+        app = App.get_running_app()
+        app.settings_for_match(auto=self.auto)
+        app.controller.set_auto(self.auto)
 
     def set_sound(self, on: bool) -> None:
         if on != self.sound_on:
