@@ -114,15 +114,15 @@ def plane_view(camera: CameraModel, board: GridBoard, markers: MarkerSet,
     if key not in _views:
         if len(_views) >= 8:
             _views.clear()
-        _views[key] = (board, _plane_view(camera, board, markers, settings))  # the board kept: its id stays its
+        # the board is kept with its view, so that its id is not reused by another board
+        _views[key] = (board, _plane_view(camera, board, markers, settings))
     return _views[key][1]
 
 
 def _plane_view(camera: CameraModel, board: GridBoard, markers: MarkerSet, settings: PlaneSettings) -> PlaneView:
     z = markers.cap_height_mm
-    smallest = markers.figure_marker_mm
     x0, y0, x1, y1 = view_extent_mm(camera, board, markers, z)
-    mm_per_px = max(smallest / settings.marker_px, float(np.sqrt((x1 - x0) * (y1 - y0) / settings.max_view_px)))
+    mm_per_px = max(markers.figure_marker_mm / settings.marker_px, float(np.sqrt((x1 - x0) * (y1 - y0) / settings.max_view_px)))
     width, height = int(np.ceil((x1 - x0) / mm_per_px)) + 1, int(np.ceil((y1 - y0) / mm_per_px)) + 1
     # a frame whose markers are far larger than the view's (4K) is reduced first, by the largest
     # whole factor that keeps them a little larger than the view's: sampling it whole would alias
@@ -141,7 +141,7 @@ def _plane_view(camera: CameraModel, board: GridBoard, markers: MarkerSet, setti
     px[~np.isfinite(px)] = -1e4
     fine = [cv2.resize(px[..., i].astype(np.float32), (n_x * _STEP, n_y * _STEP), interpolation=cv2.INTER_LINEAR)
             [_STEP:_STEP + height, _STEP:_STEP + width] for i in (0, 1)]
-    # (fixed point: 1/32 px, within +-32767)
+    # OpenCV's fixed-point tables: 1/32 px steps, coordinates within +-32767
     maps = cv2.convertMaps(np.clip(fine[0], -1e4, 3e4), np.clip(fine[1], -1e4, 3e4), cv2.CV_16SC2)
     return replace(view, maps=maps)
 
@@ -185,10 +185,7 @@ def _find(setup, gray: np.ndarray) -> tuple[list[Detection], PlaneView, np.ndarr
         # what OpenCV's contours missed (a blurred or foreshortened marker whose outline is not a
         # clean quadrilateral) is looked for as a dark square of a marker's size in the view
         at = _view_points(view, np.array([d.center for d in found]).reshape(-1, 2))
-        sides = [setup.markers.figure_marker_mm / view.mm_per_px]
-        if abs(setup.markers.ball_marker_mm / setup.markers.figure_marker_mm - 1) > 0.2:
-            sides.append(setup.markers.ball_marker_mm / view.mm_per_px)
-        more = np.concatenate([blob_quads(settings, image, side, at) for side in sides])
+        more = blob_quads(settings, image, setup.markers.figure_marker_mm / view.mm_per_px, at)
         if len(more):
             found = sorted(found + read_quads(frame_settings, gray, view.to_frame(more), found, from_contours=False),
                            key=lambda d: d.marker)
