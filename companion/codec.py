@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
+import threading
 import types
 import typing
 from typing import Any, Callable
@@ -238,9 +240,14 @@ def _tagged_decoder(members: list, optional: bool) -> Decoder:
             return None
         if not isinstance(v, dict):
             raise DecodeError(p, f"expected an object, got {_describe(v)}")
-        member = by_tag.get(v.get("kind"))
+        try:
+            member = by_tag.get(v.get("kind"))
+        except TypeError:  # an unhashable kind (a list...) names no member either
+            member = None
         if member is None:
             raise DecodeError(_sub(p, "kind"), f"expected one of {tags}, got {_describe(v.get('kind'))}")
+        if p is None:
+            return fast_decoder(member)(v)
         return decoder_for(member)(v, p)
     return dec_tagged
 
@@ -334,37 +341,77 @@ def _dataclass_decoder(tp: type) -> Decoder:
         except (ValueError, TypeError) as exc:
             raise DecodeError(p, f"invalid {name_of}: {exc}") from None
 
+    _plans[tp] = (hints, fields, known, tag, dec_slow)
     fast: list[Callable[[Any], Any]] = []
 
     def dec_dataclass(v: Any, p: str | None) -> Any:
         if p is not None:
             return dec_slow(v, p)
         if not fast:
-            fast.append(_compile_fast(tp, fields(), hints, known, tag, dec_slow))
+            fast.append(fast_decoder(tp))
         return fast[0](v)
     return dec_dataclass
+
+
+# What the fast decoders are built from, per dataclass: its hints, its field decoders (a
+# function: they resolve on first use), its known keys, its TAG and its full decoder.
+_plans: dict[type, tuple] = {}
+_fast: dict[type, Callable[[Any], Any]] = {}
+_compiling: set[type] = set()
+_compile_lock = threading.RLock()
+
+
+def fast_decoder(tp: type) -> Callable[[Any], Any]:
+    """The fast decoder of a type: ``f(value)`` returns the decoded value or raises
+    DecodeError without a field path (``from_json`` then decodes again to name the field)."""
+    try:
+        return _fast[tp]
+    except KeyError:
+        pass
+    decoder = decoder_for(tp)
+    if tp not in _plans:  # not a dataclass: its own decoder is the fast one
+        return lambda v: decoder(v, None)
+    with _compile_lock:
+        if tp in _fast:
+            return _fast[tp]
+        if tp in _compiling:  # a dataclass that contains itself: reach it once it is built
+            def late(v: Any, _tp: type = tp) -> Any:
+                return _fast[_tp](v)
+            return late
+        _compiling.add(tp)
+        try:
+            hints, fields, known, tag, slow = _plans[tp]
+            fn = _compile_fast(tp, fields(), hints, known, tag, slow)
+        finally:
+            _compiling.discard(tp)
+        _fast[tp] = fn
+        return fn
 
 
 _INLINE = {int: "int", str: "str", bool: "bool"}
 
 
 def _compile_fast(tp: type, fields: list, hints: dict, known: frozenset, tag: Any, slow: Decoder) -> Callable:
-    """A decoder for the common case, generated once per dataclass: plain ints, strings and
-    booleans are checked inline and the class is called with its fields in one go, instead of a
-    closure call and a dict entry per field (replaying thousands of events is mostly this).
-    Anything irregular goes to the full decoder, which raises the precise DecodeError."""
+    """A decoder for the common case, generated once per dataclass: plain values, enums,
+    nested dataclasses, tuples of them and optional ones are checked and converted inline
+    (no closure call, no path string per field), and the instance is built in one go.
+    Anything irregular goes to the full decoder, which either accepts it or raises the
+    precise DecodeError, so the fast path never accepts what the full one would refuse."""
     defaults = {f.name: f for f in dataclasses.fields(tp)}
     env: dict[str, Any] = {"tp": tp, "slow": slow, "known": known, "TAG": tag, "_M": _MISSING,
-                           "DecodeError": DecodeError, "int": int, "str": str, "bool": bool, "dict": dict}
+                           "DecodeError": DecodeError, "int": int, "str": str, "bool": bool, "dict": dict,
+                           "list": list, "tuple": tuple, "len": len, "KeyError": KeyError,
+                           "TypeError": TypeError, "ValueError": ValueError}
     lines = ["def fast(v):",
              "    if type(v) is not dict or not known.issuperset(v):",
              "        return slow(v, None)"]
     if tag:
         lines += ["    if v.get('kind', TAG) != TAG:", "        return slow(v, None)"]
-    names = []
+    names, variables = [], []
     for i, (name, required, dec) in enumerate(fields):
         var = f"a{i}"
-        names.append(f"{name}={var}")
+        names.append(name)
+        variables.append(var)
         lines.append(f"    {var} = v.get({name!r}, _M)")
         lines.append(f"    if {var} is _M:")
         if required:
@@ -377,19 +424,120 @@ def _compile_fast(tp: type, fields: list, hints: dict, known: frozenset, tag: An
             else:
                 env[f"factory{i}"] = field.default_factory
                 lines.append(f"        {var} = factory{i}()")
-        inline = _INLINE.get(hints[name])
-        if inline:
-            lines.append(f"    elif type({var}) is not {inline}:")
-            lines.append("        return slow(v, None)")
-        else:
-            env[f"d{i}"] = dec
-            lines.append("    else:")
-            lines.append(f"        {var} = d{i}({var}, None)")
-    lines += ["    try:", f"        return tp({', '.join(names)})",
+        lines.append("    else:")
+        lines += ["        " + line for line in _convert(hints[name], dec, var, f"{i}", env)]
+    build = _builder_lines(tp, names, variables, env)
+    lines += ["    try:"] + ["        " + line for line in build] + [
               "    except DecodeError:", "        raise",
               "    except (ValueError, TypeError):", "        return slow(v, None)"]
     exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
     return env["fast"]
+
+
+def _convert(hint: Any, dec: Decoder, var: str, key: str, env: dict[str, Any]) -> list[str]:
+    """Lines that check ``var`` (a field's JSON value, present) as ``hint`` and convert it in
+    place, or ``return slow(v, None)`` to let the full decoder decide."""
+    bail = "return slow(v, None)"
+    inline = _INLINE.get(hint)
+    if inline:
+        return [f"if type({var}) is not {inline}:", f"    {bail}"]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) == 1 and len(args) == 2:  # X | None
+            body = _convert(inner[0], decoder_for(inner[0]), var, key, env)
+            return [f"if {var} is not None:"] + ["    " + line for line in body]
+        if len(inner) > 1 and len(inner) == len(args) and all(getattr(a, "TAG", None) for a in inner):
+            env[f"t{key}"] = {a.TAG: fast_decoder(a) for a in inner}
+            return [f"if type({var}) is not dict:", f"    {bail}",
+                    "try:", f"    f = t{key}[{var}.get('kind')]",
+                    "except (KeyError, TypeError):", f"    {bail}",
+                    f"{var} = f({var})"]
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        env[f"m{key}"] = {m.value: m for m in hint}
+        return ["try:", f"    {var} = m{key}[{var}]", "except (KeyError, TypeError):", f"    {bail}"]
+    if isinstance(hint, type) and hasattr(hint, "from_json"):
+        env[f"c{key}"] = hint.from_json
+        return ["try:", f"    {var} = c{key}({var})", "except DecodeError:", "    raise",
+                "except (ValueError, TypeError, KeyError):", f"    {bail}"]
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        env[f"f{key}"] = fast_decoder(hint)
+        return [f"{var} = f{key}({var})"]
+    if origin is tuple and args == (int, int):  # a square: the commonest value in a match
+        return [f"if type({var}) is list and len({var}) == 2 and type({var}[0]) is int "
+                f"and type({var}[1]) is int:",
+                f"    {var} = ({var}[0], {var}[1])", "else:", f"    {bail}"]
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = args[0]
+        head = [f"if type({var}) is not list:", f"    {bail}"]
+        if isinstance(item, type) and issubclass(item, enum.Enum):
+            env[f"m{key}"] = {m.value: m for m in item}
+            return head + ["try:", f"    {var} = tuple([m{key}[x] for x in {var}])",
+                           "except (KeyError, TypeError):", f"    {bail}"]
+        if (isinstance(item, type) and dataclasses.is_dataclass(item) and not hasattr(item, "from_json")
+                and not issubclass(item, enum.Enum)):
+            env[f"f{key}"] = fast_decoder(item)
+            return head + [f"{var} = tuple([f{key}(x) for x in {var}])"]
+        if item in _INLINE:
+            return head + [f"for x in {var}:", f"    if type(x) is not {_INLINE[item]}:", f"        {bail}",
+                           f"{var} = tuple({var})"]
+    env[f"d{key}"] = dec
+    return [f"{var} = d{key}({var}, None)"]
+
+
+def _builder_lines(tp: type, names: list[str], variables: list[str], env: dict[str, Any]) -> list[str]:
+    """Lines that build ``tp`` from the decoded fields and return it."""
+    setters = _slot_setters(tp, names)
+    if setters is None:
+        return [f"return tp({', '.join(f'{n}={v}' for n, v in zip(names, variables))})"]
+    lines = ["o = new(tp)"]
+    env["new"] = object.__new__
+    for i, (setter, var) in enumerate(zip(setters, variables)):
+        env[f"s{i}"] = setter
+        lines.append(f"s{i}(o, {var})")
+    post = getattr(tp, "__post_init__", None)
+    if post is not None:
+        env["post"] = post
+        lines.append("post(o)")
+    return lines + ["return o"]
+
+
+def _slot_setters(tp: type, names: list[str]) -> list[Callable[[Any, Any], None]] | None:
+    """For a slotted dataclass whose ``__init__`` is the one dataclasses wrote (it only sets
+    every field, then calls ``__post_init__``): the fields' slot setters, in the order the
+    fields are given; filling the slots directly builds the same instance about twice as
+    fast as calling the frozen ``__init__``. ``None`` for any other class."""
+    init = tp.__dict__.get("__init__")
+    code = getattr(init, "__code__", None)
+    if code is None or code.co_filename != "<string>":
+        return None
+    all_fields = getattr(tp, "__dataclass_fields__", {})
+    if any(f._field_type is not dataclasses._FIELD or not f.init  # type: ignore[attr-defined]
+           for f in all_fields.values() if f._field_type is not dataclasses._FIELD_CLASSVAR):  # type: ignore
+        return None  # InitVar or init=False fields: the generated __init__ does more
+    if sorted(names) != sorted(n for n, f in all_fields.items()
+                               if f._field_type is dataclasses._FIELD):  # type: ignore[attr-defined]
+        return None
+    setters = []
+    for name in names:
+        slot = inspect.getattr_static(tp, name, None)
+        if type(slot) is not types.MemberDescriptorType:
+            return None
+        setters.append(slot.__set__)
+    return setters
+
+
+def constructor(tp: type) -> Callable[..., Any]:
+    """A positional constructor for a slotted dataclass, built like the fast decoders build
+    (fill the slots, then ``__post_init__``); the class itself when that does not apply."""
+    names = [f.name for f in dataclasses.fields(tp)]
+    env: dict[str, Any] = {"tp": tp}
+    build = _builder_lines(tp, names, [f"a{i}" for i in range(len(names))], env)
+    if "new" not in env:
+        return tp
+    lines = [f"def make({', '.join(f'a{i}' for i in range(len(names)))}):"] + ["    " + line for line in build]
+    exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
+    return env["make"]
 
 
 _MISSING = object()

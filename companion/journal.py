@@ -17,6 +17,7 @@ is refused with a JournalError and left exactly as it was.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -209,8 +210,10 @@ class Journal:
         with gc_paused():
             stored = read_stored(path)
             loaded = check_stored(stored)
-        journal = cls._connect(path, stored.game, loaded.checked.head if loaded.checked else GENESIS)
-        if not stored.chained:
+            chained = stored.chained
+            del stored  # the raw rows are garbage now: freed before the collector looks at them
+        journal = cls._connect(path, loaded.game, loaded.checked.head if loaded.checked else GENESIS)
+        if not chained:
             try:
                 journal._upgrade(loaded)
             except BaseException:
@@ -366,8 +369,13 @@ def _read_all(conn: sqlite3.Connection, path: Path) -> Stored:
     except sqlite3.OperationalError as exc:
         raise JournalError(f"{path}: the events table is missing or changed ({exc}); it was left "
                            f"untouched") from None
-    rows = tuple(map(RawRow._make, cursor))
+    rows = tuple(map(_raw_row, cursor))
     return Stored(path, game, version, meta, rows)
+
+
+# A row as SQLite gives it (the SELECT above names every field) made a RawRow without a
+# Python call per row.
+_raw_row = functools.partial(tuple.__new__, RawRow)
 
 
 def _chained_rows(head: str, events) -> tuple[list[tuple], str]:

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
 
-from .codec import from_json
+from .codec import constructor, fast_decoder, from_json
 from .errors import DecodeError, TouchlineError
 from .events import Event, Source, parse_time, payload_type
 
@@ -65,21 +65,32 @@ class RawRow(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Checked:
-    """Rows that passed every check: events with their statuses, and the chain's head."""
+    """Rows that passed every check: the events and their statuses, in order (two tuples
+    rather than a pair per row: a replay builds thousands), and the chain's head."""
 
-    rows: tuple[tuple[Event, str], ...]
+    events: tuple[Event, ...]
+    statuses: tuple[str, ...]
     hashes: tuple[str, ...]
     head: str
     last_seq: int
 
     @property
+    def rows(self) -> tuple[tuple[Event, str], ...]:
+        """Each event with its status."""
+        return tuple(zip(self.events, self.statuses))
+
+    @property
     def active(self) -> tuple[Event, ...]:
-        return tuple(e for e, s in self.rows if s == ACTIVE)
+        if UNDONE not in self.statuses and DISCARDED not in self.statuses:
+            return self.events
+        return tuple(e for e, s in zip(self.events, self.statuses) if s == ACTIVE)
 
     @property
     def redo(self) -> tuple[tuple[Event, ...], ...]:
+        if UNDONE not in self.statuses:
+            return ()
         batches: dict[int, list[Event]] = {}
-        for event, status in self.rows:
+        for event, status in zip(self.events, self.statuses):
             if status == UNDONE:
                 batches.setdefault(event.batch, []).append(event)
         return tuple(tuple(batches[b]) for b in sorted(batches))
@@ -97,10 +108,19 @@ def _refuse_constant(name: str) -> Any:
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
+_SCAN = _DECODER.scan_once
+
+
 def load_json(text: str) -> Any:
     """``json.loads`` that refuses NaN and Infinity and turns runaway nesting into ValueError."""
     try:
-        return _DECODER.decode(text)
+        try:  # compact text (what Touchline writes): one scan, no whitespace to skip
+            value, end = _SCAN(text, 0)
+            if end == len(text):
+                return value
+        except (StopIteration, ValueError):
+            pass
+        return _DECODER.decode(text)  # anything else: the full decoder accepts it or says why not
     except RecursionError:
         raise ValueError("nested too deeply to be an event") from None
 
@@ -142,24 +162,26 @@ def check_rows(rows: Iterable[RawRow], *, chained: bool,
 
 def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tuple[int, str]],
                 domain: Callable[[Event], None] | None) -> Checked:
-    out: list[tuple[Event, str]] = []
+    events: list[Event] = []
+    statuses: list[str] = []
     hashes: list[str] = []
     prev, last, batch, batch_status = GENESIS, 0, 0, ""
     undone_from = 0
-    types: dict[str, Any] = {}
+    kinds: dict[tuple[str, str], tuple[Any, Source, Callable[[Any], Any]]] = {}
     times: dict[str, Any] = {}
-    payloads: dict[tuple[str, str], Any] = {}
-    hash_of = chain_hash
+    payloads: dict[tuple[str, str, str], tuple[Any, Source]] = {}
+    sha256, make_event = hashlib.sha256, _make_event
     for row in rows:
         seq, b, at, source, type_, data, status, stored_hash, line, parsed = row
         if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
             raise Broken(last + 1 if type(seq) is not int else 0, line,
                          f"seq must be an integer from 1 to {MAX_SEQ}, got {_short(seq)}")
         expected = last + 1
-        hop = omitted.get(expected) if omitted else None
-        if hop is not None and seq == hop[0] + 1:
-            prev, expected = hop[1], seq
-            batch = 0  # a batch never spans left-out events
+        if omitted:
+            hop = omitted.get(expected)
+            if hop is not None and seq == hop[0] + 1:
+                prev, expected = hop[1], seq
+                batch = 0  # a batch never spans left-out events
         if seq != expected:
             if seq == last:
                 raise Broken(seq, line, "this seq appears twice (a duplicated or copied event)")
@@ -188,8 +210,9 @@ def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tup
             for name, value in (("at", at), ("source", source), ("type", type_), ("data", data)):
                 if type(value) is not str:
                     raise Broken(seq, line, f"{name} must be text, got {_short(value)}")
-        digest = hash_of(prev, seq, b, at, source, type_, data)
-        broken = ""
+        # chain_hash, written out: this line runs for every event of every replay.
+        digest = sha256(f"{prev}\n{seq}\n{b}\n{at}\n{source}\n{type_}\n{data}".encode("utf-8", "surrogatepass")
+                        ).hexdigest()
         if chained and stored_hash != digest:
             stored = stored_hash
             if type(stored) is not str or len(stored) != 64 or not _HEX.issuperset(stored):
@@ -197,42 +220,62 @@ def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tup
             else:
                 broken = ("the hash chain breaks here: this event was changed, or one before it was changed, "
                           "removed or inserted")
+        else:
+            broken = ""
         try:
-            if type(type_) is not str:
-                raise DecodeError("type", f"expected a string, got {_short(type_)}")
-            ptype = types.get(type_) or types.setdefault(type_, payload_type(type_))
-            source_enum = _SOURCES.get(source)
-            if source_enum is None:
-                raise DecodeError("source", f"expected one of {', '.join(_SOURCES)}, got {_short(source)}")
-            if ptype.DERIVED and source_enum is not Source.RULES:
-                raise DecodeError("source", f"{type_} is derived by the rules; its source must be 'rules'")
-            when = times.get(at)
-            if when is None:
-                when = times[at] = parse_time(at)
-            # Identical payload text decodes to the same immutable payload, already checked
-            # against its domain: decode and check it once (a match repeats many payloads).
-            key = (type_, data)
-            payload = payloads.get(key)
-            if payload is None:
+            # Identical payload text of one type and source decodes to the same immutable
+            # payload, already checked against its domain (and the type against the source):
+            # decode and check it once (a match repeats many payloads).
+            key = (type_, source, data)
+            seen = payloads.get(key)
+            if seen is None:
+                kind = kinds.get((type_, source))
+                if kind is None:
+                    kind = kinds[(type_, source)] = _kind(type_, source)
+                when = times.get(at)
+                if when is None:
+                    when = times[at] = parse_time(at)
                 if parsed is None:
                     parsed = load_json(data)
-                payload = from_json(ptype, parsed, "data")
-                event = Event(seq, b, when, source_enum, payload)
+                try:
+                    payload = kind[2](parsed)
+                except DecodeError:  # decode again, naming the field that is wrong
+                    payload = from_json(kind[0], parsed, "data")
+                event = make_event(seq, b, when, kind[1], payload)
                 if domain is not None:
                     domain(event)
-                payloads[key] = payload
+                payloads[key] = (payload, kind[1])
             else:
-                event = Event(seq, b, when, source_enum, payload)
+                when = times.get(at)
+                if when is None:
+                    when = times[at] = parse_time(at)
+                event = make_event(seq, b, when, seen[1], seen[0])
         except (DecodeError, ValueError, RecursionError) as exc:
             reason = "nested too deeply" if isinstance(exc, RecursionError) else _one_line(exc)
             also = f" (and {broken[0].lower()}{broken[1:]})" if broken else ""
             raise Broken(seq, line, f"cannot be read ({reason}){also}") from None
         if broken:
             raise Broken(seq, line, broken)
-        out.append((event, status))
+        events.append(event)
+        statuses.append(status)
         hashes.append(digest)
         prev, last = digest, seq
-    return Checked(tuple(out), tuple(hashes), prev, last)
+    return Checked(tuple(events), tuple(statuses), tuple(hashes), prev, last)
+
+
+_make_event = constructor(Event)
+
+
+def _kind(type_: str, source: str) -> tuple[Any, Source, Callable[[Any], Any]]:
+    """The payload class a row's type names, the row's source, checked together (a derived
+    event comes from the rules), and the class's fast decoder."""
+    ptype = payload_type(type_)
+    source_enum = _SOURCES.get(source)
+    if source_enum is None:
+        raise DecodeError("source", f"expected one of {', '.join(_SOURCES)}, got {_short(source)}")
+    if ptype.DERIVED and source_enum is not Source.RULES:
+        raise DecodeError("source", f"{type_} is derived by the rules; its source must be 'rules'")
+    return ptype, source_enum, fast_decoder(ptype)
 
 
 def _short(value: Any) -> str:

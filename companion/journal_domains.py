@@ -62,8 +62,10 @@ def domain_checker(game: str) -> Callable[[Event], None]:
     return check
 
 
+@lru_cache(maxsize=None)
 def _plan(tp: type, with_board: bool) -> Walker | None:
-    """What to check on a payload of this type: its reading, its squares, both or nothing."""
+    """What to check on a payload of this type: its reading, its squares, both or nothing.
+    Worked out once per type from its annotations (the checks themselves run per event)."""
     hints = _hints(tp)
     reads = hints.get("roll") is Roll and hints.get("reading") is int
     walker = _walker_for(tp) if with_board else None

@@ -17,8 +17,16 @@ from .events import Event, Source, now
 from .games import ruleset_for
 from .journal import Journal
 from .journal_chain import gc_paused
-from .ruleset import Command, Request, Ruleset
+from .ruleset import Command, GameRules, Request, Ruleset
 from .sightings import Sighting
+
+
+def _payload_fold(ruleset: Ruleset) -> Callable[[Any, Any], Any] | None:
+    """The game's fold of one payload, when the ruleset's ``evolve`` is the standard one
+    (which only hands the payload to it): a replay then skips that step per event."""
+    if getattr(type(ruleset), "evolve", None) is GameRules.evolve:
+        return ruleset.transaction.evolve
+    return None
 
 
 class Match:
@@ -41,14 +49,7 @@ class Match:
     def from_events(cls, ruleset: Ruleset, events: Sequence[Event], redo: Sequence[Sequence[Event]] = (),
                     journal: Journal | None = None) -> "Match":
         match = cls(ruleset, journal)
-        batch: list[Event] = []
-        for event in events:
-            if batch and event.batch != batch[0].batch:
-                match._fold_batch(tuple(batch))
-                batch = []
-            batch.append(event)
-        if batch:
-            match._fold_batch(tuple(batch))
+        match._fold_all(events)
         match._redo = [tuple(b) for b in reversed(redo)]
         highest = max([e.seq for e in events] + [e.seq for b in redo for e in b] + [0])
         match._next_seq = highest + 1
@@ -77,16 +78,26 @@ class Match:
             journal.close()
             raise JournalError(f"{path}: the stored events do not replay ({exc})") from exc
 
-    def _fold_batch(self, batch: tuple[Event, ...]) -> None:
-        state = self._states[-1]
-        for event in batch:
+    def _fold_all(self, events: Sequence[Event]) -> None:
+        """Fold stored events, keeping the state after each batch (what undo goes back to).
+        One pass, with nothing per batch but the state kept: a replay runs this per event."""
+        evolve = self.ruleset.evolve
+        fold_payload = _payload_fold(self.ruleset)
+        states, starts = self._states, self._batch_starts
+        state, batch, offset = states[-1], None, len(self._events)
+        for i, event in enumerate(events):
+            if event.batch != batch:
+                if batch is not None:
+                    states.append(state)
+                starts.append(offset + i)
+                batch = event.batch
             try:
-                state = self.ruleset.evolve(state, event)
+                state = fold_payload(state, event.payload) if fold_payload else evolve(state, event)
             except Exception as exc:  # a stored event the rules cannot apply: name it
                 raise ReplayError(event.seq, event.type, str(exc) or type(exc).__name__) from exc
-        self._batch_starts.append(len(self._events))
-        self._events.extend(batch)
-        self._states.append(state)
+        if batch is not None:
+            states.append(state)
+        self._events.extend(events)
 
     # --- reading -----------------------------------------------------------------------------
     @property

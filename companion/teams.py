@@ -41,6 +41,9 @@ class Team(CodeEnum):
         return self.value.capitalize()
 
 
+_SIDES = {team.value: team for team in Team}
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class PlayerRef:
     """One figure: its side and jersey number. Written ``home#8`` in JSON and messages."""
@@ -66,11 +69,19 @@ class PlayerRef:
     def parse(cls, value: object) -> "PlayerRef":
         if not isinstance(value, str) or "#" not in value:
             raise ValueError(f"expected a player like 'home#8', got {value!r}")
+        known = _WRITTEN.get(value)
+        if known is not None and cls is PlayerRef:
+            return known
         side, _, number = value.partition("#")
-        try:
-            team = Team(side)
-        except ValueError:
-            raise ValueError(f"unknown side {side!r} in {value!r}: use 'home' or 'away'") from None
+        team = _SIDES.get(side)  # a dict lookup: replays parse thousands of these
+        if team is None:
+            raise ValueError(f"unknown side {side!r} in {value!r}: use 'home' or 'away'")
         if not number.isdigit():
             raise ValueError(f"jersey number must be digits in {value!r}")
         return cls(team, int(number))
+
+
+# Every player as written ("home#8"), made once: like an enum's members, the whole domain
+# (2 sides x 100 numbers) is known, so reading one is a lookup. Anything else ("home#08",
+# garbage) goes through the full parse above.
+_WRITTEN = {str(ref): ref for ref in (PlayerRef(team, number) for team in Team for number in range(100))}

@@ -3,27 +3,14 @@ here; ``decide`` already wrote its conclusions into the events, so this stays sm
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Callable
 
 from ..events import EventPayload
+from ..records import changed as _with  # a record's changed copy, fast (see records.py)
 from ..teams import PlayerRef, Team
 from . import events as ev
 from .model import (Booking, CardBook, Choice, FootballLeaderState, Goal, Period, Phase, PlayerState, Roll,
                     ShootoutKick, Stage, StrategySheet, Turn, Where)
-
-
-def _with(obj: Any, **changes: Any) -> Any:
-    """A changed copy of a frozen record. The records folded for every event (state,
-    players, turn, card books) keep a ``__dict__``, so copying one is a dict copy: many times
-    faster than dataclasses.replace."""
-    if not hasattr(obj, "__dict__"):
-        return dataclasses.replace(obj, **changes)
-    new = object.__new__(type(obj))
-    fields = new.__dict__
-    fields.update(obj.__dict__)
-    fields.update(changes)
-    return new
 
 
 def _player(s: FootballLeaderState, ref: PlayerRef, **changes: Any) -> FootballLeaderState:
@@ -75,7 +62,7 @@ def dice_rolled(s: FootballLeaderState, e: ev.DiceRolled) -> FootballLeaderState
     for item in s.queue:
         if isinstance(item, Roll) and item.id == rid:
             tests = list(item.tests)
-            tests[idx] = dataclasses.replace(tests[idx], result=e.reading, miss=e.miss)
+            tests[idx] = _with(tests[idx], result=e.reading, miss=e.miss)
             item = _with(item, tests=tuple(tests))
         queue.append(item)
     return _with(s, queue=tuple(queue))

@@ -1,0 +1,68 @@
+"""Changed copies of frozen records, fast enough to run for every event of a replay.
+
+A fold makes a new state per event, usually by changing a field or two of the state and of
+a player. ``dataclasses.replace`` does that by reading every field and calling the class
+again (several microseconds); replaying a long match does it thousands of times, so the
+folds use ``changed`` instead. It gives an equal result:
+
+- a record that keeps a ``__dict__`` (the big folded records: states, players, the ball) is
+  copied as one dict copy with the changes laid over it, as the games' folds always did
+  (no ``__post_init__``: those records are built from checked values and have none);
+- a slotted record is built again through its class, its ``__init__`` and
+  ``__post_init__`` running as with ``dataclasses.replace``, which it falls back to for
+  a record with ``InitVar`` or ``init=False`` fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+_new = object.__new__
+_set_attr = object.__setattr__
+_names: dict[type, tuple[str, ...] | None] = {}
+
+
+def changed(obj: Any, **changes: Any) -> Any:
+    """A copy of the frozen dataclass ``obj`` with ``changes`` made."""
+    try:
+        fields = obj.__dict__
+    except AttributeError:
+        return _rebuilt(obj, changes)
+    new = _new(obj.__class__)
+    fields = fields.copy()
+    fields.update(changes)
+    _set_attr(new, "__dict__", fields)
+    return new
+
+
+def _rebuilt(obj: Any, changes: dict[str, Any]) -> Any:
+    cls = obj.__class__
+    try:
+        names = _names[cls]
+    except KeyError:
+        names = _names[cls] = _init_names(cls)
+    if names is None:
+        return dataclasses.replace(obj, **changes)
+    values = {name: getattr(obj, name) for name in names}
+    values.update(changes)  # a name that is no field fails in __init__, as with replace
+    return cls(**values)
+
+
+def _init_names(cls: type) -> tuple[str, ...] | None:
+    """The fields ``__init__`` takes, when they are all of its arguments; else ``None``."""
+    fields = getattr(cls, "__dataclass_fields__", None)
+    if fields is None:
+        return None
+    names = []
+    for f in fields.values():
+        kind = f._field_type  # type: ignore[attr-defined]
+        if kind is dataclasses._FIELD_CLASSVAR:  # type: ignore[attr-defined]
+            continue
+        if kind is not dataclasses._FIELD or not f.init:  # type: ignore[attr-defined]
+            return None
+        names.append(f.name)
+    return tuple(names)
+
+
+__all__ = ["changed"]
