@@ -10,6 +10,7 @@ import numpy as np
 from companion.board import GridBoard
 
 from .errors import CalibrationError
+from .intrinsics import StandingCaps
 from .lens import LensCalibration
 from .pitch import PitchSettings, fit_pitch
 from .store import Calibration, now
@@ -29,7 +30,7 @@ def calibrate_from_points(image_px: np.ndarray, board_mm: np.ndarray, size: tupl
     """A calibration from image points (N, 2) px whose board positions (N, 2) mm are known."""
     fit = fit_pitch(image_px, board_mm, size, _ms_size(board), lens, settings, labels)
     return Calibration(fit.camera, board.name, (board.length_mm, board.width_mm), fit.quality, method,
-                       fit.focal_source, now(), camera_name, {}, fit.warnings, fit.homography)
+                       fit.focal_source, now(), camera_name, {}, fit.warnings, fit.homography, fit.height_sd_mm)
 
 
 def calibrate_from_corners(corners_px: np.ndarray, size: tuple[int, int], board: GridBoard,
@@ -78,22 +79,30 @@ def winding(px: np.ndarray) -> float:
 def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens: LensCalibration | None = None,
                          settings: PitchSettings = PitchSettings(), detector=None, camera_name: str = "") -> Calibration:
     """A calibration from the four corner markers seen in one frame (H, W) or (H, W, 3) uint8.
-    Raises CalibrationError naming the markers that were not found."""
+    Without a lens calibration, figures standing on the pitch in the same frame help show the
+    camera's height (see :mod:`calibration.intrinsics`). Raises CalibrationError naming the
+    markers that were not found."""
     from vision.config import MarkerSet
     from vision.detect import DetectorSettings, detect, to_gray
 
     markers = markers or MarkerSet()
     gray = to_gray(image)
     found: dict[int, list[np.ndarray]] = {}
+    caps: dict[int, list[np.ndarray]] = {}  # figure markers, each pass on its own
     # corner markers are large: a wide threshold window first, a narrow one for what it missed
     # (on a 4K frame of a small board a corner marker can be a fifth of the frame across)
     biggest = max(140.0, max(gray.shape) / 5)
     tries = [detector] if detector else [DetectorSettings(window_px=w, window_max_px=w, dictionary=markers.dictionary,
                                                           max_side_px=biggest) for w in (15, 5)]
     for k, s in enumerate(tries):
+        this: dict[int, list[np.ndarray]] = {}
         for d in detect(s, gray):
             if k == 0 or (d.marker in markers.corners.ids and d.marker not in found):
                 found.setdefault(d.marker, []).append(d.corners)
+            if d.marker in markers.figure_ids:
+                this.setdefault(d.marker, []).append(d.corners)
+        for m, seen in this.items():
+            caps.setdefault(m, seen)
     layout = markers.corners
     L, W = board.length_mm, board.width_mm
     missing = [m for m in layout.ids if m not in found]
@@ -112,7 +121,11 @@ def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens
     mm = np.concatenate([board_pts[m][:, :2] for m in layout.ids])
     labels = [f"marker {m} corner {k}" for m in layout.ids for k in range(4)]
     size = (gray.shape[1], gray.shape[0])
-    fit = fit_pitch(px, mm, size, _ms_size(board), lens, settings, labels)
+    # an id read twice is no evidence of where either cap stands
+    standing = [c[0].mean(axis=0) for c in caps.values() if len(c) == 1]
+    stand = StandingCaps(np.array(standing).reshape(-1, 2), markers.cap_height_mm, board.ms_size_mm, (L, W)) \
+        if lens is None and standing else None
+    fit = fit_pitch(px, mm, size, _ms_size(board), lens, settings, labels, stand)
     corner_px = {m: tuple(float(v) for v in found[m][0].mean(axis=0)) for m in layout.ids}
     return Calibration(fit.camera, board.name, (L, W), fit.quality, "corner markers", fit.focal_source, now(),
-                       camera_name, corner_px, fit.warnings, fit.homography)
+                       camera_name, corner_px, fit.warnings, fit.homography, fit.height_sd_mm)

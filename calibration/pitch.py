@@ -1,10 +1,11 @@
 """Pitch calibration: from image points whose board positions are known (the corner markers'
 corners, or points a person taps) to a posed camera, with a quality report and a verdict.
 
-The homography of the board plane is fitted with RANSAC. Without a lens calibration the
-focal length is estimated from that homography (Zhang's two constraints, principal point at
-the image centre, square pixels); a camera looking almost straight down cannot show its focal
-length that way, so a typical webcam lens is assumed then and the report says so.
+The homography of the board plane is fitted with RANSAC. Without a lens calibration the focal
+length and principal point are estimated from that homography, what is known of webcams and
+of the set-up's camera height, and the caps standing in their squares when the frame shows
+some (:mod:`calibration.intrinsics`); when the camera's height stays unsure (a camera looking
+almost straight down at an empty board), the report says so.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from .camera import CameraModel
 from .errors import CalibrationError
+from .intrinsics import Priors, StandingCaps, estimate_intrinsics, pose_from_homography
 from .lens import LensCalibration
 
 log = logging.getLogger(__name__)
@@ -30,10 +32,11 @@ class PitchSettings:
     ``ransac_px``: a point further than this from the fitted homography is an outlier.
     ``refuse_rms_ms`` / ``refuse_max_ms``: refuse a calibration whose reprojection error (root
     mean square / worst point) exceeds this fraction of a movement square.
-    ``camera_height_mm``: the camera's height above the board assumed when the focal length
-    cannot be measured (the middle of the 60-100 cm the set-up asks for, or a measured height).
-    ``min_perspective``: below this (see :func:`perspective`; about 10 degrees of tilt over a
-    pitch seen whole) the homography does not show the focal length well enough.
+    ``camera_height_mm`` +- ``camera_height_sd_mm``: what is known of the camera's height above
+    the board before the view is measured (the middle of the 60-100 cm the set-up asks for; a
+    height measured with a tape, ``--camera-height-mm``, is good to a couple of centimetres).
+    ``height_warn``: a camera height less sure than this fraction (one standard deviation) is
+    reported in the warnings.
     """
 
     ransac_px: float = 4.0
@@ -41,7 +44,8 @@ class PitchSettings:
     refuse_rms_ms: float = 0.25
     refuse_max_ms: float = 0.5
     camera_height_mm: float = 800.0
-    min_perspective: float = 0.12
+    camera_height_sd_mm: float = 100.0
+    height_warn: float = 0.04
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +79,10 @@ class Quality:
 @dataclass(frozen=True)
 class PitchFit:
     """A fitted camera and what it rests on. ``homography`` maps board (x, y, 1) on the board plane
-    to undistorted pixels; ``focal_source`` is "lens", "pitch" or "prior"."""
+    to undistorted pixels; ``focal_source`` is "lens", "pitch" (the view's perspective decided
+    the focal length), "caps" (the caps standing in their squares did) or "prior" (the expected
+    camera height did); ``height_sd_mm``: how sure the camera's height is (one standard
+    deviation; 0 with a lens calibration)."""
 
     camera: CameraModel
     homography: np.ndarray = field(repr=False)
@@ -83,6 +90,7 @@ class PitchFit:
     focal_source: str
     inlier_mask: np.ndarray = field(repr=False)
     warnings: tuple[str, ...] = ()
+    height_sd_mm: float = 0.0
 
 
 def focal_from_homography(H: np.ndarray, cx: float, cy: float) -> float | None:
@@ -107,50 +115,13 @@ def focal_from_homography(H: np.ndarray, cx: float, cy: float) -> float | None:
     return 1.0 / math.sqrt(w)
 
 
-def pose_from_homography(H: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Rotation (3, 3) and translation (3,) of the camera whose ``K [r1 r2 t]`` is ``H`` up to
-    scale, with the board in front of the camera. Raises CalibrationError when the points are
-    mirrored (no rotation fits)."""
-    B = np.linalg.inv(K) @ np.asarray(H, dtype=float)
-    lam = 2.0 / (np.linalg.norm(B[:, 0]) + np.linalg.norm(B[:, 1]))
-    if B[2, 2] * lam < 0:
-        lam = -lam
-    r1, r2, t = lam * B[:, 0], lam * B[:, 1], lam * B[:, 2]
-    M = np.column_stack([r1, r2, np.cross(r1, r2)])
-    U, _, Vt = np.linalg.svd(M)
-    R = U @ Vt
-    if (-R.T @ t)[2] <= 0:  # a camera under the board: the points go round the wrong way
-        raise CalibrationError("the points are mirrored: a camera cannot see them that way round; check the order "
-                               "of the corners: (0,0), (L,0), (L,W), (0,W) go round the pitch counter-clockwise "
-                               "seen from above")
-    return R, t
-
-
-def perspective(H: np.ndarray, board_mm: np.ndarray) -> float:
-    """How much nearer the camera one end of the board is than the other: the spread of the
-    homography's projective depth over the points, over its mean. 0 for a camera looking straight
-    down; the focal length shows in the homography only as far as this is well above the noise."""
-    w = np.column_stack([board_mm, np.ones(len(board_mm))]) @ np.asarray(H, float)[2]
-    return float((w.max() - w.min()) / abs(w.mean()))
-
-
-def prior_focal(H: np.ndarray, board_mm: np.ndarray, height_mm: float) -> float:
-    """The focal length (pixels) of a camera ``height_mm`` above the middle of the points, looking
-    down: the board's scale there (pixels per mm, from the homography) times the height."""
-    c = board_mm.mean(axis=0)
-    p = np.array([[c[0], c[1]], [c[0] + 1, c[1]], [c[0], c[1] + 1]])
-    q = np.column_stack([p, np.ones(3)]) @ np.asarray(H, float).T
-    q = q[:, :2] / q[:, 2:3]
-    a, b = q[1] - q[0], q[2] - q[0]
-    return math.sqrt(abs(a[0] * b[1] - a[1] * b[0])) * height_mm
-
-
 def fit_pitch(image_px: np.ndarray, board_mm: np.ndarray, size: tuple[int, int], ms_size_mm: float,
               lens: LensCalibration | None = None, settings: PitchSettings = PitchSettings(),
-              labels: list[str] | None = None) -> PitchFit:
+              labels: list[str] | None = None, caps: StandingCaps | None = None) -> PitchFit:
     """Fit a camera to image points (N, 2) px whose board positions (N, 2) mm on the board plane are
     known. ``size`` is the frame's (width, height); ``ms_size_mm`` sets the scale of the verdict;
-    ``labels`` name the points in messages. Raises CalibrationError with the reason when the points
+    ``labels`` name the points in messages; ``caps``: figures seen standing on the pitch, which
+    show the camera's height when there is no lens calibration. Raises CalibrationError with the reason when the points
     cannot give a camera or the result is worse than the settings allow."""
     px = np.asarray(image_px, dtype=float).reshape(-1, 2)
     mm = np.asarray(board_mm, dtype=float).reshape(-1, 2)
@@ -176,21 +147,25 @@ def fit_pitch(image_px: np.ndarray, board_mm: np.ndarray, size: tuple[int, int],
     if inliers.sum() < 4:
         raise CalibrationError(f"only {int(inliers.sum())} of {n} points agree with one another: check the points")
     warnings: list[str] = []
+    height_sd = 0.0
     if lens is not None:
         focal, focal_source = (lens.fx, lens.fy), "lens"
     else:
-        f = focal_from_homography(H, width / 2, height / 2)
-        focal_source = "pitch"
-        if f is None or not 0.3 * width <= f <= 4.0 * width or perspective(H, mm[inliers]) < settings.min_perspective:
-            f = None
-        if f is None:
-            f = prior_focal(H, mm[inliers], settings.camera_height_mm)
-            focal_source = "prior"
-            warnings.append(f"the camera looks almost straight down, so the pitch cannot show its focal length: the "
-                            f"camera is taken to be {settings.camera_height_mm:g} mm above the board for the parallax "
-                            f"of the caps; give its height (--camera-height-mm) or run 'touchline calibrate-lens' "
-                            f"for exact positions")
-        focal = (f, f)
+        est = estimate_intrinsics(H, mm[inliers], size, Priors(settings.camera_height_mm, settings.camera_height_sd_mm),
+                                  caps)
+        focal, height_sd = (est.f, est.f), est.height_sd_mm
+        base = CameraModel(width, height, est.f, est.f, est.cx, est.cy)
+        focal_source = "prior" if est.view_share < 0.5 else "caps" if est.caps else "pitch"
+        if height_sd > settings.height_warn * est.height_mm:
+            h, lo, hi = est.height_mm, est.height_mm - 2 * height_sd, est.height_mm + 2 * height_sd
+            view = ("the camera looks almost straight down, so the pitch cannot show its focal length"
+                    if est.view_share < 0.5 else "the camera looks nearly straight down, so the pitch shows its "
+                    "height only roughly (it depends on where the lens's centre is, which one view of a flat board "
+                    "cannot show)")
+            warnings.append(f"{view}: the camera is taken to be {h:.0f} mm above the board (between {lo:.0f} and "
+                            f"{hi:.0f} mm) for the parallax of the caps; give its measured height "
+                            f"(--camera-height-mm), calibrate with the figures standing in their squares, or run "
+                            f"'touchline calibrate-lens' for exact positions")
     cam = CameraModel(width, height, focal[0], focal[1], base.cx, base.cy, base.dist)
     R, t = pose_from_homography(H, cam.K)
     obj = np.column_stack([mm[inliers], np.zeros(int(inliers.sum()))])
@@ -208,7 +183,7 @@ def fit_pitch(image_px: np.ndarray, board_mm: np.ndarray, size: tuple[int, int],
         warnings.append("without a lens calibration, lens distortion is not corrected: run 'touchline calibrate-lens'")
     for w in warnings:
         log.info("pitch calibration: %s", w)
-    return PitchFit(cam, H, quality, focal_source, inliers, tuple(warnings))
+    return PitchFit(cam, H, quality, focal_source, inliers, tuple(warnings), height_sd)
 
 
 def board_points(cam: CameraModel, H: np.ndarray, px: np.ndarray) -> np.ndarray:

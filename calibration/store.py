@@ -24,8 +24,10 @@ class Calibration:
     """A posed camera for one board at one resolution.
 
     ``method``: "corner markers", "tapped points" or "corners" (four given pixel corners);
-    ``focal_source``: "lens", "pitch" or "prior"; ``corner_px``: where each corner marker's centre
-    was seen (to notice when the camera or the board is bumped); ``camera_name``: the device."""
+    ``focal_source``: "lens", "pitch", "caps" or "prior" (see ``calibration.pitch.PitchFit``);
+    ``corner_px``: where each corner marker's centre was seen (to notice when the camera or the
+    board is bumped); ``camera_name``: the device; ``height_sd_mm``: how sure the camera's height
+    is (one standard deviation; 0 with a lens calibration)."""
 
     camera: CameraModel
     board_name: str
@@ -38,6 +40,7 @@ class Calibration:
     corner_px: dict[int, tuple[float, float]] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
     homography: np.ndarray | None = field(default=None, repr=False, compare=False)
+    height_sd_mm: float = 0.0
 
     @property
     def plane_homography(self) -> np.ndarray:
@@ -85,6 +88,7 @@ class Calibration:
                          "board_to_image": _unit(self.plane_homography).tolist()},
             "camera_position_mm": [round(float(v), 2) for v in cam.center_mm],
             "tilt_deg": round(cam.tilt_deg, 2),
+            "camera_height_sd_mm": round(self.height_sd_mm, 1),
             "quality": self.quality.to_json(),
             "corner_markers_px": {str(k): [round(v[0], 2), round(v[1], 2)] for k, v in sorted(self.corner_px.items())},
             "warnings": list(self.warnings),
@@ -107,7 +111,8 @@ class Calibration:
                        str(obj.get("created", "")), str(c.get("name", "")),
                        {int(k): (float(v[0]), float(v[1])) for k, v in obj.get("corner_markers_px", {}).items()},
                        tuple(str(x) for x in obj.get("warnings", ())),
-                       np.array(obj["matrices"]["board_to_image"], float) if "matrices" in obj else None)
+                       np.array(obj["matrices"]["board_to_image"], float) if "matrices" in obj else None,
+                       float(obj.get("camera_height_sd_mm", 0.0)))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"{name}: damaged calibration ({type(exc).__name__}: {exc}); calibrate again") from None
 

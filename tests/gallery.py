@@ -1,6 +1,8 @@
 """Regenerate the screenshot gallery in docs/screens/: every screen, each game's live screen
-mid-match, the calibration wizard, photographed by the same touch scenarios the UI tests
-play (tests/ui_scenario.py), at 1280x800. One command, from the project folder:
+mid-match, the box editor (each game's first page, a refused value, export and import), the
+calibration wizard, photographed by the same touch scenarios the UI tests play
+(tests/ui_scenario.py, tests/ui_box_editor.py), at 1280x800. One command, from the project
+folder:
 
     .venv/bin/python tests/gallery.py [--out docs/screens] [--size 1280x800]
 
@@ -21,13 +23,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# scenario mode -> (screenshot name -> gallery file and caption). The editor's screen joins
-# when its scenario exists.
+# scenario mode -> (screenshot name -> gallery file and caption). "editor:..." modes are played
+# by tests/ui_box_editor.py, the others by tests/ui_scenario.py; "*first:GAME" is the first
+# screenshot of that game's pages, "*live" a game's last live screenshot (mid-match).
 PICKS = {
     "full": {"home": ("home", "Home"), "setup": ("setup-fublet", "Match setup (Fublet)"),
              "live_kickoff": ("live-fublet-kickoff", "Fublet: kick-off, figures placed by touch"),
              "live_save": ("live-fublet-mid-match", "Fublet mid-match: the keeper's roll, keypad filled for Home"),
              "live_goal": ("live-fublet-goal", "Fublet: after the goal"),
+             "live_more": ("live-more-menu", "The live bar's More menu: Line-up, Report, Rules"),
              "settings": ("settings", "Settings")},
     "deadends": {"home_nothing_to_resume": ("home-first-start", "Home with no match to resume"),
                  "home_back_to_match": ("home-back-to-match", "Home during a match: back to it, by name"),
@@ -39,7 +43,18 @@ PICKS = {
     "game:football_leader": {"setup": ("setup-football-leader", "Match setup (Football Leader)"),
                              "*live": ("live-football-leader", "Football Leader")},
     "game:fussball_liga": {"setup": ("setup-fussball-liga", "Match setup (Fußball-Liga)"),
+                           "setup_more": ("setup-fussball-liga-more", "Fußball-Liga's more options: optional rules, tournament"),
                            "*live": ("live-fussball-liga", "Fußball-Liga")},
+    "editor:tour": {f"*first:{game}": (f"box-editor-{game.replace('_', '-')}", f"Box editor: {title}'s first page")
+                    for game, title in (("fublet", "Fublet"), ("futboard", "Futboard"),
+                                        ("football_leader", "Football Leader"), ("fussball_liga", "Fußball-Liga"))},
+    "editor:enter": {"enter-bad-speed": ("box-editor-refused", "Box editor: a value out of range, refused with its field and range"),
+                     "enter-colours": ("box-editor-colours", "Box editor: team colours (Harbour's blue clashes with Rovers')"),
+                     "enter-exported": ("box-editor-exported", "Box editor: the box exported to one file"),
+                     "live-banner": ("live-fublet-team-colours", "A match in the box's colours, lined up by a preset: Harbour in its white second colours"),
+                     "banner-opened": ("box-editor-from-banner", "The live screen's placeholder line opens the editor")},
+    "editor:import": {"imported": ("box-editor-imported", "Box editor: a box imported on another tablet"),
+                      "import-refused": ("box-editor-import-refused", "Box editor: a damaged box file refused, with why")},
 }
 
 
@@ -50,14 +65,25 @@ def run(mode: str, size: str, work: Path) -> dict:
     if mode == "baddata":
         data = data / "not-a-folder"
         data.write_text("a file where the data folder should be")
+    script, arg = "ui_scenario.py", mode
+    if mode.startswith("editor:"):
+        script, arg = "ui_box_editor.py", mode.partition(":")[2]
+        if arg == "import":   # the box the "enter" run exported, on a fresh tablet
+            exported = sorted((work / "data-editor-enter" / "exports").glob("*.json"))
+            if not exported:
+                return {"error": f"{mode}: no exported box to import", "screenshots": [], "layout": []}
+            arg = f"import:{exported[-1]}"
     env = dict(os.environ, TOUCHLINE_HEADLESS="1", KIVY_WINDOW="sdl2", KIVY_HOME=str(work / "kivy"),
                TOUCHLINE_DATA_DIR=str(data))
-    subprocess.run([sys.executable, str(ROOT / "tests" / "ui_scenario.py"), str(out), size, mode], env=env,
+    subprocess.run([sys.executable, str(ROOT / "tests" / script), str(out), size, arg], env=env,
                    capture_output=True, text=True, timeout=600)
     result = out / "result.json"
     if not result.exists():
         return {"error": f"{mode}: the app did not finish", "screenshots": [], "layout": []}
-    return json.loads(result.read_text())
+    found = json.loads(result.read_text())
+    # The editor's driver measures text and targets itself.
+    found.setdefault("layout", found.get("small_text", []) + found.get("small_targets", []))
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,8 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", default="1280x800")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for old in args.out.glob("*.png"):
-        old.unlink()
+    for picks in PICKS.values():   # only the gallery's own pictures (web-*.png and others stay)
+        for target, _caption in picks.values():
+            (args.out / f"{target}.png").unlink(missing_ok=True)
     rows, problems = [], []
     with tempfile.TemporaryDirectory(prefix="touchline-gallery-") as tmp:
         for mode, picks in PICKS.items():
@@ -80,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
                 if name == "*live":   # the game's last live screenshot: mid-match
                     live = [s for n, s in shots.items() if n.startswith(("live", "fl_", "liga_", "fb_"))]
                     source = live[-1] if live else None
+                elif name.startswith("*first:"):   # a game's first page in the editor
+                    pages = [s for n, s in shots.items() if n.startswith(name.partition(":")[2] + "-")]
+                    source = pages[0] if pages else None
                 else:
                     source = shots.get(name)
                 if source is None or not source.exists():

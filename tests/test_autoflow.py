@@ -48,7 +48,8 @@ def test_a_forced_step_goes_through_the_rules_journaled_with_the_camera(tmp_path
     forced = [e for e in passed if e.source is Source.VISION]
     assert len(forced) == 1 and forced[0].payload.team is Team.AWAY
     assert any(line.startswith("Automatic: Away passes") for line in table.view.log)
-    assert any(line.startswith("away#11 moves") and line.endswith("(camera)") for line in table.view.log)
+    # (the log names the figure: "FC Gruenwald #11 ... moves", ui/words.py Names)
+    assert any(" #11 " in line and " moves " in line and line.endswith("(camera)") for line in table.view.log)
     table.close()
 
 
@@ -153,7 +154,8 @@ def test_a_camera_move_says_so_in_the_log_also_after_a_resume(tmp_path):
 
     played = play("futboard", tmp_path)
     said = [line for line in played.log if line.endswith("(camera)")]
-    assert any("home#7" in line for line in said) and len(said) == 2, played.log   # once a move
+    # Home's #7 by his team and name (ui/words.py Names), once a move.
+    assert any(" #7 " in line for line in said) and len(said) == 2, played.log
     again = Controller(threaded=False, data_dir=tmp_path)
     again.resume()
     assert [line for line in again.view.log if line.endswith("(camera)")] == said

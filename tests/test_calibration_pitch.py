@@ -32,6 +32,12 @@ def centred(cam: CameraModel) -> CameraModel:
     return replace(cam, cx=cam.width / 2, cy=cam.height / 2, dist=(0.0,) * 5)
 
 
+def as_assumed(cam: CameraModel) -> PitchSettings:
+    """Settings expecting the camera at its true height: with its principal point at the centre,
+    what a fit without a lens calibration assumes then holds, and the fit is exact."""
+    return PitchSettings(camera_height_mm=float(cam.center_mm[2]))
+
+
 def grid_points(n: int = 5) -> np.ndarray:
     xs, ys = np.meshgrid(np.linspace(0, BOARD.length_mm, n), np.linspace(0, BOARD.width_mm, n))
     return np.column_stack([xs.ravel(), ys.ravel()])
@@ -48,8 +54,9 @@ def tilted() -> CameraModel:
 
 
 def test_exact_points_give_back_the_camera(tilted):
+    # exact when what is assumed holds: the principal point at the centre, the height as expected
     mm = grid_points()
-    fit = fit_pitch(seen_by(tilted, mm), mm, tilted.size, MS)
+    fit = fit_pitch(seen_by(tilted, mm), mm, tilted.size, MS, settings=as_assumed(tilted))
     assert fit.focal_source == "pitch"
     assert fit.camera.fx == pytest.approx(tilted.fx, rel=1e-4)
     assert np.linalg.norm(fit.camera.center_mm - tilted.center_mm) < 0.5  # mm
@@ -88,7 +95,7 @@ def test_many_bad_taps_are_refused_naming_them(tilted):
 def test_four_corners_fit_exactly_and_are_marked_unchecked(tilted):
     L, W = BOARD.length_mm, BOARD.width_mm
     corners = seen_by(tilted, np.array([[0, 0], [L, 0], [L, W], [0, W]], float))
-    cal = calibrate_from_corners(corners, tilted.size, BOARD)
+    cal = calibrate_from_corners(corners, tilted.size, BOARD, settings=as_assumed(tilted))
     assert cal.quality.verdict == "unchecked" and "4 points fit any camera exactly" in cal.quality.reason
     assert np.linalg.norm(cal.camera.center_mm - tilted.center_mm) < 1.0
 
@@ -98,7 +105,7 @@ def test_corners_going_round_either_way_give_the_same_camera(tilted):
     corners = seen_by(tilted, np.array([[0, 0], [L, 0], [L, W], [0, W]], float))
     # clockwise on screen: a person who named the picture's top-left corner (0,0), y running down
     mirrored = corners[::-1]
-    cal = calibrate_from_corners(mirrored, tilted.size, BOARD)
+    cal = calibrate_from_corners(mirrored, tilted.size, BOARD, settings=as_assumed(tilted))
     assert np.linalg.norm(cal.camera.center_mm - tilted.center_mm) < 1.0
     assert any("clockwise on screen" in w and f"(0,{W:g})" in w for w in cal.warnings)
     assert not any("clockwise" in w for w in calibrate_from_corners(corners, tilted.size, BOARD).warnings)
@@ -165,6 +172,7 @@ def test_a_saved_calibration_reads_back_and_refuses_other_frames_and_boards(tmp_
     back = Calibration.load(path)
     assert back.camera == cal.camera and back.quality.verdict == cal.quality.verdict
     assert back.quality.rms_mm == pytest.approx(cal.quality.rms_mm, abs=1e-3)
+    assert cal.height_sd_mm > 0 and back.height_sd_mm == pytest.approx(cal.height_sd_mm, abs=0.05)
     assert np.allclose(back.plane_homography / back.plane_homography[2, 2], cal.plane_homography / cal.plane_homography[2, 2])
     back.check_frame(tilted.size)
     with pytest.raises(CalibrationError, match="made for 1920x1080 frames but the camera gives 1280x720"):

@@ -55,6 +55,10 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     assert seen["rovers"] == {"speed_2": 9, "card_2_placeholder": False, "card_3_placeholder": True,
                               "team_placeholder": True}
     assert seen["colours"] == ["#1f4fd1", "#ffffff"]
+    # The match wears the box's colours; Harbour's blue clashes with Rovers': white, black numbers.
+    assert [round(c * 255) for c in seen["kits"]["home"]["shirt"][:3]] == [0x1f, 0x4f, 0xd1]
+    assert [round(c * 255) for c in seen["kits"]["away"]["shirt"][:3]] == [0xf4, 0xf4, 0xf4]
+    assert seen["kits"]["away"]["text"][:3] == [0, 0, 0] and "clash" in seen["kits"]["away"]["note"]
     assert seen["referee_placeholder"] is False
     assert "Referee's call board" in seen["placeholders_before"]
     assert "Referee's call board" not in seen["placeholders_after"]
@@ -78,15 +82,16 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     assert referee["placeholder"] is False and referee["calls"]["tackle"] == {"yellow_from": 80, "red_from": 96}
 
 
-def test_a_line_up_takes_two_taps_by_preset_as_last_match_or_from_the_camera_which_also_measures_the_board(
+def test_a_line_up_takes_three_taps_by_preset_as_last_match_or_from_the_camera_which_also_measures_the_board(
         tmp_path):
+    # More -> Line-up -> the choice (the live bar keeps Line-up under More with Report and Rules).
     result = drive(tmp_path, "lineup")
     seen = result["seen"]
-    assert seen["preset"]["taps"] == 2 and seen["preset"]["figures"] == 22 and seen["preset"]["error"] == ""
+    assert seen["preset"]["taps"] == 3 and seen["preset"]["figures"] == 22 and seen["preset"]["error"] == ""
     assert seen["preset"]["log"][-1] == "3-5-2 line-up: 22 of 22 placements"
     assert seen["second_before"] == 0
-    assert seen["last"] == {"taps": 2, "same_places": True, "figures": 22, "error": ""}
-    assert seen["camera"]["taps"] == 2 and seen["camera"]["seen"] == 22
+    assert seen["last"] == {"taps": 3, "same_places": True, "figures": 22, "error": ""}
+    assert seen["camera"]["taps"] == 3 and seen["camera"]["seen"] == 22
     assert seen["camera"]["at_seen_cells"] is True and seen["camera"]["error"] == ""
     # With the camera up, the box editor measures the demo board's 960 mm touch line on its picture.
     assert abs(seen["distance"] - 960.0) < 5.0, seen["readout"]

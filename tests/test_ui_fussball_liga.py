@@ -37,7 +37,12 @@ def test_the_board_has_a_ring_of_cells_for_goals_and_throw_ins(face):
         assert pitch.square_at(*g.point(sq)) == sq
     assert g.cell_at(-30, 5) is None
     texts = {s.text for s in g.shapes() if s.kind == "text"}
-    assert {"1", "2", "3", "4", "low", "high"} <= texts
+    assert {"1", "2", "3", "4", "low goal", "high goal"} <= texts
+    # The ends' names stand in the ring below the touch line (the drawing starts a ring's
+    # square before the field), clear of the goal lines.
+    for end in (s for s in g.shapes() if s.kind == "text" and s.text.endswith(" goal")):
+        x, y = end.data
+        assert 0 < y < 22 and 22 + 2 * 22 <= x <= 22 + 28 * 22, (end.text, x, y)
     assert face.geometry(pitch) is g   # built once per board
 
 
@@ -182,5 +187,7 @@ def test_tournament_bookings_and_suspensions_are_typed_at_setup(face):
     assert create.options.carried_yellows == (A(8),)
     with pytest.raises(ValueError, match="no player #99"):
         face.create("rotstein", "gruenwald", {"suspended": "home#99"}, None)
-    with pytest.raises(ValueError, match="home#8"):
+    with pytest.raises(ValueError, match="Home 4, Away 8"):
         face.match_options({"carried_yellows": "h8"})
+    # As the hint shows them: side and shirt number.
+    assert face.match_options({"carried_yellows": "Home 4, Away 8"}).carried_yellows == (H(4), A(8))

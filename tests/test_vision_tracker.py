@@ -277,3 +277,86 @@ def test_a_partly_covered_marker_misread_as_another_id_is_not_a_figure():
     # marker 18 set down elsewhere is a figure as ever
     (s,) = moves(feed(tracker, [FrameResult(figures=(seen(18, 130.0, 90.0, player=away3),))] * 10, start=3.0))
     assert s.marker == 18
+
+
+# --- identity through time ------------------------------------------------------------------------
+
+def test_a_cap_in_place_though_unread_stays_seen_and_never_moves():
+    rng = np.random.default_rng(14)
+    tracker = Tracker(BOARD)
+    feed(tracker, still(50.0, 50.0, 10, rng))
+    kept = [FrameResult(in_place=(seen(7, 50.0, 50.0),))] * 150  # five seconds, its code unreadable
+    assert moves(feed(tracker, kept, start=1.0)) == []
+    fig = tracker.figures()[0]
+    assert fig.seen and fig.committed.x_mm == pytest.approx(50.0, abs=1.0)
+    # a cap "in place" somewhere else than the figure was committed is no sign of it
+    elsewhere = [FrameResult(in_place=(seen(7, 90.0, 50.0),))] * 30
+    feed(tracker, elsewhere, start=7.0)
+    assert not tracker.figures()[0].seen
+
+
+def test_an_id_read_where_a_cap_stays_in_place_is_a_misread_however_long_ago_it_read():
+    rng = np.random.default_rng(15)
+    away3 = PlayerRef(Team.AWAY, 3)
+    for in_place in (True, False):
+        tracker = Tracker(BOARD)
+        feed(tracker, still(50.0, 50.0, 10, rng))  # home #8 (marker 7) at (50, 50)
+        cover = FrameResult(in_place=(seen(7, 50.0, 50.0),) if in_place else ())
+        feed(tracker, [cover] * 120, start=1.0)  # a hand's edge over it for four seconds
+        misread = [FrameResult(figures=(seen(18, 50.0 + rng.normal(0, 0.3), 50.0, player=away3),),
+                               in_place=cover.in_place) for _ in range(30)]
+        events = feed(tracker, misread, start=5.0)
+        if in_place:  # its cap still shows there: marker 18 is marker 7 misread
+            assert moves(events) == [] and [e.marker for e in events if isinstance(e, ConflictNotice)] == [18]
+        else:  # nothing shows marker 7 is still there after 4 s: marker 18 set down where it stood
+            assert [m.marker for m in moves(events)] == [18]
+
+
+def test_an_id_read_twice_once_where_it_stands_and_once_on_an_unread_figure_stays_seen():
+    rng = np.random.default_rng(16)
+    tracker = Tracker(BOARD)
+    home9 = PlayerRef(Team.HOME, 10)
+    feed(tracker, [FrameResult(figures=(seen(7, 50.0, 50.0), seen(9, 130.0, 90.0, player=home9)))] * 10)
+    # marker 7 covered by a hand's edge reads as 9: locate sees 9 twice, where 9 and 7 stand
+    twice = FrameResult(conflicts=(Conflict(9, "marker 9 seen 2 times", ((130.2, 90.1), (50.3, 49.8))),))
+    events = feed(tracker, [twice] * 30, start=1.0)
+    assert moves(events) == []
+    notices = [e for e in events if isinstance(e, ConflictNotice)]
+    assert len(notices) == 1 and notices[0].marker == 9 and "where marker 7 stands" in notices[0].reason
+    assert {f.marker: f.seen for f in tracker.figures()}[9]
+    # two caps printed with id 9, neither where another figure stands: a conflict, as ever
+    both = FrameResult(conflicts=(Conflict(9, "marker 9 seen 2 times", ((130.2, 90.1), (250.0, 150.0))),))
+    events = feed(tracker, [both] * 10, start=3.0)
+    assert [e.reason for e in events if isinstance(e, ConflictNotice)] == ["marker 9 seen 2 times"]
+
+
+def test_the_live_reader_keeps_a_covered_cap_in_place_and_lets_a_removed_one_go():
+    import cv2
+
+    markers = MarkerSet()
+    scene = random_scene(22, BOARD, markers, size=(640, 480), hand=False, distortion=0.0, look_strength=0.4, figures=6)
+    cam = scene.camera
+    lens = LensCalibration(cam.width, cam.height, cam.fx, cam.fy, cam.cx, cam.cy, cam.dist)
+    image, truth = render(scene)
+    setup = VisionSetup.from_calibration(calibrate_from_frame(image, BOARD, markers, lens), BOARD, markers=markers)
+    reader = LiveReader(setup)
+    for _ in range(3):
+        first = reader.read(image)
+    marker = first.figures[0].marker
+    quad = truth[marker].corners_px
+    # a fingertip over a third of the marker, across its code: it cannot be read
+    tl, tr, br, bl = quad
+    tip = np.array([tl, tl + 0.34 * (tr - tl), bl + 0.34 * (br - bl), bl])
+    covered = image.copy()
+    cv2.fillPoly(covered, [np.round(tip).astype(np.int32)], (120, 160, 215))
+    result = reader.read(covered)
+    assert marker not in {f.marker for f in result.figures}
+    assert marker in {s.marker for s in result.in_place}
+    # the figure lifted away: the board shows where its cap was, and it is no longer in place
+    cap = (quad - quad.mean(axis=0)) * 1.4 + quad.mean(axis=0)
+    gone = image.copy()
+    cv2.fillPoly(gone, [np.round(cap).astype(np.int32)], (58, 138, 52))
+    assert marker not in {s.marker for s in reader.read(gone).in_place}
+    # back where it was, it reads again and nothing else is kept in place
+    again = reader.read(image)
+    assert marker in {f.marker for f in again.figures} and again.in_place == ()

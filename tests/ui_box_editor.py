@@ -14,63 +14,17 @@ seen.
 
 from __future__ import annotations
 
-import json
-import os
-import sys
-import tempfile
-import traceback
 from pathlib import Path
 
-OUT = Path(sys.argv[1])
-SIZE = sys.argv[2] if len(sys.argv) > 2 else "1280x800"
-MODE = sys.argv[3] if len(sys.argv) > 3 else "tour"
-OUT.mkdir(parents=True, exist_ok=True)
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
-os.environ["KIVY_WINDOW"] = "sdl2"
-os.environ["KIVY_NO_ARGS"] = "1"
-os.environ["KIVY_NO_CONSOLELOG"] = "1"
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from ui_harness import MODE, OUT, Driver, Window, popups, run, tap, widgets
 
-from kivy.config import Config  # noqa: E402
-
-if SIZE != "default":
-    width, height = SIZE.split("x")
-    Config.set("graphics", "width", width)
-    Config.set("graphics", "height", height)
-
-from kivy.base import EventLoop  # noqa: E402
-from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.input.motionevent import MotionEvent  # noqa: E402
-from kivy.metrics import dp, sp  # noqa: E402
+from kivy.metrics import dp, sp  # noqa: E402 (after the harness has set up Kivy)
 from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 from kivy.uix.spinner import Spinner  # noqa: E402
 from kivy.uix.textinput import TextInput  # noqa: E402
 
-from ui.app import build_app_class  # noqa: E402
-
-
-class Touch(MotionEvent):
-    def __init__(self, x: float, y: float) -> None:
-        super().__init__("editor", 1, {"x": x, "y": y}, is_touch=True, type_id="touch")
-
-    def depack(self, args) -> None:
-        self.sx = args["x"] / Window.width
-        self.sy = args["y"] / Window.height
-        super().depack(args)
-
-
-def tap(x: float, y: float) -> None:
-    touch = Touch(x, y)
-    EventLoop.post_dispatch_input("begin", touch)
-    EventLoop.post_dispatch_input("end", touch)
-
-
-def widgets(root):
-    yield root
-    for child in root.children:
-        yield from widgets(child)
+MODE = MODE or "tour"
 
 
 def on_screen(w) -> bool:
@@ -90,34 +44,12 @@ def on_screen(w) -> bool:
     return True
 
 
-class Driver:
+class EditorDriver(Driver):
     def __init__(self, app) -> None:
-        self.app = app
-        self.log: list[str] = []
-        self.shots: list[str] = []
         self.small_text: list[str] = []
         self.small_targets: list[str] = []
         self.seen: dict = {}
-        self.frames = 0
-        self.steps = self.play()
-
-    def screen(self):
-        return self.app.root.current_screen
-
-    def button(self, text: str, startswith: bool = False, within=None) -> Button:
-        roots = [within] if within is not None else list(Window.children)   # an open popup first
-        found = [w for root in roots for w in widgets(root) if isinstance(w, Button) and not w.disabled
-                 and (w.text.startswith(text) if startswith else w.text == text)]
-        if not found:
-            raise AssertionError(f"no button {text!r} on {self.screen().name}; buttons: "
-                                 f"{[w.text for w in widgets(self.screen()) if isinstance(w, Button)][:60]}")
-        return found[0]
-
-    def press(self, text: str, startswith: bool = False, within=None) -> None:
-        b = self.button(text, startswith, within)
-        x, y = b.to_window(b.center_x, b.center_y)
-        tap(x, y)
-        self.log.append(f"press {text}")
+        super().__init__(app)
 
     def field(self, label: str) -> TextInput:
         """The text box on the form row whose label reads ``label``."""
@@ -132,20 +64,14 @@ class Driver:
         self.field(label).text = text
         self.log.append(f"type {label} = {text}")
 
-    def screenshot(self, name: str) -> None:
-        path = OUT / f"{name}.png"
-        Window.screenshot(name=str(path))
-        # Kivy numbers screenshots (name0001.png): find the newest.
-        newest = max(OUT.glob(f"{name}*.png"), key=lambda p: p.stat().st_mtime)
-        self.shots.append(str(newest))
+    def checked(self, name: str) -> None:
         self.measure(name)
 
     def measure(self, name: str) -> None:
         """Every text on screen at least 18 sp, every touch target at least 48 dp."""
-        popup = any(w.__class__.__name__.endswith("Popup") for w in Window.children)
-        if self.screen().name != "box_editor" and not popup:
+        if self.screen().name != "box_editor" and not popups():
             return   # the other screens are measured by their own checks
-        tops = [w for w in Window.children if w.__class__.__name__.endswith("Popup")] if popup else Window.children
+        tops = popups() or Window.children
         for w in (w for top in tops for w in widgets(top)):
             if not on_screen(w):
                 continue
@@ -224,6 +150,9 @@ class Driver:
         yield "settle"
         self.type_into("Touchline Rovers", "#1f4fd1, #ffffff")
         yield "settle"
+        # Harbour in a blue like Rovers': the live screen puts them in their white second colours.
+        self.type_into("Harbour Athletic", "#2346c8, #f4f4f4")
+        yield "settle"
         self.screenshot("enter-colours")
         self.seen["colours"] = list(box.colours("fublet", ed.folder()).of("rovers"))
         self.press("Referee's call board", startswith=True)
@@ -235,6 +164,7 @@ class Driver:
                                                         ed.folder())["placeholder"]
         self.press("Export box")
         yield "settle"
+        self.screenshot("enter-exported")
         self.seen["export_status"] = ed.status_text
         self.seen["exports"] = [str(p) for p in (Path(self.app.controller.data_dir) / "exports").glob("*.json")]
         self.seen["placeholders_after"] = [s.label for s in box.still_placeholders("fublet", ed.folder())]
@@ -252,6 +182,14 @@ class Driver:
         for _ in range(10):
             yield "settle"
         live = self.screen()
+        # Both sides lined up by a preset: the figures in the box's colours (Harbour in white).
+        self.press("More")
+        yield "settle"
+        self.press("Line-up")
+        yield "settle"
+        self.press("3-5-2", startswith=True)
+        for _ in range(6):
+            yield "settle"
         self.seen["banner"] = live.warning_text
         self.screenshot("live-banner")
         self.press(live.warning_text)
@@ -265,6 +203,9 @@ class Driver:
         self.seen["match_teams"] = {"home": state.home.name, "away": state.away.name}
         self.seen["match_speeds"] = {"home": state.home.players[1].speed, "away": state.away.players[1].speed}
         self.seen["match_referee_placeholder"] = state.components.referee.placeholder
+        live = self.app.root.get_screen("live")
+        self.seen["kits"] = {team.value: {"shirt": list(kit.shirt), "text": list(kit.text), "note": kit.note}
+                             for team, kit in live.kits.items()}
 
     def start_match(self, title: str, camera: str = "none"):
         self.press("New match")
@@ -284,6 +225,8 @@ class Driver:
     def line_up(self, choice: str, shot: str):
         """Line-up, then the choice: the taps a coach makes."""
         taps = len(self.log)
+        self.press("More")
+        yield "settle"
         self.press("Line-up")
         yield "settle"
         self.screenshot(f"{shot}-chooser")
@@ -390,42 +333,9 @@ class Driver:
         yield "settle"
         self.screenshot("import-refused")
 
-    # --- the clock ------------------------------------------------------------------------------------
-    def tick(self, _dt):
-        ctl = self.app.controller
-        if not ctl.idle or not self.app._views.empty():
-            self.frames = 0
-            return None
-        self.frames += 1
-        if self.frames < 3:
-            return None
-        self.frames = 0
-        try:
-            step = next(self.steps)
-        except StopIteration:
-            step = "done"
-        except Exception:
-            self.finish(traceback.format_exc())
-            return False
-        if step == "done":
-            self.finish("")
-            return False
-        return None
-
-    def finish(self, error: str) -> None:
-        result = {"error": error, "log": self.log, "screenshots": self.shots, "seen": self.seen,
-                  "small_text": self.small_text, "small_targets": self.small_targets, "window": list(Window.size)}
-        (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
-        self.app.stop()
-
-
-def main() -> None:
-    data = Path(os.environ.get("TOUCHLINE_DATA_DIR") or tempfile.mkdtemp(prefix="touchline-box-ui-"))
-    app = build_app_class()(data_dir=data, resume_last=False)
-    driver = Driver(app)
-    app.bind(on_start=lambda *_: Clock.schedule_interval(driver.tick, 0.05))
-    app.run()
+    def result(self) -> dict:
+        return {"seen": self.seen, "small_text": self.small_text, "small_targets": self.small_targets}
 
 
 if __name__ == "__main__":
-    main()
+    run(EditorDriver, resume_last=False)

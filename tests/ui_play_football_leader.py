@@ -10,7 +10,7 @@ the card buttons and their dice on the keypad: a goal for Home.
 from __future__ import annotations
 
 from companion.teams import PlayerRef, Team
-from ui_scenario import tap
+from ui_harness import tap
 
 
 def H(n: int) -> PlayerRef:

@@ -7,7 +7,7 @@ tablet, a step-by-step move in the set-up, and the indirect free-kick."""
 
 from __future__ import annotations
 
-from ui_scenario import tap, widgets
+from ui_harness import tap, widgets
 
 from companion.teams import PlayerRef, Team
 
@@ -61,6 +61,18 @@ def play(sc):
     option(sc, "No phase time limit (trying out tactics)")
     yield "settle"
     sc.screenshot("setup")
+    # The optional rules and tournament play, folded under "More options": one turned on.
+    setup = sc.screen()
+    sc.press(setup._more_button.text)
+    yield "settle"
+    sc.screenshot("setup_more")
+    rows = setup._more_grid.children[::-1]   # label, control, label, control...
+    label = next(i for i, w in enumerate(rows) if getattr(w, "text", "") == "Optional rule: goal posts")
+    sc.tap_widget(rows[label + 1])
+    yield "settle"
+    sc.press("Done")
+    yield "settle"
+    assert setup._more_button.text == "8 more: 1 on" and setup.options["goal_posts"] is True, setup.options
     sc.press("Start match")
     yield "settle"
     # The coin toss: Home wins and kicks off; Away defends the high goal.

@@ -67,6 +67,8 @@ def play(sc):
     sc.screenshot("reference_refusal_section")
     sc.press("Back")
     yield "settle"
+    sc.press("More")
+    yield "settle"
     sc.press("Rules")
     yield "settle"
     assert sc.screen().name == "reference"

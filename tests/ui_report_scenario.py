@@ -11,96 +11,24 @@ report" button. Writes a screenshot of each and result.json with what was seen.
 
 from __future__ import annotations
 
-import json
 import os
-import sys
-import tempfile
-import time
-import traceback
 from pathlib import Path
 
-OUT = Path(sys.argv[1])
-SIZE = sys.argv[2] if len(sys.argv) > 2 else "1280x800"
-OUT.mkdir(parents=True, exist_ok=True)
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
-os.environ["KIVY_WINDOW"] = "sdl2"
-os.environ["KIVY_NO_ARGS"] = "1"
-os.environ["KIVY_NO_CONSOLELOG"] = "1"
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from ui_harness import Driver, run, tap, widgets
 
-from kivy.config import Config  # noqa: E402
-
-if SIZE != "default":
-    width, height = SIZE.split("x")
-    Config.set("graphics", "width", width)
-    Config.set("graphics", "height", height)
-
-from kivy.base import EventLoop  # noqa: E402
-from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.input.motionevent import MotionEvent  # noqa: E402
-from kivy.metrics import dp, sp  # noqa: E402
+from kivy.metrics import dp, sp  # noqa: E402 (after the harness has set up Kivy)
 from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.image import Image  # noqa: E402
 from kivy.uix.label import Label  # noqa: E402
 
-from ui.app import build_app_class  # noqa: E402
 
-
-class Touch(MotionEvent):
-    def __init__(self, x: float, y: float) -> None:
-        super().__init__("scenario", 1, {"x": x, "y": y}, is_touch=True, type_id="touch")
-
-    def depack(self, args) -> None:
-        self.sx = args["x"] / Window.width
-        self.sy = args["y"] / Window.height
-        super().depack(args)
-
-
-def tap(x: float, y: float) -> None:
-    touch = Touch(x, y)
-    EventLoop.post_dispatch_input("begin", touch)
-    EventLoop.post_dispatch_input("end", touch)
-
-
-def widgets(root):
-    yield root
-    for child in root.children:
-        yield from widgets(child)
-
-
-class Scenario:
+class Scenario(Driver):
     def __init__(self, app) -> None:
-        self.app = app
-        self.log: list[str] = []
-        self.shots: list[str] = []
         self.seen: dict = {"small_text": [], "small_targets": []}
-        self.steps = self.play()
-        self.waiting = None
-        self.deadline = 0.0
-        self.frames = 0
+        super().__init__(app)
 
-    def screen(self):
-        return self.app.root.current_screen
-
-    def press(self, text: str, startswith: bool = False) -> None:
-        found = [w for w in widgets(self.screen()) if isinstance(w, Button) and not w.disabled
-                 and (w.text.startswith(text) if startswith else w.text == text)]
-        if not found:
-            raise AssertionError(f"no button {text!r} on {self.screen().name}: "
-                                 f"{[w.text for w in widgets(self.screen()) if isinstance(w, Button)][:40]}")
-        b = found[0]
-        x, y = b.to_window(b.center_x, b.center_y)
-        tap(x, y)
-        self.log.append(f"press {text}")
-
-    def wait(self, predicate, timeout: float = 60.0):
-        self.waiting, self.deadline = predicate, time.monotonic() + timeout
-        yield "wait"
-
-    def screenshot(self, name: str) -> None:
+    def checked(self, name: str) -> None:
         self.check_sizes(name)
-        self.shots.append(Window.screenshot(name=str(OUT / f"{name}.png")))
 
     def check_sizes(self, name: str) -> None:
         """Text under 18 sp and touch targets under 48 dp on the screens this scenario visits."""
@@ -209,6 +137,8 @@ class Scenario:
         self.seen["resumed_screen"] = self.screen().name
         self.seen["resumed_journal"] = Path(self.app.controller.view.path).name
         # During a match: the live screen's Report button, the match so far.
+        self.press("More")
+        yield "settle"
         self.press("Report")
         yield from self.wait(lambda: report.report is not None and report.back_to == "live")
         yield "settle"
@@ -219,49 +149,9 @@ class Scenario:
         self.seen["after_in_play_back"] = self.screen().name
         yield "done"
 
-    def tick(self, _dt) -> bool | None:
-        ctl = self.app.controller
-        if not ctl.idle or not self.app._views.empty():
-            self.frames = 0
-            return None
-        if self.waiting is not None:
-            if not self.waiting():
-                if time.monotonic() > self.deadline:
-                    self.finish("timed out waiting")
-                    return False
-                return None
-            self.waiting = None
-        self.frames += 1
-        if self.frames < 3:
-            return None
-        self.frames = 0
-        try:
-            step = next(self.steps)
-        except StopIteration:
-            step = "done"
-        except Exception:
-            self.finish(traceback.format_exc())
-            return False
-        if step == "done":
-            self.finish("")
-            return False
-        return None
-
-    def finish(self, error: str) -> None:
-        result = {"error": error, "log": self.log, "screenshots": self.shots, "seen": self.seen,
-                  "window": list(Window.size)}
-        (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
-        self.app.stop()
-
-
-def main() -> None:
-    app_class = build_app_class()
-    data = Path(os.environ["TOUCHLINE_DATA_DIR"])
-    app = app_class(data_dir=data)
-    scenario = Scenario(app)
-    app.bind(on_start=lambda *_: Clock.schedule_interval(scenario.tick, 0.05))
-    app.run()
+    def result(self) -> dict:
+        return {"seen": self.seen}
 
 
 if __name__ == "__main__":
-    main()
+    run(Scenario, data_dir=Path(os.environ["TOUCHLINE_DATA_DIR"]), resume_last=False)

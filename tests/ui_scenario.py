@@ -12,112 +12,25 @@ core's final state.
 
 from __future__ import annotations
 
-import json
 import os
-import sys
-import tempfile
-import traceback
-from pathlib import Path
 
-OUT = Path(sys.argv[1])
-SIZE = sys.argv[2] if len(sys.argv) > 2 else "1280x800"
-MODE = sys.argv[3] if len(sys.argv) > 3 else "full"   # full / kill (dies mid-match) / resume
-OUT.mkdir(parents=True, exist_ok=True)
-os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
-os.environ["KIVY_WINDOW"] = "sdl2"
-os.environ["KIVY_NO_ARGS"] = "1"
-os.environ["KIVY_NO_CONSOLELOG"] = "1"
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))   # the games' ui_play_<game>.py
+from ui_harness import MODE, SIZE, Driver, popups, run, tap, widgets
 
-from kivy.config import Config  # noqa: E402
-
-width, height = SIZE.split("x")
-Config.set("graphics", "width", width)
-Config.set("graphics", "height", height)
-
-from kivy.base import EventLoop  # noqa: E402
-from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.input.motionevent import MotionEvent  # noqa: E402
-from kivy.uix.button import Button  # noqa: E402
+from kivy.uix.button import Button  # noqa: E402 (after the harness has set up Kivy)
+from kivy.uix.scrollview import ScrollView  # noqa: E402
 
 from companion.teams import PlayerRef, Team  # noqa: E402
-from ui.app import build_app_class  # noqa: E402
 
+MODE = MODE or "full"   # full / kill (dies mid-match) / resume / ...
 H = lambda n: PlayerRef(Team.HOME, n)  # noqa: E731
 A = lambda n: PlayerRef(Team.AWAY, n)  # noqa: E731
 
 
-class Touch(MotionEvent):
-    """A finger on the glass at window coordinates."""
-
-    def __init__(self, x: float, y: float) -> None:
-        super().__init__("scenario", 1, {"x": x, "y": y}, is_touch=True, type_id="touch")
-
-    def depack(self, args) -> None:
-        self.sx = args["x"] / Window.width
-        self.sy = args["y"] / Window.height
-        super().depack(args)
-
-
-def tap(x: float, y: float) -> None:
-    touch = Touch(x, y)
-    EventLoop.post_dispatch_input("begin", touch)
-    EventLoop.post_dispatch_input("end", touch)
-
-
-def widgets(root):
-    yield root
-    for child in root.children:
-        yield from widgets(child)
-
-
-class Scenario:
+class Scenario(Driver):
     def __init__(self, app) -> None:
-        self.app = app
-        self.log: list[str] = []
-        self.shots: list[str] = []
         self.layout: list[str] = []
         self.panels: dict[str, dict] = {}
-        self.steps = self.play()
-        self.frames = 0
-
-    # --- finding and touching things ------------------------------------------------------------
-    def screen(self):
-        return self.app.root.current_screen
-
-    def button(self, text: str, startswith: bool = False, within=None) -> Button:
-        found = [w for w in widgets(within or self.screen()) if isinstance(w, Button) and not w.disabled
-                 and (w.text.startswith(text) if startswith else w.text == text)]
-        if not found:
-            raise AssertionError(f"no button {text!r} on {self.screen().name}; buttons: "
-                                 f"{[w.text for w in widgets(self.screen()) if isinstance(w, Button)][:60]}")
-        return found[0]
-
-    def press(self, text: str, startswith: bool = False, within=None) -> None:
-        b = self.button(text, startswith, within)
-        self.scroll_to(b)
-        x, y = b.to_window(b.center_x, b.center_y)
-        tap(x, y)
-        self.log.append(f"press {text}")
-
-    @staticmethod
-    def scroll_to(w) -> None:
-        """A button below a panel's fold: scrolled into view first, as a coach would."""
-        from kivy.uix.scrollview import ScrollView
-        parent = w.parent
-        while parent is not None and parent is not parent.parent and not isinstance(parent, ScrollView):
-            parent = parent.parent
-        if not isinstance(parent, ScrollView):
-            return
-        x0, y0 = parent.to_window(parent.x, parent.y)
-        wx, wy = w.to_window(w.x, w.y)
-        if wy >= y0 and wy + w.height <= y0 + parent.height:
-            return   # in view already
-        parent.scroll_to(w, padding=10, animate=False)
-        parent.scroll_y = min(1.0, max(0.0, parent.scroll_y))
-        parent.update_from_scroll()
+        super().__init__(app)
 
     def keypad(self, digits: str) -> None:
         panel = self.screen().ids.panel
@@ -132,6 +45,12 @@ class Scenario:
         self.screen().ids.game.text = title   # the spinner's choice
         yield "settle"
         self.screenshot("setup")
+        if self.screen()._more:   # the options folded under "More options", and back
+            self.press(self.screen()._more_button.text)
+            yield "settle"
+            self.screenshot("setup_more")
+            self.press("Done")
+            yield "settle"
         self.press("Start match")
         yield "settle"
 
@@ -145,16 +64,27 @@ class Scenario:
         box = self.screen().ids.cards
         row = box.children[::-1][0 if ref.team is Team.HOME else 1]
         chip = next(w for w in row.children if w.text.split("\n")[0].rstrip("~xYR+?") == str(ref.number))
-        x, y = chip.to_window(chip.center_x, chip.center_y)
-        tap(x, y)
+        self.tap_widget(chip)
         self.log.append(f"card {ref}")
 
-    def screenshot(self, name: str) -> None:
-        path = Window.screenshot(name=str(OUT / f"{name}.png"))
-        self.shots.append(path)
+    def checked(self, name: str) -> None:
         # Every screen photographed is also checked: overflowing text, overlaps, small targets.
         from ui.layout_check import check
         self.layout += check(self.screen(), f"{name} ({SIZE})")
+        for popup in popups():
+            self.layout += check(popup, f"{name} ({SIZE}) popup")
+        # Names, not ids: no text on screen says "home#7" (tests/test_ui_log_names.py for the log).
+        from ui.words import PLAYER_ID
+        for w in widgets(self.screen()):
+            text = getattr(w, "text", None)
+            if isinstance(text, str) and w.opacity > 0 and PLAYER_ID.search(text):
+                self.layout.append(f"{name} ({SIZE}): a text names an id: {text[:80]!r}")
+        if self.screen().name == "setup":   # every game's setup fits one screen: nothing to scroll to
+            scroll = next(w for w in widgets(self.screen()) if isinstance(w, ScrollView))
+            content = scroll.children[0]
+            if content.height > scroll.height + 1:
+                self.layout.append(f"{name} ({SIZE}): setup scrolls: {content.height:.0f} px of options "
+                                   f"in {scroll.height:.0f} px")
         ids = getattr(self.screen(), "ids", {})
         if "panel" in ids:   # what the request panel held, for a failing test's message
             panel = ids.panel
@@ -255,23 +185,17 @@ class Scenario:
         self.keypad("95")
         yield "settle"
         self.screenshot("live_goal")
+        self.press("More")   # Line-up, Report and Rules, folded off the bar
+        yield "settle"
+        self.screenshot("live_more")
+        self.screen()._more_menu.dismiss()
+        yield "settle"
         self.press("Menu")
         yield "settle"
         self.press("Settings")
         yield "settle"
         self.screenshot("settings")
         yield "done"
-
-    def any_button(self, text: str, startswith: bool = False):
-        """A button by its text, enabled or not."""
-        found = [w for w in widgets(self.screen()) if isinstance(w, Button)
-                 and (w.text.startswith(text) if startswith else w.text == text)]
-        assert found, f"no button {text!r} on {self.screen().name}"
-        return found[0]
-
-    def tap_widget(self, w) -> None:
-        x, y = w.to_window(w.center_x, w.center_y)
-        tap(x, y)
 
     def panel_texts(self) -> list[str]:
         return [w.text for w in widgets(self.screen().ids.panel) if hasattr(w, "text")]
@@ -428,51 +352,13 @@ class Scenario:
     def press_pass(self) -> None:
         b = next(w for w in widgets(self.screen()) if isinstance(w, Button) and w.text.endswith(": pass"))
         self.scroll_to(b)
-        x, y = b.to_window(b.center_x, b.center_y)
-        tap(x, y)
+        self.tap_widget(b)
         self.log.append(f"press {b.text}")
 
-    def tick(self, _dt) -> bool | None:
-        ctl = self.app.controller
-        if not ctl.idle or not self.app._views.empty():
-            self.frames = 0
-            return None
-        self.frames += 1
-        if self.frames < 3:  # let the screens catch up with the view
-            return None
-        self.frames = 0
-        try:
-            step = next(self.steps)
-        except StopIteration:
-            step = "done"
-        except Exception:
-            self.finish(traceback.format_exc())
-            return False
-        if step == "done":
-            self.finish("")
-            return False
-        return None
-
-    def finish(self, error: str, stop: bool = True) -> None:
-        summary = self.app.controller.view.summary
-        result = {"error": error, "faults": list(self.app.faults), "layout": self.layout, "panels": self.panels, "log": self.log, "screenshots": self.shots, "summary": summary,
-                  "journal": self.app.controller.view.path, "window": list(Window.size)}
-        (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
-        if stop:
-            self.app.stop()
-
-
-def main() -> None:
-    app_class = build_app_class()
-    data = Path(os.environ.get("TOUCHLINE_DATA_DIR") or tempfile.mkdtemp(prefix="touchline-ui-"))
-    app = app_class(data_dir=data)
-    scenario = Scenario(app)
-
-    def start(*_args):
-        Clock.schedule_interval(scenario.tick, 0.05)
-    app.bind(on_start=start)
-    app.run()
+    def result(self) -> dict:
+        return {"faults": list(self.app.faults), "layout": self.layout, "panels": self.panels,
+                "summary": self.app.controller.view.summary, "journal": self.app.controller.view.path}
 
 
 if __name__ == "__main__":
-    main()
+    run(Scenario)

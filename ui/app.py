@@ -16,8 +16,11 @@ from pathlib import Path
 def prepare_environment(headless: bool = False, check_display: bool = True) -> int | None:
     """Settings Kivy reads when it is first imported, and the window's size. Returns an exit
     status when the app cannot start here (no display: one line on stderr said so)."""
+    from vision.threads import one_thread_env
+
     from .launch import HEADLESS_ENV, start_app
 
+    one_thread_env()  # the camera's numpy on one thread, set before numpy loads (vision/threads.py)
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     if headless:
         os.environ.setdefault(HEADLESS_ENV, "1")

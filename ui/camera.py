@@ -113,6 +113,9 @@ class CameraService:
 
         self.ctl = controller
         self.calibration_path = Path(data_dir) / "calibration.json"
+        # a lens calibration ('touchline calibrate-lens --out <data dir>/lens.json'): with it the
+        # camera's height and the caps' parallax are exact, without it estimated
+        self.lens_path = Path(data_dir) / "lens.json"
         self.worker = None
         self.relay: CameraRelay | None = None
         self.table = None          # the rendered table, for the "demo" camera
@@ -204,12 +207,28 @@ class CameraService:
         markers, marker_map = self._markers()
         return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
 
+    def _lens(self):
+        """The stored lens calibration, or None (none stored, or unreadable: a note says so)."""
+        from calibration.errors import CalibrationError
+        from calibration.lens import LensCalibration
+
+        if not self.lens_path.exists():
+            return None
+        try:
+            return LensCalibration.load(self.lens_path)
+        except CalibrationError as exc:
+            self.ctl.note(f"Camera: the lens calibration cannot be used ({exc}); the camera is estimated from the "
+                          f"corner markers")
+            return None
+
     def _calibrate_with(self, board):
+        lens = self._lens()
+
         def calibrate(image):
             from calibration.corners import calibrate_from_frame
             from vision.locate import VisionSetup
             markers, marker_map = self._markers()
-            cal = calibrate_from_frame(image, board, markers)
+            cal = calibrate_from_frame(image, board, markers, lens)
             return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
         return calibrate
 
@@ -225,10 +244,11 @@ class CameraService:
             raise CalibrationError("no camera frame yet: check the camera is on and pointed at the board")
         image = latest[0]
         board = self._board()
+        lens = self._lens()
         if corners_px is not None:
-            return calibrate_from_corners(corners_px, (image.shape[1], image.shape[0]), board)
+            return calibrate_from_corners(corners_px, (image.shape[1], image.shape[0]), board, lens)
         markers, _ = self._markers()
-        return calibrate_from_frame(image, board, markers)
+        return calibrate_from_frame(image, board, markers, lens)
 
     def save(self, calibration) -> None:
         """Keep a calibration and read the camera with it from now on."""

@@ -38,6 +38,7 @@ from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 
 from .autoflow import MAX_STEPS as MAX_FORCED
 from .autoflow import Auto, Expectation, Proposal, correction_for, forced_step, forced_words, on_a_line
+from .words import names_for
 
 log = logging.getLogger(__name__)
 
@@ -67,16 +68,19 @@ def decision_line(payload: Any) -> str:
             value = getattr(payload, f.name)
             if isinstance(value, enum.Enum):
                 value = getattr(value, "label", None) or value.value
+            if f.name == "request":   # a request's id ("c12") means nothing to a coach
+                continue
             label = FIELD_WORDS.get(f.name, f.name.replace("_", " "))
             if f.name == "team" and isinstance(value, str):
                 parts.append(value)
             elif isinstance(value, PlayerRef):
-                parts.append(player_words(value) if f.name == "player" else f"{label} {player_words(value)}")
+                # The id: _lines says it by team, number and name ("Touchline Rovers #7 Kit").
+                parts.append(str(value) if f.name == "player" else f"{label} {value}")
             elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
                 parts.append(f"{label} {str(value).replace('_', ' ')}")
             elif isinstance(value, (tuple, list)) and 0 < len(value) <= 11 and all(
                     isinstance(v, (PlayerRef, str, int)) for v in value):
-                parts.append(f"{label} {', '.join(player_words(v) if isinstance(v, PlayerRef) else str(v) for v in value)}")
+                parts.append(f"{label} {', '.join(str(v) for v in value)}")
     text = f"{name}: {'; '.join(parts)}" if parts else name
     return text if len(text) <= 160 else text[:157] + "..."
 
@@ -338,6 +342,9 @@ class Controller:
             line = f"{line} ({DEVICE_WORDS[event.source]})"
         if line:
             out.append(line)
+        if any("#" in o for o in out):   # "home#7" -> "Touchline Rovers #7 Kit"
+            names = names_for(rules, state)
+            out = [names.line(o) for o in out]
         return out
 
     def _software_seed(self) -> int:

@@ -7,6 +7,8 @@ that is what reads from a chair a metre away (tests/test_ui_layout.py checks it)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from companion.teams import Team
 
 # --- typography (sp) -------------------------------------------------------------------------
@@ -48,3 +50,94 @@ def team_colour(team: Team | str | None, alpha: float = 1.0) -> tuple[float, flo
 def hex_of(rgba) -> str:
     """A colour as markup wants it: "ff8800"."""
     return "".join(f"{max(0, min(255, int(round(c * 255)))):02x}" for c in rgba[:3])
+
+
+# --- the box's team colours ------------------------------------------------------------------------
+BLACK = (0, 0, 0, 1)
+CLASH = 120.0        # two shirts nearer than this (redmean RGB distance, 0..765) look alike at 1 m
+PITCH_GREEN = (0.05, 0.2, 0.08, 1)
+
+
+def rgba_of(colour: str, alpha: float = 1.0) -> tuple[float, float, float, float]:
+    """"#1f4fd1" -> (0.12, 0.31, 0.82, 1)."""
+    text = colour.lstrip("#")
+    return (int(text[0:2], 16) / 255, int(text[2:4], 16) / 255, int(text[4:6], 16) / 255, alpha)
+
+
+def luminance(rgba) -> float:
+    """Relative luminance (WCAG 2): 0 for black, 1 for white."""
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(float(c)) for c in rgba[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    """WCAG contrast ratio of two colours, 1 (none) to 21 (black on white)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def text_on(rgba) -> tuple[float, float, float, float]:
+    """Black or white text, whichever reads better on ``rgba``."""
+    return BLACK if contrast(rgba, BLACK) > contrast(rgba, TEXT) else TEXT
+
+
+def distance(a, b) -> float:
+    """How different two colours look ("redmean" weighted RGB distance, 0..~765)."""
+    r1, g1, b1 = (c * 255 for c in a[:3])
+    r2, g2, b2 = (c * 255 for c in b[:3])
+    rm = (r1 + r2) / 2
+    return ((2 + rm / 256) * (r1 - r2) ** 2 + 4 * (g1 - g2) ** 2 + (2 + (255 - rm) / 256) * (b1 - b2) ** 2) ** 0.5
+
+
+@dataclass(frozen=True)
+class Kit:
+    """How a side is painted: its shirt (figures, name tags, cards), the text on it, and the
+    ring drawn round its figures (its trim, or the text colour: a dark shirt on the green
+    pitch still shows)."""
+
+    shirt: tuple[float, float, float, float]
+    text: tuple[float, float, float, float]
+    ring: tuple[float, float, float, float]
+    note: str = ""       # why the away side is not in its first colour ("clash")
+
+    @classmethod
+    def of(cls, shirt, trim=None, note: str = "") -> "Kit":
+        text = text_on(shirt)
+        ring = trim if trim is not None and distance(trim, shirt) >= CLASH else text
+        return cls(tuple(shirt), text, tuple(ring), note)
+
+
+DEFAULT_KITS = {Team.HOME: Kit.of(HOME), Team.AWAY: Kit.of(AWAY)}
+# An away side whose every colour looks like the home shirt wears one of these instead.
+SPARE_SHIRTS = (AWAY, HOME, (0.96, 0.96, 0.96, 1), (0.1, 0.1, 0.1, 1), (1, 0.6, 0.1, 1))
+
+
+def kits(home: tuple[str, ...] = (), away: tuple[str, ...] = ()) -> dict[Team, Kit]:
+    """Each side's kit from the box's colours (``#rrggbb``, shirt first; none entered: the
+    tablet's own blue and red). Two shirts that look alike are told apart the way referees
+    do: the away side changes, to its second colour if that differs from the home shirt, else
+    to the spare shirt that differs most."""
+    def parse(colours) -> list[tuple[float, float, float, float]]:
+        out = []
+        for c in colours or ():
+            try:
+                out.append(rgba_of(c))
+            except (ValueError, IndexError):
+                continue
+        return out
+    h, a = parse(home), parse(away)
+    home_kit = Kit.of(h[0], h[1] if len(h) > 1 else None) if h else DEFAULT_KITS[Team.HOME]
+    if a:
+        away_kit = Kit.of(a[0], a[1] if len(a) > 1 else None)
+    else:
+        away_kit = DEFAULT_KITS[Team.AWAY]
+    if distance(home_kit.shirt, away_kit.shirt) < CLASH:
+        alternates = [c for c in a[1:] if distance(c, home_kit.shirt) >= CLASH]
+        if alternates:
+            away_kit = Kit.of(alternates[0], a[0], note="second colours: the shirts clash")
+        else:
+            spare = max(SPARE_SHIRTS, key=lambda c: distance(c, home_kit.shirt))
+            away_kit = Kit.of(spare, a[0] if a else None, note="spare colours: the shirts clash")
+    return {Team.HOME: home_kit, Team.AWAY: away_kit}

@@ -4,6 +4,7 @@ settings use, so a coach reads "Touchline Rovers" and "Software dice", never "ro
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,66 @@ from typing import Any
 DICE = {"software": "Software dice", "manual": "Keypad (real dice)", "tray": "Dice tray"}
 CAMERA = {"none": "No camera", "device": "USB camera", "demo": "Demo table"}
 TEAM_SIDE = {"home": "Home", "away": "Away"}
+
+
+# A figure as the rules write it ("home#7", companion.teams.PlayerRef), and a request's id.
+PLAYER_ID = re.compile(r"\b(home|away)#(\d{1,2})\b")
+REQUEST_ID = re.compile(r"\brequest c\d+\b")
+
+
+class Names:
+    """Says the figures in a line by name: "home#7 passes to home#9" -> "Touchline Rovers #7
+    Kit passes to #9 Zed" (a team is named once a line; a figure with no card: "Home #7")."""
+
+    def __init__(self, teams: dict[str, str], players: dict[str, str]) -> None:
+        self.teams = teams        # "home" -> "Touchline Rovers"
+        self.players = players    # "home#7" -> "Kit"
+
+    @classmethod
+    def of_summary(cls, summary: dict[str, Any]) -> "Names":
+        teams = {k: str(v) for k, v in (summary.get("teams") or {}).items() if v}
+        players = {str(p.get("player")): str(p.get("name") or "") for p in summary.get("players") or ()
+                   if isinstance(p, dict)}
+        return cls(teams, players)
+
+    def player(self, ref: str, team_said: bool = False) -> str:
+        side, _, number = ref.partition("#")
+        name = self.players.get(ref, "")
+        team = "" if team_said else self.teams.get(side) or TEAM_SIDE.get(side, side)
+        return " ".join(part for part in (team, f"#{number}", name) if part)
+
+    def line(self, text: str) -> str:
+        if not text or "#" not in text:
+            return text
+        said: set[str] = set()
+
+        def one(m: re.Match) -> str:
+            side = m.group(1)
+            out = self.player(m.group(0), side in said)
+            said.add(side)
+            return out
+        return PLAYER_ID.sub(one, text)
+
+
+_NAMES: dict[tuple[int, int], tuple[Any, Any, Names]] = {}
+
+
+def names_for(rules: Any, state: Any) -> Names:
+    """The names of a match's figures, from its rosters (the same objects all match long, so
+    the summary is read once per match, not once a line)."""
+    home, away = getattr(state, "home", None), getattr(state, "away", None)
+    key = (id(home), id(away))
+    hit = _NAMES.get(key)
+    if hit is not None and hit[0] is home and hit[1] is away:
+        return hit[2]
+    try:
+        names = Names.of_summary(rules.summary(state)) if home is not None else Names({}, {})
+    except Exception:   # a state the summary cannot read: the sides' words all the same
+        names = Names({}, {})
+    if len(_NAMES) > 16:
+        _NAMES.clear()
+    _NAMES[key] = (home, away, names)
+    return names
 
 
 def named(table: dict[str, str], value: str) -> str:

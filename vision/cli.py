@@ -20,8 +20,12 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
-import numpy as np
+from .threads import one_thread, one_thread_env
+
+one_thread_env()  # before numpy is imported: see vision/threads.py
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from calibration.corners import calibrate_from_corners, calibrate_from_frame
 from calibration.errors import CalibrationError
@@ -88,13 +92,15 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ball-marker-mm", type=float, metavar="S", help="the printed side of the ball token's marker "
                    f"(default {MarkerSet().ball_marker_mm:g})")
     p.add_argument("--lens", type=Path, metavar="LENS.json", help="a lens calibration from 'touchline calibrate-lens'")
-    p.add_argument("--camera-height-mm", type=float, metavar="H", help="the camera's height above the board, used "
-                   "for the caps' parallax when neither a lens calibration nor the view shows it (default 800)")
+    p.add_argument("--camera-height-mm", type=float, metavar="H", help="the camera's measured height above the "
+                   "board (its lens), for the caps' parallax without a lens calibration: weighed against what the "
+                   "view and the figures standing in their squares show (default: 800, give or take 100)")
     p.add_argument("--map", type=Path, metavar="MAP.json", help="which marker belongs to which figure "
                    "(default: ids 0-15 home #1-16, 16-31 away #1-16)")
 
 
 def run(args: argparse.Namespace) -> int:
+    one_thread()
     if args.vision_command == "locate":
         return run_locate(args)
     return run_watch(args)
@@ -133,7 +139,8 @@ def _pitch_settings(args: argparse.Namespace) -> PitchSettings:
         return PitchSettings()
     if not 100 <= args.camera_height_mm <= 5000:
         raise VisionError(f"--camera-height-mm must be 100..5000 mm, got {args.camera_height_mm:g}")
-    return PitchSettings(camera_height_mm=args.camera_height_mm)
+    # a height measured with a tape is good to a couple of centimetres, not the set-up's 10
+    return PitchSettings(camera_height_mm=args.camera_height_mm, camera_height_sd_mm=20.0)
 
 
 def parse_corners(text: str) -> np.ndarray:

@@ -25,9 +25,10 @@ from calibration.monitor import CornerMonitor
 
 from .detect import Detection, Rect, confirm, detect, to_gray
 from .errors import SourceError
-from .locate import FrameResult, VisionSetup, board_rect, locate
+from .locate import FrameResult, Seen, VisionSetup, board_rect, locate
 from .sighting import BallSighting, Event, HealthChange, Sighting
 from .sources import Frame, FrameSource
+from .threads import one_thread
 from .tracker import Tracker, TrackerSettings
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,14 @@ class LiveSettings:
     re-read in place every this many frames (else it is taken to be where it was). The board as
     it looks without hands is what has stood still for ``background_after`` frames; a figure
     with more than ``hand_share`` of the frame within ``hand_reach`` marker sides of it unlike
-    that is ``held`` (a hand, even one held still, is large; a figure is small)."""
+    that is ``held`` (a hand, even one held still, is large; a figure is small).
+
+    A figure's cap that no longer reads (a hand's edge over it, glare) but still looks as it did
+    when it last read, where it was, is *in place* (:meth:`LiveReader.read`): at least
+    ``in_place_share`` of its marker's dark pixels and of its light ones (in the whole marker,
+    and in its code cells alone) within ``in_place_grey`` grey levels of how they looked, after
+    the frame's overall brightness is matched; a cap last read more than ``in_place_frames``
+    frames ago is forgotten."""
 
     window: float = 1.6
     bands: int = 25  # odd: a band comes round with the other threshold window next time
@@ -54,6 +62,9 @@ class LiveSettings:
     background_after: int = 45
     hand_share: float = 0.15
     hand_reach: float = 4.0
+    in_place_share: float = 0.5
+    in_place_grey: float = 28.0
+    in_place_frames: int = 9000
 
 
 @dataclass
@@ -77,6 +88,8 @@ class LiveReader:
     _age: np.ndarray | None = None
     _background: np.ndarray | None = None
     _foreign: np.ndarray | None = None
+    _caps: dict[int, "_CapLook"] = field(default_factory=dict)
+    _in_place: list[Detection] = field(default_factory=list)
     searched_share: float = 1.0
 
     def board_rect(self) -> Rect:
@@ -140,7 +153,11 @@ class LiveReader:
                 patch = self._age[max(y0 // k, 0):max(y1 // k, 1), max(x0 // k, 0):max(x1 // k, 1)]
                 quiet = patch.size == 0 or patch.min() > s.motion_linger
                 (still if quiet and (i + self._frame) % s.reread_every else check).append(d)
-            confirmed, lost = confirm(self.setup.detector, gray, check)
+            # caps in place but unread last frame are tried in place too (cheap), not searched for
+            known_ids = {k.marker for k in self._known}
+            watched = [d for d in self._in_place if d.marker not in known_ids]
+            confirmed, lost = confirm(self.setup.detector, gray, check + watched)
+            lost = [d for d in lost if d not in watched]
             confirmed += still
             for d in lost:  # look again around a marker that did not read in place, unless a hand is on it
                 x, y = int(d.center[0]) // k, int(d.center[1]) // k
@@ -163,7 +180,34 @@ class LiveReader:
             search = replace(d, window_px=w, window_max_px=w)
             detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
         self._known = detections
-        return self._mark_held(locate(self.setup, detections))
+        return self._keep_in_place(gray, self._mark_held(locate(self.setup, detections)))
+
+    def _keep_in_place(self, gray: np.ndarray, result: FrameResult) -> FrameResult:
+        """The figures read this frame leave their look (their marker's pixels); those not read
+        whose caps still look so where they were are ``in_place`` (their last reading)."""
+        s = self.settings
+        read = {d.marker: d for d in result.detections}
+        for f in result.figures:
+            old = self._caps.get(f.marker)
+            d = read[f.marker]
+            # a new look when the cap moved, else now and then (the light changes slowly)
+            if old is None or np.abs(old.detection.corners - d.corners).max() > 0.5 \
+                    or self._frame - old.frame >= 30:
+                look = _CapLook.of(gray, d, f, self._frame)
+                if look is not None:
+                    self._caps[f.marker] = look
+        in_place: list[Seen] = []
+        self._in_place = []
+        for marker, look in list(self._caps.items()):
+            if marker in read:
+                continue
+            if self._frame - look.frame > s.in_place_frames:
+                del self._caps[marker]
+                continue
+            if look.matches(gray, s.in_place_share, s.in_place_grey):
+                in_place.append(look.seen)
+                self._in_place.append(look.detection)
+        return replace(result, in_place=tuple(in_place)) if in_place else result
 
     def _mark_held(self, result: FrameResult) -> FrameResult:
         """Figures with a hand around them (see :class:`LiveSettings`) marked ``held``."""
@@ -183,6 +227,67 @@ class LiveReader:
             n = int(I[y1, x1]) - int(I[y0, x1]) - int(I[y1, x0]) + int(I[y0, x0])
             out.append(replace(f, held=True) if n > s.hand_share * (x1 - x0) * (y1 - y0) else f)
         return replace(result, figures=tuple(out))
+
+
+@dataclass(frozen=True)
+class _CapLook:
+    """How a figure's marker looked when it last read: the grey patch (h, w) at ``origin`` (x, y)
+    around it, masks (h, w) of its dark and light pixels in the whole marker and in its code cells
+    alone (edges left out: they blur), and that reading."""
+
+    detection: Detection
+    seen: Seen
+    frame: int
+    origin: tuple[int, int]
+    patch: np.ndarray
+    dark: np.ndarray
+    light: np.ndarray
+    code_dark: np.ndarray
+    code_light: np.ndarray
+
+    @classmethod
+    def of(cls, gray: np.ndarray, d: Detection, seen: Seen, frame: int) -> "_CapLook | None":
+        c = d.corners.astype(np.float64)
+        x0, y0 = np.floor(c.min(axis=0)).astype(int) - 1
+        x1, y1 = np.ceil(c.max(axis=0)).astype(int) + 2
+        if x0 < 0 or y0 < 0 or x1 > gray.shape[1] or y1 > gray.shape[0]:
+            return None
+        patch = gray[y0:y1, x0:x1].copy()
+        centre = c.mean(axis=0)
+
+        def mask(k: float) -> np.ndarray:
+            m = np.zeros(patch.shape, np.uint8)
+            quad = (centre + k * (c - centre) - [x0, y0]) * 16
+            cv2.fillPoly(m, [np.round(quad).astype(np.int32).reshape(-1, 1, 2)], 1, shift=4)
+            return m.astype(bool)
+        whole, code = mask(0.85), mask(0.6)  # the marker without its blurred edge; its 4 x 4 code cells
+        if whole.sum() < 12:
+            return None
+        lo, hi = np.percentile(patch[whole], (5, 95))
+        if hi - lo < 40:  # too little contrast to tell the cap from anything
+            return None
+        mid, margin = (lo + hi) / 2, 0.15 * (hi - lo)
+        dark, light = patch < mid - margin, patch > mid + margin
+        return cls(d, seen, frame, (int(x0), int(y0)), patch, whole & dark, whole & light, code & dark, code & light)
+
+    def matches(self, gray: np.ndarray, share: float, grey: float) -> bool:
+        """Whether the frame (H, W) still shows this look where it was: enough of its dark and of
+        its light pixels within ``grey`` grey levels (after matching the brightness)."""
+        x0, y0 = self.origin
+        h, w = self.patch.shape
+        now = gray[y0:y0 + h, x0:x0 + w]
+        if now.shape != self.patch.shape:
+            return False
+        now, was = now.astype(np.float32), self.patch.astype(np.float32)
+        if not self.light.any() or not self.dark.any():
+            return False
+        # the camera's exposure follows a hand coming into view: match the light pixels' level
+        gain = float(np.clip(np.median(now[self.light]) / max(float(np.median(was[self.light])), 1.0), 0.7, 1.3))
+        same = np.abs(now - gain * was) < grey
+        for m in (self.dark, self.light, self.code_dark, self.code_light):
+            if m.sum() >= 4 and same[m].mean() < share:
+                return False
+        return True
 
 
 def _drop_contained(rects: list[Rect]) -> list[Rect]:
@@ -316,6 +421,7 @@ class VisionWorker:
         return self._setup
 
     def start(self) -> "VisionWorker":
+        one_thread()  # OpenCV's pool (process-wide) only contends on a busy machine: see vision/threads.py
         self._thread = threading.Thread(target=self._run, name="touchline-vision", daemon=True)
         self._thread.start()
         return self

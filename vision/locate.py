@@ -121,7 +121,9 @@ class Conflict:
 @dataclass(frozen=True)
 class FrameResult:
     """What one frame shows: figures (sorted by marker), the ball, conflicts, warnings, and the
-    pixel centres of the corner markers seen (for noticing a bumped camera)."""
+    pixel centres of the corner markers seen (for noticing a bumped camera). ``in_place``: from
+    the live reader, figures whose markers did not read in this frame but whose caps still look
+    as they did where they last read (their last reading); never figures of this frame."""
 
     figures: tuple[Seen, ...] = ()
     ball: Seen | None = None
@@ -129,6 +131,7 @@ class FrameResult:
     warnings: tuple[str, ...] = ()
     corner_px: dict[int, tuple[float, float]] = field(default_factory=dict)
     detections: tuple[Detection, ...] = field(default=(), repr=False)
+    in_place: tuple[Seen, ...] = ()
 
     def to_json(self) -> dict:
         seen = list(self.figures) + ([self.ball] if self.ball else [])

@@ -29,6 +29,21 @@ class Hover:
 
 
 @dataclass(frozen=True, slots=True)
+class Sweep:
+    """A hand passing over the board from ``(x0, y0)`` to ``(x1, y1)`` in ``frames`` frames,
+    ``z_mm`` above it, pausing ``pause_frames`` half-way (as a hand hesitates over the figures);
+    nothing moves."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    frames: int
+    z_mm: float = 80.0
+    pause_frames: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Move:
     """Carry figure ``marker`` to ``(x_mm, y_mm)`` facing ``facing_deg``."""
 
@@ -67,7 +82,7 @@ class MoveTruth:
     visible_s: float | None = None
 
 
-Step = Idle | Hover | Move | Lift
+Step = Idle | Hover | Sweep | Move | Lift
 
 
 def _hand_from(board_w: float, x: float, y: float, z: float) -> Hand:
@@ -107,6 +122,13 @@ def frames(scene: Scene, script: list[Step], fps: float = 30.0, vary_look: bool 
             for i in range(step.frames):
                 wobble = 6 * math.sin(i / 3)
                 yield emit(figures, (_hand_from(W, step.x_mm + wobble, step.y_mm, step.z_mm),))
+        elif isinstance(step, Sweep):
+            path = [i / max(step.frames - 1, 1) for i in range(step.frames)]
+            half = len(path) // 2
+            path = path[:half] + [path[half]] * step.pause_frames + path[half:]
+            for a in path:
+                x, y = step.x0 + (step.x1 - step.x0) * a, step.y0 + (step.y1 - step.y0) * a
+                yield emit(figures, (_hand_from(W, x, y, step.z_mm),))
         elif isinstance(step, Lift):
             f = figures[step.marker]
             side = 150 if f.y_mm < W / 2 else -150

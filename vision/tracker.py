@@ -7,6 +7,12 @@ marked unseen and never produces a move. A figure whose marker looks larger than
 height (held off the board) is never committed, however still it is held. Jitter below
 ``move_mm`` (and ``turn_deg`` of facing) is not a move; a square change needs ``cross_mm`` at
 least, so a figure standing on a line does not flicker between two squares.
+
+Identity through time: a figure whose marker does not read but whose cap the reader still sees
+where it was (``FrameResult.in_place``) stays seen, without committing anything; an id read where
+another figure stands unread, its cap in place or seen moments ago, is that figure's marker
+misread and is left out; an id read both where it stands and where another unread figure stands
+is itself where it stands, not a conflict.
 """
 
 from __future__ import annotations
@@ -42,6 +48,9 @@ class TrackerSettings:
     # marker partly covered and misread, not a figure
     impostor_mm: float = 10.0
     impostor_s: float = 3.0
+    # an id read twice, once where it stands and once where another unread figure stands: the
+    # second reading is that figure misread (no conflict, the id stays seen)
+    resolve_twice: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +164,13 @@ class Tracker:
         seen: list[Seen] = ([result.ball] if result.ball is not None else []) + list(result.figures)
         if result.ball is not None:
             self._ball_marker = result.ball.marker
+        read = {o.marker for o in seen}
+        # caps in place though unread: still there, where they were committed (nothing to commit)
+        for obs in result.in_place:
+            tr = self._tracks.get(obs.marker)
+            if (obs.marker not in read and tr is not None and tr.committed is not None
+                    and math.hypot(obs.x_mm - tr.committed.x_mm, obs.y_mm - tr.committed.y_mm) <= s.impostor_mm):
+                tr.last_seen = t
         seen = self._drop_impostors(seen, t, events)
         for obs in seen:
             tr = self._tracks.get(obs.marker)
@@ -179,7 +195,8 @@ class Tracker:
                 if event is not None:
                     events.append(event)
         # conflicts that last are worth a notice; a conflicting marker is simply not seen
-        now_conflicts = {c.marker: c.reason for c in result.conflicts}
+        conflicts = [c for c in result.conflicts if not (s.resolve_twice and self._misread_twice(c, read, t, events))]
+        now_conflicts = {c.marker: c.reason for c in conflicts}
         for marker, reason in now_conflicts.items():
             since, _, told = self._conflicts.get(marker, (t, reason, False))
             if not told and t - since >= s.settle_s:
@@ -230,6 +247,40 @@ class Tracker:
                                                          f"stands, unseen: taken for it, partly covered", t))
             self._conflicts[key] = (t, "impostor", True)
         return keep
+
+    def _misread_twice(self, c, read: set[int], t: float, events: list[Event]) -> bool:
+        """Whether a marker read twice is itself at one of the places (where it is committed) and
+        another figure's marker misread at each other one (where that figure is committed, unread
+        in this frame, and seen within ``impostor_s`` or its cap in place). If so it stays seen
+        where it stands, and a notice says so once."""
+        s = self.settings
+        own = self._tracks.get(c.marker)
+        if own is None or own.committed is None or len(c.at_mm) < 2:
+            return False
+
+        def near(p, pose: Pose) -> bool:
+            return math.hypot(p[0] - pose.x_mm, p[1] - pose.y_mm) <= s.impostor_mm
+        home = [p for p in c.at_mm if near(p, own.committed)]
+        if len(home) != 1:
+            return False
+        covered = []
+        for p in c.at_mm:
+            if p is home[0]:
+                continue
+            other = next((tr for tr in self._tracks.values() if tr.marker != c.marker and tr.marker not in read
+                          and tr.committed is not None and tr.last_seen is not None
+                          and t - tr.last_seen <= s.impostor_s and near(p, tr.committed)), None)
+            if other is None:
+                return False
+            covered.append(other.marker)
+        own.last_seen = t
+        key = -1 - c.marker
+        if key not in self._conflicts:
+            events.append(ConflictNotice(c.marker, f"marker {c.marker} read again where marker "
+                                                   f"{', '.join(map(str, covered))} stands, unseen: taken for it, "
+                                                   f"partly covered", t))
+        self._conflicts[key] = (t, "impostor", True)
+        return True
 
     def _aloft(self, c: _Candidate) -> bool:
         """Whether a still figure is held off the board: its marker, averaged over the frames it

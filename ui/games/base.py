@@ -203,13 +203,15 @@ class Scoreboard:
 class Choice:
     """One game option on the setup screen (Futboard Street, championship play, ...): a yes/no
     switch, or, with ``values``, one of several (``default`` then is one of them), or with
-    ``text`` a line the coach types (``default`` then is its hint)."""
+    ``text`` a line the coach types (``default`` then is its hint). ``more``: folded under the
+    setup screen's "More options" row, so a game with many options still fits one screen."""
 
     key: str
     label: str
     default: bool | str = False
     values: tuple[str, ...] = ()
     text: bool = False
+    more: bool = False
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -126,9 +127,12 @@ def board_shapes(p: Pitch) -> list[Shape]:
             kx = 0 if sq[0] == 0 else L
             ky = 0 if sq[1] == 0 else W
             out.extend(_arc(kx, ky, 0.45 * s, lambda x, y: 0 <= x <= L and 0 <= y <= W, 24))
-        gx = (min(sq[0] for sq in areas.goal) + 0.5) * s
-        gy = (min(sq[1] for sq in areas.goal) - 1.5) * s
-        out.append(Shape("text", WHITE, (gx, gy), 0.42 * s, end))
+        # The end's name in the ring below the touch line, three squares in from its goal line:
+        # the ring strip is as tall as a square and has room for it (beside the goal, a square
+        # wide, the label ran over the goal line and the pitch's edge).
+        gx = 3 * s if end == "low" else L - 3 * s
+        out.append(Shape("fill", RING, (gx - 2.5 * s, -0.95 * s, gx + 2.5 * s, -0.1 * s)))   # under the touch line
+        out.append(Shape("text", WHITE, (gx, -0.5 * s), 0.6 * s, f"{end} goal"))
     for end, squares in p.kick_off_squares.items():
         for sq in squares:   # where the kicker stands at a kick-off
             out.append(Shape("outline", (1, 1, 1, 0.45), (sq[0] * s + 2, sq[1] * s + 2, (sq[0] + 1) * s - 2,
@@ -242,12 +246,19 @@ def _free_near(p: Pitch, want, taken: set, end: str, defending: bool):
     return min(options, key=lambda sq: (dist(sq, want), sq))
 
 
+_TYPED_PLAYER = re.compile(r"(home|away)\s*#?\s*(\d{1,2})", re.IGNORECASE)
+
+
 def _players(text: object) -> tuple[PlayerRef, ...]:
-    """Players typed on the setup screen: "home#4, away#8" (commas or spaces)."""
-    if not text:
+    """Players typed on the setup screen: "Home 4, Away 8" (or "home#4 away#8")."""
+    if not text or not str(text).strip():
         return ()
-    words = [w for w in str(text).replace(",", " ").split() if w]
-    return tuple(PlayerRef.parse(w.lower()) for w in words)
+    found = list(_TYPED_PLAYER.finditer(str(text)))
+    rest = _TYPED_PLAYER.sub("", str(text)).replace(",", "").strip()
+    if rest or not found:
+        raise ValueError(f"players: write each as its side and shirt number, like \"Home 4, Away 8\" "
+                         f"(got {str(text).strip()!r})")
+    return tuple(PlayerRef(Team(m.group(1).lower()), int(m.group(2))) for m in found)
 
 
 # --- the face ---------------------------------------------------------------------------------------
@@ -261,14 +272,15 @@ class FussballLigaFace(Face):
             Choice("half", "Half length (minutes)", "45", ("10", "15", "20", "30", "45")),
             Choice("ties", "A draw goes to extra time and penalties"),
             Choice("keep_ends", "Keep the ends at half-time"),
-            Choice("goalkeeper_save", "Optional rule: the goalkeeper's save"),
-            Choice("taking_a_pass", "Optional rule: taking a pass"),
-            Choice("goal_posts", "Optional rule: goal posts"),
-            Choice("bonus_points", "Optional rule: bonus points"),
-            Choice("tournament", "Tournament play (yellow cards carry over)"),
-            Choice("third_foul_two_cards", "A third foul that is a 1: two yellow cards"),
-            Choice("carried_yellows", "Booked in this round's earlier match", "home#4, away#8", text=True),
-            Choice("suspended", "Suspended for this match", "away#8", text=True),
+            # The optional rules and tournament play: under "More options" (13 rows do not fit).
+            Choice("goalkeeper_save", "Optional rule: the goalkeeper's save", more=True),
+            Choice("taking_a_pass", "Optional rule: taking a pass", more=True),
+            Choice("goal_posts", "Optional rule: goal posts", more=True),
+            Choice("bonus_points", "Optional rule: bonus points", more=True),
+            Choice("tournament", "Tournament play (yellow cards carry over)", more=True),
+            Choice("third_foul_two_cards", "A third foul that is a 1: two yellow cards", more=True),
+            Choice("carried_yellows", "Booked in this round's earlier match", "Home 4, Away 8", text=True, more=True),
+            Choice("suspended", "Suspended for this match", "Away 8", text=True, more=True),
         ])
         self._sent: set[tuple] = set()   # time-up calls made (kind, team, the clock's as-of)
 
@@ -296,7 +308,7 @@ class FussballLigaFace(Face):
         for ref in chosen.carried_yellows + chosen.suspended:
             roster = rosters[ref.team]
             if all(p.number != ref.number for p in roster.players):
-                raise ValueError(f"{ref}: {roster.name} has no player #{ref.number}")
+                raise ValueError(f"{ref.team.label} {ref.number}: {roster.name} has no player #{ref.number}")
         return c.CreateMatch(rosters[Team.HOME], rosters[Team.AWAY], load_components(folder), chosen)
 
     # --- drawing -------------------------------------------------------------------------------

@@ -24,10 +24,12 @@ from companion.teams import PlayerRef, Team
 from ..controller import NO_MATCH
 from ..games import face_for
 from .rule_links import add_rule_links
-from ..games.base import BallMark
+from ..games.base import TEAM_BAR, BallMark
 from .. import theme
+from ..kits import match_kits
 from ..widgets.keypad import Bar, DiceKeypad, StepLabel, button, wrap_label
-from ..words import option_name, phase_name
+from ..widgets.teamtag import ScoreLabel, score_markup, team_line  # noqa: F401 (ScoreLabel: live.kv)
+from ..words import PLAYER_ID, Names, option_name, phase_name
 
 
 def team_name(summary: dict, team) -> str:
@@ -38,22 +40,13 @@ def team_name(summary: dict, team) -> str:
 
 
 def choice_text(summary: dict, option: str) -> str:
-    """A choice's button: team names for "home"/"away" (the toss), words for ids."""
+    """A choice's button: team names for "home"/"away" (the toss), a figure by its team,
+    number and name ("home#7"), words for ids."""
     if option in ("home", "away"):
         return team_name(summary, option)
+    if PLAYER_ID.fullmatch(option):
+        return Names.of_summary(summary).player(option)
     return option_name(option)
-
-
-def coloured_score(score: str, summary: dict) -> str:
-    """The scoreboard line with each team's name in its colour (markup)."""
-    from kivy.utils import escape_markup
-    text = escape_markup(score)
-    for side in ("home", "away"):
-        name = (summary.get("teams") or {}).get(side)
-        if name:
-            text = text.replace(escape_markup(name),
-                                f"[color={theme.hex_of(theme.team_colour(side))}]{escape_markup(name)}[/color]", 1)
-    return text
 
 
 HEALTH = {"off": "off", "ok": "on", "degraded": "unsure", "lost": "lost"}
@@ -81,10 +74,14 @@ class LiveScreen(Screen):
     warning_text = StringProperty("")
     log_text = StringProperty("")
     outcome_text = StringProperty("")
+    side_kits = DictProperty({})                         # "home"/"away" -> theme.Kit: the box's team colours
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.face = None
+        self.kits = dict(theme.DEFAULT_KITS)   # Team -> theme.Kit
+        self._kits_key: tuple | None = None
+        self.names = Names({}, {})   # the figures' names, for texts the rules write with ids
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
         self._bars: list[Bar] = []
@@ -116,14 +113,18 @@ class LiveScreen(Screen):
             self.reset(rebuild=False)
             self.selected = None
         s = view.summary
+        self._paint_kits(view.game, s)
         self._show_scoreboard(s)
         self.health_text = health_line(view)
-        self.error_text = view.error[:1].upper() + view.error[1:]
-        self.outcome_text = str(s.get("last_outcome", "") or "")
+        self.names = Names.of_summary(s)
+        error = self.names.line(view.error)   # a refusal names the figure by its name too
+        self.error_text = error[:1].upper() + error[1:]
+        self.outcome_text = self.names.line(str(s.get("last_outcome", "") or ""))
         n = len(view.placeholders)
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
-        self.log_text = "\n".join(reversed(view.log[-12:]))
+        # Every line by name, also those a device's notice wrote with an id.
+        self.log_text = "\n".join(self.names.line(line) for line in reversed(view.log[-12:]))
         self.board = view.board
         figures = self._draw_pitch(view, self.board)
         if self.selected is not None and all(f.ref != self.selected for f in figures) \
@@ -134,6 +135,21 @@ class LiveScreen(Screen):
         self.build_panel()
         self.build_cards()
         self.build_stepper()
+
+    def on_pre_enter(self, *_args) -> None:
+        self._kits_key = None   # back from the box editor: the colours may be new
+
+    def _paint_kits(self, game: str, summary: dict) -> None:
+        """The two sides' kits from the box's colours, read again when the teams change."""
+        key = (game, tuple(sorted((summary.get("teams") or {}).items())))
+        if key == self._kits_key:
+            return
+        self._kits_key = key
+        folder = App.get_running_app().components_dir(game)
+        self.kits = match_kits(game, folder if folder.is_dir() else None, summary)
+        self.side_kits = {team.value: kit for team, kit in self.kits.items()}
+        self.ids.pitch.kits = self.kits
+        self._cards_key = None
 
     def show_no_match(self, view) -> None:
         """No match is open (none yet, or starting or resuming one failed): say why and
@@ -184,6 +200,30 @@ class LiveScreen(Screen):
         if self.view is not None and self.view.active and self.face is not None:
             LineupPopup(self).open()
 
+    def open_more(self, anchor) -> None:
+        """The bar's secondary actions (Line-up, Report, Rules) in a menu above its More button."""
+        from kivy.uix.dropdown import DropDown
+
+        from kivy.graphics import Color, Rectangle
+
+        menu = DropDown(auto_width=False, width=max(anchor.width * 1.8, dp(240)))
+        # Framed in the accent colour: the menu reads as one thing over the panel's buttons.
+        box = menu.container
+        box.padding, box.spacing = dp(4), dp(4)
+        with box.canvas.before:
+            Color(*theme.ACCENT)
+            frame = Rectangle(pos=box.pos, size=box.size)
+        box.bind(pos=lambda w, p: setattr(frame, "pos", p), size=lambda w, sz: setattr(frame, "size", sz))
+        app = App.get_running_app()
+        for text, action in (("Line-up", self.open_lineup), ("Report", lambda: app.root.get_screen("report").open_live()),
+                             ("Rules", self.open_rules)):
+            b = Button(text=text, font_size=sp(20), size_hint_y=None, height=dp(60), background_normal="",
+                       background_color=theme.SURFACE)
+            b.bind(on_release=lambda _b, act=action: (menu.dismiss(), act()))
+            menu.add_widget(b)
+        self._more_menu = menu
+        menu.open(anchor)
+
     def show_pitch(self, view) -> bool:
         """Only the pitch, for a view of the match already on screen (the app shows a moved
         figure a frame before the panels); False when the whole screen must be built."""
@@ -199,7 +239,7 @@ class LiveScreen(Screen):
 
     def _show_scoreboard(self, summary: dict) -> None:
         board = self.face.scoreboard(summary, datetime.now(UTC))
-        self.score_text = coloured_score(board.score, summary)
+        self.score_text = score_markup(board.score, summary, self.side_kits)
         self.clock_text, self.phase_text = board.clock, board.phase[:1].upper() + board.phase[1:]
 
     def on_camera_on(self, *_args) -> None:
@@ -328,6 +368,7 @@ class LiveScreen(Screen):
             self.ids.panel_scroll.scroll_y = 1
         if not self.mode:   # the rulebook sections of the request and the refusal, below what follows
             add = add_rule_links(self, add, view)
+        add = self._naming(add)
         for p in view.proposals:   # a doubtful camera move: one tap takes it (ui/autoflow.py)
             add(wrap_label(p.text, theme.SMALL_SP, bold=True))
             add(button("Take the camera's", lambda i=p.id: self.controller.take_proposal(i)))
@@ -344,18 +385,19 @@ class LiveScreen(Screen):
         if head is not None and head.kind == "dice":
             fills = self._dice_request()
             for req in view.pending:
-                add(wrap_label(req.text, theme.SMALL_SP, bold=req is fills))
+                add(self._request_line(req, theme.SMALL_SP, bold=req is fills))
             # Several rolls pending (the opening roll): say whose the keypad fills.
-            who = team_name(view.summary, fills.team) if fills.team is not None else "the roll asked above"
-            colour = theme.team_colour(fills.team) if fills.team is not None else theme.ACCENT
-            add(wrap_label(f"The keypad fills: {who}", 20, colour=colour, bold=True))
+            if fills.team is not None:
+                add(team_line(f"The keypad fills: {team_name(view.summary, fills.team)}", self.kits[fills.team], 20))
+            else:
+                add(wrap_label("The keypad fills: the roll asked above", 20, colour=theme.ACCENT, bold=True))
             pad = DiceKeypad()
             pad.bind(on_roll=lambda _w, text: self.controller.roll_keypad(self._dice_request(), text))
             add(pad)
             add(button("Software dice", lambda: self.controller.roll_software(self._dice_request())))
             return
         if head is not None and head.kind == "choice":
-            add(wrap_label(head.text, 20, bold=True))
+            add(self._request_line(head, 20, bold=True))
             # A long list (Football Leader's cards in a deck) in three columns, not one long scroll.
             box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
@@ -370,8 +412,26 @@ class LiveScreen(Screen):
             report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
             add(report)
         for i, req in enumerate(view.pending):
-            add(wrap_label(req.text, theme.SMALL_SP, bold=i == 0))
+            add(self._request_line(req, theme.SMALL_SP, bold=i == 0))
         self.face.panel(self, view, add)
+
+    def _naming(self, add):
+        """``add`` for the panel, saying the figures a face's texts name by id by their names
+        ("away#11 is in his defensive field" -> "Estrela FC #11 Otavio is ...")."""
+        def named_add(widget) -> None:
+            for w in widget.walk(restrict=True):
+                text = getattr(w, "text", None)
+                if isinstance(text, str) and "#" in text and PLAYER_ID.search(text):
+                    w.text = self.names.line(text)
+            add(widget)
+        return named_add
+
+    def _request_line(self, req, size: float, bold: bool):
+        """A pending request's text, on its side's shirt when it is one side's to answer."""
+        text = self.names.line(req.text)
+        if req.team is not None and req.team in self.kits:
+            return team_line(text, self.kits[req.team], size, bold=bold)
+        return wrap_label(text, size, bold=bold)
 
     def _dice_request(self):
         return next(r for r in self.view.pending if r.kind == "dice")
@@ -385,8 +445,12 @@ class LiveScreen(Screen):
             self._bars = [Bar() for _ in specs]
             for bar in self._bars:
                 box.add_widget(bar)
+        # A side's bar (its MP) in its shirt, the caption black or white on it.
+        shirts = {tuple(TEAM_BAR[team]): kit for team, kit in self.kits.items()}
         for bar, spec in zip(self._bars, specs, strict=True):
-            bar.caption, bar.value, bar.maximum, bar.colour = spec.caption, spec.value, spec.maximum, spec.colour
+            kit = shirts.get(tuple(spec.colour))
+            bar.caption, bar.value, bar.maximum = spec.caption, spec.value, spec.maximum
+            bar.colour = kit.shirt if kit is not None else spec.colour
 
     def build_cards(self) -> None:
         """One row of player cards per team: number and state; touching one selects him
@@ -402,15 +466,18 @@ class LiveScreen(Screen):
         box.clear_widgets()
         for team in (Team.HOME, Team.AWAY):
             row = BoxLayout(spacing=dp(2))
-            tint = theme.CARD[team]
+            kit = self.kits[team]
             for chip in chips:
                 if chip.ref.team is not team:
                     continue
                 # "?": the figure is not on the board yet; said in words on the card.
                 text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
-                widget = Button(text=text, font_size=sp(theme.SMALL_SP), background_color=tint, halign="center",
-                                background_normal="", disabled=not chip.enabled, bold=chip.ref == self.selected,
-                                color=theme.ACCENT if chip.ref == self.selected else theme.TEXT)
+                # The card in its side's shirt; the one picked lit in the accent colour.
+                picked = chip.ref == self.selected
+                widget = Button(text=text, font_size=sp(theme.SMALL_SP), halign="center", background_normal="",
+                                background_color=theme.ACCENT if picked else kit.shirt,
+                                disabled=not chip.enabled, bold=picked, color=theme.BLACK if picked else kit.text,
+                                disabled_color=(*kit.text[:3], 0.55))
                 widget.bind(on_release=lambda _b, r=chip.ref: self.pick_card(r))
                 row.add_widget(widget)
             box.add_widget(row)

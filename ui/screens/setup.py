@@ -5,8 +5,13 @@ from __future__ import annotations
 from kivy.app import App
 from kivy.metrics import dp, sp
 from kivy.properties import DictProperty, ListProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
+from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.spinner import Spinner
 from kivy.uix.textinput import TextInput
 from kivy.uix.togglebutton import ToggleButton
@@ -40,6 +45,8 @@ class SetupScreen(Screen):
         super().__init__(**kwargs)
         self._by_title: dict[str, str] = {}
         self._team_by_name: dict[str, str] = {}
+        self._more: list = []                 # the game's options folded under "More options"
+        self._more_button = None
         self.bind(home=self._name_teams, away=self._name_teams,
                   dice=lambda *_: setattr(self, "dice_name", named(DICE, self.dice)),
                   camera=lambda *_: setattr(self, "camera_name", named(CAMERA, self.camera)))
@@ -89,27 +96,80 @@ class SetupScreen(Screen):
         self.options = {o.key: ("" if o.text else o.default) for o in face.options}
         box = self.ids.options
         box.clear_widgets()
+        self._more_button = None
         for option in face.options:
-            label = Label(text=option.label, font_size=sp(20), halign="center", valign="middle")
-            label.bind(size=lambda w, size: setattr(w, "text_size", size))
-            box.add_widget(label)
-            if option.text:
-                field = TextInput(hint_text=str(option.default), multiline=False, font_size=sp(18),
-                                  size_hint_y=None, height=dp(56))
-                field.bind(text=lambda _w, text, k=option.key: self._set_option(k, text))
-                box.add_widget(field)
-                continue
-            if option.values:
-                shown = {option_name(v): v for v in option.values}
-                spinner = Spinner(text=option_name(str(option.default)), values=list(shown), font_size=sp(20),
-                                  size_hint_y=None, height=dp(56))
-                spinner.bind(text=lambda _w, text, k=option.key, m=shown: self._set_option(k, m.get(text, text)))
-                box.add_widget(spinner)
-                continue
-            toggle = ToggleButton(text="Yes" if option.default else "No", font_size=sp(20),
-                                  state="down" if option.default else "normal", size_hint_y=None, height=dp(56))
-            toggle.bind(state=lambda w, st, k=option.key: self._toggled(w, k, st == "down"))
-            box.add_widget(toggle)
+            if not option.more:
+                for w in self._option_widgets(option):
+                    box.add_widget(w)
+        more = [o for o in face.options if o.more]
+        self._more = more
+        if more:   # the rest in one row: what it holds, and how many are on
+            box.add_widget(self._label("More options"))
+            self._more_button = Button(font_size=sp(20), size_hint_y=None, height=dp(56), halign="center",
+                                       valign="middle")
+            self._more_button.bind(size=lambda w, size: setattr(w, "text_size", (size[0] - dp(12), None)),
+                                   on_release=lambda *_: self.open_more())
+            box.add_widget(self._more_button)
+            self._name_more()
+
+    @staticmethod
+    def _label(text: str) -> Label:
+        label = Label(text=text, font_size=sp(20), halign="center", valign="middle")
+        label.bind(size=lambda w, size: setattr(w, "text_size", size))
+        return label
+
+    def _option_widgets(self, option) -> list:
+        """An option's label and its control, showing the value chosen so far."""
+        label = self._label(option.label)
+        value = self.options.get(option.key, option.default)
+        if option.text:
+            field = TextInput(text=str(value or ""), hint_text=str(option.default), multiline=False,
+                              font_size=sp(18), size_hint_y=None, height=dp(56))
+            field.bind(text=lambda _w, text, k=option.key: self._set_option(k, text))
+            return [label, field]
+        if option.values:
+            shown = {option_name(v): v for v in option.values}
+            spinner = Spinner(text=option_name(str(value)), values=list(shown), font_size=sp(20),
+                              size_hint_y=None, height=dp(56))
+            spinner.bind(text=lambda _w, text, k=option.key, m=shown: self._set_option(k, m.get(text, text)))
+            return [label, spinner]
+        toggle = ToggleButton(text="Yes" if value else "No", font_size=sp(20),
+                              state="down" if value else "normal", size_hint_y=None, height=dp(56))
+        toggle.bind(state=lambda w, st, k=option.key: self._toggled(w, k, st == "down"))
+        return [label, toggle]
+
+    def _name_more(self) -> None:
+        button = getattr(self, "_more_button", None)
+        if button is None:
+            return
+        on = sum(1 for o in self._more if self.options.get(o.key) not in (False, "", None)
+                 and self.options.get(o.key) != o.default)
+        button.text = f"{len(self._more)} more: {on} on" if on else f"{len(self._more)} more: all off"
+
+    def open_more(self) -> None:
+        """The folded options in a window of their own; Done returns to the form."""
+        row, gap = dp(56), dp(10)
+        grid = GridLayout(cols=2, spacing=gap, size_hint_y=None, row_default_height=row, row_force_default=True)
+        for option in self._more:
+            for w in self._option_widgets(option):
+                grid.add_widget(w)
+        grid.height = len(self._more) * (row + gap) - gap
+        self._more_grid = grid
+        # A short window (a laptop's) scrolls the list; at 1280x800 it all shows.
+        scroll = ScrollView(do_scroll_x=False, bar_width=dp(10), scroll_type=["bars", "content"])
+        scroll.add_widget(grid)
+        content = BoxLayout(orientation="vertical", spacing=dp(12), padding=dp(8))
+        content.add_widget(scroll)
+        done = Button(text="Done", font_size=sp(22), size_hint_y=None, height=dp(64))
+        content.add_widget(done)
+        popup = Popup(title=f"More options: {self.game}", title_size=sp(24), content=content,
+                      size_hint=(0.8, None), auto_dismiss=False)
+        # Title bar, padding and Done around the list.
+        popup.height = min(self.height * 0.96, grid.height + dp(64) + dp(12) + dp(16) + dp(72))
+        done.bind(on_release=lambda *_: popup.dismiss())
+        popup.bind(on_dismiss=lambda *_: self._name_more())
+        self._more_popup = popup
+        popup.open()
 
     def _toggled(self, widget, key: str, on: bool) -> None:
         widget.text = "Yes" if on else "No"

@@ -26,6 +26,8 @@ from companion.events import Event
 from companion.journal import inspect
 from companion.ruleset import Ruleset
 
+from ..words import names_for
+
 log = logging.getLogger(__name__)
 
 POLL_S = 0.04
@@ -43,6 +45,8 @@ class Folded:
 
     def apply(self, event: Event) -> None:
         line = self.ruleset.log_line(self.state, event)
+        if line and "#" in line:   # "home#7" -> "Touchline Rovers #7 Kit"
+            line = names_for(self.ruleset, self.state).line(line)
         self.state = self.ruleset.evolve(self.state, event)
         if line:
             self.log.append(line)

@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 from companion.events import Event
 from companion.ruleset import Ruleset
 
+from ..words import Names
 from . import svg
 
 
@@ -57,7 +58,8 @@ class Builder:
               now: datetime | None = None, error: str = "") -> Snapshot:
         summary = self.ruleset.summary(state)
         board = self.face.scoreboard(summary, now or datetime.now(UTC))
-        pending = [self._request(r) for r in self.ruleset.pending(state)]
+        names = Names.of_summary(summary)   # "home#7" -> "Touchline Rovers #7 Kit", as on the tablet
+        pending = [self._request(r, names) for r in self.ruleset.pending(state)]
         figures = ""
         rules_board = self.ruleset.board(state)
         if rules_board is not None:
@@ -81,8 +83,8 @@ class Builder:
             "phase": board.phase,
             "over": summary.get("phase") == "over" or isinstance(summary.get("result"), dict),
             "pending": pending,
-            "log": list(reversed(list(log_lines)[-LOG_LINES:])),
-            "error": error,
+            "log": [names.line(line) for line in reversed(list(log_lines)[-LOG_LINES:])],
+            "error": names.line(error),
             "error_rule": (self.rule_link(self.ruleset.game, "", error) if error and self.rule_link else None),
             "board_key": self._board_key if geometry is not None else "",
             "viewbox": [geometry.length_mm, geometry.width_mm] if geometry is not None else None,
@@ -91,8 +93,9 @@ class Builder:
         return Snapshot(version, data, self._board_svg if geometry is not None else "",
                         self._board_key if geometry is not None else "")
 
-    def _request(self, request) -> dict[str, Any]:
-        out = {"text": request.text, "team": request.team.value if request.team else None, "kind": request.kind}
+    def _request(self, request, names: Names) -> dict[str, Any]:
+        out = {"text": names.line(request.text), "team": request.team.value if request.team else None,
+               "kind": request.kind}
         if self.rule_link is not None:
             link = self.rule_link(self.ruleset.game, request.id, request.text)
             if link:

@@ -105,10 +105,12 @@ class Bar(Widget):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         # Two lines when the caption needs them: a bar's share of the row is narrow.
+        # Outlined: white text reads on any team's colour, light or dark.
         self.label = Label(font_size=sp(theme.SMALL_SP), bold=True, halign="center", valign="middle",
-                           line_height=0.95)
+                           line_height=0.95, outline_width=2, outline_color=(0, 0, 0, 1))
         self.add_widget(self.label)
-        self.bind(pos=self.redraw, size=self.redraw, value=self.redraw, maximum=self.redraw, caption=self.redraw)
+        self.bind(pos=self.redraw, size=self.redraw, value=self.redraw, maximum=self.redraw, caption=self.redraw,
+                  colour=self.redraw)
 
     def redraw(self, *_args) -> None:
         self.canvas.before.clear()

@@ -14,17 +14,15 @@ from collections import defaultdict
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Rectangle
 from kivy.metrics import sp
-from kivy.properties import ListProperty, ObjectProperty
+from kivy.properties import DictProperty, ListProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
 from companion.teams import PlayerRef, Team
 
 from ..games.base import BallMark, Geometry
-from ..theme import BOARD_MIN
+from ..theme import BOARD_MIN, DEFAULT_KITS
 
 log = logging.getLogger(__name__)
-
-TEAM_COLOURS = {Team.HOME: (0.15, 0.35, 0.85), Team.AWAY: (0.85, 0.2, 0.2)}
 
 
 class PitchView(Widget):
@@ -37,6 +35,7 @@ class PitchView(Widget):
     selected = ObjectProperty(None, allownone=True)   # PlayerRef
     reach = ListProperty([])                          # cells the selected figure can reach
     marked = ListProperty([])                         # cells to outline (a declared target, say)
+    kits = DictProperty(dict(DEFAULT_KITS))           # Team -> theme.Kit: shirt, number colour, ring
 
     __events__ = ("on_figure", "on_square")
 
@@ -52,7 +51,8 @@ class PitchView(Widget):
         self.canvas.add(self._figure_layer)
         self.bind(pos=self.redraw, size=self.redraw, geometry=self.redraw)
         self.bind(figures=self.redraw_figures, ball=self.redraw_figures, selected=self.redraw_figures,
-                  reach=self.redraw_figures, marked=self.redraw_figures)
+                  reach=self.redraw_figures, marked=self.redraw_figures,
+                  kits=self.redraw_figures)
 
     # --- geometry -----------------------------------------------------------------------------
     def frame(self) -> tuple[float, float, float, float]:
@@ -244,24 +244,29 @@ class PitchView(Widget):
         carrier = self.ball.carrier
         for f, cx, cy in self._positions():
             self._spots.append((f.ref, cx, cy, f.cell))
-            colour = TEAM_COLOURS[f.ref.team]
+            kit = self.kits.get(f.ref.team) or DEFAULT_KITS[f.ref.team]
+            colour = kit.shirt
             if f.ref == self.selected:
                 add(Color(1, 1, 0.2, 1))
                 add(Ellipse(pos=(cx - radius - 3, cy - radius - 3), size=(2 * radius + 6, 2 * radius + 6)))
             shade = 0.55 if f.dim else 1.0
             add(Color(colour[0] * shade, colour[1] * shade, colour[2] * shade, 1))
             add(Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius)))
+            # The side's trim (or its number colour) round every figure: a dark shirt shows on
+            # the green, and two similar shirts differ by their rings.
+            add(Color(*kit.ring[:3], 1))
+            add(Line(circle=(cx, cy, radius), width=1.3))
             if f.crossed:
                 add(Color(0, 0, 0, 0.6))
                 add(Line(circle=(cx, cy, radius - 1), width=2))
             if f.goalkeeper:
                 add(Color(1, 1, 1, 1))
-                add(Line(circle=(cx, cy, radius + 1), width=1.2))
+                add(Line(circle=(cx, cy, radius + 2.5), width=1.4))
             if f.manual:
                 add(Color(1, 0.6, 0, 1))
-                add(Line(circle=(cx, cy, radius + 3), width=1.5, dash_length=3, dash_offset=3))
+                add(Line(circle=(cx, cy, radius + 5), width=1.5, dash_length=3, dash_offset=3))
             tex = self._label(str(f.ref.number), radius * 1.1)
-            add(Color(1, 1, 1, 1))
+            add(Color(*kit.text))
             add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
             if f.badge:
                 self._draw_badge(add, f.badge, cx + radius * 0.75, cy + radius * 0.75, radius)

@@ -1,0 +1,210 @@
+"""The live tracker's hold on figures while hands pass over the board: how often a figure that
+stands where it was, its marker in view (whole or at least half), is dropped as unseen; and that
+no figure is committed that did not move, nor anywhere it is not.
+
+    python benchmarks/live_identity.py            # the README's figures (a few minutes)
+    python benchmarks/live_identity.py --quick    # a smoke run
+
+Each sequence (seeded): the shipped board at 1080p, a camera 60-100 cm up tilted up to 25
+degrees (lens known), 22 figures and the ball, 30 fps: idle, then hands sweeping across the board
+60-120 mm up (pausing over the figures), hands hovering over figures, and two moves, in random
+order. Per frame, from the renderer's truth: a figure is *in place* when it stands where it last
+came to rest (not being carried, and settled for half a second after a move); *visible* when its
+whole marker shows, *partly covered* when half or more of it does.
+
+- *lost*: a figure the tracker has found (committed), in place and visible (or partly covered),
+  that the tracker has as unseen; given per 1,000 frames as figure-frames, and as losses (a
+  figure going from seen to unseen). A figure never found (a cap the detector misses in every
+  frame, as one squeezed in a wall can be) is a miss of the detector, not counted here;
+- *false commit*: a sighting of a figure that did not move (after the first half second, when
+  the board is first read), other than its first sighting where it stands (a figure the detector
+  missed at first, found later in its place: counted apart, as *found late*); *wrong commit*: a
+  moved figure committed in another square than the one it was set down in;
+- *kept in place wrongly*: the reader reported a cap in place (unread, looking as it did) that
+  was being lifted or carried, or less than a quarter of it showed.
+
+Seeds 600,000 and up (``--seed-base 610000`` for looking at while changing the code).
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from calibration.corners import calibrate_from_frame  # noqa: E402
+from calibration.lens import LensCalibration  # noqa: E402
+from vision.config import MarkerSet  # noqa: E402
+from vision.detect import to_gray  # noqa: E402
+from vision.live import LiveReader  # noqa: E402
+from vision.locate import VisionSetup  # noqa: E402
+from vision.scenario import Hover, Idle, Move, Sweep, render_sequence  # noqa: E402
+from vision.sighting import ConflictNotice, Sighting  # noqa: E402
+from vision.synth import Scene, random_camera, random_figures, random_look, render  # noqa: E402
+from vision.tracker import Tracker  # noqa: E402
+from vision_bench import BOARD, machine, truth_place  # noqa: E402
+
+SEED = 600_000
+MARKERS = MarkerSet()
+
+
+def script_for(rng: np.random.Generator, figs: list) -> list:
+    L, W = BOARD.length_mm, BOARD.width_mm
+    steps: list = [Idle(12)]
+    kinds = ["sweep"] * 3 + ["hover"] * 2 + ["move"] * 2
+    rng.shuffle(kinds)
+    taken = {BOARD.mm_to_ms(f.x_mm, f.y_mm) for f in figs}
+    for kind in kinds:
+        if kind == "sweep":
+            f = figs[int(rng.integers(len(figs)))]  # a hand passing over this figure
+            y = f.y_mm + rng.uniform(-30, 30)
+            x0, x1 = (-60.0, L + 60.0) if rng.random() < 0.5 else (L + 60.0, -60.0)
+            steps.append(Sweep(x0, y, x1, y, int(rng.integers(20, 36)), float(rng.uniform(60, 120)),
+                               int(rng.integers(0, 12))))
+        elif kind == "hover":
+            f = figs[int(rng.integers(len(figs)))]
+            steps.append(Hover(f.x_mm + rng.uniform(-25, 25), f.y_mm + rng.uniform(-25, 25), int(rng.integers(10, 25)),
+                               float(rng.uniform(60, 90))))
+        else:
+            f = figs[int(rng.integers(len(figs)))]
+            sq = BOARD.mm_to_ms(f.x_mm, f.y_mm)
+            dest = next(d for d in ((sq[0] + dx, sq[1] + dy) for dx in (3, -3, 4, -4) for dy in (2, -2, 0))
+                        if 0 < d[0] < BOARD.ms_cols - 1 and 0 < d[1] < BOARD.ms_rows - 1 and d not in taken)
+            taken.add(dest)
+            x, y = BOARD.ms_center_mm(dest)
+            steps.append(Move(f.marker, x + rng.uniform(-3, 3), y + rng.uniform(-3, 3), float(rng.uniform(0, 360))))
+        steps.append(Idle(int(rng.integers(6, 12))))
+    return steps
+
+
+def run(sequences: int, base: int = SEED) -> dict:
+    frames = lost_visible = lost_partly = losses = 0
+    visible_ff = partly_ff = 0
+    false_commits = wrong_commits = moves = moves_right = notices = kept = kept_wrongly = found_late = 0
+    detail: list[str] = []
+    for k in range(sequences):
+        seed = base + k
+        rng = np.random.default_rng(seed)
+        cam = random_camera(rng, BOARD, MARKERS, distortion=0.0)
+        figs = random_figures(rng, BOARD, MARKERS, walls=2)
+        scene = Scene(cam, BOARD, MARKERS, figs, (), random_look(rng, 0.8))
+        lens = LensCalibration(cam.width, cam.height, cam.fx, cam.fy, cam.cx, cam.cy, cam.dist)
+        cal = calibrate_from_frame(render(scene)[0], BOARD, MARKERS, lens)
+        setup = VisionSetup.from_calibration(cal, BOARD, markers=MARKERS)
+        on_pitch = [f for f in figs if not f.ball and BOARD.on_pitch(f.x_mm, f.y_mm)]
+        script = script_for(rng, on_pitch)
+        reader, tracker = LiveReader(setup), Tracker(BOARD)
+        rest = {f.marker: (f.x_mm, f.y_mm) for f in figs if not f.ball}
+        settled_from = {m: 0.5 for m in rest}  # the first half second: everything is first read
+        dest: dict[int, list] = {}
+        was_seen: dict[int, bool] = {}
+        committed_once: set[int] = set()
+        for image, t, truth, mt in render_sequence(scene, script, seed=seed):
+            result = reader.read(to_gray(image))
+            events = tracker.update(result, t)
+            for s in getattr(result, "in_place", ()):
+                tr = mt.get(s.marker)
+                x, y = rest.get(s.marker, (math.inf, math.inf))
+                kept += 1
+                if tr is None or tr.visible < 0.25 or math.hypot(tr.x_mm - x, tr.y_mm - y) >= 1.0 \
+                        or tr.z_mm > MARKERS.cap_height_mm + 0.5:
+                    kept_wrongly += 1
+            frames += 1
+            if truth is not None:
+                rest[truth.marker] = (truth.x_mm, truth.y_mm)
+                settled_from[truth.marker] = truth.down_s + 0.5
+                dest.setdefault(truth.marker, []).append(truth)
+                moves += 1
+            for e in events:
+                if isinstance(e, ConflictNotice):
+                    notices += 1
+                    detail.append(f"seed {seed}: notice at {e.time_s:.2f} s: {e.reason}")
+                if isinstance(e, Sighting) and t <= 0.5:
+                    committed_once.add(e.marker)
+            for e in events:
+                if not isinstance(e, Sighting) or t <= 0.5:
+                    continue
+                done = [d for d in dest.get(e.marker, []) if d.down_s <= e.time_s]
+                if not done:
+                    x, y = rest.get(e.marker, (math.inf, math.inf))
+                    if e.marker not in committed_once and math.hypot(e.x_mm - x, e.y_mm - y) <= 5.0:
+                        found_late += 1
+                    else:
+                        false_commits += 1
+                        detail.append(f"seed {seed}: marker {e.marker} committed at {e.time_s:.2f} s, not moved")
+                    committed_once.add(e.marker)
+                    continue
+                committed_once.add(e.marker)
+                if (e.square, e.area) == truth_place(done[-1].x_mm, done[-1].y_mm):
+                    moves_right += 1
+                else:
+                    wrong_commits += 1
+                    detail.append(f"seed {seed}: marker {e.marker} committed in {e.square}, set down in "
+                                  f"{truth_place(done[-1].x_mm, done[-1].y_mm)[0]}")
+                dest[e.marker] = [d for d in dest[e.marker] if d is not done[-1]]
+            seen_now = {f.marker: f.seen for f in tracker.figures(now=t) if f.committed is not None}
+            for m, (x, y) in rest.items():
+                tr = mt.get(m)
+                if tr is None or t < settled_from[m]:
+                    continue
+                in_place = math.hypot(tr.x_mm - x, tr.y_mm - y) < 0.5 and tr.z_mm <= MARKERS.cap_height_mm + 0.5
+                if not in_place or tr.visible < 0.5 or m not in seen_now:
+                    was_seen.pop(m, None)
+                    continue
+                seen = seen_now.get(m, False)
+                if tr.visible >= 0.999:
+                    visible_ff += 1
+                    lost_visible += not seen
+                else:
+                    partly_ff += 1
+                    lost_partly += not seen
+                if was_seen.get(m) and not seen:
+                    losses += 1
+                was_seen[m] = seen
+    per = 1000.0 / max(frames, 1)
+    return {"sequences": sequences, "frames": frames,
+            "figure-frames in place, marker visible / half or more visible": [visible_ff, partly_ff],
+            "lost per 1,000 frames: visible, figure-frames": round(lost_visible * per, 1),
+            "lost per 1,000 frames: partly covered, figure-frames": round(lost_partly * per, 1),
+            "losses per 1,000 frames (seen -> unseen, at least half visible)": round(losses * per, 1),
+            "moves committed to their square": f"{moves_right} of {moves}",
+            "false commits": false_commits, "wrong commits": wrong_commits,
+            "standing figures found late, in their place": found_late,
+            "conflict notices": notices, "caps kept in place (figure-frames)": kept,
+            "kept in place wrongly": kept_wrongly, "which": detail}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sequences", type=int, default=6)
+    parser.add_argument("--seed-base", type=int, default=SEED)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if args.quick:
+        args.sequences = 1
+    cv2.setNumThreads(1)
+    report = {"machine": machine(), "seed base": args.seed_base, **run(args.sequences, args.seed_base)}
+    print(f"# live identity, {report['machine']}")
+    for key, v in report.items():
+        if key != "machine":
+            print(f"- {key}: {v}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
