@@ -269,6 +269,10 @@ class FutboardDriver:
                                correction=True)
         spot = b.spot(q.attacked_end(pen.team))
         occupant = q.occupant(s, spot)
+        if occupant is not None and occupant.team is not pen.team:
+            # The defending keeper (who may stay in the area) stands on the spot: the rules say
+            # "move him first", and at the table he is set beside it by hand.
+            return PlaceFigure(occupant, self.free_space_near(occupant, spot), correction=True)
         if occupant is not None:
             return PlaceFigure(occupant, spot)
         kickers = [p.ref for p in q.on_field(s, pen.team) if not p.goalkeeper]

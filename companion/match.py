@@ -9,6 +9,7 @@ events from the fold (they stay in the journal, redoable); a new command clears 
 from __future__ import annotations
 
 import threading
+from operator import attrgetter
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
@@ -21,12 +22,18 @@ from .ruleset import Command, GameRules, Request, Ruleset
 from .sightings import Sighting
 
 
+_seq = attrgetter("seq")
+
+
 def _payload_fold(ruleset: Ruleset) -> Callable[[Any, Any], Any] | None:
     """The game's fold of one payload, when the ruleset's ``evolve`` is the standard one
     (which only hands the payload to it): a replay then skips that step per event."""
     if getattr(type(ruleset), "evolve", None) is GameRules.evolve:
         return ruleset.transaction.evolve
     return None
+
+
+CHECKPOINT = 64  # batches between kept states (undo refolds at most this many less one)
 
 
 class Match:
@@ -40,7 +47,12 @@ class Match:
         self._lock = threading.RLock()
         self._events: list[Event] = []
         self._batch_starts: list[int] = []          # index into _events where each batch starts
-        self._states: list[Any] = [ruleset.initial_state()]  # state after each batch; [0] is empty
+        self._state: Any = ruleset.initial_state()  # the fold of every active batch
+        # The state after every CHECKPOINT-th batch (key: how many batches it folds; 0 is the
+        # empty match). Undo refolds from the nearest one below, at most CHECKPOINT - 1
+        # batches, instead of keeping a state per batch: a replay then builds and keeps a
+        # few dozen states, not thousands (less to allocate and for the collector to walk).
+        self._saved: dict[int, Any] = {0: self._state}
         self._redo: list[tuple[Event, ...]] = []     # most recently undone last
         self._next_seq = 1
 
@@ -51,7 +63,7 @@ class Match:
         match = cls(ruleset, journal)
         match._fold_all(events)
         match._redo = [tuple(b) for b in reversed(redo)]
-        highest = max([e.seq for e in events] + [e.seq for b in redo for e in b] + [0])
+        highest = max(max(map(_seq, events), default=0), max((e.seq for b in redo for e in b), default=0))
         match._next_seq = highest + 1
         return match
 
@@ -79,30 +91,50 @@ class Match:
             raise JournalError(f"{path}: the stored events do not replay ({exc})") from exc
 
     def _fold_all(self, events: Sequence[Event]) -> None:
-        """Fold stored events, keeping the state after each batch (what undo goes back to).
-        One pass, with nothing per batch but the state kept: a replay runs this per event."""
+        """Fold stored events, keeping the state after every CHECKPOINT-th batch (what undo
+        refolds from). One pass, with little per batch: a replay runs this per event."""
         evolve = self.ruleset.evolve
         fold_payload = _payload_fold(self.ruleset)
-        states, starts = self._states, self._batch_starts
-        state, batch, offset = states[-1], None, len(self._events)
+        saved, starts = self._saved, self._batch_starts
+        state, batch, offset = self._state, None, len(self._events)
         for i, event in enumerate(events):
             if event.batch != batch:
-                if batch is not None:
-                    states.append(state)
+                if batch is not None and not len(starts) % CHECKPOINT:
+                    saved[len(starts)] = state
                 starts.append(offset + i)
                 batch = event.batch
             try:
                 state = fold_payload(state, event.payload) if fold_payload else evolve(state, event)
             except Exception as exc:  # a stored event the rules cannot apply: name it
                 raise ReplayError(event.seq, event.type, str(exc) or type(exc).__name__) from exc
-        if batch is not None:
-            states.append(state)
         self._events.extend(events)
+        self._state = state
+        self._keep()
+
+    def _keep(self) -> None:
+        """Save the current state if the batch count is at a checkpoint."""
+        if not len(self._batch_starts) % CHECKPOINT:
+            self._saved[len(self._batch_starts)] = self._state
+
+    def _refold(self) -> None:
+        """After undo dropped batches: the state folded from the nearest checkpoint at or
+        below the remaining batches, over the batches after it (what the journal's active
+        events fold to, as they were folded before)."""
+        n = len(self._batch_starts)
+        for k in [k for k in self._saved if k > n]:
+            del self._saved[k]
+        base = n - n % CHECKPOINT
+        state = self._saved[base]
+        if base < n:
+            evolve = self.ruleset.evolve
+            for event in self._events[self._batch_starts[base]:]:
+                state = evolve(state, event)
+        self._state = state
 
     # --- reading -----------------------------------------------------------------------------
     @property
     def state(self) -> Any:
-        return self._states[-1]
+        return self._state
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -160,7 +192,8 @@ class Match:
                 self.journal.append(events)
             self._batch_starts.append(len(self._events))
             self._events.extend(events)
-            self._states.append(new_state)
+            self._state = new_state
+            self._keep()
             self._redo.clear()
             self._next_seq = first + len(events)
             return events
@@ -179,16 +212,19 @@ class Match:
         match's creation is never undone (a new match is started instead)."""
         done = 0
         with self._lock:
-            while done < steps and len(self._batch_starts) > self._kept():
-                start = self._batch_starts[-1]
-                batch = tuple(self._events[start:])
-                if self.journal is not None:
-                    self.journal.mark_undone(batch[0].batch)
-                del self._events[start:]
-                self._batch_starts.pop()
-                self._states.pop()
-                self._redo.append(batch)
-                done += 1
+            try:
+                while done < steps and len(self._batch_starts) > self._kept():
+                    start = self._batch_starts[-1]
+                    batch = tuple(self._events[start:])
+                    if self.journal is not None:
+                        self.journal.mark_undone(batch[0].batch)
+                    del self._events[start:]
+                    self._batch_starts.pop()
+                    self._redo.append(batch)
+                    done += 1
+            finally:  # also when the journal refused a later step: the state follows what was undone
+                if done:
+                    self._refold()
         return done
 
     def redo(self, steps: int = 1) -> int:
@@ -204,7 +240,8 @@ class Match:
                 self._redo.pop()
                 self._batch_starts.append(len(self._events))
                 self._events.extend(batch)
-                self._states.append(new_state)
+                self._state = new_state
+                self._keep()
                 done += 1
         return done
 

@@ -58,6 +58,18 @@ class PlayerRef:
     def __str__(self) -> str:
         return f"{self.team.value}#{self.number}"
 
+    # Hashed without hashing the Team member (an enum's hash is a Python call): a fold looks
+    # players up by ref thousands of times per replay. Equal refs hash equal, as before.
+    def __hash__(self) -> int:
+        return self.number if self.team is Team.HOME else 100 + self.number
+
+    @classmethod
+    def of(cls, team: Team, number: int) -> "PlayerRef":
+        """The player ``team``/``number``, the one shared instance where the number is a
+        jersey's: a state's players keyed by it are found by identity, with no ``__eq__``."""
+        known = _BY_PAIR.get((team, number)) if cls is PlayerRef and type(number) is int else None
+        return known if known is not None else cls(team, number)
+
     def to_json(self) -> str:
         return str(self)
 
@@ -85,3 +97,4 @@ class PlayerRef:
 # (2 sides x 100 numbers) is known, so reading one is a lookup. Anything else ("home#08",
 # garbage) goes through the full parse above.
 _WRITTEN = {str(ref): ref for ref in (PlayerRef(team, number) for team in Team for number in range(100))}
+_BY_PAIR = {(ref.team, ref.number): ref for ref in _WRITTEN.values()}

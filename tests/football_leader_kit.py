@@ -129,7 +129,7 @@ def give_ball(m: Match, ref: PlayerRef) -> None:
     from companion.football_leader import events as ev
     from companion.events import Event, Source, now
     event = Event(m.last_seq + 1, m.last_seq + 1, now(), Source.RULES, ev.BallSet(ref, "test"))
-    m._states[-1] = m.ruleset.evolve(m.state, event)  # noqa: SLF001  (test set-up only)
+    m._state = m.ruleset.evolve(m.state, event)  # noqa: SLF001  (test set-up only)
 
 
 def lowest_card(m: Match, team: Team, colour: str | None = None) -> Card:

@@ -150,10 +150,10 @@ def test_rolls_from_a_simulated_tray_reach_the_match_through_the_controller(tmp_
 def test_undo_right_after_start_keeps_the_match(tmp_path):
     ctl = Controller(threaded=False, data_dir=tmp_path)
     ctl.new_match(create(), seed=1)
-    teams = ctl.view.summary["teams"]
+    teams = ctl.view.summary.teams
     assert ctl.view.can_undo == 0
     ctl.undo()
-    assert ctl.view.active and ctl.view.summary["teams"] == teams
+    assert ctl.view.active and ctl.view.summary.teams == teams
     assert "Nothing to undo" in ctl.view.error
     ctl.close()
 

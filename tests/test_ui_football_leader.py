@@ -15,6 +15,7 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 from companion.football_leader import commands as c  # noqa: E402
 from companion.football_leader.model import Phase  # noqa: E402
 from companion.teams import Team  # noqa: E402
+from companion.view import summary_of  # noqa: E402
 from football_leader_kit import A, C, H, d12, new_match, to_kick_off  # noqa: E402
 from test_ui_app import not_blank, run_scenario  # noqa: E402
 from ui.games.football_leader import (PRESETS, FootballLeaderFace, SpaceGeometry, board_shapes,  # noqa: E402
@@ -98,11 +99,11 @@ def test_moved_and_booked_counters_look_it_and_their_chips_say_so(face):
 
 def test_scoreboard_bars_and_stepper_follow_the_match(face):
     m = new_match()
-    board = face.scoreboard(m.summary())
+    board = face.scoreboard(summary_of(m.summary()))
     assert "0 - 0" in board.score and board.clock == "pre-match"
-    assert face.stepper(m.state, m.summary())[1] == "strategy"
+    assert face.stepper(m.state, summary_of(m.summary()))[1] == "strategy"
     to_kick_off(m)
-    s = m.summary()
+    s = summary_of(m.summary())
     board = face.scoreboard(s)
     assert board.clock == "1st half, turn 1" and board.phase == "Home's turn: start"
     bars = face.bars(s)
@@ -239,3 +240,44 @@ def test_set_up_changes_and_a_sheet_written_by_touch(face):
     face.on_figure(sc, view, A(4))
     face.on_cell(sc, view, (4, 2))
     assert sc.sent[-1] == c.ChangeStrategy(Team.AWAY, A(4), goal_kick=(4, 2))
+
+
+def panel_buttons(face, m, sc=None) -> dict:
+    """The action panel's buttons by their text (Kivy widgets, no window)."""
+    widgets: list = []
+    face.panel(sc or FakeScreen(), FakeView(m), widgets.append)
+    out = {}
+
+    def walk(w) -> None:
+        if type(w).__name__ == "Button":
+            out[w.text] = w
+        for child in getattr(w, "children", []):
+            walk(child)
+    for w in widgets:
+        walk(w)
+    return out
+
+
+def test_the_set_up_offers_a_position_change_only_while_some_are_left(face):
+    """Three position changes a match (6.1): once Home has made them the rules refuse a fourth,
+    and the face, drawing from the open actions, no longer offers one."""
+    from companion.errors import RuleViolation
+
+    m = new_match()
+    m.submit(c.WriteStrategy(Team.HOME, preset_sheet(m.state, Team.HOME, "4-4-2")))
+    m.submit(c.WriteStrategy(Team.AWAY, preset_sheet(m.state, Team.AWAY, "4-4-2")))
+    d12(m, Team.HOME, 7)
+    d12(m, Team.AWAY, 3)
+    assert m.state.phase is Phase.SET_UP
+    buttons = panel_buttons(face, m)
+    assert {"Home: change a position...", "Away: change a position...", "Home: confirm the set-up"} <= set(buttons)
+    sheet = m.state.sheets[Team.HOME]
+    for number in (9, 10, 11):
+        m.submit(c.ChangeStrategy(Team.HOME, H(number), goal_kick=sheet.goal_kick[number]))
+    with pytest.raises(RuleViolation, match="position modifications"):
+        m.ruleset.decide(m.state, c.ChangeStrategy(Team.HOME, H(8), goal_kick=sheet.goal_kick[8]))
+    buttons = panel_buttons(face, m)
+    assert "Home: change a position..." not in buttons and "Away: change a position..." in buttons
+    sc = FakeScreen()
+    panel_buttons(face, m, sc)["Home: confirm the set-up"].dispatch("on_release")
+    assert sc.sent == [c.ConfirmSetUp(Team.HOME)]

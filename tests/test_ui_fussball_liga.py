@@ -5,6 +5,7 @@ short match played through touches on the real app, headless."""
 from __future__ import annotations
 
 from datetime import timedelta
+import os
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from companion.commands import PlaceFigure
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.model import PhaseLimit
 from companion.teams import Team
+from companion.view import summary_of
 from ui.games.fussball_liga import FussballLigaFace, bar_specs, expired, standard_lineup
 
 
@@ -78,7 +80,7 @@ def test_scoreboard_and_bars_read_the_clocks(face):
     clock = Clock()
     m = kicked_off(clock=clock)
     clock.tick(0)
-    summary = m.summary()
+    summary = summary_of(m.summary())
     board = face.scoreboard(summary, clock.now + timedelta(seconds=75))
     assert board.score.endswith("0 - 0  FC Gruenwald") and board.score.startswith("SV Rotstein")
     assert board.clock == "01:15  1st half"
@@ -93,7 +95,7 @@ def test_scoreboard_and_bars_read_the_clocks(face):
 def test_the_tablet_calls_time_up_once_per_expiry(face):
     clock = Clock()
     m = kicked_off(clock=clock)
-    summary = m.summary()
+    summary = summary_of(m.summary())
     assert expired(summary, clock.now + timedelta(seconds=29)) == []
     later = clock.now + timedelta(seconds=30.2)
     assert expired(summary, later) == [("phase", None)]
@@ -128,13 +130,13 @@ def test_the_tablet_calls_time_up_once_per_expiry(face):
     clock.now = later
     m.submit(sent[0])
     assert m.state.phase_time_up or m.state.turn_no == 2
-    assert ("phase", None) not in expired(m.summary(), later + timedelta(seconds=1))
+    assert ("phase", None) not in expired(summary_of(m.summary()), later + timedelta(seconds=1))
 
 
 def test_the_half_and_a_chess_clock_run_out(face):
     clock = Clock()
     m = kicked_off(clock=clock, phase_limit=PhaseLimit.CHESS_CLOCK, half_minutes=1)
-    due = expired(m.summary(), clock.now + timedelta(seconds=61))
+    due = expired(summary_of(m.summary()), clock.now + timedelta(seconds=61))
     assert ("half", None) in due and ("phase", Team.HOME) in due
 
 
@@ -191,3 +193,61 @@ def test_tournament_bookings_and_suspensions_are_typed_at_setup(face):
         face.match_options({"carried_yellows": "h8"})
     # As the hint shows them: side and shirt number.
     assert face.match_options({"carried_yellows": "Home 4, Away 8"}).carried_yellows == (H(4), A(8))
+
+
+# --- the action panel: open actions to buttons (widgets without a window) -----------------------------
+
+def panel_buttons(face, m, selected=None) -> tuple[dict, list]:
+    """The panel's buttons by their text, and what pressing them submitted."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    from test_ui_football_leader import FakeScreen, FakeView
+
+    sc = FakeScreen()
+    sc.selected = selected
+    view = FakeView(m)
+    widgets: list = []
+    face.panel(sc, view, widgets.append)
+    out = {}
+
+    def walk(w) -> None:
+        if type(w).__name__ == "Button":
+            out[w.text] = w
+        for child in getattr(w, "children", []):
+            walk(child)
+    for w in widgets:
+        walk(w)
+    return out, sc.sent
+
+
+def test_set_up_done_is_offered_only_once_the_rules_would_take_it(face):
+    """The Liga's set-up: "set-up done" is refused until an attacker stands in position for
+    the throw-in; the button follows the rules' open actions, not the pending request."""
+    from test_fussball_liga_restarts import throw_in_set_up
+
+    from companion.errors import RuleViolation
+
+    m = throw_in_set_up()
+    assert {r.id for r in m.pending()} == {"set_up"}
+    with pytest.raises(RuleViolation, match="into position"):
+        m.ruleset.decide(m.state, c.PassTurn(Team.AWAY))
+    buttons, _ = panel_buttons(face, m)
+    assert "Away: set-up done" not in buttons
+    assert "Clock and ball corrections..." in buttons and "Call misconduct..." in buttons
+    m.submit(c.Move(A(4), (10, -1)))
+    buttons, sent = panel_buttons(face, m)
+    buttons["Away: set-up done"].dispatch("on_release")
+    assert sent == [c.PassTurn(Team.AWAY)]
+
+
+def test_the_shot_phase_offers_the_kick_and_letting_it_go(face):
+    m = kicked_off()
+    from fussball_liga_kit import pass_movement
+
+    pass_movement(m)
+    ids = {a.id for a in m.ruleset.open_actions(m.state)}
+    buttons, _ = panel_buttons(face, m)
+    if "kick" in ids:
+        assert any(t.startswith("Shoot or pass (#") for t in buttons)
+    assert "Home: no kick this phase" in buttons
+    assert not any(t.endswith("holds the ball for a turn") for t in buttons)   # no keeper with the ball

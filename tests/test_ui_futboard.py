@@ -19,6 +19,7 @@ from companion.futboard.lineup import lineup_problems
 from companion.match import Match
 from companion.teams import Team
 from ui.games.futboard import FutboardFace, lineup_commands
+from companion.view import summary_of
 
 RULES = FutboardRules()
 
@@ -162,23 +163,23 @@ def test_a_yellow_card_and_a_sending_off_mark_the_chip():
 def test_scoreboard_clock_and_bars():
     face = face_for_test()
     m = lined_up(created(face))
-    board = face.scoreboard(m.summary(), T0)
+    board = face.scoreboard(summary_of(m.summary()), T0)
     assert board.score == "Estrela FC  0 - 0  Mare Azul"
     assert board.clock == "0:00 / 20:00  (stopped)" and board.phase == "Line-up, Home kicks off"
     m.submit(c.StartClock(T0))
     m.submit(c.Pass(H(9), face.receivers(m.state, H(9))[0]))
-    board = face.scoreboard(m.summary(), T0 + timedelta(seconds=75))
+    board = face.scoreboard(summary_of(m.summary()), T0 + timedelta(seconds=75))
     assert board.clock == "1:15 / 20:00" and board.phase == "Home's turn: 2 of 3 actions left"
     face.now = lambda: T0 + timedelta(seconds=75)
-    bars = face.bars(m.summary())
+    bars = face.bars(summary_of(m.summary()))
     assert [b.caption for b in bars] == ["Home actions 2/3", "Time left 18:45"]
     assert bars[1].value == pytest.approx(1125)
-    assert face.stepper(m.state, m.summary())[1] == "action 2"
+    assert face.stepper(m.state, summary_of(m.summary()))[1] == "action 2"
     assert face.tile_text(m.state, H(9)).startswith("#9 ") and "dribble" in face.tile_text(m.state, H(9))
     assert face.kick_odds(m.state, H(9)) == "1-5"     # accuracy 9, four lines from the halfway line
     goals = created(face, goals=True)
-    assert face.scoreboard(goals.summary()).clock == "Turn 0   first to 3"
-    assert [b.caption for b in face.bars(goals.summary())] == ["Actions 0/3", "Home 0 of 3 goals", "Away 0 of 3 goals"]
+    assert face.scoreboard(summary_of(goals.summary())).clock == "Turn 0   first to 3"
+    assert [b.caption for b in face.bars(summary_of(goals.summary()))] == ["Actions 0/3", "Home 0 of 3 goals", "Away 0 of 3 goals"]
 
 
 def test_the_tablet_notices_the_end_of_time():
@@ -201,7 +202,7 @@ def test_the_tablet_notices_the_end_of_time():
 
     class View:
         def __init__(self, m):
-            self.state, self.summary = m.state, m.summary()
+            self.state, self.summary = m.state, summary_of(m.summary())
 
     face = face_for_test()
     m = lined_up(created(face))
@@ -214,7 +215,7 @@ def test_the_tablet_notices_the_end_of_time():
     assert m.state.phase is Phase.OVER
     face.tick(screen, View(m), T0 + timedelta(minutes=20, seconds=2))
     assert len(screen.sent) == 1 and screen.chimes == 1
-    assert face.phase_line(m.summary()) == "Full time: a draw"
+    assert face.phase_line(summary_of(m.summary())) == "Full time: a draw"
 
 
 # --- line-ups ------------------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ def test_after_a_goal_the_line_ups_bring_everyone_home():
     assert lineup_problems(m.state) == []
     kicker = face.kick_off_player(m.state, None)
     assert kicker is not None and kicker.team is Team.AWAY
-    assert face.phase_line(m.summary()) == "Line-up, Away kicks off"
+    assert face.phase_line(summary_of(m.summary())) == "Line-up, Away kicks off"
 
 
 # --- what a selected figure may do ------------------------------------------------------------------------
@@ -264,8 +265,8 @@ def test_a_corner_highlights_the_free_corner_slots():
     assert m.state.phase is Phase.CORNER
     assert face.reach(RULES, m.state, H(7)) == [(19, 0), (19, 12)]
     assert face.reach(RULES, m.state, A(7)) == []
-    assert face.stepper(m.state, m.summary())[1] == "corner kick"
-    assert face.phase_line(m.summary()) == "Corner kick for Home"
+    assert face.stepper(m.state, summary_of(m.summary()))[1] == "corner kick"
+    assert face.phase_line(summary_of(m.summary())) == "Corner kick for Home"
 
 
 def test_a_penalty_highlights_the_spot_and_the_way_out_of_the_area():
@@ -329,11 +330,12 @@ class FakeScreen:
 
 class FakeView:
     def __init__(self, m: Match):
-        self.state, self.summary, self.pending = m.state, m.summary(), m.pending()
+        self.state, self.summary, self.pending = m.state, summary_of(m.summary()), m.pending()
+        self.actions = m.ruleset.open_actions(m.state)
 
 
 def panel_texts(face: FutboardFace, m: Match, monkeypatch, **screen) -> tuple[list[str], dict, FakeScreen]:
-    import ui.games.futboard as fb
+    import ui.games.futboard.actions as fb
 
     buttons: dict[str, object] = {}
     texts: list[str] = []
@@ -413,3 +415,36 @@ def test_the_buttons_at_a_corner_and_a_penalty(monkeypatch):
     assert any("outside" in t for t in texts)
     buttons["#9 takes it (to the spot)"]()
     assert fake.sent == [PlaceFigure(A(9), square=(2, 6))]
+
+
+def test_end_the_turn_is_offered_only_when_the_rules_take_it(monkeypatch):
+    """The buttons come from the rules' open actions: at the start of a turn with the ball,
+    "end the turn" is refused (You Have to Move the Ball), so it is not offered."""
+    from companion.errors import RuleViolation
+
+    face = face_for_test()
+    m = kicked_off(to=8)
+    m.submit(c.EndTurn(Team.HOME))
+    m.submit(c.EndTurn(Team.AWAY))
+    assert m.state.turn is Team.HOME and m.state.ball == H(8)
+    with pytest.raises(RuleViolation, match="Move the Ball"):
+        m.ruleset.decide(m.state, c.EndTurn(Team.HOME))
+    _texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert "Pass from #8..." in buttons and "Home: end the turn" not in buttons
+    m.submit(c.Move(H(8), (m.state.players[H(8)].space[0] + 1, m.state.players[H(8)].space[1])))
+    _texts, buttons, fake = panel_texts(face, m, monkeypatch)
+    buttons["Home: end the turn"]()
+    assert fake.sent == [c.EndTurn(Team.HOME)]
+
+
+def test_the_kick_off_waits_for_legal_line_ups_and_the_clock_for_a_time_limit(monkeypatch):
+    face = face_for_test()
+    m = created(face, time="none", goal_limit="3")
+    texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert lineup_problems(m.state)
+    assert {"Home: default line-up", "Away: default line-up"} <= set(buttons)
+    assert not any(t.startswith("Kick off") or "centre circle to kick off" in t for t in [*buttons, *texts])
+    assert not any("clock" in t for t in buttons)      # a match to 3 goals runs against no clock
+    lined_up(m)
+    _texts, buttons, _ = panel_texts(face, m, monkeypatch)
+    assert "Kick off: #9 passes..." in buttons

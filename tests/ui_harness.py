@@ -41,6 +41,7 @@ if SIZE != "default":
     Config.set("graphics", "width", width)
     Config.set("graphics", "height", height)
 
+from kivy.animation import Animation  # noqa: E402
 from kivy.base import EventLoop  # noqa: E402
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
@@ -164,7 +165,10 @@ class Driver:
     # --- the clock ------------------------------------------------------------------------------------
     def tick(self, _dt) -> bool | None:
         ctl = self.app.controller
-        if not ctl.idle or not self.app._views.empty():
+        # Settled means the controller idle and no animation running (a popup being dismissed
+        # stays on the window until its fade ends): counting frames alone passes on a slow
+        # machine and fails on a fast one.
+        if not ctl.idle or not self.app._views.empty() or Animation._instances:
             self.frames = 0
             return None
         if self.waiting is not None:

@@ -63,7 +63,7 @@ class Scenario(Driver):
     def card(self, ref: PlayerRef) -> None:
         box = self.screen().ids.cards
         row = box.children[::-1][0 if ref.team is Team.HOME else 1]
-        chip = next(w for w in row.children if w.text.split("\n")[0].rstrip("~xYR+?") == str(ref.number))
+        chip = next(w for w in widgets(row) if isinstance(w, Button) and getattr(w, "ref", None) == ref)
         self.tap_widget(chip)
         self.log.append(f"card {ref}")
 
@@ -217,7 +217,7 @@ class Scenario(Driver):
         assert undo.disabled, "Undo is offered right after Start"
         self.tap_widget(undo)
         yield "settle"
-        assert self.state is not None and self.app.controller.view.summary["teams"]["home"], "the match was undone"
+        assert self.state is not None and self.app.controller.view.summary.teams[0], "the match was undone"
         # A refused keypad roll (two faces for one d10) is said without moving the keypad.
         texts = " ".join(self.panel_texts())
         assert "The keypad fills: Home (Touchline Rovers)" in texts, texts
@@ -356,8 +356,10 @@ class Scenario(Driver):
         self.log.append(f"press {b.text}")
 
     def result(self) -> dict:
+        view = self.app.controller.view
+        summary = view.ruleset.summary(view.state) if view.active else {}   # the game's JSON, as the report has it
         return {"faults": list(self.app.faults), "layout": self.layout, "panels": self.panels,
-                "summary": self.app.controller.view.summary, "journal": self.app.controller.view.path}
+                "summary": summary, "journal": view.path}
 
 
 if __name__ == "__main__":

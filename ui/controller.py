@@ -16,7 +16,7 @@ import random
 import re
 import sqlite3
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
@@ -32,6 +32,7 @@ from companion.paths import user_data_dir
 from companion.ruleset import Command, OpenAction, Request, Ruleset
 from companion.sightings import Sighting
 from companion.teams import PlayerRef, Team
+from companion.view import GameClock, Summary, summary_of
 from firmware_bridge import notices as tray_notices
 from firmware_bridge.feed import Feed, Refusal
 from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
@@ -112,7 +113,7 @@ class View:
     phase: Enum | None = None         # the state's phase: a member of the game's Phase enum
     over: bool = False                # the match is over
     acting: Team | None = None        # the side the rules wait for (None: either, or nobody)
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: Summary = Summary()      # score, turn, restart, result, counters, clock (companion/view.py)
     pending: tuple[Request, ...] = ()
     actions: tuple[OpenAction, ...] = ()   # what each side may declare or do now, by the rules
     log: tuple[str, ...] = ()
@@ -131,6 +132,11 @@ class View:
     @property
     def active(self) -> bool:
         return self.state is not None
+
+    @property
+    def clock(self) -> GameClock:
+        """The game's clock, typed (what runs, elapsed and left, the period, time up)."""
+        return self.summary.clock
 
 
 class Controller:
@@ -250,7 +256,7 @@ class Controller:
             self.view = View(state=state, game=rules.game, ruleset=rules, board=rules.board(state),
                              phase=state.phase, over=state.phase is getattr(rules, "over_phase", None),
                              acting=next((r.team for r in pending if r.team is not None), None),
-                             summary=summary, pending=pending, actions=rules.open_actions(state),
+                             summary=summary_of(summary), pending=pending, actions=rules.open_actions(state),
                              log=tuple(self._log[-LOG_LINES:]), can_undo=m.can_undo, can_redo=m.can_redo,
                              error=error, path=str(m.journal.path) if m.journal else "", camera=camera, tray=tray,
                              placeholders=tuple(summary.get("placeholders", ())),

@@ -31,7 +31,7 @@ def run_demo(args: argparse.Namespace) -> int:
             for event in (app.controller.match.events if app.controller.match else ()):
                 sources[event.source.value] = sources.get(event.source.value, 0) + 1
             Path(args.result).write_text(json.dumps({
-                "error": error, "steps": director.steps, "summary": view.summary, "sources": sources,
+                "error": error, "steps": director.steps, "summary": view.ruleset.summary(view.state) if view.active else {}, "sources": sources,
                 "camera": view.camera, "tray": view.tray, "log": list(view.log)}, indent=1, default=str))
         if args.exit_when_done:
             Clock.schedule_once(lambda _dt: app.stop(), 0.5)

@@ -13,14 +13,15 @@ from companion.errors import DataFileError
 from companion.teams import Team
 
 from .theme import Kit, kits
+from .words import team_names
 
 log = logging.getLogger(__name__)
 
 
-def match_kits(game: str, folder: Path | None, summary: dict[str, Any]) -> dict[Team, Kit]:
+def match_kits(game: str, folder: Path | None, summary: Any) -> dict[Team, Kit]:
     """Each side's kit; the tablet's own blue and red for a side whose team has no colours
     entered (or whose box cannot be read: the colours are display only, never worth a stop)."""
-    names = summary.get("teams") or {}
+    names = team_names(summary)   # the game's summary JSON or the typed Summary
     try:
         painted = box.colours(game, folder)
         by_name: dict[str, tuple[str, ...]] = {}

@@ -5,8 +5,11 @@ settings use, so a coach reads "Touchline Rovers" and "Software dice", never "ro
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from companion.view import Summary, summary_of
 
 # Setup's dice sources and cameras: the stored value -> what the coach reads.
 DICE = {"software": "Software dice", "manual": "Keypad (real dice)", "tray": "Dice tray"}
@@ -19,6 +22,16 @@ PLAYER_ID = re.compile(r"\b(home|away)#(\d{1,2})\b")
 REQUEST_ID = re.compile(r"\brequest c\d+\b")
 
 
+def team_names(summary: Any) -> dict[str, str]:
+    """"home"/"away" -> team name, from the game's summary JSON or a typed Summary (empty
+    before the match is created)."""
+    if isinstance(summary, Mapping):
+        return {k: str(v) for k, v in (summary.get("teams") or {}).items() if v}
+    if not getattr(summary, "created", False):
+        return {}
+    return {side: name for side, name in zip(("home", "away"), summary.teams) if name}
+
+
 class Names:
     """Says the figures in a line by name: "home#7 passes to home#9" -> "Touchline Rovers #7
     Kit passes to #9 Zed" (a team is named once a line; a figure with no card: "Home #7")."""
@@ -28,10 +41,11 @@ class Names:
         self.players = players    # "home#7" -> "Kit"
 
     @classmethod
-    def of_summary(cls, summary: dict[str, Any]) -> "Names":
-        teams = {k: str(v) for k, v in (summary.get("teams") or {}).items() if v}
+    def of_summary(cls, summary: Any) -> "Names":
+        """From the game's summary JSON (teams and players), or a typed Summary (teams only)."""
+        teams = team_names(summary)
         players = {str(p.get("player")): str(p.get("name") or "") for p in summary.get("players") or ()
-                   if isinstance(p, dict)}
+                   if isinstance(p, dict)} if isinstance(summary, Mapping) else {}
         return cls(teams, players)
 
     def player(self, ref: str, team_said: bool = False) -> str:
@@ -98,20 +112,20 @@ def option_name(option: str) -> str:
     return text[:1].upper() + text[1:] if text.islower() else text
 
 
-def minute_of(summary: dict[str, Any]) -> str:
-    for key in ("match_minute", "minute"):
-        value = summary.get(key)
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return f"{int(value)}'"
-    return ""
+def minute_of(summary: Summary | Mapping[str, Any]) -> str:
+    """The match minute a game counts (Fublet's, by its rounds), as "12'"; "" for the others."""
+    summary = summary_of(summary) if isinstance(summary, Mapping) else summary
+    minute = summary.clock.minute
+    return f"{minute}'" if minute is not None else ""
 
 
-def match_line(summary: dict[str, Any], clock: str = "") -> str:
-    """One line naming a match: "Touchline Rovers 0-0 Harbour Athletic, 12'"."""
-    teams, score = summary.get("teams") or {}, summary.get("score") or {}
-    line = (f"{teams.get('home', 'Home')} {score.get('home', 0)}-{score.get('away', 0)} "
-            f"{teams.get('away', 'Away')}")
-    if summary.get("phase") == "over" or summary.get("result"):
+def match_line(summary: Summary | Mapping[str, Any], clock: str = "") -> str:
+    """One line naming a match: "Touchline Rovers 0-0 Harbour Athletic, 12'" (from the typed
+    summary, or a game's JSON summary)."""
+    summary = summary_of(summary) if isinstance(summary, Mapping) else summary
+    (home, away), (h, a) = summary.teams, summary.score
+    line = f"{home} {h}-{a} {away}"
+    if summary.over:
         return f"{line}, full time"
     when = minute_of(summary) or clock.strip()
     return f"{line}, {when}" if when else line
@@ -129,7 +143,7 @@ def journal_line(path: Path) -> str:
     clock = ""
     try:
         from .games import face_for
-        clock = face_for(match.ruleset.game).scoreboard(summary).clock
+        clock = face_for(match.ruleset.game).scoreboard(summary_of(summary)).clock
     except Exception:
         pass
     return match_line(summary, clock)

@@ -36,7 +36,7 @@ def match_created(s: FootballLeaderState, e: ev.MatchCreated) -> FootballLeaderS
     players = {}
     for team, roster in ((Team.HOME, e.home), (Team.AWAY, e.away)):
         for counter in roster.counters:
-            ref = PlayerRef(team, counter.number)
+            ref = PlayerRef.of(team, counter.number)  # shared instances: lookups by identity
             players[ref] = PlayerState(ref=ref, counter=counter)
     return FootballLeaderState(created=True, home=e.home, away=e.away, components=e.components, options=e.options,
                                players=players, phase=Phase.STRATEGY)

@@ -21,7 +21,7 @@ from . import flow
 from . import queries as q
 from .actions import PASS_KINDS
 from .components import Ability
-from .model import FootballLeaderState, Phase, Stage
+from .model import POSITION_CHANGES, REPLACEMENTS, FootballLeaderState, Phase, Stage
 
 MAIN_STAGES = (Stage.START, Stage.FREE_KICK, Stage.GOAL_KICK, Stage.DIRECT_KICK)  # a card must be played first
 SHOT_STAGES = (Stage.START, Stage.CARRIER_MOVED, Stage.PASSED, Stage.VISION_PASSED)
@@ -34,9 +34,7 @@ def open_actions(s: FootballLeaderState) -> tuple[OpenAction, ...]:
         return tuple(OpenAction("strategy", t, c.WriteStrategy, (("team", t),)) for t in (Team.HOME, Team.AWAY)
                      if t not in s.sheets)
     if s.phase is Phase.SET_UP:
-        return tuple(OpenAction(kind, t, command, (("team", t),)) for t in (Team.HOME, Team.AWAY) if t not in s.ready
-                     for kind, command in (("set_up", c.ConfirmSetUp), ("change_strategy", c.ChangeStrategy),
-                                           ("replace", c.Replace)))
+        return tuple(a for t in (Team.HOME, Team.AWAY) if t not in s.ready for a in _set_up(s, t))
     if s.phase is Phase.KICK_OFF and s.restart is not None:
         return (OpenAction("kick_off", s.restart.team, c.KickOff),)
     if s.phase is Phase.SHOOTOUT:
@@ -48,6 +46,17 @@ def open_actions(s: FootballLeaderState) -> tuple[OpenAction, ...]:
     if s.phase is Phase.TURN and s.turn is not None:
         return _turn(s)
     return ()
+
+
+def _set_up(s: FootballLeaderState, t: Team) -> list[OpenAction]:
+    """Confirm the set-up; a position change or a replacement while the side has some left
+    (``setup.change_strategy``, ``setup.replace``: three of each a match, 6.1)."""
+    out = [OpenAction("set_up", t, c.ConfirmSetUp, (("team", t),))]
+    if s.changes_used[t] < POSITION_CHANGES:
+        out.append(OpenAction("change_strategy", t, c.ChangeStrategy, (("team", t),)))
+    if s.replacements_used[t] < REPLACEMENTS and q.bench(s, t):
+        out.append(OpenAction("replace", t, c.Replace, (("team", t),)))
+    return out
 
 
 def _turn(s: FootballLeaderState) -> tuple[OpenAction, ...]:

@@ -73,6 +73,10 @@ def _turn_request(s: FootballLeaderState) -> Request:
     where = q.where(s, q.carrier_space(s))
     no_cards = " You hold no card: end the turn." if hand == 0 else ""
     stage = t.stage
+    if carrier is None and stage in (Stage.FREE_KICK, Stage.CARRIER_MOVED, Stage.PASSED, Stage.VISION_PASSED):
+        # Between the events of one decision (the ball just lost, the stage not yet moved on)
+        # nobody holds the ball: what is left of the turn is the extra movement.
+        stage = Stage.AFTER_MAIN
     if stage is Stage.FREE_KICK:
         text = f"{head}: indirect free kick: #{carrier.number} passes from {where}"
     elif stage is Stage.DIRECT_KICK:

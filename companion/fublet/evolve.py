@@ -28,7 +28,7 @@ def match_created(s: FubletState, e: ev.MatchCreated) -> FubletState:
     players = {}
     for team, roster in ((Team.HOME, e.home), (Team.AWAY, e.away)):
         for card in roster.players:
-            ref = PlayerRef(team, card.number)
+            ref = PlayerRef.of(team, card.number)  # shared instances: lookups by identity
             starter = card.number in roster.starters
             players[ref] = PlayerState(ref=ref, card=card, where=Where.PITCH if starter else Where.BENCH,
                                        goalkeeper=card.goalkeeper and starter)

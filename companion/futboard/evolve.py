@@ -22,7 +22,7 @@ def match_created(s: FutboardState, e: ev.MatchCreated) -> FutboardState:
     players = {}
     for team, roster, lineup in ((Team.HOME, e.home, e.home_lineup), (Team.AWAY, e.away, e.away_lineup)):
         for tile in roster.tiles:
-            ref = PlayerRef(team, tile.number)
+            ref = PlayerRef.of(team, tile.number)  # shared instances: lookups by identity
             where = Where.FIELD if tile.number in lineup else Where.RESERVE
             players[ref] = PlayerState(ref=ref, tile=tile, where=where)
     return FutboardState(created=True, home=e.home, away=e.away, components=e.components, options=e.options,

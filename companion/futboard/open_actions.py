@@ -5,8 +5,10 @@ roll awaited, his turn, an action left), the ball rule (``move_the_ball``), the 
 ``kicks.kick_problem``, and the penalty's cleared area (``movement.must_leave_area``).
 tests/test_open_actions.py plays whole matches and checks that the two agree.
 
-Ids: "kick_off" (the round's first pass), "substitute", "leave_area" (a defender leaves the
-penalty area), "move", "pass" and "kick" (``player``: the one with the ball), "take_ball",
+Ids: "line_up" (a side sets its figures for the kick-off), "kick_off" (the round's first pass,
+once both line-ups are legal: ``lineup.lineup_problems``), "substitute", "corner_taker" (a player
+with the ball put on a corner slot), "penalty_taker" (one put on the spot), "leave_area" (a
+defender leaves the penalty area), "move", "pass" and "kick" (``player``: the one with the ball), "take_ball",
 "end_turn"; and for either coach (``team`` None) "start_clock", "pause_clock", "time_up".
 """
 
@@ -17,8 +19,10 @@ from ..ruleset import OpenAction
 from ..teams import Team
 from . import commands as c
 from . import queries as q
+from ..commands import PlaceFigure
 from .kicks import kick_problem
-from .model import FutboardState, KickOff, Phase
+from .lineup import lineup_problems
+from .model import Corner, FutboardState, KickOff, Penalty, Phase
 from .move_the_ball import ball_can_move
 from .movement import must_leave_area
 from .turns import TURN, check_action, corner
@@ -32,12 +36,18 @@ def open_actions(s: FutboardState) -> tuple[OpenAction, ...]:
     if s.queue:
         return tuple(out)
     if s.phase is Phase.LINEUP and isinstance(s.restart, KickOff):
-        out.append(OpenAction("kick_off", s.restart.team, c.Pass))
+        out.extend(OpenAction("line_up", t, PlaceFigure) for t in (Team.HOME, Team.AWAY))
+        if not lineup_problems(s):
+            out.append(OpenAction("kick_off", s.restart.team, c.Pass))
         out.extend(OpenAction("substitute", t, c.Substitute) for t in (Team.HOME, Team.AWAY) if q.reserves(s, t))
-    elif s.phase is Phase.PENALTY:
+    elif s.phase is Phase.CORNER and isinstance(s.restart, Corner):
+        out.append(OpenAction("corner_taker", s.restart.team, PlaceFigure))
+    elif s.phase is Phase.PENALTY and isinstance(s.restart, Penalty):
         leave = must_leave_area(s)
         if leave:
             out.append(OpenAction("leave_area", leave[0].team, c.Move))
+        if s.restart.kicker is None:
+            out.append(OpenAction("penalty_taker", s.restart.team, PlaceFigure))
     elif s.phase is Phase.PLAY and s.turn is not None:
         out.extend(_turn(s, s.turn))
     return tuple(out)

@@ -17,6 +17,7 @@ from typing import Any
 
 from companion.board import GridBoard
 from companion.teams import PlayerRef, Team
+from companion.view import Summary
 
 Cell = Hashable          # a game's square or space key, as its rules spell it
 MmRect = tuple[float, float, float, float]   # x0, y0, x1, y1 in board millimetres
@@ -199,6 +200,12 @@ class Scoreboard:
     phase: str
 
 
+def scoreline(summary: Summary) -> str:
+    """ "Home team  1 - 0  Away team" """
+    (home, away), (h, a) = summary.teams, summary.score
+    return f"{home}  {h} - {a}  {away}"
+
+
 @dataclass
 class Choice:
     """One game option on the setup screen (Futboard Street, championship play, ...): a yes/no
@@ -278,17 +285,13 @@ class Face:
             return []
 
     # --- the panels ------------------------------------------------------------------------------
-    def scoreboard(self, summary: dict[str, Any], now: datetime | None = None) -> Scoreboard:
-        teams = summary.get("teams", {})
-        score = summary.get("score", {})
-        return Scoreboard(f"{teams.get('home', 'Home')}  {score.get('home', 0)} - {score.get('away', 0)}  "
-                          f"{teams.get('away', 'Away')}", str(summary.get("half", "")),
-                          str(summary.get("phase", "")).replace("_", " "))
+    def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
+        return Scoreboard(scoreline(summary), summary.clock.period, summary.phase.replace("_", " "))
 
-    def bars(self, summary: dict[str, Any]) -> list[BarSpec]:
+    def bars(self, summary: Summary) -> list[BarSpec]:
         return []
 
-    def stepper(self, state: Any, summary: dict[str, Any]) -> tuple[Sequence[str], str]:
+    def stepper(self, state: Any, summary: Summary) -> tuple[Sequence[str], str]:
         """The phase names to show in order, and the current one."""
         return (), ""
 

@@ -18,10 +18,12 @@ from companion.fublet import queries as fq
 from companion.fublet.components import Action, load_components
 from companion.fublet.model import Options, Phase, ShotPlan
 from companion.teams import PlayerRef, Team
+from companion.view import Summary
 
 from ..autoflow import expect
 from ..widgets.keypad import TOUCH, button, wrap_label
-from .base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, grid_shapes
+from .base import (TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, grid_shapes,
+                   scoreline)
 
 PHASES = ("declaration", "outcome", "movement", "event", "tactical_movement")
 PS_ACTIONS = (Action.SHORT_PASS, Action.LONG_PASS, Action.CROSS, Action.FINALIZATION, Action.LONG_SHOT)
@@ -72,21 +74,25 @@ class FubletFace(Face):
         return BallMark(at=board.ps_center_mm(ball.ps))
 
     # --- panels --------------------------------------------------------------------------------
-    def scoreboard(self, summary: dict[str, Any], now: datetime | None = None) -> Scoreboard:
-        board = super().scoreboard(summary)
-        shoot = summary.get("shootout") or {}
-        extra = f"  ({shoot.get('home', 0)}-{shoot.get('away', 0)} pens)" if shoot else ""
-        kind = " (transition)" if summary.get("round_kind") == "transition" else ""
-        return Scoreboard(board.score + extra, f"{summary.get('match_minute', 0)}'  {summary.get('half', '')}",
-                          f"Round {summary.get('round', 0)}{kind}: {summary.get('phase', '').replace('_', ' ')}")
+    def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
+        shoot = summary.shootout
+        extra = f"  ({shoot[0]}-{shoot[1]} pens)" if shoot is not None else ""
+        turn = summary.turn
+        kind = " (transition)" if turn is not None and turn.step == "transition" else ""
+        clock = summary.clock
+        return Scoreboard(scoreline(summary) + extra, f"{clock.minute or 0}'  {clock.period}",
+                          f"Round {summary.round or 0}{kind}: {summary.phase.replace('_', ' ')}")
 
-    def bars(self, summary: dict[str, Any]) -> list[BarSpec]:
-        mp = summary.get("mp", {})
-        return [BarSpec(f"Pace {summary.get('round_pace', 0)}", summary.get("round_pace", 0), 15),
-                BarSpec(f"Home MP {mp.get('home', 0)}", mp.get("home", 0), 20, TEAM_BAR[Team.HOME]),
-                BarSpec(f"Away MP {mp.get('away', 0)}", mp.get("away", 0), 20, TEAM_BAR[Team.AWAY])]
+    def bars(self, summary: Summary) -> list[BarSpec]:
+        pace = summary.counter("pace")
+        mp = {t: summary.counter("mp", t) for t in (Team.HOME, Team.AWAY)}
+        value = {t: mp[t].value if mp[t] is not None else 0 for t in mp}
+        p = pace.value if pace is not None else 0
+        return [BarSpec(f"Pace {p}", p, 15),
+                BarSpec(f"Home MP {value[Team.HOME]}", value[Team.HOME], 20, TEAM_BAR[Team.HOME]),
+                BarSpec(f"Away MP {value[Team.AWAY]}", value[Team.AWAY], 20, TEAM_BAR[Team.AWAY])]
 
-    def stepper(self, state: Any, summary: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+    def stepper(self, state: Any, summary: Summary) -> tuple[tuple[str, ...], str]:
         return PHASES, state.phase.value
 
     def chips(self, state: Any) -> list[Chip]:

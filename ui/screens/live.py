@@ -14,12 +14,12 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty, StringProperty
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.teams import PlayerRef, Team
+from companion.view import Summary
 
 from ..controller import NO_MATCH
 from ..games import face_for
@@ -27,25 +27,25 @@ from .rule_links import add_rule_links
 from ..games.base import TEAM_BAR, BallMark
 from .. import theme
 from ..kits import match_kits
-from ..widgets.keypad import Bar, DiceKeypad, StepLabel, button, wrap_label
+from ..widgets.keypad import DiceKeypad, button, wrap_label
+from ..widgets import rows  # noqa: F401  (the classes live.kv's rows are made of)
 from ..widgets.teamtag import ScoreLabel, score_markup, team_line  # noqa: F401 (ScoreLabel: live.kv)
-from ..words import PLAYER_ID, Names, option_name, phase_name
+from ..words import PLAYER_ID, Names, names_for, team_names, option_name, phase_name
 
 
-def team_name(summary: dict, team) -> str:
-    side = getattr(team, "value", team)
-    name = (summary.get("teams") or {}).get(side)
-    label = "Home" if side == "home" else "Away"
-    return f"{label} ({name})" if name else label
+def team_name(summary: Summary, team) -> str:
+    side = Team(getattr(team, "value", team))
+    name = summary.name(side) if summary.created else ""
+    return f"{side.label} ({name})" if name else side.label
 
 
-def choice_text(summary: dict, option: str) -> str:
+def choice_text(summary: Summary, option: str, names: Names | None = None) -> str:
     """A choice's button: team names for "home"/"away" (the toss), a figure by its team,
     number and name ("home#7"), words for ids."""
     if option in ("home", "away"):
         return team_name(summary, option)
     if PLAYER_ID.fullmatch(option):
-        return Names.of_summary(summary).player(option)
+        return (names or Names.of_summary(summary)).player(option)
     return option_name(option)
 
 
@@ -75,6 +75,11 @@ class LiveScreen(Screen):
     log_text = StringProperty("")
     outcome_text = StringProperty("")
     side_kits = DictProperty({})                         # "home"/"away" -> theme.Kit: the box's team colours
+    # The rows drawn from data (ui/widgets/rows.py, their items declared in live.kv).
+    home_cards = ListProperty([])                        # the player cards, as plain dicts
+    away_cards = ListProperty([])
+    steps = ListProperty([])                             # the phase stepper
+    bars = ListProperty([])                              # the bars under the pitch
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -84,9 +89,6 @@ class LiveScreen(Screen):
         self.names = Names({}, {})   # the figures' names, for texts the rules write with ids
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
-        self._bars: list[Bar] = []
-        self._cards_key: tuple | None = None     # what the cards and the stepper show now
-        self._stepper_key: tuple | None = None
         self._panel_key: tuple | None = None
         self._expecting = False    # a form waits for the camera to see where a figure goes
         self._expected = 0
@@ -106,7 +108,6 @@ class LiveScreen(Screen):
             self.face = face_for(view.game)
             self.reset(rebuild=False)
             self.selected = None
-            self._cards_key = self._stepper_key = None
             self._start_ticker()
         if view.expected != self._expected:   # the camera saw the move a form waited for: it is sent
             self._expected, self._expecting = view.expected, False
@@ -116,10 +117,10 @@ class LiveScreen(Screen):
         self._paint_kits(view.game, s)
         self._show_scoreboard(s)
         self.health_text = health_line(view)
-        self.names = Names.of_summary(s)
+        self.names = names_for(view.ruleset, view.state)
         error = self.names.line(view.error)   # a refusal names the figure by its name too
         self.error_text = error[:1].upper() + error[1:]
-        self.outcome_text = self.names.line(str(s.get("last_outcome", "") or ""))
+        self.outcome_text = self.names.line(s.last_outcome)
         n = len(view.placeholders)
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
@@ -139,9 +140,9 @@ class LiveScreen(Screen):
     def on_pre_enter(self, *_args) -> None:
         self._kits_key = None   # back from the box editor: the colours may be new
 
-    def _paint_kits(self, game: str, summary: dict) -> None:
+    def _paint_kits(self, game: str, summary: Summary) -> None:
         """The two sides' kits from the box's colours, read again when the teams change."""
-        key = (game, tuple(sorted((summary.get("teams") or {}).items())))
+        key = (game, tuple(sorted(team_names(summary).items())))
         if key == self._kits_key:
             return
         self._kits_key = key
@@ -149,7 +150,6 @@ class LiveScreen(Screen):
         self.kits = match_kits(game, folder if folder.is_dir() else None, summary)
         self.side_kits = {team.value: kit for team, kit in self.kits.items()}
         self.ids.pitch.kits = self.kits
-        self._cards_key = None
 
     def show_no_match(self, view) -> None:
         """No match is open (none yet, or starting or resuming one failed): say why and
@@ -167,10 +167,7 @@ class LiveScreen(Screen):
         self.outcome_text = self.warning_text = self.log_text = ""
         self.error_text = ""
         self.health_text = health_line(view)
-        self._cards_key = self._stepper_key = None
-        for box in (self.ids.cards, self.ids.stepper, self.ids.bars):
-            box.clear_widgets()
-        self._bars = []
+        self.home_cards, self.away_cards, self.steps, self.bars = [], [], [], []
         panel = self.ids.panel
         panel.clear_widgets()
         panel.add_widget(wrap_label(view.error or NO_MATCH, 20, colour=(1, 0.75, 0.6, 1), bold=True))
@@ -237,7 +234,7 @@ class LiveScreen(Screen):
         self._draw_pitch(view, board)
         return True
 
-    def _show_scoreboard(self, summary: dict) -> None:
+    def _show_scoreboard(self, summary: Summary) -> None:
         board = self.face.scoreboard(summary, datetime.now(UTC))
         self.score_text = score_markup(board.score, summary, self.side_kits)
         self.clock_text, self.phase_text = board.clock, board.phase[:1].upper() + board.phase[1:]
@@ -402,11 +399,11 @@ class LiveScreen(Screen):
             box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
             for option in head.options:
-                box.add_widget(button(choice_text(view.summary, option),
+                box.add_widget(button(choice_text(view.summary, option, self.names),
                                       lambda o=option, r=head.id: self.controller.choose(r, o)))
             add(box)
             return
-        if view.summary.get("result") is not None:  # the final whistle: the report comes first
+        if view.summary.result is not None:  # the final whistle: the report comes first
             report = Button(text="Match report", font_size=sp(20), bold=True, size_hint_y=None, height=dp(56),
                             background_normal="", background_color=(0.16, 0.55, 0.28, 1))
             report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
@@ -436,51 +433,29 @@ class LiveScreen(Screen):
     def _dice_request(self):
         return next(r for r in self.view.pending if r.kind == "dice")
 
-    # --- bars, player cards and the phase stepper ------------------------------------------------------
-    def build_bars(self, summary: dict) -> None:
-        specs = self.face.bars(summary)
-        box = self.ids.bars
-        if len(self._bars) != len(specs):
-            box.clear_widgets()
-            self._bars = [Bar() for _ in specs]
-            for bar in self._bars:
-                box.add_widget(bar)
-        # A side's bar (its MP) in its shirt, the caption black or white on it.
+    # --- bars, player cards and the phase stepper: lists handed to kv as data ----------------------
+    def build_bars(self, summary: Summary) -> None:
+        # A side's bar (its MP) in its shirt, the caption outlined to read on it.
         shirts = {tuple(TEAM_BAR[team]): kit for team, kit in self.kits.items()}
-        for bar, spec in zip(self._bars, specs, strict=True):
-            kit = shirts.get(tuple(spec.colour))
-            bar.caption, bar.value, bar.maximum = spec.caption, spec.value, spec.maximum
-            bar.colour = kit.shirt if kit is not None else spec.colour
+        self.bars = [{"caption": b.caption, "value": b.value, "maximum": b.maximum,
+                      "colour": list(shirts[tuple(b.colour)].shirt if tuple(b.colour) in shirts else b.colour)}
+                     for b in self.face.bars(summary)]
 
     def build_cards(self) -> None:
         """One row of player cards per team: number and state; touching one selects him
         (to place a figure the camera has not seen, or to give him the kick-off)."""
-        box = self.ids.cards
-        chips = list(self.face.chips(self.view.state))
-        # Most views (a figure moved) leave the cards as they were: rebuilding 22 buttons in
-        # software GL costs a frame or two.
-        key = (self.face.game, tuple(chips), self.selected)
-        if key == self._cards_key and box.children:
-            return
-        self._cards_key = key
-        box.clear_widgets()
-        for team in (Team.HOME, Team.AWAY):
-            row = BoxLayout(spacing=dp(2))
-            kit = self.kits[team]
-            for chip in chips:
-                if chip.ref.team is not team:
-                    continue
-                # "?": the figure is not on the board yet; said in words on the card.
-                text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
-                # The card in its side's shirt; the one picked lit in the accent colour.
-                picked = chip.ref == self.selected
-                widget = Button(text=text, font_size=sp(theme.SMALL_SP), halign="center", background_normal="",
-                                background_color=theme.ACCENT if picked else kit.shirt,
-                                disabled=not chip.enabled, bold=picked, color=theme.BLACK if picked else kit.text,
-                                disabled_color=(*kit.text[:3], 0.55))
-                widget.bind(on_release=lambda _b, r=chip.ref: self.pick_card(r))
-                row.add_widget(widget)
-            box.add_widget(row)
+        by_team: dict[Team, list[dict]] = {Team.HOME: [], Team.AWAY: []}
+        for chip in self.face.chips(self.view.state):
+            kit = self.kits[chip.ref.team]
+            on = chip.ref == self.selected
+            # "?": the figure is not on the board yet; said in words on the card.
+            text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
+            # The card in its side's shirt; the one picked lit in the accent colour.
+            by_team[chip.ref.team].append({"text": text, "ref": chip.ref, "disabled": not chip.enabled, "bold": on,
+                                        "color": theme.BLACK if on else kit.text,
+                                        "disabled_color": (*kit.text[:3], 0.55),
+                                        "background_color": theme.ACCENT if on else kit.shirt})
+        self.home_cards, self.away_cards = by_team[Team.HOME], by_team[Team.AWAY]
 
     def pick_card(self, ref: PlayerRef) -> None:
         if self.mode:
@@ -489,15 +464,9 @@ class LiveScreen(Screen):
         self.selected = None if self.selected == ref else ref
 
     def build_stepper(self) -> None:
-        box = self.ids.stepper
         phases, current = self.face.stepper(self.view.state, self.view.summary)
-        key = (self.face.game, tuple(phases), current)
-        if key == self._stepper_key and box.children:
-            return
-        self._stepper_key = key
-        box.clear_widgets()
         if current and current not in phases:   # before kick-off, a break, the shoot-out
             phases = (current, *phases)
-        for phase in phases:
-            # Room by the name's length: "Extra movement" is not cut to fit a share of the row.
-            box.add_widget(StepLabel(text=phase_name(phase), on=phase == current, size_hint_x=len(phase) + 4))
+        # Room by the name's length: "Extra movement" is not cut to fit a share of the row.
+        self.steps = [{"text": phase_name(phase), "current": phase == current, "size_hint_x": len(phase) + 4}
+                      for phase in phases]

@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 from companion.events import Event
 from companion.ruleset import Ruleset
+from companion.view import summary_of
 
 from ..words import Names
 from . import svg
@@ -57,7 +58,7 @@ class Builder:
     def build(self, version: int, state: Any, log_lines: Sequence[str], last: Event | None,
               now: datetime | None = None, error: str = "") -> Snapshot:
         summary = self.ruleset.summary(state)
-        board = self.face.scoreboard(summary, now or datetime.now(UTC))
+        board = self.face.scoreboard(summary_of(summary), now or datetime.now(UTC))
         names = Names.of_summary(summary)   # "home#7" -> "Touchline Rovers #7 Kit", as on the tablet
         pending = [self._request(r, names) for r in self.ruleset.pending(state)]
         figures = ""

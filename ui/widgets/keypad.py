@@ -36,24 +36,6 @@ def wrap_label(text: str, size: float = 20, colour=(1, 1, 1, 1), bold: bool = Fa
     return lab
 
 
-class StepLabel(Label):
-    """One phase of the phase stepper; the current one lit in the accent colour."""
-
-    def __init__(self, on: bool = False, **kwargs) -> None:
-        kwargs.setdefault("font_size", sp(theme.SMALL_SP))
-        super().__init__(bold=on, color=(0, 0, 0, 1) if on else theme.MUTED, shorten=True, **kwargs)
-        self.on = on
-        self.bind(size=self._draw, pos=self._draw)
-
-    def _draw(self, *_args) -> None:
-        self.text_size = (self.width - dp(6), self.height)
-        self.halign, self.valign = "center", "middle"
-        self.canvas.before.clear()
-        with self.canvas.before:
-            Color(*(theme.ACCENT if self.on else theme.SURFACE))
-            Rectangle(pos=self.pos, size=self.size)
-
-
 class DiceKeypad(BoxLayout):
     """Digits for the dice a request asks for; ``on_roll(text)`` when the coach confirms."""
 

@@ -11,15 +11,17 @@ from kivy.uix.label import Label
 from kivy.utils import escape_markup
 
 from .. import theme
+from ..words import team_names
 from .keypad import wrap_label
 
 
-def score_markup(score: str, summary: dict, kits: dict) -> str:
+def score_markup(score: str, summary, kits: dict) -> str:
     """The scoreboard line with each team's name tagged ``[ref=home]`` (its shirt is drawn
     behind it) in its text colour."""
     text = escape_markup(score)
+    names = team_names(summary)
     for side in ("home", "away"):
-        name = (summary.get("teams") or {}).get(side)
+        name = names.get(side)
         kit = kits.get(side)
         if name and kit is not None:
             text = text.replace(escape_markup(name), f"[ref={side}][color={theme.hex_of(kit.text)}] "

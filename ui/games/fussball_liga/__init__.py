@@ -1,0 +1,8 @@
+"""The Fußball-Liga face on the tablet (see face.py for how its modules divide it)."""
+
+from .board import board_shapes
+from .clocks import bar_specs, expired, mmss
+from .face import FussballLigaFace
+from .lineup import standard_lineup
+
+__all__ = ["FussballLigaFace", "bar_specs", "board_shapes", "expired", "mmss", "standard_lineup"]

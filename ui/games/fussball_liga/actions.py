@@ -1,0 +1,157 @@
+"""The Fußball-Liga action panel: a form for each action the rules list as open now
+(``view.actions``, see companion/fussball_liga/open_actions.py), by its id, and nothing else.
+A button the rules would refuse for being unavailable (a set-up not yet done) is never shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.fussball_liga import commands as c
+from companion.fussball_liga.interception import attempt_problem
+from companion.fussball_liga.model import LigaState, Phase, RestartKind
+from companion.ruleset import OpenAction
+
+# What "pass" means beside each kind of kick (the coach lets the chance go).
+NO_KICK = {"follow_up": "no follow-up", "keeper": "put the ball down (no kick)"}
+
+
+def by_id(actions: tuple[OpenAction, ...]) -> dict[str, list[OpenAction]]:
+    out: dict[str, list[OpenAction]] = {}
+    for a in actions:
+        out.setdefault(a.id, []).append(a)
+    return out
+
+
+class ActionPanel:
+    """The face's ``panel``: open actions to forms (the forms' modes are in modes.py)."""
+
+    def panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
+        from ...widgets.keypad import button, wrap_label
+
+        state: LigaState = view.state
+        self._mark(screen, [])
+        if state.phase is Phase.OVER:
+            add(wrap_label("The match is over.", 18))
+            return
+        open_ = by_id(view.actions)
+        sel = screen.selected
+        kicks = {a.arg("kind"): a for a in open_.get("kick", ())}
+        for a in open_.get("kick_off", ()):
+            add(button("Standard line-up (set the figures to match)", lambda: self._line_up(screen, view)))
+            add(wrap_label("Place a figure: touch his chip or figure, then the square.", 15))
+            if sel is not None and sel.team is a.team:
+                add(button(f"Kick off by #{sel.number}: touch the target", lambda k=sel: self._kick_mode(screen, k)))
+            else:
+                add(wrap_label(f"Select {a.team.label}'s player on a kick-off square to kick off.", 15))
+        for a in open_.get("set_up", ()):
+            add(wrap_label("Move figures by touch (select, then the square).", 15))
+            if sel is not None and sel.team is a.team:
+                add(button(f"Move #{sel.number} square by square...",
+                           lambda k=sel: self._enter(screen, "path", k, path=[], hand_to=None)))
+        for a in open_.get("set_up_done", ()):
+            add(button(f"{a.team.label}: set-up done", lambda t=a.team: screen.submit(c.PassTurn(t))))
+        for a in open_.get("penalty", ()):
+            add(wrap_label("Place the figures by touch; the goalkeeper on goal square 1-4.", 15))
+            if sel is not None and sel.team is a.team:
+                add(button(f"Penalty-kick by #{sel.number}", lambda k=sel: screen.submit(c.TakePenalty(k))))
+            else:
+                add(wrap_label(f"Select {a.team.label}'s kicker (on a square behind the penalty mark).", 15))
+        if "restart" in kicks:
+            self._kicker_buttons(screen, state, kicks["restart"], add)
+        if "intercept" in open_ or "let_go" in open_:
+            self._intercept_buttons(screen, state, open_, add)
+        if "drop" in kicks:
+            gk = kicks["drop"].arg("player")
+            add(button(f"#{gk.number}: drop the ball, then kick", lambda k=gk: self._enter(screen, "drop", k)))
+        if "follow_up" in kicks:
+            h = kicks["follow_up"].arg("player")
+            add(button(f"Follow-up by #{h.number}: touch the target", lambda k=h: self._kick_mode(screen, k)))
+        if "keeper" in kicks:
+            gk = kicks["keeper"].arg("player")
+            add(button(f"#{gk.number} kicks it: touch the target", lambda k=gk: self._kick_mode(screen, k)))
+            for a in open_.get("hold", ()):
+                add(button(f"#{gk.number} holds the ball for a turn", lambda k=a.arg("player"): screen.submit(
+                    c.HoldBall(k))))
+            # A teammate next to the ball may kick it instead (the rules check who stands there).
+            if sel is not None and sel.team is kicks["keeper"].team and sel != gk:
+                add(button(f"#{sel.number} kicks it: touch the target", lambda k=sel: self._kick_mode(screen, k)))
+        if "shot" in kicks and kicks["shot"].arg("player") is not None:
+            h = kicks["shot"].arg("player")
+            add(button(f"Shoot or pass (#{h.number}): touch the target", lambda k=h: self._kick_mode(screen, k)))
+        if "move" in open_:
+            self._movement_buttons(screen, state, open_, add)
+        else:
+            kind = next((k for k in ("follow_up", "keeper") if k in kicks), None)
+            for a in open_.get("pass", ()):
+                what = NO_KICK.get(kind, "no kick this phase")
+                add(button(f"{a.team.label}: {what}", lambda t=a.team: screen.submit(c.PassTurn(t))))
+        for a in open_.get("shootout", ()):
+            if sel is not None and sel.team is a.team:
+                add(button(f"Penalty by #{sel.number}", lambda k=sel: screen.submit(c.TakePenalty(k))))
+            else:
+                add(wrap_label(f"Select {a.team.label}'s next kicker; put the other goalkeeper on goal square 1-4.",
+                               15))
+        self._always(screen, open_, add)
+
+    def _kicker_buttons(self, screen, state, action: OpenAction, add) -> None:
+        from ...widgets.keypad import button, wrap_label
+
+        team = action.team
+        sel = screen.selected
+        if sel is not None and sel.team is team:
+            add(button(f"Take it: #{sel.number} kicks, touch the target", lambda k=sel: self._kick_mode(screen, k)))
+            return
+        where = {RestartKind.THROW_IN: "on the throw-in square", RestartKind.CORNER: "on the corner area",
+                 RestartKind.GOAL_KICK: "in the goal area"}.get(state.restart.kind, "next to the ball")
+        add(wrap_label(f"Select {team.label}'s kicker ({where}).", 15))
+
+    def _intercept_buttons(self, screen, state, open_: dict, add) -> None:
+        from ...widgets.keypad import button, wrap_label
+
+        f = state.flight
+        for a in open_.get("intercept", ()):
+            self._mark(screen, list(f.path))
+            options = [(p.ref, i) for p in state.players.values() if p.placed and p.ref.team is a.team
+                       for i in range(len(f.path)) if attempt_problem(state, f, p.ref, i) is None]
+            for ref, i in sorted(options, key=lambda o: (o[1], o[0].number))[:8]:
+                sq = f.path[i]
+                add(button(f"#{ref.number} tries in {sq[0]},{sq[1]}", lambda r=ref, s=sq: screen.submit(
+                    c.Intercept(r, s))))
+            if not options:
+                add(wrap_label("No defender can reach the ball's path.", 15))
+        for a in open_.get("let_go", ()):
+            add(button(f"{a.team.label}: let it go", lambda t=a.team: screen.submit(c.PassTurn(t))))
+
+    def _movement_buttons(self, screen, state, open_: dict, add) -> None:
+        from ...widgets.keypad import button, wrap_label
+
+        sel = screen.selected
+        if state.holding is not None and state.hold_turn == state.turn_no:
+            add(wrap_label(f"#{state.holding.number} holds the ball: opponents keep 3 squares away.", 15))
+        for a in open_["move"]:
+            add(wrap_label("Move a figure: select it, touch the square (cheapest path), or:", 15))
+            if sel is not None and sel.team is a.team:
+                add(button(f"Move #{sel.number} square by square...",
+                           lambda k=sel: self._enter(screen, "path", k, path=[], hand_to=None)))
+        for a in open_.get("move_ball", ()):
+            h = a.arg("player")
+            add(button(f"Move the ball around #{h.number}...", lambda k=h: self._enter(screen, "ball", k)))
+        if "tackle" in open_:
+            add(button("Dribbling interception...", lambda: self._enter(screen, "tackle", fair_play=False)))
+        for a in open_.get("pass", ()):
+            add(button(f"{a.team.label}: step done", lambda t=a.team: screen.submit(c.PassTurn(t))))
+
+    def _always(self, screen, open_: dict, add) -> None:
+        from ...widgets.keypad import button
+
+        if "substitute" in open_:
+            add(button("Substitution...", lambda: screen.set_mode("sub_off")))
+        if "misconduct" in open_:
+            add(button("Call misconduct...", lambda: screen.set_mode("misconduct")))
+        if "pause_clock" in open_:
+            add(button("Pause the clock", lambda: screen.submit(c.PauseClock("paused on the tablet"))))
+        elif "resume_clock" in open_:
+            add(button("Resume the clock", lambda: screen.submit(c.ResumeClock())))
+        add(button("Clock and ball corrections...", lambda: screen.set_mode("fix")))
