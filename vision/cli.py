@@ -39,6 +39,7 @@ from .config import MarkerMap, MarkerSet
 from .detect import to_gray
 from .errors import SourceError, VisionError
 from .locate import VisionSetup, read_frame
+from .plane import draw_plane
 from .overlay import draw_result
 
 log = logging.getLogger(__name__)
@@ -57,9 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--corners", metavar='"x0,y0 x1,y1 x2,y2 x3,y3"',
                    help="pixel positions of the pitch's outer corners at board (0,0), (L,0), (L,W), (0,W)")
     _common(p)
-    p.add_argument("--debug-out", type=Path, metavar="DIR", help="write an overlay image per input here")
-    p.add_argument("--thorough", action="store_true", help="search again around every cap with a second "
-                   "threshold window, for caps standing side by side (about half again the time)")
+    p.add_argument("--debug-out", type=Path, metavar="DIR", help="write an overlay image per input here, and "
+                   "the plane of the caps as searched")
+    p.add_argument("--thorough", action="store_true", help="search the frame itself too (two threshold "
+                   "windows) besides the plane of the caps: finds a few more, in about twice the time")
     p.set_defaults(run=run)
 
     w = sub.add_parser("watch", help="run the live tracker and print committed moves and health changes",
@@ -197,6 +199,8 @@ def _locate_one(path: Path, board, markers, marker_map, lens, saved, corners, ar
     out["warnings"] = list(cal.warnings) + out["warnings"]
     if args.debug_out:
         cv2.imwrite(str(args.debug_out / f"{path.stem}.overlay.png"), draw_result(image, setup, result))
+        if setup.plane is not None:  # the plane of the caps as searched, candidates outlined
+            cv2.imwrite(str(args.debug_out / f"{path.stem}.plane.png"), draw_plane(setup, gray))
     return out
 
 

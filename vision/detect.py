@@ -192,22 +192,39 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
         quads += _detect_mosaic(settings, gray, small)
     if not quads:
         return []
+    return read_quads(settings, gray, np.stack(quads), known)
+
+
+def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
+               known: list[Detection] = (), from_contours: bool = True) -> list[Detection]:
+    """Candidate quadrilaterals (N, 4, 2) in frame pixels, any winding, refined on the grey frame
+    (H, W) uint8 and read: the markers among them, sorted by id. Candidates outside the size
+    limits or on top of ``known`` markers are dropped first. Quads not ``from_contours`` (drawn
+    at a marker's expected size) are read only where their edges fit: their size would otherwise
+    be the one assumed, not measured, and the size check could not tell a lifted cap."""
+    if not len(quads):
+        return []
     # every candidate, accepted or rejected by OpenCV, is refined and read once, in one batch
-    q = _clockwise(np.stack(quads))
+    q = _clockwise(np.asarray(quads, np.float64))
     sides = np.linalg.norm(q - q[:, [3, 0, 1, 2]], axis=2)
     smin, smax = sides.min(axis=1), sides.max(axis=1)
     q = q[(smin >= settings.min_side_px * 0.7) & (smax <= settings.max_side_px) & (smax <= 2.5 * smin)]
     # candidates on a marker already read this frame are not read again (a quad found with
     # both threshold windows is: the two can differ, and the better one should get its chance)
     centres = q.mean(axis=1)
-    if known:
+    if len(known):
         kc = np.stack([d.center for d in known])
         ks = np.array([d.side_px for d in known])
         near = np.linalg.norm(centres[:, None, :] - kc[None, :, :], axis=2) < ks[None, :] / 2
         q = q[~near.any(axis=1)]
     if not len(q):
         return []
-    if settings.subpix:
+    if not from_contours:
+        q, ok = fit_edges(gray, q)
+        q = q[ok]
+        if not len(q):
+            return []
+    elif settings.subpix:
         q, ok = fit_edges(gray, q)
         # where no clean edges were found, OpenCV's contour corners stand about 0.8 px inside
         # each edge (they are the dark pixels' centres, and blur eats in): move them out
@@ -219,7 +236,8 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
     marker_ids, turned = read_bits(gray, q, settings.dictionary, plausible=plausible, values=values)
     # a small marker read with corners half a pixel off samples its cells' edges: what looks
     # like a marker but did not read is read again a little larger and a little smaller (in one
-    # batch; an exact match is still required, and the first reading that matches is taken)
+    # batch; an exact match is still required), and by its blurred pattern at all three sizes;
+    # every reading must name the same id
     retry = np.flatnonzero((marker_ids < 0) & plausible[1])
     if len(retry):
         r = q[retry]
@@ -231,20 +249,26 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
         ids = np.concatenate([np.full(len(r), -1), thr])
         quads_read = np.concatenate([r, thr_turned])
         if settings.blur_match:
-            # what still did not read is matched against every marker drawn blurred: a blurred
-            # small marker keeps its pattern when a threshold no longer parts its cells (on the
-            # cells already sampled, at all three sizes); a threshold's reading comes first
+            # and matched against every marker drawn blurred: a blurred small marker keeps its
+            # pattern when a threshold no longer parts its cells (on the cells already sampled)
             cells = np.concatenate([values[0][retry], again_values[0]])
             blurred, blurred_turned = match_blurred(gray, tries, settings.dictionary, values=cells)
-            none = (ids.reshape(-1, len(r)) < 0).all(axis=0)
-            use = np.tile(none, len(ids) // len(r)) & (blurred >= 0)
-            ids = np.where(use, blurred, ids)
-            quads_read = np.where(use[:, None, None], blurred_turned, quads_read)
+            ids = np.concatenate([ids, blurred])
+            quads_read = np.concatenate([quads_read, blurred_turned])
         ids, quads_read = ids.reshape(-1, len(retry)), quads_read.reshape(-1, len(retry), 4, 2)
         pick = np.argmax(ids >= 0, axis=0)
         got = ids[pick, np.arange(len(retry))]
+        # readings that disagree (a 9 px marker read by threshold on its larger copy as one id
+        # and by its blurred pattern as another) are no reading at all
+        got = np.where(((ids == got[None]) | (ids < 0)).all(axis=0), got, -1)
         marker_ids[retry] = got
-        turned[retry] = np.where((got >= 0)[:, None, None], quads_read[pick, np.arange(len(retry))], turned[retry])
+        # the corners reported are the refined quad's, turned as the reading that matched: the
+        # larger or smaller quad only sampled the cells (reported, it made a cap look 7 % larger)
+        read_as = quads_read[pick, np.arange(len(retry))]
+        rolls = np.stack([np.roll(r, -k, axis=1) for k in range(4)])  # (4, R, 4, 2)
+        k = np.argmin(np.linalg.norm(rolls - read_as[None], axis=3).sum(axis=2), axis=0)
+        own = rolls[k, np.arange(len(retry))]
+        turned[retry] = np.where((got >= 0)[:, None, None], own, turned[retry])
     found = [(int(m), c.astype(np.float32)) for m, c in zip(marker_ids, turned) if m >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
 

@@ -9,7 +9,7 @@ edge gives its facing. Squares come only from ``companion.board.GridBoard``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -19,13 +19,17 @@ from companion.teams import PlayerRef
 
 from .config import MarkerMap, MarkerSet
 from .detect import Detection, DetectorSettings, detect
+from .extent import board_extent_mm  # noqa: F401 (also this module's: vision.synth, benchmarks)
+from .plane import PlaneSettings, find_markers
 from .sighting import OFF_PITCH
 
 
 @dataclass(frozen=True)
 class VisionSetup:
     """Everything a frame is read with: the posed camera, the board, the printed markers, the
-    marker map and the detector settings. ``max_size_error`` is how much larger than the camera
+    marker map and the detector settings. ``plane``: single frames are searched on the plane
+    of the caps seen from above (:mod:`vision.plane`), or with None on the frame itself.
+    ``max_size_error`` is how much larger than the camera
     model says a cap at its height looks (as a fraction; more for small markers, see
     :func:`size_limits`) before it is taken for lifted; twice that smaller is tipped over."""
 
@@ -35,6 +39,7 @@ class VisionSetup:
     marker_map: MarkerMap = field(default_factory=MarkerMap.default)
     detector: DetectorSettings = DetectorSettings()
     max_size_error: float = 0.045
+    plane: "PlaneSettings | None" = PlaneSettings()
     plane_homography: np.ndarray | None = field(default=None, repr=False)
     corner_px: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
 
@@ -42,13 +47,17 @@ class VisionSetup:
     def from_calibration(cls, calibration, board: GridBoard, thorough: bool = False, **kw) -> "VisionSetup":
         """A setup reading frames with a pitch calibration (``calibration.store.Calibration``),
         its detector sized for the caps as this camera sees them (``thorough``: see
-        :meth:`DetectorSettings.for_marker_px`)."""
+        :meth:`DetectorSettings.for_marker_px`). A 4K frame whose markers are large enough to be
+        searched at half its resolution (``DetectorSettings.scale``) is searched so, not on the
+        plane of the caps: that keeps it within the default detector's 1080p time."""
         markers = kw.get("markers", MarkerSet())
         if "detector" not in kw:
             cam = calibration.camera
             side = markers.figure_marker_mm * cam.pixels_per_mm(board.length_mm / 2, board.width_mm / 2,
                                                                 markers.cap_height_mm)
             kw["detector"] = DetectorSettings.for_frame(side, cam.width, thorough, dictionary=markers.dictionary)
+            if kw["detector"].scale > 1:
+                kw.setdefault("plane", None)
         return cls(calibration.camera, board, plane_homography=calibration.plane_homography,
                    corner_px=dict(calibration.corner_px), **kw)
 
@@ -130,18 +139,6 @@ class FrameResult:
                 "warnings": list(self.warnings)}
 
 
-def board_extent_mm(board: GridBoard, markers: MarkerSet) -> np.ndarray:
-    """Board points (N, 3) mm the camera must see: the pitch, the off-pitch areas and the corner
-    markers with a little room, on the board and at cap height."""
-    L, W = board.length_mm, board.width_mm
-    o = markers.corners.offset_mm + markers.corners.side_mm / 2 + 8
-    rects = [r for a in board.areas.values() if a.grid == "mm" for r in a.mm]
-    x_low, x_high = min([-o] + [r.x0 - 8 for r in rects]), max([L + o] + [r.x1 + 8 for r in rects])
-    y_low, y_high = min([-o] + [r.y0 - 8 for r in rects]), max([W + o] + [r.y1 + 8 for r in rects])
-    pts = [(x, y, 0.0) for x in (x_low, x_high) for y in (y_low, y_high)]
-    return np.array(pts + [(x, y, markers.cap_height_mm) for x, y, _ in pts])
-
-
 def board_rect(setup: "VisionSetup", margin_px: int = 20) -> tuple[int, int, int, int]:
     """The part of the frame (x0, y0, x1, y1) holding the board, its off-pitch areas and the
     corner markers: nothing outside it needs searching."""
@@ -153,8 +150,19 @@ def board_rect(setup: "VisionSetup", margin_px: int = 20) -> tuple[int, int, int
 
 
 def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
-    """One frame (H, W) uint8, read on its own: the board's part of it searched, then located."""
-    return locate(setup, detect(setup.detector, gray, [board_rect(setup)]))
+    """One frame (H, W) uint8, read on its own: searched on the plane of the caps (or, with
+    ``setup.plane`` None, the board's part of the frame), then located. A thorough setup (a
+    second threshold window, :meth:`DetectorSettings.for_marker_px`) also looks for markers as
+    dark blobs on the plane and searches the frame itself, adding what the plane's search did
+    not read (about twice the time)."""
+    rect = [board_rect(setup)]
+    if setup.plane is None:
+        return locate(setup, detect(setup.detector, gray, rect))
+    thorough = setup.detector.window_max_px > setup.detector.window_px
+    found = find_markers(replace(setup, plane=replace(setup.plane, blobs=True)) if thorough else setup, gray)
+    if thorough:
+        found = sorted(found + detect(setup.detector, gray, rect, known=found), key=lambda d: d.marker)
+    return locate(setup, found)
 
 
 # How many pixels smaller than it is the reader measures a marker when too few caps are seen to

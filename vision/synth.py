@@ -20,7 +20,7 @@ from calibration.layout import marker_corners_mm
 from companion.board import GridBoard
 
 from .config import MarkerSet
-from .locate import board_extent_mm as scene_extent_mm
+from .extent import board_extent_mm as scene_extent_mm
 
 TABLE_BGR = (62, 88, 118)
 PITCH_BGR = (58, 138, 52)
