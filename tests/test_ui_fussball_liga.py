@@ -201,23 +201,12 @@ def panel_buttons(face, m, selected=None) -> tuple[dict, list]:
     """The panel's buttons by their text, and what pressing them submitted."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
-    from test_ui_football_leader import FakeScreen, FakeView
+    from test_ui_football_leader import FakeScreen
+    from test_ui_football_leader import panel_buttons as buttons_of
 
     sc = FakeScreen()
     sc.selected = selected
-    view = FakeView(m)
-    widgets: list = []
-    face.panel(sc, view, widgets.append)
-    out = {}
-
-    def walk(w) -> None:
-        if type(w).__name__ == "Button":
-            out[w.text] = w
-        for child in getattr(w, "children", []):
-            walk(child)
-    for w in widgets:
-        walk(w)
-    return out, sc.sent
+    return buttons_of(face, m, sc), sc.sent
 
 
 def test_set_up_done_is_offered_only_once_the_rules_would_take_it(face):

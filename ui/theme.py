@@ -36,15 +36,6 @@ OUTCOME = (0.75, 0.95, 0.75, 1)
 HOME = (0.2, 0.42, 0.92, 1)
 AWAY = (0.88, 0.25, 0.25, 1)
 TEAM = {Team.HOME: HOME, Team.AWAY: AWAY}
-# Player cards: the team colour, darker, so white numbers stay readable.
-CARD = {Team.HOME: (0.18, 0.32, 0.72, 1), Team.AWAY: (0.68, 0.2, 0.2, 1)}
-
-
-def team_colour(team: Team | str | None, alpha: float = 1.0) -> tuple[float, float, float, float]:
-    if isinstance(team, str):
-        team = Team(team) if team in ("home", "away") else None
-    r, g, b, _ = TEAM.get(team, TEXT) if team is not None else TEXT
-    return (r, g, b, alpha)
 
 
 def hex_of(rgba) -> str:
