@@ -338,32 +338,37 @@ def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.
     order = np.argsort(-perim, kind="stable")
     q, perim = q[order], perim[order]
     m = len(q)
-    # the mean corner distance of every pair, at the best of the four cyclic pairings
-    shifted = np.stack([np.roll(q, -k, axis=1) for k in range(4)], axis=1)  # (N, 4, 4, 2)
-    dist = np.sqrt(((shifted[:, None] - q[None, :, None]) ** 2).sum(axis=-1).mean(axis=-1).min(axis=-1))  # (N, N)
-    close = (dist < 0.05 * perim[None, :]) & np.triu(np.ones((m, m), bool), 1)
-    group = np.full(m, -1)
-    groups: list[list[int]] = []
-    pairs = dict.fromkeys(range(m), ())
-    for i, j in zip(*np.nonzero(close)):
-        pairs[int(i)] += (int(j),)
-    for i in range(m):
-        for j in pairs[i]:
-            if group[i] < 0 and group[j] < 0:
-                group[i] = group[j] = len(groups)
-                groups.append([i, j])
-            elif group[i] >= 0 and group[j] < 0:
-                group[j] = group[i]
-                groups[group[i]].append(j)
-            elif group[j] >= 0 and group[i] < 0:
-                group[i] = group[j]
-                groups[group[j]].append(i)
-        if group[i] < 0:
-            group[i] = len(groups)
-            groups.append([i])
     h, w = shape
     inside = ((q >= 1) & (q[..., 0:1] <= w - 2) & (q[..., 1:2] <= h - 2)).all(axis=(1, 2))
-    keep, alternates = [], []
+
+    def dist(i: int, j: int) -> float:
+        """The mean corner distance, at the best of the four cyclic pairings (OpenCV's)."""
+        rolled = np.stack([np.roll(q[i], -k, axis=0) for k in range(4)])
+        return float(np.sqrt(((rolled - q[j]) ** 2).sum(axis=-1).mean(axis=-1).min()))
+
+    # the mean corner distance is at least the centres' distance: only pairs whose centres are
+    # that close can be grouped (few: most candidates stand alone)
+    centres = q.mean(axis=1)
+    near = np.linalg.norm(centres[:, None] - centres[None, :], axis=2) < 0.05 * perim[None, :]
+    pairs = [(i, j) for i, j in zip(*np.nonzero(np.triu(near, 1))) if dist(i, j) < 0.05 * perim[j]]
+    if not pairs:
+        return q[inside], np.zeros((0, 4, 2))
+    # OpenCV's loop over the close pairs in order: a pair joins the group one of them is in
+    group = np.full(m, -1)
+    groups: list[list[int]] = []
+    for i, j in pairs:
+        i, j = int(i), int(j)
+        if group[i] < 0 and group[j] < 0:
+            group[i] = group[j] = len(groups)
+            groups.append([i, j])
+        elif group[i] >= 0 and group[j] < 0:
+            group[j] = group[i]
+            groups[group[i]].append(j)
+        elif group[j] >= 0 and group[i] < 0:
+            group[i] = group[j]
+            groups[group[j]].append(i)
+    keep = [i for i in range(m) if group[i] < 0 and inside[i]]
+    alternates = []
     module = perim / (4 * 6)  # a cell of a 4 x 4 marker with its border
     for members in groups:
         members.sort()
@@ -373,7 +378,7 @@ def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.
         keep.append(first)
         current = first
         for j in members[1:]:
-            if dist[min(j, current), max(j, current)] > 0.21 * module[j]:
+            if dist(j, current) > 0.21 * module[j]:
                 alternates.append(j)
                 current = j
     keep.sort()
