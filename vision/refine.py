@@ -59,6 +59,24 @@ def square_homographies(quads: np.ndarray, side: float) -> np.ndarray:
     return np.concatenate([h, np.ones((n, 1))], axis=1).reshape(n, 3, 3)
 
 
+def square_points(quads: np.ndarray, uv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points given in the unit square (P, 2) (corner 0 at (0, 0), 1 at (1, 0), 2 at (1, 1))
+    carried onto each quad (N, 4, 2) by the homography taking the square onto it (closed form):
+    their x and y (N, P)."""
+    x0, x1, x2, x3 = (quads[:, i, 0:1] for i in range(4))
+    y0, y1, y2, y3 = (quads[:, i, 1:2] for i in range(4))
+    sx, sy = x0 - x1 + x2 - x3, y0 - y1 + y2 - y3
+    dx1, dx2, dy1, dy2 = x1 - x2, x3 - x2, y1 - y2, y3 - y2
+    den = dx1 * dy2 - dx2 * dy1
+    den = np.where(np.abs(den) > 1e-12, den, 1e-12)
+    g, h = (sx * dy2 - dx2 * sy) / den, (dx1 * sy - sx * dy1) / den
+    u, v = uv[None, :, 0], uv[None, :, 1]
+    w = g * u + h * v + 1.0
+    x = ((x1 - x0 + g * x1) * u + (x3 - x0 + h * x3) * v + x0) / w
+    y = ((y1 - y0 + g * y1) * u + (y3 - y0 + h * y3) * v + y0) / w
+    return x, y
+
+
 def _clockwise(quads: np.ndarray) -> np.ndarray:
     """Quads (N, 4, 2) ordered clockwise on screen (image y points down)."""
     q = quads.copy()
@@ -200,11 +218,8 @@ def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_contrast
         return np.zeros(0, int), quads
     cells = nbits + 2
     canon, border = _cell_grid(cells)
-    Hs = square_homographies(quads, float(cells))
-    proj = canon @ Hs.transpose(0, 2, 1)  # (N, C, 3)
-    pts = proj[..., :2] / proj[..., 2:3]
     k = len(SUB_CELL)
-    vals = _sample(gray, pts).reshape(n, cells, k, cells, k).mean(axis=(2, 4))  # (N, rows, cols)
+    vals = _sample_xy(gray, *square_points(quads, canon[:, :2] / cells)).reshape(n, cells, k, cells, k).mean(axis=(2, 4))
     if values is not None:
         values.append(vals.reshape(n, -1))
     inner = vals[:, 1:-1, 1:-1].reshape(n, -1)
@@ -272,11 +287,9 @@ def blurred_templates(dictionary: str) -> tuple[np.ndarray, np.ndarray, np.ndarr
 def cell_values(gray: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarray:
     """Mean grey value of each cell's sample points (N, cells * cells) for clockwise quads (N, 4, 2)."""
     canon, _ = _cell_grid(cells)
-    Hs = square_homographies(quads, float(cells))
-    proj = canon @ Hs.transpose(0, 2, 1)
-    pts = proj[..., :2] / proj[..., 2:3]
     k = len(SUB_CELL)
-    return _sample(gray, pts).reshape(len(quads), cells, k, cells, k).mean(axis=(2, 4)).reshape(len(quads), -1)
+    x, y = square_points(quads, canon[:, :2] / cells)
+    return _sample_xy(gray, x, y).reshape(len(quads), cells, k, cells, k).mean(axis=(2, 4)).reshape(len(quads), -1)
 
 
 def match_blurred(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_corr: float = 0.93,
