@@ -306,25 +306,24 @@ def contour_quads(settings: DetectorSettings, image: np.ndarray) -> tuple[np.nda
     # a contour of every pixel: its length is its perimeter
     lengths = np.fromiter(map(len, contours), np.int64, len(contours))
     lo, hi = int(4 * settings.min_side_px), int(4 * settings.max_side_px)
-    quads, perims = [], []
-    for i in np.flatnonzero((lengths >= lo) & (lengths <= hi)).tolist():
-        n = int(lengths[i])
-        a = cv2.approxPolyDP(contours[i], n * 0.05, True)
-        if len(a) == 4:
-            quads.append(a)
-            perims.append(n)
-    if not quads:
+    sized = np.flatnonzero((lengths >= lo) & (lengths <= hi)).tolist()
+    approx = [cv2.approxPolyDP(contours[i], len(contours[i]) * 0.05, True) for i in sized]
+    four = [k for k, a in enumerate(approx) if len(a) == 4]
+    if not four:
         return empty, empty
-    q = np.concatenate(quads).reshape(-1, 4, 2).astype(np.float64)
-    n = np.array(perims, np.float64)
-    edge = np.roll(q, -1, axis=1) - q
-    turn = edge[..., 0] * np.roll(edge, -1, axis=1)[..., 1] - edge[..., 1] * np.roll(edge, -1, axis=1)[..., 0]
+    q = np.concatenate([approx[k] for k in four]).reshape(-1, 4, 2).astype(np.float64)
+    n = lengths[[sized[k] for k in four]].astype(np.float64)
+    edge = q[:, _NEXT] - q
+    turn = edge[..., 0] * edge[:, _NEXT, 1] - edge[..., 1] * edge[:, _NEXT, 0]
     convex = (turn > 0).all(axis=1) | (turn < 0).all(axis=1)
     apart = (edge * edge).sum(axis=2).min(axis=1) >= (0.1 * n) ** 2
     q = q[convex & apart]
     if not len(q):
         return empty, empty
     return _group_quads(q, image.shape)
+
+
+_NEXT = [1, 2, 3, 0]
 
 
 def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -334,7 +333,7 @@ def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.
     d1, d2 = q[:, 1] - q[:, 0], q[:, 2] - q[:, 0]
     flip = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0] < 0
     q[flip] = q[flip][:, [0, 3, 2, 1]]
-    perim = np.linalg.norm(np.roll(q, -1, axis=1) - q, axis=2).sum(axis=1)
+    perim = np.sqrt(((q[:, _NEXT] - q) ** 2).sum(axis=2)).sum(axis=1)
     order = np.argsort(-perim, kind="stable")
     q, perim = q[order], perim[order]
     m = len(q)
@@ -348,8 +347,9 @@ def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.
 
     # the mean corner distance is at least the centres' distance: only pairs whose centres are
     # that close can be grouped (few: most candidates stand alone)
-    centres = q.mean(axis=1)
-    near = np.linalg.norm(centres[:, None] - centres[None, :], axis=2) < 0.05 * perim[None, :]
+    centres = q.sum(axis=1) / 4
+    gap = centres[:, None] - centres[None, :]
+    near = (gap ** 2).sum(axis=2) < (0.05 * perim[None, :]) ** 2
     pairs = [(i, j) for i, j in zip(*np.nonzero(np.triu(near, 1))) if dist(i, j) < 0.05 * perim[j]]
     if not pairs:
         return q[inside], np.zeros((0, 4, 2))
