@@ -155,13 +155,12 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
     second threshold window, :meth:`DetectorSettings.for_marker_px`) also looks for markers as
     dark blobs on the plane and searches the frame itself, adding what the plane's search did
     not read (about twice the time)."""
-    rect = [board_rect(setup)]
     if setup.plane is None:
-        return locate(setup, detect(setup.detector, gray, rect))
+        return locate(setup, detect(setup.detector, gray, [board_rect(setup)]))
     thorough = setup.detector.window_max_px > setup.detector.window_px
     found = find_markers(replace(setup, plane=replace(setup.plane, blobs=True)) if thorough else setup, gray)
     if thorough:
-        found = sorted(found + detect(setup.detector, gray, rect, known=found), key=lambda d: d.marker)
+        found = sorted(found + detect(setup.detector, gray, [board_rect(setup)], known=found), key=lambda d: d.marker)
     return locate(setup, found)
 
 
