@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -38,14 +39,14 @@ def test_the_view_tables_agree_with_the_camera_model():
     assert cam.has_distortion
     view = plane_view(cam, BOARD, MARKERS)
     assert view.shrink == 1 and view.mm_per_px == pytest.approx(MARKERS.figure_marker_mm / PlaneSettings().marker_px)
-    mx, my = view.maps
+    mx, my = cv2.convertMaps(view.maps[0], view.maps[1], cv2.CV_32FC1)
     rng = np.random.default_rng(0)
     cols, rows = rng.integers(0, view.width, 300), rng.integers(0, view.height, 300)
     want = view.to_frame(np.column_stack([cols, rows]).astype(float))
     got = np.column_stack([mx[rows, cols], my[rows, cols]])
     inside = ((want >= 0) & (want < [cam.width, cam.height])).all(axis=1)
     assert inside.sum() > 150
-    assert np.abs(got - want)[inside].max() < 0.03  # px: bilinear between exact points
+    assert np.abs(got - want)[inside].max() < 0.06  # px: bilinear between exact points, 1/32 px steps
     # and a view pixel is the board point it names, at cap height
     x, y = BOARD.length_mm / 3, BOARD.width_mm / 2
     col, row = (x - view.x0_mm) / view.mm_per_px, (view.y1_mm - y) / view.mm_per_px
