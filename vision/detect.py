@@ -273,13 +273,13 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
         # the corners reported are the refined quad's, turned as the reading that matched: the
         # larger or smaller quad only sampled the cells (reported, it made a cap look 7 % larger)
         read_as = quads_read[pick, np.arange(len(retry))]
-        rolls = np.stack([np.roll(r, -k, axis=1) for k in range(4)])  # (4, R, 4, 2)
+        rolls = r[:, _TURNS].transpose(1, 0, 2, 3)  # (4, R, 4, 2): corner k first
         k = np.argmin(np.linalg.norm(rolls - read_as[None], axis=3).sum(axis=2), axis=0)
         own = rolls[k, np.arange(len(retry))]
         turned[retry] = np.where((got >= 0)[:, None, None], own, turned[retry])
     order = range(len(q))
     if prefer_clean:
-        side = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2).sum(axis=1)
+        side = np.sqrt(((q - q[:, _NEXT]) ** 2).sum(axis=2)).sum(axis=1)
         order = np.lexsort((side, ~clean)).tolist()
     found = [(int(marker_ids[i]), turned[i].astype(np.float32)) for i in order if marker_ids[i] >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
@@ -324,6 +324,7 @@ def contour_quads(settings: DetectorSettings, image: np.ndarray) -> tuple[np.nda
 
 
 _NEXT = [1, 2, 3, 0]
+_TURNS = [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]]  # the four starting corners
 
 
 def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:

@@ -59,6 +59,9 @@ def square_homographies(quads: np.ndarray, side: float) -> np.ndarray:
     return np.concatenate([h, np.ones((n, 1))], axis=1).reshape(n, 3, 3)
 
 
+_NEXT, _PREV = [1, 2, 3, 0], [3, 0, 1, 2]  # each corner's next and previous, round the quad
+
+
 def square_points(quads: np.ndarray, uv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Points given in the unit square (P, 2) (corner 0 at (0, 0), 1 at (1, 0), 2 at (1, 1))
     carried onto each quad (N, 4, 2) by the homography taking the square onto it (closed form):
@@ -81,7 +84,7 @@ def _clockwise(quads: np.ndarray) -> np.ndarray:
     """Quads (N, 4, 2) ordered clockwise on screen (image y points down)."""
     q = quads.copy()
     x, y = q[..., 0], q[..., 1]
-    area = (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)
+    area = (x * y[:, _NEXT] - x[:, _NEXT] * y).sum(axis=1)
     flip = area < 0
     q[flip] = q[flip][:, [0, 3, 2, 1]]
     return q
@@ -111,7 +114,6 @@ def _sample_xy(gray: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return out.reshape(-1)[:n].reshape(shape).astype(np.float32)
 
 
-_NEXT, _PREV = [1, 2, 3, 0], [3, 0, 1, 2]  # each corner's next and previous, round the quad
 _STEPS = np.linspace(-1.0, 1.0, 13)  # where an edge is looked for, in fractions of the reach
 
 
