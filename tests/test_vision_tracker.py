@@ -394,7 +394,7 @@ def test_a_resumed_match_does_not_take_a_misread_id_in_another_figures_square(ru
     assert [e.marker for e in moves(events)] == committed
     if rules:
         (notice,) = [e for e in events if isinstance(e, ConflictNotice)]
-        assert notice.marker == 18 and "where marker 7 stands by the rules" in notice.reason
+        assert notice.marker == 18 and "where the rules have Home #8 (marker 7)" in notice.reason
         # its cap is there, its code misread: home #8 counts as seen where the rules have him
         assert {f.marker: f.seen for f in tracker.figures()} == {7: True}
     # marker 18 where the rules have it is taken as ever, with nothing to doubt

@@ -89,6 +89,19 @@ class Expected:
                 f"{self.y1_mm:g})")
 
 
+def expectations(standing, marker_map) -> tuple[Expected, ...]:
+    """The rules' positions (``companion.sightings.Standing``: a player and the rectangle of his
+    square or space) as the tracker's expectations, by marker (``vision.config.MarkerMap``); a
+    figure that carries no marker is left out."""
+    marker_of = {e.player: m for m, e in marker_map.entries.items()}
+    out = []
+    for st in standing:
+        marker = marker_of.get(st.player)
+        if marker is not None:
+            out.append(Expected(marker, st.player, st.x0_mm, st.y0_mm, st.x1_mm, st.y1_mm))
+    return tuple(out)
+
+
 @dataclass
 class _Suspect:
     """An id read where the rules have another figure: since when, where, and over whom."""
@@ -159,6 +172,10 @@ class _Track:
     candidate: _Candidate | None = None
     last_seen: float | None = None
     doubt: str = ""  # said with the next commit: read where the rules have another figure
+
+
+def _who(e: Expected) -> str:
+    return f"{e.player.team.label} #{e.player.number}" if e.player is not None else f"marker {e.marker}"
 
 
 def _angle(a: float, b: float) -> float:
@@ -330,7 +347,7 @@ class Tracker:
                 keep.append(obs)
                 continue
             if suspect is not None:
-                covered, by = suspect.marker, "stands"
+                where = f"where marker {suspect.marker} stands"
             else:
                 e = self._expected_over(obs, here)
                 if e is None or (own is not None and own.doubt and self._doubtful(obs, t)):
@@ -340,19 +357,18 @@ class Tracker:
                     continue
                 if own is not None:
                     own.doubt = ""
-                covered, by = e.marker, "stands by the rules"
+                where = f"where the rules have {_who(e)} (marker {e.marker})"
                 if self._held_long(obs, e, t):
-                    who = f"{e.player.team.label} #{e.player.number}" if e.player is not None else f"marker {e.marker}"
                     self._track(obs.marker, obs.player).doubt = (
-                        f"the rules have {who} there, whose marker does not read: covered, or moved?")
+                        f"the rules have {_who(e)} there, whose marker does not read: covered, or moved?")
                     keep.append(obs)
                     continue
                 # its cap is there, its code misread: the covered figure is seen where it stands
                 self._track(e.marker, e.player).last_seen = t
             key = -1 - obs.marker  # one notice per misread id while it lasts
             if key not in self._conflicts:
-                events.append(ConflictNotice(obs.marker, f"marker {obs.marker} read where marker {covered} {by}, "
-                                                         f"unseen: taken for it, partly covered", t))
+                events.append(ConflictNotice(obs.marker, f"marker {obs.marker} read {where}, unseen: taken for it, "
+                                                         f"partly covered", t))
             self._conflicts[key] = (t, "impostor", True)
         return keep
 
