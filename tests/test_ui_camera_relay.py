@@ -91,3 +91,16 @@ def test_a_doubted_sighting_waits_for_one_touch_and_conflicts_are_said_once(tmp_
     ctl.drop_proposal(proposal.id)   # one touch: home #8's marker was covered, nothing moved
     assert not ctl.view.proposals and ctl.view.state.players[A(9)].ms == state.players[A(9)].ms
     ctl.close()
+
+
+def test_on_the_tablet_a_doubted_sighting_asks_and_one_touch_drops_it(tmp_path):
+    from pathlib import Path
+
+    from test_ui_app import not_blank, run_scenario
+
+    result = run_scenario("1280x800", tmp_path, "game:doubt")   # tests/ui_play_doubt.py
+    assert result["error"] == "", result["error"]
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"live_camera_doubt", "live_camera_doubt_dropped"} <= names
+    for shot in result["screenshots"]:
+        assert not_blank(shot), f"{shot} is blank"
