@@ -229,6 +229,7 @@ def run(sequences: int, base: int = SEED, resumed: bool = False) -> dict:
     first frame (a resumed match) and taking each committed sighting without a doubt."""
     plain, ruled = Count(), Count()
     frames = moves = kept = kept_wrongly = 0
+    standing, never = [0, 0], [0, 0]
     for k in range(sequences):
         seed = base + k
         rng = np.random.default_rng(seed)
@@ -268,7 +269,16 @@ def run(sequences: int, base: int = SEED, resumed: bool = False) -> dict:
             for count, tracker, known in ((plain, trackers[0], None), (ruled, trackers[1], rules)):
                 events = tracker.update(result, t)
                 count.frame(seed, t, events, tracker, mt, rest, settled_from, truth, known, placed)
+        # caps shoulder to shoulder (centres a cap's width apart) can merge into one outline
+        found = {f.marker for f in trackers[0].figures() if f.committed is not None}
+        for f in on_pitch:
+            wall = any(g is not f and math.hypot(g.x_mm - f.x_mm, g.y_mm - f.y_mm) < 1.2 * MARKERS.cap_mm
+                       for g in on_pitch)
+            standing[0 if wall else 1] += 1
+            never[0 if wall else 1] += f.marker not in found
     return {"sequences": sequences, "frames": frames, "resumed": resumed,
+            "standing figures never found, in a wall of touching caps / elsewhere":
+                f"{never[0]} of {standing[0]} / {never[1]} of {standing[1]}",
             "caps kept in place (figure-frames)": kept, "kept in place wrongly": kept_wrongly,
             "without the rules' positions": plain.report(moves), "with the rules' positions": ruled.report(moves)}
 
