@@ -433,6 +433,14 @@ def test_where_an_id_is_read_against_the_rules_positions(x, y, doubt):
     assert bool(s.doubt) is doubt and (s.time_s > 3.0) is doubt
 
 
+def test_a_space_for_several_figures_does_not_hold_back_another_id_read_in_it():
+    tracker = Tracker(BOARD)
+    # home #8 somewhere in a 120 x 100 mm space (Football Leader's hold several counters)
+    tracker.expect([Expected(7, HOME8, 0.0, 0.0, 120.0, 100.0), RULES[1]])
+    (s,) = moves(feed(tracker, [FrameResult(figures=(seen(18, 50.0, 50.0, player=AWAY3),))] * 10))
+    assert s.marker == 18 and s.doubt == ""
+
+
 def test_the_rules_positions_give_way_to_what_the_tracker_saw_move():
     rng = np.random.default_rng(24)
     tracker = Tracker(BOARD)

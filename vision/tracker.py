@@ -66,6 +66,9 @@ class TrackerSettings:
     expect_margin_mm: float = 3.0
     expect_hold_s: float = 3.0
     expect_gap_s: float = 0.5
+    # a square or space wider than this (Football Leader's, for several counters) does not
+    # place a cap closely enough to call another id read in it a misread
+    expect_max_mm: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,9 +314,12 @@ class Tracker:
         tracker to stand elsewhere now (then the rules have not caught up with its move yet)."""
         if obs.player is None or not self._expected or self._where_expected(obs.marker, obs.x_mm, obs.y_mm):
             return None
+        big = self.settings.expect_max_mm
         for e in self._expected.values():
             if e.marker == obs.marker or e.marker in here or not e.contains(obs.x_mm, obs.y_mm):
                 continue
+            if e.x1_mm - e.x0_mm > big or e.y1_mm - e.y0_mm > big:
+                continue  # a space that holds several figures says too little about where a cap is
             tr = self._tracks.get(e.marker)
             if tr is not None and tr.committed is not None and not e.contains(
                     tr.committed.x_mm, tr.committed.y_mm, self.settings.expect_margin_mm):
