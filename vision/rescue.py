@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -33,7 +33,7 @@ from calibration.camera import CameraModel
 
 from .detect import Detection
 from .extent import board_extent_mm
-from .refine import SUB_CELL, _cell_grid, _sample, blurred_templates, fit_edges, read_bits
+from .refine import SUB_CELL, _cell_grid, _sample, blurred_templates, fit_edges, read_bits, square_homographies
 
 log = logging.getLogger(__name__)
 
@@ -44,22 +44,26 @@ _STEP = 8  # view pixels between exactly projected grid points (bilinear in betw
 class RescueSettings:
     """``view_marker_px``: a marker's side in the search view; ``cell_px``: patch pixels per
     marker cell; ``patch_sides``: the patch's side in marker sides (the cap and some of what
-    is around it); ``max_patches`` (figures) and ``max_ball_patches`` bound the work per frame,
-    strongest candidates first; ``contrast`` and ``spread`` (grey levels): a candidate's core is
+    is around it); ``max_patches`` (figures; and ``per_unread`` times the figure ids not read
+    yet) and ``max_ball_patches`` bound the work per frame, strongest candidates first; ``contrast`` and ``spread`` (grey levels): a candidate's core is
     darker than what is beside it by ``contrast`` on three sides of four and holds black and white
     ``spread`` apart; ``min_corr`` and ``margin``: a blurred-pattern reading needs that
     correlation and a best id whose misfit is ``margin`` times smaller than any other id's
-    (stricter than the main search's: these candidates are not outlines)."""
+    (stricter than the main search's 2.5: these candidates are not outlines); the ball search,
+    which accepts one id only, ``ball_margin``."""
 
     view_marker_px: float = 8.0
     cell_px: int = 6
     patch_sides: float = 1.9
     max_patches: int = 40
-    max_ball_patches: int = 12
-    contrast: float = 20.0
-    spread: float = 50.0
+    per_unread: float = 3.0
+    like_share: float = 0.4
+    max_ball_patches: int = 30
+    contrast: float = 12.0
+    spread: float = 35.0
     min_corr: float = 0.95
     margin: float = 4.0
+    ball_margin: float = 3.0
     min_contrast: float = 25.0
 
 
@@ -139,12 +143,17 @@ def _search_view(camera: CameraModel, board, markers, z_mm: float, mm_per_px: fl
 # --- candidates -----------------------------------------------------------------------------------
 
 def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken: np.ndarray,
-                 limit: int) -> tuple[np.ndarray, np.ndarray]:
+                 limit: int, taken_r: np.ndarray | None = None,
+                 like: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Centres (N, 2) in view pixels, strongest first, and scores (N,) of dark squares of
     ``side`` view pixels in the view ``image`` (height, width) uint8, away from ``taken`` points
-    (M, 2) (markers read already): a core darker by ``contrast`` than what lies beside it on at
-    least three of its four sides (a cap's figure may darken one) and holding black and white
-    ``spread`` apart. At most ``limit``, no two within 0.7 of a side."""
+    (M, 2) (markers read already; farther than ``taken_r`` (M,) px each, by default 0.8 side):
+    a core darker by ``contrast`` than what lies beside it on at least three of its four sides
+    (a cap's figure may darken one) and holding black and white ``spread`` apart. At most
+    ``limit``, no two within a side (caps touch at more). With three or more points ``like``
+    (K, 2) (markers of this size read already), only candidates scoring ``like_share`` of
+    their median score or more: in a frame where most caps read, what scores far below them
+    is rarely a cap."""
     k = max(3, int(round(0.35 * side)) | 1)  # a marker's core
     # in whole grey levels (uint8 arithmetic, saturating): a quarter of the float work
     box = cv2.blur(image, (k, k), borderType=cv2.BORDER_REPLICATE)
@@ -167,11 +176,20 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
     order = np.argsort(-score[ys, xs], kind="stable")
     pts = np.column_stack([xs[order], ys[order]]).astype(np.float64)
     sc = score[ys, xs][order]
+    if like is not None and len(like) >= 3:
+        best = cv2.dilate(score, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+        at = np.round(like).astype(int)
+        inside = (at[:, 0] >= 0) & (at[:, 1] >= 0) & (at[:, 0] < w) & (at[:, 1] < h)
+        if inside.sum() >= 3:
+            ref = float(np.median(best[at[inside, 1], at[inside, 0]]))
+            strong = sc >= settings.like_share * ref
+            pts, sc = pts[strong], sc[strong]
     if len(taken):
-        far = np.linalg.norm(pts[:, None] - taken[None], axis=2).min(axis=1) >= 0.8 * side
+        r = np.full(len(taken), 0.8 * side) if taken_r is None else np.maximum(taken_r, 0.8 * side)
+        far = (np.linalg.norm(pts[:, None] - taken[None], axis=2) >= r[None]).all(axis=1)
         pts, sc = pts[far], sc[far]
     pts, sc = pts[:8 * limit], sc[:8 * limit]
-    close = np.linalg.norm(pts[:, None] - pts[None], axis=2) < 0.7 * side
+    close = np.linalg.norm(pts[:, None] - pts[None], axis=2) < side
     keep: list[int] = []  # greedy, strongest first: no two candidates on one marker
     free = np.ones(len(pts), bool)
     for i in range(len(pts)):
@@ -189,33 +207,29 @@ def patch_homographies(camera: CameraModel, centres_mm: np.ndarray, z_mm: float,
                        size: int) -> np.ndarray:
     """Homographies (N, 3, 3) from patch pixels (u, v) to frame pixels, for square patches of
     ``size`` px centred on board points ``centres_mm`` (N, 2) at ``z_mm``, ``mm_per_px`` each,
-    u along +x and v along -y (seen from above). Fitted to 3 x 3 projected points per patch (the
-    lens's distortion is smooth over a cap)."""
+    u along +x and v along -y (seen from above): exact at the patch's corners (the lens's
+    distortion is smooth over a cap: a few hundredths of a pixel in between)."""
     n = len(centres_mm)
-    g = np.array([0.0, (size - 1) / 2, size - 1.0])
-    U, V = np.meshgrid(g, g)
-    uv = np.column_stack([U.ravel(), V.ravel()])  # (9, 2)
-    c = (size - 1) / 2
-    xy = centres_mm[:, None, :] + np.stack([(uv[:, 0] - c) * mm_per_px, -(uv[:, 1] - c) * mm_per_px], axis=-1)[None]
-    pts = np.concatenate([xy, np.full((n, 9, 1), z_mm)], axis=2).reshape(-1, 3)
-    px = camera.project(pts).reshape(n, 9, 2)
-    return np.stack([cv2.findHomography(uv, px[i], 0)[0] for i in range(n)])
+    half = (size - 1) / 2 * mm_per_px
+    xy = centres_mm[:, None, :] + np.array([[-half, half], [half, half], [half, -half], [-half, -half]])[None]
+    pts = np.concatenate([xy, np.full((n, 4, 1), z_mm)], axis=2).reshape(-1, 3)
+    return square_homographies(camera.project(pts).reshape(n, 4, 2), float(size - 1))
 
 
-def _turn(patch: np.ndarray, centre: float, sigma: float) -> float:
-    """The angle (radians, modulo 90 degrees) of the square around the patch's centre: its edges'
-    gradient directions times four, averaged with their strengths near the centre."""
-    p = patch.astype(np.float32)
-    gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3)
-    m2 = gx * gx + gy * gy
+def _turns(stack: np.ndarray, n: int, size: int, sigma: float) -> np.ndarray:
+    """Per patch (``n`` patches of ``size`` stacked in rows), the angle (n,) radians, modulo 90
+    degrees, of the square around its centre: its edges' gradient directions times four,
+    averaged with their strengths near the centre."""
+    p = stack.astype(np.float32)
+    gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3).reshape(n, size, size)
+    gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3).reshape(n, size, size)
     c2, s2 = gx * gx - gy * gy, 2 * gx * gy
-    r = np.arange(patch.shape[0], dtype=np.float32) - centre
+    mm = np.maximum(gx * gx + gy * gy, 1e-6)
+    r = np.arange(size, dtype=np.float32) - (size - 1) / 2
     wt = np.exp(-(r[:, None] ** 2 + r[None, :] ** 2) / (2 * sigma * sigma))
-    mm = np.maximum(m2, 1e-6)
-    a = float(((c2 * c2 - s2 * s2) / mm * wt).sum())
-    b = float(((2 * c2 * s2) / mm * wt).sum())
-    return math.atan2(b, a) / 4
+    a = ((c2 * c2 - s2 * s2) / mm * wt).sum(axis=(1, 2))
+    b = ((2 * c2 * s2) / mm * wt).sum(axis=(1, 2))
+    return np.arctan2(b, a) / 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,11 +267,14 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
     margin = int(max(2, round((cap_mm - marker_mm) / 2 / mm_px)))
     Hs = patch_homographies(camera, view.board_points(centres)[:, :2], view.z_mm, mm_px, size)
     flags = cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP
+    # the marker's turn, from a first look at a third of the resolution (its edges are there)
+    small = size // 3
+    to_small = np.diag([(size - 1) / (small - 1), (size - 1) / (small - 1), 1.0])
+    firsts = [cv2.warpPerspective(gray, H @ to_small, (small, small), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=cv2.BORDER_REPLICATE) for H in Hs]
+    thetas = _turns(np.vstack(firsts), n, small, 0.5 * side * (small - 1) / (size - 1))
     turned_H, tiles = [], []
-    for H in Hs:
-        first = cv2.warpPerspective(gray, H, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                    borderMode=cv2.BORDER_REPLICATE)
-        theta = _turn(first, c0, 0.5 * side)
+    for H, theta in zip(Hs, thetas):
         # patch pixels turned by theta about the centre: the marker's edges along the axes
         c, s_ = math.cos(theta), math.sin(theta)
         R = np.array([[c, -s_, c0 - c * c0 + s_ * c0], [s_, c, c0 - s_ * c0 - c * c0], [0, 0, 1]])
@@ -327,7 +344,7 @@ _TURNS = (-3.0, 0.0, 3.0)
 
 
 def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
-                   dictionary: str) -> tuple[np.ndarray, np.ndarray]:
+                   dictionary: str, details: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Ids (N,) (-1: none) and rotations (N,) of markers of ``side`` px centred at ``mid``
     (N, 2), turned ``turn`` (N,) radians in ``image``, by correlation with the dictionary drawn
     blurred (:func:`vision.refine.blurred_templates`), each id's best over a few nudges of
@@ -374,6 +391,8 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
                       at[:, None, 1] + sb[:, None] * unit[:, 0] + cb[:, None] * unit[:, 1]], axis=-1)
     bits, _ = read_bits(image, quads, dictionary)
     good &= (bits < 0) | (bits == best)
+    if details is not None:  # for looking at what was refused: (best id, r1, r2, contrast, bits)
+        details.append((best, r1, r2, contrast, bits))
     return np.where(good, best, -1), t_rots[mm]
 
 
@@ -403,32 +422,47 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection],
     t0 = time.thread_time()
     ms, cam = setup.markers, setup.camera
     have = {d.marker for d in found}
-    centres_px = np.array([d.center for d in found]).reshape(-1, 2)
     searches = []
     figures = set(ms.figure_ids) - have
     if figures:
-        searches.append(("figures", ms.cap_height_mm, ms.figure_marker_mm, ms.cap_mm, figures, settings.max_patches))
+        searches.append(("figures", ms.cap_height_mm, ms.figure_marker_mm, ms.cap_mm, figures,
+                         min(settings.max_patches, int(settings.per_unread * len(figures))), settings.margin))
     if ms.ball_id not in have:
         searches.append(("ball", ms.ball_height_mm, ms.ball_marker_mm, ms.ball_token_mm, {ms.ball_id},
-                         settings.max_ball_patches))
+                         settings.max_ball_patches, settings.ball_margin))
     out: list[Detection] = []
     stories: dict[str, list[Candidate]] = {}
     views: dict[str, tuple[SearchView, np.ndarray]] = {}
-    for name, z, marker_mm, cap_mm, accept, limit in searches:
+    for name, z, marker_mm, cap_mm, accept, limit, margin in searches:
         view = search_view(cam, setup.board, ms, z, marker_mm, settings.view_marker_px)
         image = view.image(gray)
-        taken = view.view_points(np.vstack([centres_px, np.array([d.center for d in out]).reshape(-1, 2)]))
-        centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit)
-        got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
-                                  accept - {d.marker for d in out})
-        # one id read at two places is no reading (the main search's conflict would drop both)
-        ids = [d.marker for d in got]
-        out += [d for d in got if ids.count(d.marker) == 1]
+        # what is read already, as the view sees it: its centre, and as far as its corners reach
+        known = found + out
+        corners = view.view_points(np.array([d.corners for d in known]).reshape(-1, 2)).reshape(-1, 4, 2)
+        taken = corners.mean(axis=1)
+        reach = np.linalg.norm(corners - taken[:, None], axis=2).max(axis=1) if len(known) else np.zeros(0)
+        like = taken[[ms.side_of(d.marker) == marker_mm and ms.height_of(d.marker) == z for d in known]]
+        centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
+        got, story = read_patches(replace(settings, margin=margin), gray, cam, view, centres, marker_mm, cap_mm,
+                                  ms.dictionary, accept - {d.marker for d in out})
+        out += _one_place(got)
         stories[name] = story
         views[name] = (view, image)
     spent = 1000 * (time.thread_time() - t0)
     log.debug("rescue: %d read from %d candidates in %.1f ms", len(out), sum(map(len, stories.values())), spent)
     return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent)
+
+
+def _one_place(got: list[Detection]) -> list[Detection]:
+    """One detection per id: readings of one id on one marker (two candidates on it) are one,
+    the first (strongest) kept; an id read at two places is no reading at all (as a conflict
+    it would cost the figure read correctly)."""
+    out = []
+    for marker in sorted({d.marker for d in got}):
+        same = [d for d in got if d.marker == marker]
+        if all(np.linalg.norm(d.center - same[0].center) < 0.7 * same[0].side_px for d in same):
+            out.append(same[0])
+    return out
 
 
 def draw_rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None) -> np.ndarray:
