@@ -52,11 +52,13 @@ class RescueSettings:
     (stricter than the main search's 2.5: these candidates are not outlines); the ball search,
     which accepts one id only, ``ball_margin``."""
 
-    view_marker_px: float = 8.0
+    view_marker_px: float = 7.0
     cell_px: int = 6
     patch_sides: float = 1.9
     max_patches: int = 40
     per_unread: float = 3.0
+    min_rim: float = 15.0
+    screen_corr: float = 0.8
     like_share: float = 0.4
     max_ball_patches: int = 30
     contrast: float = 12.0
@@ -70,8 +72,8 @@ class RescueSettings:
 @dataclass(frozen=True, eq=False)
 class SearchView:
     """The plane at ``z_mm`` seen from above at ``mm_per_px``: view pixel (col, row) is the board
-    point (``x0_mm + col * mm_per_px``, ``y1_mm - row * mm_per_px``, ``z_mm``); ``maps`` (height,
-    width) float32 pairs into the frame reduced ``shrink`` times."""
+    point (``x0_mm + col * mm_per_px``, ``y1_mm - row * mm_per_px``, ``z_mm``); ``maps`` are OpenCV's
+    fixed-point remap tables (height, width) into the frame reduced ``shrink`` times."""
 
     camera: CameraModel
     z_mm: float
@@ -124,9 +126,11 @@ def _search_view(camera: CameraModel, board, markers, z_mm: float, mm_per_px: fl
     x0, y0 = pts.min(axis=0)
     x1, y1 = pts.max(axis=0)
     width, height = int(np.ceil((x1 - x0) / mm_per_px)) + 1, int(np.ceil((y1 - y0) / mm_per_px)) + 1
-    # a frame whose markers are more than twice the view's would alias: area-reduce it first
+    # a frame whose markers are three times the view's or more would alias: area-reduce it first
+    # (below that the dark squares' box filters smooth what aliases, and a whole-frame reduction
+    # would cost more than the view)
     ratio = camera.pixels_per_mm((x0 + x1) / 2, (y0 + y1) / 2, z_mm) * mm_per_px
-    shrink = max(1, int(ratio / 1.2)) if ratio >= 2.0 else 1
+    shrink = max(1, int(ratio / 1.2)) if ratio >= 3.0 else 1
     view = SearchView(camera, z_mm, mm_per_px, float(x0), float(y1), shrink, ())
     n_x, n_y = -(-width // _STEP) + 2, -(-height // _STEP) + 2
     gx = (np.arange(n_x) - 1) * _STEP + (_STEP - 1) / 2
@@ -135,8 +139,9 @@ def _search_view(camera: CameraModel, board, markers, z_mm: float, mm_per_px: fl
     px = camera.project(view.board_points(np.stack([GX, GY], axis=-1))).reshape(n_y, n_x, 2)
     px = (px + 0.5) / shrink - 0.5
     px[~np.isfinite(px)] = -1e4
-    maps = tuple(cv2.resize(np.clip(px[..., i], -1e4, 3e4).astype(np.float32), (n_x * _STEP, n_y * _STEP),
-                            interpolation=cv2.INTER_LINEAR)[_STEP:_STEP + height, _STEP:_STEP + width] for i in (0, 1))
+    fine = [cv2.resize(np.clip(px[..., i], -1e4, 3e4).astype(np.float32), (n_x * _STEP, n_y * _STEP),
+                       interpolation=cv2.INTER_LINEAR)[_STEP:_STEP + height, _STEP:_STEP + width] for i in (0, 1)]
+    maps = cv2.convertMaps(fine[0], fine[1], cv2.CV_16SC2)  # OpenCV's fixed-point tables: the fast remap
     return SearchView(camera, z_mm, mm_per_px, float(x0), float(y1), shrink, maps)
 
 
@@ -167,15 +172,22 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
     kernel = np.ones((k, k), np.uint8)
     spread = cv2.subtract(cv2.dilate(image, kernel), cv2.erode(image, kernel))
     dark = cv2.subtract(beside, box)
-    ok = (spread >= settings.spread) & (dark >= settings.contrast)
-    score = cv2.blur(np.where(ok, spread.astype(np.float32) + 2 * dark, 0).astype(np.float32), (k, k))
-    peak = ok & (score > 0) & (score == cv2.dilate(score, kernel))
-    ys, xs = np.nonzero(peak)
-    if not len(xs):
+    # the score, half the spread plus the darkness, where both pass (whole grey levels)
+    ok = cv2.bitwise_and(cv2.threshold(spread, settings.spread - 1, 255, cv2.THRESH_BINARY)[1],
+                         cv2.threshold(dark, settings.contrast - 1, 255, cv2.THRESH_BINARY)[1])
+    raw = cv2.bitwise_and(cv2.addWeighted(spread, 0.5, dark, 1.0, 0.0), ok)
+    score = cv2.blur(raw, (k, k))
+    peak = cv2.bitwise_and(cv2.compare(score, cv2.dilate(score, kernel), cv2.CMP_GE),
+                           cv2.threshold(score, 0, 255, cv2.THRESH_BINARY)[1])
+    where = cv2.findNonZero(cv2.bitwise_and(peak, ok))
+    if where is None:
         return np.zeros((0, 2)), np.zeros(0)
-    order = np.argsort(-score[ys, xs], kind="stable")
+    where = where.reshape(-1, 2)  # (N, 2) x, y
+    xs, ys = where[:, 0], where[:, 1]
+    sc = score[ys, xs].astype(np.float64)
+    order = np.argsort(-sc, kind="stable")
     pts = np.column_stack([xs[order], ys[order]]).astype(np.float64)
-    sc = score[ys, xs][order]
+    sc = sc[order]
     if like is not None and len(like) >= 3:
         best = cv2.dilate(score, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
         at = np.round(like).astype(int)
@@ -183,7 +195,7 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
         if inside.sum() >= 3:
             ref = float(np.median(best[at[inside, 1], at[inside, 0]]))
             strong = sc >= settings.like_share * ref
-            pts, sc = pts[strong], sc[strong]
+            pts, sc = pts[strong], sc[strong] / max(ref, 1e-9)
     if len(taken):
         r = np.full(len(taken), 0.8 * side) if taken_r is None else np.maximum(taken_r, 0.8 * side)
         far = (np.linalg.norm(pts[:, None] - taken[None], axis=2) >= r[None]).all(axis=1)
@@ -235,8 +247,8 @@ def _turns(stack: np.ndarray, n: int, size: int, sigma: float) -> np.ndarray:
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A looked-at cap top: its view pixel, its patch (P, P) uint8, the homography (3, 3) from
-    patch to frame pixels, the quad (4, 2) located in the patch, whether its edges fit, and the
-    id read (-1: none)."""
+    patch to frame pixels, the quad (4, 2) located in the patch, whether its edges fit, the id
+    read (-1: none), and how much brighter its cap's margin is than the marker's border."""
 
     view_px: tuple[float, float]
     patch: np.ndarray
@@ -244,6 +256,7 @@ class Candidate:
     quad: np.ndarray
     fitted: bool
     marker: int
+    rim: float = 0.0
 
 
 def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel, view: SearchView,
@@ -284,15 +297,22 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
     # all patches in one tall image: the edge fit and the reading run once for them all
     stack = np.vstack(tiles)
     offs = np.arange(n)[:, None] * np.array([0.0, size])
-    centre = _border_centres(stack, n, size, side, margin, settings.cell_px) + offs
+    centre, rim = _border_centres(stack, n, size, side, margin, settings.cell_px)
+    centre = centre + offs
     quads = centre[:, None, :] + (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2)[None]
-    fitted, ok = fit_edges(stack, quads, samples=9)
-    # read at the printed size, centred and turned as the edges say
-    mid = fitted.mean(axis=1)
-    e = fitted[:, [1, 2, 3, 0]] - fitted
-    ang = np.arctan2(e[..., 1], e[..., 0]) - np.arange(4) * np.pi / 2
-    turn = np.angle(np.exp(1j * ang).mean(axis=1))
-    ids, rot = _read_jittered(settings, stack, mid, turn, side, dictionary)
+    # a first look: a cap's white margin around a black border, and cells like some marker's;
+    # most of what is not a marker goes here, before the costlier fit and reading
+    look = (rim >= settings.min_rim) & (_likeness(stack, centre, side, dictionary) >= settings.screen_corr)
+    fitted, ok = quads.copy(), np.zeros(n, bool)
+    ids, rot = np.full(n, -1), np.zeros(n, int)
+    if look.any():
+        fitted[look], ok[look] = fit_edges(stack, quads[look], samples=9)
+        # read at the printed size, centred and turned as the edges say
+        f = fitted[look]
+        e = f[:, [1, 2, 3, 0]] - f
+        ang = np.arctan2(e[..., 1], e[..., 0]) - np.arange(4) * np.pi / 2
+        turn = np.angle(np.exp(1j * ang).mean(axis=1))
+        ids[look], rot[look] = _read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary)
     out: list[Detection] = []
     stories: list[Candidate] = []
     for i in range(n):
@@ -304,14 +324,16 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
             aruco = q[(np.arange(4) - rot[i]) % 4]
             frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), turned_H[i]).reshape(4, 2)
             out.append(Detection(marker, frame_q.astype(np.float32)))
-        stories.append(Candidate(tuple(centres[i]), tiles[i], turned_H[i], q, bool(ok[i]), marker))
+        stories.append(Candidate(tuple(centres[i]), tiles[i], turned_H[i], q, bool(ok[i]), marker, float(rim[i])))
     return out, stories
 
 
-def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: int, cell: int) -> np.ndarray:
+def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: int,
+                    cell: int) -> tuple[np.ndarray, np.ndarray]:
     """Per patch (``n`` patches of ``size`` stacked in rows), the point (n, 2) within half a
     marker of its centre where a black border one cell wide inside a white margin fits best
-    (the mean of the margin less the mean of the border, from box sums; a parabola's vertex)."""
+    (the mean of the margin less the mean of the border, from box sums; a parabola's vertex),
+    and that difference there (n,) in grey levels."""
     img = stack.astype(np.float32)
     s_in = int(round(side)) | 1
     s_core = max(1, int(round(side - 2 * cell)) | 1)
@@ -335,12 +357,37 @@ def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: i
 
     sx = vertex(win[rows, iy, ix - 1], win[rows, iy, ix], win[rows, iy, ix + 1])
     sy = vertex(win[rows, iy - 1, ix], win[rows, iy, ix], win[rows, iy + 1, ix])
-    return np.column_stack([c0 - reach + ix + sx, c0 - reach + iy + sy])
+    return np.column_stack([c0 - reach + ix + sx, c0 - reach + iy + sy]), win[rows, iy, ix]
 
 
 # the read is tried a little off where the edges say: centre (cells) and turn (degrees)
 _SHIFTS = (-0.15, 0.0, 0.15)
 _TURNS = (-3.0, 0.0, 3.0)
+
+
+def _cells(image: np.ndarray, centre: np.ndarray, ang: np.ndarray, side: float) -> np.ndarray:
+    """The 6 x 6 cells' grey values (N * J, 36) of squares of ``side`` centred at ``centre``
+    (N, J, 2) and turned ``ang`` (N, J) radians in ``image``, sampled as
+    :func:`vision.refine.read_bits` samples them (a turned square needs no homography)."""
+    canon, _ = _cell_grid(6)
+    u = (canon[:, :2] - 3.0) * side / 6  # (C, 2) about the centre
+    c, s = np.cos(ang), np.sin(ang)
+    px = centre[..., None, 0] + c[..., None] * u[:, 0] - s[..., None] * u[:, 1]  # (N, J, C)
+    py = centre[..., None, 1] + s[..., None] * u[:, 0] + c[..., None] * u[:, 1]
+    k = len(SUB_CELL)
+    vals = _sample(image, np.stack([px, py], axis=-1)).reshape(-1, 6, k, 6, k)
+    return vals.mean(axis=(2, 4)).reshape(-1, 36).astype(np.float64)
+
+
+def _likeness(image: np.ndarray, mid: np.ndarray, side: float, dictionary: str) -> np.ndarray:
+    """How like any marker of the dictionary (N,), drawn blurred, the unturned squares of
+    ``side`` centred at ``mid`` (N, 2) in ``image`` look: the best correlation. A cheap first
+    look (one place, every template), before the edge fit and the nudged reading."""
+    T = blurred_templates(dictionary)[0]
+    obs = _cells(image, mid[:, None, :], np.zeros((len(mid), 1)), side)
+    obs -= obs.mean(axis=1, keepdims=True)
+    unit = (obs / np.maximum(np.linalg.norm(obs, axis=1), 1e-9)[:, None]).astype(np.float32)
+    return (unit @ T.T.astype(np.float32)).max(axis=1)
 
 
 def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
@@ -358,16 +405,8 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
     j = len(dx)
     cell = side / 6
     ang = turn[:, None] + dt[None]  # (N, J)
-    c, s = np.cos(ang), np.sin(ang)
     centre = mid[:, None, :] + np.stack([dx, dy], axis=-1)[None] * cell  # (N, J, 2)
-    # every nudge is a turned square: its cells' sample points directly, no homography
-    canon, _ = _cell_grid(6)
-    u = (canon[:, :2] - 3.0) * cell  # (C, 2) about the centre
-    px = centre[..., None, 0] + c[..., None] * u[:, 0] - s[..., None] * u[:, 1]  # (N, J, C)
-    py = centre[..., None, 1] + s[..., None] * u[:, 0] + c[..., None] * u[:, 1]
-    k = len(SUB_CELL)
-    vals = _sample(image, np.stack([px, py], axis=-1)).reshape(n * j, 6, k, 6, k)
-    obs = vals.mean(axis=(2, 4)).reshape(n * j, 36).astype(np.float64)
+    obs = _cells(image, centre, ang, side)
     obs -= obs.mean(axis=1, keepdims=True)
     norm = np.linalg.norm(obs, axis=1)
     unit_obs = (obs / np.maximum(norm, 1e-9)[:, None]).astype(np.float32)
