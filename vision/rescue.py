@@ -8,9 +8,10 @@ on a small view of the caps' plane seen from straight above (the camera model ma
 the same size and shape there, whatever the tilt or distance); each is then rectified from the
 full-resolution frame into a square patch of the plane (cubic interpolation, a fixed number of
 pixels a cell), located there (its turn from the edges' directions, its centre where a marker's
-black border inside a cap's white margin fits best, then an edge fit) and decoded: by its bits,
-and by correlation against every marker of the dictionary drawn blurred, with a strict margin
-over the second-best id. The ball token, printed at its own size and lying on the board, is
+black border inside a cap's white margin fits best, then an edge fit) and decoded by correlation
+against every marker of the dictionary drawn blurred, each id at its best over a few nudges of
+centre and turn, with a strict margin over the second-best id (and the bits, where a threshold
+reads them, agreeing). The ball token, printed at its own size and lying on the board, is
 searched for on its own plane at its own size when the main search did not read it.
 
 :func:`rescue` is the stage ``(setup, gray frame, detections so far) -> extra detections``;
@@ -33,7 +34,7 @@ from calibration.camera import CameraModel
 
 from .detect import Detection
 from .extent import board_extent_mm
-from .refine import SUB_CELL, _cell_grid, _sample, blurred_templates, fit_edges, read_bits, square_homographies
+from .refine import STRONG_EDGE, SUB_CELL, _cell_grid, _sample, blurred_templates, fit_edges, read_bits, square_homographies
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +43,17 @@ _STEP = 8  # view pixels between exactly projected grid points (bilinear in betw
 
 @dataclass(frozen=True, slots=True)
 class RescueSettings:
-    """``view_marker_px``: a marker's side in the search view; ``cell_px``: patch pixels per
-    marker cell; ``patch_sides``: the patch's side in marker sides (the cap and some of what
-    is around it); ``max_patches`` (figures; and ``per_unread`` times the figure ids not read
-    yet) and ``max_ball_patches`` bound the work per frame, strongest candidates first; ``contrast`` and ``spread`` (grey levels): a candidate's core is
-    darker than what is beside it by ``contrast`` on three sides of four and holds black and white
-    ``spread`` apart; ``min_corr`` and ``margin``: a blurred-pattern reading needs that
-    correlation and a best id whose misfit is ``margin`` times smaller than any other id's
+    """How the rescue stage looks. The search view: ``view_marker_px``, a marker's side there
+    (7: as many of the tuning scenes' markers were candidates as at 8, at three quarters of the
+    pixels); a candidate's core darker than what is beside it by ``contrast`` on three sides of
+    four and holding black and white ``spread`` apart (grey levels); with three or more markers
+    of its size read, only candidates scoring ``like_share`` of their median. The work per
+    frame: at most ``max_patches`` figure candidates, and ``per_unread`` for each figure id
+    not read yet; ``max_ball_patches`` for the ball. The patches: ``cell_px`` pixels a marker
+    cell, ``patch_sides`` marker sides across; a first look keeps candidates whose cap margin
+    is ``min_rim`` grey levels brighter than a black border and whose cells correlate
+    ``screen_corr`` with some marker. The reading: a correlation of ``min_corr``, a contrast of
+    ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
     (stricter than the main search's 2.5: these candidates are not outlines); the ball search,
     which accepts one id only, ``ball_margin``."""
 
@@ -307,6 +312,12 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
     ids, rot = np.full(n, -1), np.zeros(n, int)
     if look.any():
         fitted[look], ok[look] = fit_edges(stack, quads[look], samples=9)
+        # a marker seen obliquely is sharp one way and blurred the other (the patch undoes its
+        # shape, not its pixels), too weak for the line fit on two sides: its edges are
+        # measured on the mean profiles across it instead
+        redo = look & ~ok
+        if redo.any():
+            fitted[redo], ok[redo] = _profile_box(stack, centre[redo], side)
         # read at the printed size, centred and turned as the edges say
         f = fitted[look]
         e = f[:, [1, 2, 3, 0]] - f
@@ -358,6 +369,49 @@ def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: i
     sx = vertex(win[rows, iy, ix - 1], win[rows, iy, ix], win[rows, iy, ix + 1])
     sy = vertex(win[rows, iy - 1, ix], win[rows, iy, ix], win[rows, iy + 1, ix])
     return np.column_stack([c0 - reach + ix + sx, c0 - reach + iy + sy]), win[rows, iy, ix]
+
+
+def _profile_box(image: np.ndarray, centre: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
+    """Upright squares' edges measured on mean profiles: for markers of about ``side`` px
+    centred near ``centre`` (N, 2) in ``image`` (turned so that their edges run along the
+    axes), the steepest fall from the cap's white into the black border on each side (within a
+    cell of where it should be, to a tenth of a pixel), across the middle 70 % of the marker.
+    Returns the quads (N, 4, 2), clockwise, and whether all four edges were found with a
+    marker's proportions (N,)."""
+    n = len(centre)
+    half, band, reach = side / 2, 0.35 * side, side / 6
+    t = np.arange(-int(half + 2 * reach), int(half + 2 * reach) + 1, dtype=np.float64)  # along
+    u = np.linspace(-band, band, 9)  # across
+    quads = np.zeros((n, 4, 2))
+    ok = np.zeros(n, bool)
+    # horizontal profiles (x varies, averaged over rows) and vertical ones, for all at once
+    px = np.stack([centre[:, None, None, 0] + t[None, None, :] + 0 * u[None, :, None],
+                   centre[:, None, None, 1] + u[None, :, None] + 0 * t[None, None, :]], axis=-1)
+    py = np.stack([centre[:, None, None, 0] + u[None, :, None] + 0 * t[None, None, :],
+                   centre[:, None, None, 1] + t[None, None, :] + 0 * u[None, :, None]], axis=-1)
+    prof = _sample(image, np.stack([px, py], axis=1)).mean(axis=2)  # (N, 2, T)
+    grad = np.diff(prof, axis=-1)  # grad[k] between t[k] and t[k + 1]
+    mid_t = (t[:-1] + t[1:]) / 2
+    edges = np.zeros((n, 2, 2))  # per axis: low edge, high edge (offsets from the centre)
+    found = np.ones(n, bool)
+    for e, sign, want in ((0, -1.0, -half), (1, 1.0, half)):  # falling into black, rising out
+        win = np.abs(mid_t - want) <= reach
+        g = np.where(win[None, None], sign * grad, -np.inf)
+        k = np.clip(np.argmax(g, axis=-1), 1, grad.shape[-1] - 2)
+        g0 = np.take_along_axis(grad, (k - 1)[..., None], -1)[..., 0] * sign
+        g1 = np.take_along_axis(grad, k[..., None], -1)[..., 0] * sign
+        g2 = np.take_along_axis(grad, (k + 1)[..., None], -1)[..., 0] * sign
+        den = g0 - 2 * g1 + g2
+        sub = np.clip(np.where(den < -1e-9, 0.5 * (g0 - g2) / np.where(den < -1e-9, den, -1.0), 0.0), -0.5, 0.5)
+        edges[:, :, e] = mid_t[k] + sub
+        found &= (g1 > STRONG_EDGE).all(axis=1)
+    size = edges[:, :, 1] - edges[:, :, 0]  # (N, 2) width, height
+    ok = found & (size > 0.8 * side).all(axis=1) & (size < 1.25 * side).all(axis=1)
+    x0, x1 = centre[:, 0] + edges[:, 0, 0], centre[:, 0] + edges[:, 0, 1]
+    y0, y1 = centre[:, 1] + edges[:, 1, 0], centre[:, 1] + edges[:, 1, 1]
+    quads = np.stack([np.column_stack([x0, y0]), np.column_stack([x1, y0]), np.column_stack([x1, y1]),
+                      np.column_stack([x0, y1])], axis=1)
+    return quads, ok
 
 
 # the read is tried a little off where the edges say: centre (cells) and turn (degrees)
@@ -506,8 +560,8 @@ def _one_place(got: list[Detection]) -> list[Detection]:
 
 def draw_rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None) -> np.ndarray:
     """Debug image (rows, cols, 3) BGR: each search's view with its candidates outlined (green:
-    read, yellow: edges fitted but nothing read, red: no edges), and below it a strip of the
-    rectified patches with the square located in each."""
+    read, yellow: edges fitted but nothing read, red: refused at the first look or no edges), and
+    below it a strip of the rectified patches with the square located in each."""
     _, report = _rescue(setup, gray, found, settings)
     panels = []
     for name, (view, image) in report.views.items():
