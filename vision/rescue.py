@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -54,8 +54,7 @@ class RescueSettings:
     is ``min_rim`` grey levels brighter than a black border and whose cells correlate
     ``screen_corr`` with some marker. The reading: a correlation of ``min_corr``, a contrast of
     ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
-    (stricter than the main search's 2.5: these candidates are not outlines); the ball search,
-    which accepts one id only, ``ball_margin``."""
+    (stricter than the main search's 2.5: these candidates are not outlines)."""
 
     view_marker_px: float = 7.0
     cell_px: int = 6
@@ -68,9 +67,8 @@ class RescueSettings:
     max_ball_patches: int = 30
     contrast: float = 12.0
     spread: float = 35.0
-    min_corr: float = 0.95
-    margin: float = 4.0
-    ball_margin: float = 3.0
+    min_corr: float = 0.93
+    margin: float = 3.0
     min_contrast: float = 25.0
 
 
@@ -519,14 +517,14 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection],
     figures = set(ms.figure_ids) - have
     if figures:
         searches.append(("figures", ms.cap_height_mm, ms.figure_marker_mm, ms.cap_mm, figures,
-                         min(settings.max_patches, int(settings.per_unread * len(figures))), settings.margin))
+                         min(settings.max_patches, int(settings.per_unread * len(figures)))))
     if ms.ball_id not in have:
         searches.append(("ball", ms.ball_height_mm, ms.ball_marker_mm, ms.ball_token_mm, {ms.ball_id},
-                         settings.max_ball_patches, settings.ball_margin))
+                         settings.max_ball_patches))
     out: list[Detection] = []
     stories: dict[str, list[Candidate]] = {}
     views: dict[str, tuple[SearchView, np.ndarray]] = {}
-    for name, z, marker_mm, cap_mm, accept, limit, margin in searches:
+    for name, z, marker_mm, cap_mm, accept, limit in searches:
         view = search_view(cam, setup.board, ms, z, marker_mm, settings.view_marker_px)
         image = view.image(gray)
         # what is read already, as the view sees it: its centre, and as far as its corners reach
@@ -536,8 +534,8 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection],
         reach = np.linalg.norm(corners - taken[:, None], axis=2).max(axis=1) if len(known) else np.zeros(0)
         like = taken[[ms.side_of(d.marker) == marker_mm and ms.height_of(d.marker) == z for d in known]]
         centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
-        got, story = read_patches(replace(settings, margin=margin), gray, cam, view, centres, marker_mm, cap_mm,
-                                  ms.dictionary, accept - {d.marker for d in out})
+        got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
+                                  accept - {d.marker for d in out})
         out += _one_place(got)
         stories[name] = story
         views[name] = (view, image)
