@@ -380,8 +380,6 @@ def _profile_box(image: np.ndarray, centre: np.ndarray, side: float) -> tuple[np
     half, band, reach = side / 2, 0.35 * side, side / 6
     t = np.arange(-int(half + 2 * reach), int(half + 2 * reach) + 1, dtype=np.float64)  # along
     u = np.linspace(-band, band, 9)  # across
-    quads = np.zeros((n, 4, 2))
-    ok = np.zeros(n, bool)
     # horizontal profiles (x varies, averaged over rows) and vertical ones, for all at once
     px = np.stack([centre[:, None, None, 0] + t[None, None, :] + 0 * u[None, :, None],
                    centre[:, None, None, 1] + u[None, :, None] + 0 * t[None, None, :]], axis=-1)
