@@ -68,7 +68,7 @@ class RescueSettings:
     contrast: float = 12.0
     spread: float = 35.0
     min_corr: float = 0.93
-    margin: float = 3.0
+    margin: float = 4.0
     min_contrast: float = 25.0
 
 
