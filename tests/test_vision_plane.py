@@ -159,9 +159,9 @@ def test_a_tiny_marker_whose_readings_disagree_is_not_read():
     image, truth = render(scene)
     result = read_frame(setup_for(scene, board), to_gray(image))
     assert len(result.figures) >= 10
-    for s in result.figures:
+    for s in result.figures:  # (the rescue stage also reads a marker 99 % in view: not hidden)
         t = truth[s.marker]
-        assert t.seen and np.hypot(s.x_mm - t.x_mm, s.y_mm - t.y_mm) < 3.0, (s.marker, s.x_mm, s.y_mm)
+        assert not t.hidden and np.hypot(s.x_mm - t.x_mm, s.y_mm - t.y_mm) < 3.0, (s.marker, s.x_mm, s.y_mm)
 
 
 def test_the_views_candidates_are_opencvs_without_its_reading():
