@@ -23,7 +23,6 @@ from typing import Any, Callable
 
 from .board import GridBoard, Square
 from .dice import DieKind, Roll
-from .events import Event
 
 OnBoard = Callable[[Any], bool]
 Walker = Callable[[Any, OnBoard], None]
@@ -42,13 +41,12 @@ def _space_aliases() -> tuple[Any, ...]:
 _SQUARES: tuple[Any, ...] | None = None
 
 
-def domain_checker(game: str) -> Callable[[Event], None]:
-    """A checker for one file's events, in order: it learns the board from the first event."""
+def domain_checker(game: str) -> Callable[[Any], None]:
+    """A checker for one file's payloads, in order: it learns the board from the first one."""
     board: list[OnBoard | None] = [None]
     plans: dict[type, Walker | None] = {}
 
-    def check(event: Event) -> None:
-        payload = event.payload
+    def check(payload: Any) -> None:
         tp = type(payload)
         if board[0] is None and tp.TYPE.endswith(".match_created"):
             board[0] = board_test(payload)
