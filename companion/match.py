@@ -18,7 +18,7 @@ from .events import Event, Source, now
 from .games import ruleset_for
 from .journal import Journal
 from .journal_chain import gc_paused
-from .records import in_place
+from .records import _unshared as UNSHARED, in_place
 from .ruleset import Command, GameRules, Request, Ruleset
 from .sightings import Sighting
 
@@ -105,12 +105,13 @@ class Match:
         fold_payload = _payload_fold(self.ruleset)
         saved, starts = self._saved, self._batch_starts
         state, batch, offset = self._state, None, len(self._events)
+        unshared = UNSHARED  # what records.in_place sets, set here without a call per event
         try:
             for i, event in enumerate(events):
                 if event.batch != batch:
                     if batch is not None and not len(starts) % CHECKPOINT:
                         saved[len(starts)] = state
-                        in_place(None)  # kept: the next step copies it
+                        unshared[0] = None  # kept: the next step copies it
                     starts.append(offset + i)
                     batch = event.batch
                 try:
@@ -120,8 +121,7 @@ class Match:
                 if new is not state:
                     # Made by this step and seen by no one else: the next step may change it
                     # in place instead of copying it (companion/records.py).
-                    in_place(new)
-                    state = new
+                    unshared[0] = state = new
         finally:
             in_place(None)
         self._events.extend(events)
