@@ -21,7 +21,7 @@ import json
 import operator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import compress
+from itertools import chain, compress
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 from .codec import constructor, fast_decoder, from_json
@@ -194,23 +194,25 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
     seqs, batches, ats, sources, types_, datas, statuses, stored, _, parsed = zip(*rows)
     # Order: seqs 1..n, every batch the seq of its first event, a batch's events consecutive
     # and of one status, no active batch after an undone one.
-    if not (_all_of(seqs, int) and _all_of(batches, int) and seqs == tuple(range(1, n + 1))):
+    if not (seqs == tuple(range(1, n + 1)) and _all_of(seqs, int) and _all_of(batches, int)):
         return None
-    if not (_all_of(statuses, str) and _STATUS_SET.issuperset(statuses)):
+    try:
+        if not _STATUS_SET.issuperset(statuses):  # only text equals text
+            return None
+    except TypeError:  # an unhashable status (from a JSON Lines file)
         return None
     starts = list(map(_eq, batches, seqs))
     if not starts[0]:
         return None
-    if not all(map(_or, starts, map(_eq, batches, (0,) + batches[:-1]))):
+    if not all(map(_or, starts, map(_eq, batches, chain((0,), batches)))):
         return None
-    if not all(map(_or, starts, map(_eq, statuses, ("",) + statuses[:-1]))):
+    if not all(map(_or, starts, map(_eq, statuses, chain(("",), statuses)))):
         return None
     batch_statuses = list(compress(statuses, starts))
     if UNDONE in batch_statuses and ACTIVE in batch_statuses[batch_statuses.index(UNDONE):]:
         return None
-    if not (_all_of(ats, str) and _all_of(sources, str) and _all_of(types_, str) and _all_of(datas, str)):
-        return None
-    # The chain.
+    # The chain. (The text fields are checked to be text below, once per distinct value:
+    # anything else fails there, or breaks the chain here.)
     sha256 = hashlib.sha256
     hashes: list[str] = []
     keep = hashes.append
@@ -224,23 +226,27 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
         return None
     # Decoding and domains: each distinct payload text of a type and source once, in the
     # order of first appearance (the domain check learns the board from the first event).
-    keys = list(zip(types_, sources, datas))
-    payload_of: dict[tuple[str, str, str], Any] = dict.fromkeys(keys)
-    first = dict(zip(reversed(keys), range(n - 1, -1, -1))) if any(p is not None for p in parsed) else None
     kinds: dict[tuple[str, str], tuple[Any, Source, Callable[[Any], Any]]] = {}
     try:
+        keys = list(zip(types_, sources, datas))
+        payload_of: dict[tuple[str, str, str], Any] = dict.fromkeys(keys)
+        first = dict(zip(reversed(keys), range(n - 1, -1, -1))) if any(p is not None for p in parsed) else None
         for key in payload_of:
             type_, source, data = key
+            if type(data) is not str:
+                return None
             kind = kinds.get((type_, source))
             if kind is None:
+                if type(type_) is not str or type(source) is not str:
+                    return None
                 kind = kinds[(type_, source)] = _kind(type_, source)
             value = parsed[first[key]] if first is not None else None
             payload = kind[2](load_json(data) if value is None else value)
             if domain is not None:
                 domain(payload)
             payload_of[key] = payload
-        when_of = {at: parse_time(at) for at in dict.fromkeys(ats)}
-    except (DecodeError, ValueError, RecursionError):
+        when_of = {at: parse_time(at) for at in dict.fromkeys(ats)}  # parse_time takes text only
+    except (DecodeError, ValueError, RecursionError, TypeError):  # TypeError: unhashable values
         return None
     events = tuple(map(_make_event, seqs, batches, map(when_of.__getitem__, ats), map(_SOURCES.__getitem__, sources),
                        map(payload_of.__getitem__, keys)))
