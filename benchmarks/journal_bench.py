@@ -81,12 +81,13 @@ while True:
 
 
 def snapshot_is_whole(rows) -> bool:
-    """Every row from event 1 on, in order, each hash chained to the one before."""
+    """Every row (seq, batch, at, source, type, data, status, hash) from event 1 on, in
+    order, each hash chained to the one before."""
     prev = GENESIS
     for i, r in enumerate(rows, start=1):
-        if r.seq != i or r.hash != chain_hash(prev, r.seq, r.batch, r.at, r.source, r.type, r.data):
+        if r[0] != i or r[7] != chain_hash(prev, *r[:6]):
             return False
-        prev = r.hash
+        prev = r[7]
     return True
 
 
@@ -129,8 +130,8 @@ def reads_beside_a_writer(folder: Path, match_file: Path, reads: int, old_reads:
                 torn += 1
                 errors.append(str(exc))
                 continue
-            n = len(stored.rows)
-            if not snapshot_is_whole(stored.rows) or n < last.get(path.name, 0):
+            n = len(stored.fetched)
+            if not snapshot_is_whole(stored.fetched) or n < last.get(path.name, 0):
                 torn += 1
                 errors.append(f"{path.name}: torn at {n} rows")
             last[path.name] = n

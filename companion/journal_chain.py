@@ -152,7 +152,8 @@ def gc_paused() -> Iterator[None]:
 def check_rows(rows: Iterable[RawRow], *, chained: bool,
                omitted: Mapping[int, tuple[int, str]] | None = None,
                domain: Callable[[Any], None] | None = None) -> Checked:
-    """Check rows in order; raise Broken at the first bad one.
+    """Check rows in order; raise Broken at the first bad one. A row is a RawRow, or a
+    journal's row as SQLite gives it (a RawRow's fields up to ``hash``).
 
     ``chained``: the rows carry hashes to check (else the chain is computed, for files
     written before Touchline kept one). ``omitted`` maps the first seq of each run of events
@@ -172,7 +173,12 @@ def _check_rows(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tup
             return checked
     # Something is wrong somewhere (or runs of events were left out): walk the rows one by
     # one, which names the first bad row.
+    if rows and len(rows[0]) == _FETCHED:
+        rows = [RawRow(*row) for row in rows]
     return _walk(rows, chained, omitted, domain)
+
+
+_FETCHED = 8  # a journal's rows as SQLite gives them: a RawRow's fields before ``line``
 
 
 _eq, _or = operator.eq, operator.or_
@@ -191,7 +197,8 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
     n = len(rows)
     if not n:
         return Checked((), (), (), GENESIS, 0)
-    seqs, batches, ats, sources, types_, datas, statuses, stored, _, parsed = zip(*rows)
+    seqs, batches, ats, sources, types_, datas, statuses, stored, *more = zip(*rows)
+    parsed = more[1] if len(more) == 2 else None  # JSON Lines rows carry their data parsed
     # Order: seqs 1..n, every batch the seq of its first event, a batch's events consecutive
     # and of one status, no active batch after an undone one.
     if not (seqs == tuple(range(1, n + 1)) and _all_of(seqs, int) and _all_of(batches, int)):
@@ -230,7 +237,8 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
     try:
         keys = list(zip(types_, sources, datas))
         payload_of: dict[tuple[str, str, str], Any] = dict.fromkeys(keys)
-        first = dict(zip(reversed(keys), range(n - 1, -1, -1))) if any(p is not None for p in parsed) else None
+        first = dict(zip(reversed(keys), range(n - 1, -1, -1))) \
+            if parsed is not None and any(p is not None for p in parsed) else None
         for key in payload_of:
             type_, source, data = key
             if type(data) is not str:
@@ -240,7 +248,7 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
                 if type(type_) is not str or type(source) is not str:
                     return None
                 kind = kinds[(type_, source)] = _kind(type_, source)
-            value = parsed[first[key]] if first is not None else None
+            value = parsed[first[key]] if first is not None else None  # type: ignore[index]
             payload = kind[2](load_json(data) if value is None else value)
             if domain is not None:
                 domain(payload)

@@ -13,7 +13,7 @@ import pytest
 
 from companion.errors import TouchlineError
 from companion.journal import read_stored
-from companion.journal_chain import Broken, _check_whole, _walk
+from companion.journal_chain import Broken, RawRow, _check_whole, _walk
 from companion.journal_domains import domain_checker
 from companion.journal_chain import load_json
 from companion.jsonl import _raw
@@ -30,7 +30,8 @@ def same(rows, chained: bool, game: str) -> str | None:
     except Exception as exc:  # noqa: BLE001 - the column path must only ever give up
         return f"the column path raised {exc!r}"
     try:
-        walked = _walk(rows, chained, {}, domain_checker(game))
+        walked = _walk([RawRow(*r) for r in rows] if rows and len(rows[0]) == 8 else rows, chained, {},
+                       domain_checker(game))
     except (Broken, TouchlineError):
         walked = None
     except Exception:  # noqa: BLE001 - a walk that raises anything else: the column path must give up
@@ -49,9 +50,10 @@ def test_sound_files_take_the_column_path(bases, tmp_path):
     path = tmp_path / "sound.sqlite"
     path.write_bytes(bases["fublet_journal"])
     stored = read_stored(path)
-    whole = _check_whole(stored.rows, stored.chained, domain_checker(stored.game))
-    assert whole is not None and len(whole.events) == len(stored.rows)
-    assert not same(stored.rows, stored.chained, stored.game)
+    for rows in (stored.fetched, stored.rows):  # as SQLite gives them, and as RawRows
+        whole = _check_whole(rows, stored.chained, domain_checker(stored.game))
+        assert whole is not None and len(whole.events) == len(rows)
+        assert not same(rows, stored.chained, stored.game)
 
 
 def test_mangled_journals_agree(bases, tmp_path):
@@ -75,8 +77,8 @@ def test_mangled_journals_agree(bases, tmp_path):
             stored = read_stored(path)
         except TouchlineError:
             continue  # refused before any row is checked
-        problem = same(stored.rows, stored.chained, stored.game)
-        if not problem and _check_whole(stored.rows, stored.chained, domain_checker(stored.game)) is None:
+        problem = same(stored.fetched, stored.chained, stored.game)
+        if not problem and _check_whole(stored.fetched, stored.chained, domain_checker(stored.game)) is None:
             gave_up += 1
         if problem:
             problems.append(f"case {i} {edits}: {problem}")
