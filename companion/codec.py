@@ -412,20 +412,23 @@ def _compile_fast(tp: type, fields: list, hints: dict, known: frozenset, tag: An
         var = f"a{i}"
         names.append(name)
         variables.append(var)
-        lines.append(f"    {var} = v.get({name!r}, _M)")
-        lines.append(f"    if {var} is _M:")
+        # Subscripts, not v.get(): no method call per field (most fields are present).
         if required:
-            lines.append("        return slow(v, None)")
+            lines += ["    try:", f"        {var} = v[{name!r}]", "    except KeyError:",
+                      "        return slow(v, None)"]
+            lines += ["    " + line for line in _convert(hints[name], dec, var, f"{i}", env)]
         else:
             field = defaults[name]
+            lines.append(f"    if {name!r} in v:")
+            lines.append(f"        {var} = v[{name!r}]")
+            lines += ["        " + line for line in _convert(hints[name], dec, var, f"{i}", env)]
+            lines.append("    else:")
             if field.default is not dataclasses.MISSING:
                 env[f"default{i}"] = field.default
                 lines.append(f"        {var} = default{i}")
             else:
                 env[f"factory{i}"] = field.default_factory
                 lines.append(f"        {var} = factory{i}()")
-        lines.append("    else:")
-        lines += ["        " + line for line in _convert(hints[name], dec, var, f"{i}", env)]
     build = _builder_lines(tp, names, variables, env)
     lines += ["    try:"] + ["        " + line for line in build] + [
               "    except DecodeError:", "        raise",

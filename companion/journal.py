@@ -17,7 +17,6 @@ is refused with a JournalError and left exactly as it was.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import os
@@ -70,7 +69,13 @@ class Stored:
     game: str
     version: int
     meta: dict[str, str]
-    rows: tuple[RawRow, ...]
+    fetched: tuple[tuple, ...]  # each row as SQLite gave it: seq, batch, at, source, type, data, status, hash
+
+    @property
+    def rows(self) -> tuple[RawRow, ...]:
+        """The rows as RawRows (made on each call: for export and messages; checking reads
+        ``fetched`` as it is)."""
+        return tuple(RawRow(*row) for row in self.fetched)
 
     @property
     def chained(self) -> bool:
@@ -117,7 +122,7 @@ class Loaded:
 def check_stored(stored: Stored) -> Loaded:
     """Check a journal's rows (order, batches, statuses, chain, decoding, domains)."""
     try:
-        checked = check_rows(stored.rows, chained=stored.chained, omitted=stored.omitted,
+        checked = check_rows(stored.fetched, chained=stored.chained, omitted=stored.omitted,
                              domain=domain_checker(stored.game))
     except Broken as exc:
         raise JournalError(f"{stored.path}: {_event_name(exc, stored.rows)}{exc.reason}; the journal was left "
@@ -363,19 +368,13 @@ def _read_all(conn: sqlite3.Connection, path: Path) -> Stored:
     if meta.get("schema_version") != str(version):
         raise JournalError(f"{path}: the header table says schema {str(meta.get('schema_version'))[:20]!r} but "
                            f"the file is marked schema {version}: one of them was changed; it was left untouched")
-    columns = "seq, batch, at, source, type, data, status, " + ("hash" if version >= 2 else "NULL") + ", 0, NULL"
+    columns = "seq, batch, at, source, type, data, status, " + ("hash" if version >= 2 else "NULL")
     try:
         cursor = conn.execute(f"SELECT {columns} FROM events ORDER BY seq")
     except sqlite3.OperationalError as exc:
         raise JournalError(f"{path}: the events table is missing or changed ({exc}); it was left "
                            f"untouched") from None
-    rows = tuple(map(_raw_row, cursor))
-    return Stored(path, game, version, meta, rows)
-
-
-# A row as SQLite gives it (the SELECT above names every field) made a RawRow without a
-# Python call per row.
-_raw_row = functools.partial(tuple.__new__, RawRow)
+    return Stored(path, game, version, meta, tuple(cursor))
 
 
 def _chained_rows(head: str, events) -> tuple[list[tuple], str]:

@@ -18,6 +18,7 @@ from .events import Event, Source, now
 from .games import ruleset_for
 from .journal import Journal
 from .journal_chain import gc_paused
+from .records import _unshared as UNSHARED, in_place
 from .ruleset import Command, GameRules, Request, Ruleset
 from .sightings import Sighting
 
@@ -70,6 +71,14 @@ class Match:
     @classmethod
     def open(cls, path, rulesets: dict[str, Ruleset] | None = None) -> "Match":
         """Resume a match from its journal file."""
+        # One pause of the cyclic collector over the whole replay (reading, checking, folding):
+        # it builds thousands of acyclic objects, and a pass between its steps would walk
+        # them all for nothing. The collector runs as usual once the match is open.
+        with gc_paused():
+            return cls._open(path, rulesets)
+
+    @classmethod
+    def _open(cls, path, rulesets: dict[str, Ruleset] | None) -> "Match":
         journal = Journal.open(path)
         try:
             ruleset = (rulesets or {}).get(journal.game) or ruleset_for(journal.game)
@@ -81,8 +90,7 @@ class Match:
             journal.close()
             raise
         try:
-            with gc_paused():  # thousands of acyclic states: no collector passes meanwhile
-                return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
+            return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
         except ReplayError as exc:
             journal.close()
             raise JournalError(f"{path}: {exc}; the journal was left untouched") from exc
@@ -97,16 +105,25 @@ class Match:
         fold_payload = _payload_fold(self.ruleset)
         saved, starts = self._saved, self._batch_starts
         state, batch, offset = self._state, None, len(self._events)
-        for i, event in enumerate(events):
-            if event.batch != batch:
-                if batch is not None and not len(starts) % CHECKPOINT:
-                    saved[len(starts)] = state
-                starts.append(offset + i)
-                batch = event.batch
-            try:
-                state = fold_payload(state, event.payload) if fold_payload else evolve(state, event)
-            except Exception as exc:  # a stored event the rules cannot apply: name it
-                raise ReplayError(event.seq, event.type, str(exc) or type(exc).__name__) from exc
+        unshared = UNSHARED  # what records.in_place sets, set here without a call per event
+        try:
+            for i, event in enumerate(events):
+                if event.batch != batch:
+                    if batch is not None and not len(starts) % CHECKPOINT:
+                        saved[len(starts)] = state
+                        unshared[0] = None  # kept: the next step copies it
+                    starts.append(offset + i)
+                    batch = event.batch
+                try:
+                    new = fold_payload(state, event.payload) if fold_payload else evolve(state, event)
+                except Exception as exc:  # a stored event the rules cannot apply: name it
+                    raise ReplayError(event.seq, event.type, str(exc) or type(exc).__name__) from exc
+                if new is not state:
+                    # Made by this step and seen by no one else: the next step may change it
+                    # in place instead of copying it (companion/records.py).
+                    unshared[0] = state = new
+        finally:
+            in_place(None)
         self._events.extend(events)
         self._state = state
         self._keep()

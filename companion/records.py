@@ -21,10 +21,16 @@ from typing import Any
 _new = object.__new__
 _set_attr = object.__setattr__
 _names: dict[type, tuple[str, ...] | None] = {}
+# The one record a replay may change in place (see ``in_place``), or None.
+_unshared: list[Any] = [None]
 
 
 def changed(obj: Any, **changes: Any) -> Any:
-    """A copy of the frozen dataclass ``obj`` with ``changes`` made."""
+    """A copy of the frozen dataclass ``obj`` with ``changes`` made (or ``obj`` itself,
+    changed, when it is the record a replay marked ``in_place``)."""
+    if obj is _unshared[0]:
+        obj.__dict__.update(changes)
+        return obj
     try:
         fields = obj.__dict__
     except AttributeError:
@@ -34,6 +40,14 @@ def changed(obj: Any, **changes: Any) -> Any:
     fields.update(changes)
     _set_attr(new, "__dict__", fields)
     return new
+
+
+def in_place(obj: Any) -> None:
+    """Let ``changed`` change ``obj`` in place until another record is marked (``None``:
+    none). Only for a record nobody else can see yet: a replay marks the state a fold step
+    has just made, which the next step would copy and drop, and marks none before it keeps
+    or hands out a state. Saves copying a whole state (dozens of fields) per event."""
+    _unshared[0] = obj
 
 
 def _rebuilt(obj: Any, changes: dict[str, Any]) -> Any:
@@ -65,4 +79,4 @@ def _init_names(cls: type) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-__all__ = ["changed"]
+__all__ = ["changed", "in_place"]

@@ -27,6 +27,11 @@ class CodeEnum(enum.Enum):
     def __str__(self) -> str:
         return str(self.value)
 
+    # Members are singletons compared by identity (Enum has no __eq__), so identity hashing
+    # is consistent, and it is done in C: Enum's own __hash__ is a Python call, and the
+    # folds look states up by Team (and the codec by die kind) thousands of times a replay.
+    __hash__ = object.__hash__
+
 
 class Team(CodeEnum):
     HOME = "home"

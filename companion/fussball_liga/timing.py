@@ -42,17 +42,22 @@ def sync(s: LigaState, at: Instant, fresh: bool) -> LigaState:
     """Start or stop each stopwatch as of ``at`` (an event's time), to match the state.
     ``fresh``: ``s`` was made by this event's fold and is not shared yet, so it is stamped
     in place (a fold step then copies the state once, not twice)."""
+    # Runs on every event of a replay: the plain fields are tested before the properties.
     c = s.clocks
-    half_runs = s.period.timed and c.half_on and not c.paused and s.phase is not Phase.OVER
+    half_runs = c.half_on and not c.paused and s.period.timed and s.phase is not Phase.OVER
     limit = s.options.phase_limit
-    phase_runs = half_runs and limit is PhaseLimit.EGG_TIMER and timed(s) and not s.queue and not s.phase_time_up
+    phase_runs = half_runs and limit is PhaseLimit.EGG_TIMER and not s.queue and not s.phase_time_up and timed(s)
     on_clock = actor(s) if half_runs and limit is PhaseLimit.CHESS_CLOCK else None
     half = c.half.start(at) if half_runs else c.half.stop(at)
     phase = c.phase.start(at) if phase_runs else c.phase.stop(at)
     chess = c.chess
-    for team in (Team.HOME, Team.AWAY):
-        sw = chess[team]
-        new = sw.start(at) if on_clock is team else sw.stop(at)
+    for team, sw in c.chess.items():
+        if on_clock is team:
+            new = sw.start(at)
+        elif sw.since is None:
+            continue  # stopped, and stays so
+        else:
+            new = sw.stop(at)
         if new is not sw:
             chess = {**chess, team: new}
     clocks = c if (half is c.half and phase is c.phase and chess is c.chess) else \
