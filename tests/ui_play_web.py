@@ -22,10 +22,7 @@ def fetch_state(url: str) -> dict:
 
 
 def play(sc):
-    sc.press("New match")
-    yield "settle"
-    sc.press("Start match")
-    yield "settle"
+    yield from sc.start_match()
     sc.keypad("7")
     yield "settle"
     seq_before = sc.app.controller.match.last_seq
