@@ -306,10 +306,9 @@ class Scenario(Driver):
         self.press("Calibrate the camera")
         yield "settle"
         self.screen().ids.camera.text = "Demo table"   # the spinner's choice
-        for _ in range(100):  # the rendered camera's first frames
-            yield "settle"
-            if self.app.camera.latest() is not None and self.screen().ids.preview.texture is not None:
-                break
+        yield "settle"
+        yield from self.wait(lambda: self.app.camera.latest() is not None  # the rendered camera's first frames
+                             and self.screen().ids.preview.texture is not None)
         self.press("Find the corner markers")
         yield "settle"
         verdict = self.screen().verdict

@@ -33,7 +33,7 @@ class ViewLog:
         with every view's error and the last log if none comes within ``timeout``."""
         with self._changed:
             found = self._changed.wait_for(lambda: self._first(predicate, since), timeout)
-            if found:
+            if found is not None:
                 return found
             seen = len(self.views)
             errors = [v.error for v in self.views[since:] if v.error]
