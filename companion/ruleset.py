@@ -18,7 +18,7 @@ from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence
 from .dice import DiceSpec
 from .errors import RuleViolation
 from .events import Event, EventPayload
-from .sightings import Sighting
+from .sightings import Sighting, Standing
 from .teams import Team
 from .transaction import Transaction
 
@@ -104,6 +104,11 @@ class Ruleset(Protocol):
 
     def command_for(self, state: Any, sighting: Sighting) -> Command | None:
         """The command a camera sighting proposes now (see companion/sightings.py)."""
+        ...
+
+    def standing(self, state: Any) -> tuple[Standing, ...]:
+        """Where the rules have each figure on the board now (its square or space in board
+        millimetres), for the camera to check what it reads against (companion/sightings.py)."""
         ...
 
     # What the tablet draws: the board, a figure's movement range, the event log's lines.

@@ -33,3 +33,30 @@ class Sighting:
     @property
     def on_pitch(self) -> bool:
         return self.x_mm is not None and self.y_mm is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where the rules have a figure standing: the rectangle of its square or space, in board
+    millimetres (x along the pitch, y across). The camera checks what it reads against it: an
+    id read inside another figure's rectangle while that figure's marker does not read is
+    likely that figure's marker partly covered (vision/tracker.py)."""
+
+    player: PlayerRef
+    x0_mm: float
+    y0_mm: float
+    x1_mm: float
+    y1_mm: float
+
+    @property
+    def centre_mm(self) -> tuple[float, float]:
+        return (self.x0_mm + self.x1_mm) / 2, (self.y0_mm + self.y1_mm) / 2
+
+    def contains(self, x_mm: float, y_mm: float, margin_mm: float = 0.0) -> bool:
+        """Whether a board point lies in the rectangle grown by ``margin_mm`` on every side."""
+        return (self.x0_mm - margin_mm <= x_mm <= self.x1_mm + margin_mm
+                and self.y0_mm - margin_mm <= y_mm <= self.y1_mm + margin_mm)
+
+    def __repr__(self) -> str:
+        return (f"Standing({self.player!r}, {self.x0_mm:g}, {self.y0_mm:g}, {self.x1_mm:g}, "
+                f"{self.y1_mm:g})")

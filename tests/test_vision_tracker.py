@@ -18,7 +18,7 @@ from vision.locate import Conflict, FrameResult, Seen, VisionSetup, place
 from vision.scenario import Hover, Idle, Move, render_sequence
 from vision.sighting import BallSighting, ConflictNotice, HealthChange, RecalibrationNeeded, Sighting
 from vision.synth import compact_board, random_scene, render
-from vision.tracker import Tracker, TrackerSettings
+from vision.tracker import Expected, Tracker, TrackerSettings
 
 BOARD = compact_board()
 FPS = 30.0
@@ -360,3 +360,119 @@ def test_the_live_reader_keeps_a_covered_cap_in_place_and_lets_a_removed_one_go(
     # back where it was, it reads again and nothing else is kept in place
     again = reader.read(image)
     assert marker in {f.marker for f in again.figures} and again.in_place == ()
+
+
+# --- the rules' positions as expectations ----------------------------------------------------------
+
+AWAY3 = PlayerRef(Team.AWAY, 3)
+
+
+def expected(marker: int, player: PlayerRef, x: float, y: float) -> Expected:
+    """Where the rules have a figure: the 20 mm movement square around (x, y)."""
+    col, row = BOARD.mm_to_ms(x, y)
+    return Expected(marker, player, col * 20.0, row * 20.0, col * 20.0 + 20.0, row * 20.0 + 20.0)
+
+
+RULES = (expected(7, HOME8, 50.0, 50.0), expected(18, AWAY3, 130.0, 90.0))
+
+
+def misread_at(x: float, y: float, n: int, rng: np.random.Generator) -> list[FrameResult]:
+    """Marker 7's cap under a hand's edge, read as marker 18."""
+    return [FrameResult(figures=(seen(18, x + rng.normal(0, 0.3), y + rng.normal(0, 0.3), player=AWAY3),))
+            for _ in range(n)]
+
+
+@pytest.mark.parametrize("rules,committed", [
+    ((), [18]),      # without the rules' positions: a resumed match's first reading is believed
+    (RULES, []),     # with them: marker 18 read in home #8's square is home #8's marker misread
+])
+def test_a_resumed_match_does_not_take_a_misread_id_in_another_figures_square(rules, committed):
+    rng = np.random.default_rng(21)
+    tracker = Tracker(BOARD)
+    tracker.expect(rules)
+    events = feed(tracker, misread_at(50.0, 50.0, 45, rng))  # from the first frame, for 1.5 s
+    assert [e.marker for e in moves(events)] == committed
+    if rules:
+        (notice,) = [e for e in events if isinstance(e, ConflictNotice)]
+        assert notice.marker == 18 and "where the rules have Home #8 (marker 7)" in notice.reason
+        # its cap is there, its code misread: home #8 counts as seen where the rules have him
+        assert {f.marker: f.seen for f in tracker.figures()} == {7: True}
+    # marker 18 where the rules have it is taken as ever, with nothing to doubt
+    (s,) = moves(feed(tracker, [FrameResult(figures=(seen(18, 130.0, 90.0, player=AWAY3),))] * 10, start=2.0))
+    assert s.marker == 18 and s.doubt == "" and s.square == (6, 4)
+
+
+def test_an_id_that_keeps_reading_in_another_figures_square_is_taken_with_a_doubt():
+    rng = np.random.default_rng(22)
+    tracker = Tracker(BOARD)
+    tracker.expect(RULES)
+    events = feed(tracker, misread_at(50.0, 50.0, 150, rng))  # five seconds, steady: a real figure there?
+    (s,) = moves(events)
+    assert s.marker == 18 and s.square == (2, 2) and "the rules have Home #8 there" in s.doubt
+    hold, settle = TrackerSettings().expect_hold_s, TrackerSettings().settle_s
+    assert s.time_s == pytest.approx(hold + settle, abs=1.5 / FPS)
+    # a reading that comes and goes (a hand moving over the cap) never lasts: never taken
+    tracker = Tracker(BOARD)
+    tracker.expect(RULES)
+    flicker = [r if i % 60 < 20 else FrameResult() for i, r in enumerate(misread_at(50.0, 50.0, 300, rng))]
+    assert moves(feed(tracker, flicker)) == []
+
+
+@pytest.mark.parametrize("x,y,doubt", [
+    (130.0, 90.0, False),   # in its own square
+    (131.0, 101.5, False),  # on its square's line (within the margin)
+    (210.0, 150.0, False),  # in nobody's square: a move the rules will judge
+    (50.0, 50.0, True),     # in home #8's square, held long enough: with a doubt
+])
+def test_where_an_id_is_read_against_the_rules_positions(x, y, doubt):
+    rng = np.random.default_rng(23)
+    tracker = Tracker(BOARD)
+    tracker.expect(RULES)
+    frames = [FrameResult(figures=(seen(18, x + rng.normal(0, 0.3), y, player=AWAY3),)) for _ in range(120)]
+    (s,) = moves(feed(tracker, frames))
+    assert bool(s.doubt) is doubt and (s.time_s > 3.0) is doubt
+
+
+def test_a_space_for_several_figures_does_not_hold_back_another_id_read_in_it():
+    tracker = Tracker(BOARD)
+    # home #8 somewhere in a 120 x 100 mm space (Football Leader's hold several counters)
+    tracker.expect([Expected(7, HOME8, 0.0, 0.0, 120.0, 100.0), RULES[1]])
+    (s,) = moves(feed(tracker, [FrameResult(figures=(seen(18, 50.0, 50.0, player=AWAY3),))] * 10))
+    assert s.marker == 18 and s.doubt == ""
+
+
+def test_the_rules_positions_give_way_to_what_the_tracker_saw_move():
+    rng = np.random.default_rng(24)
+    tracker = Tracker(BOARD)
+    tracker.expect(RULES)
+    # home #8 is seen set down at (210, 150): the rules still have him at (50, 50) for a moment
+    feed(tracker, [FrameResult(figures=(seen(7, 210.0, 150.0),))] * 10)
+    # away #3 set down in the square home #8 left is a move, not a misread
+    (s,) = moves(feed(tracker, [FrameResult(figures=(seen(7, 210.0, 150.0), seen(18, 50.0, 50.0, player=AWAY3)))]
+                      * 10, start=1.0))
+    assert s.marker == 18 and s.doubt == ""
+
+
+def test_a_cap_in_place_where_the_rules_have_it_is_seen_before_it_ever_settled():
+    tracker = Tracker(BOARD)
+    tracker.expect(RULES)
+    feed(tracker, [FrameResult(figures=(seen(7, 50.0, 50.0),))] * 2)  # read twice, then covered
+    feed(tracker, [FrameResult(in_place=(seen(7, 50.0, 50.0),))] * 60, start=0.1)
+    (fig,) = tracker.figures()
+    assert fig.seen and fig.committed is None
+    # somewhere else than where the rules have it, a cap in place says nothing
+    tracker = Tracker(BOARD)
+    tracker.expect(RULES)
+    feed(tracker, [FrameResult(figures=(seen(7, 90.0, 50.0),))] * 2)
+    feed(tracker, [FrameResult(in_place=(seen(7, 90.0, 50.0),))] * 60, start=0.1)
+    assert not tracker.figures()[0].seen
+
+
+def test_an_id_read_twice_at_a_resume_where_it_and_an_unread_figure_stand_is_no_conflict():
+    tracker = Tracker(BOARD)
+    tracker.expect(RULES)
+    twice = FrameResult(conflicts=(Conflict(18, "marker 18 seen 2 times", ((130.2, 90.1), (50.3, 49.8))),))
+    events = feed(tracker, [twice] * 30)
+    notices = [e for e in events if isinstance(e, ConflictNotice)]
+    assert len(notices) == 1 and "where marker 7 stands" in notices[0].reason
+    assert {f.marker: f.seen for f in tracker.figures()} == {7: True, 18: True}

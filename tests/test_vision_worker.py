@@ -294,3 +294,24 @@ def test_sources_read_folders_and_videos_and_name_bad_files(tmp_path, still):
         source_for(str(folder / "0.png"))
     with pytest.raises(SourceError, match="notes.txt: cannot be read as an image"):
         read_image(folder / "notes.txt")
+
+
+def test_the_rules_positions_handed_to_the_worker_reach_its_tracker(still):
+    """The rules have a figure that is not on the table (marker 15) in the square where another
+    one stands: that one is held back, then, read there steadily, taken with a doubt."""
+    from companion.sightings import Standing
+
+    image, truth, setup = still
+    figs = [t for t in truth.values() if t.marker in MARKERS.figure_ids and BOARD.on_pitch(t.x_mm, t.y_mm)]
+    other = figs[0]
+    assert 15 not in truth
+    col, row = BOARD.mm_to_ms(other.x_mm, other.y_mm)
+    w, h = BOARD.ms_size_mm
+    ghost = setup.marker_map.get(15).player
+    worker = VisionWorker(lambda: FlakySource(image, ["good"] * 150), setup)
+    worker.expect([Standing(ghost, col * w, row * h, (col + 1) * w, (row + 1) * h)])
+    worker.start()
+    assert worker.finished.wait(60)
+    by_marker = {s.marker: s for s in drain(worker.sightings) if isinstance(s, Sighting)}
+    assert "the rules have" in by_marker[other.marker].doubt and by_marker[other.marker].time_s > 3.0
+    assert all(not s.doubt for m, s in by_marker.items() if m != other.marker) and len(by_marker) >= 3

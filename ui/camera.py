@@ -1,8 +1,10 @@
 """The camera in the app: the vision worker's queues relayed to the controller.
 
 The vision thread commits sightings and reports its health; a small relay thread hands
-each sighting to the controller (which proposes it to the rules on its own worker) and turns
-health changes, recalibration requests and conflicts into what the tablet shows.
+each sighting to the controller (which proposes it to the rules on its own worker), turns
+health changes, recalibration requests and conflicts into what the tablet shows, and hands the
+vision worker the rules' positions whenever the match's state changes (the tracker checks the
+ids it reads against them: docs/vision.md, the live tracker).
 """
 
 from __future__ import annotations
@@ -36,12 +38,16 @@ class CameraRelay:
 
         self.ctl.set_health("camera", self.worker.health, "reading the board")
 
+        state = None
         while not self._stop.is_set():
+            state = self._hand_over(state)
             moved = False
             try:
                 item = self.worker.sightings.get(timeout=0.05)
                 moved = True
-                if isinstance(item, (Sighting, BallSighting)):
+                if isinstance(item, Sighting):
+                    self.ctl.sighting(item.to_core(), item.doubt)
+                elif isinstance(item, BallSighting):
                     self.ctl.sighting(item.to_core())
             except queue.Empty:
                 pass
@@ -56,9 +62,25 @@ class CameraRelay:
                     self.ctl.set_health("camera", "degraded", "the board or the camera moved: calibrate again "
                                                               "(Menu > Calibrate)")
                 elif isinstance(note, ConflictNotice):
-                    self.ctl.note(f"Camera: marker {note.marker} {note.reason}")
+                    self.ctl.note(f"Camera: {note.reason}")
             if not moved and self.worker.finished.is_set() and self.worker.sightings.empty():
                 return
+
+    def _hand_over(self, last):
+        """The rules' positions to the vision worker whenever the match's state changed (a
+        move, a coach's override, a resumed or new match): the view is immutable, so reading
+        it here is safe; the worker takes them on its own thread. Returns the state handed."""
+        view = self.ctl.view
+        state, rules = view.state, view.ruleset
+        if state is last:
+            return last
+        standing = getattr(rules, "standing", None) if rules is not None else None
+        try:
+            self.worker.expect(standing(state) if standing is not None and state is not None else ())
+        except Exception:  # a rules bug must not stop the camera: it reads without expectations
+            log.exception("the rules' positions could not be read")
+            self.worker.expect(())
+        return state
 
 
 def vision_board(board):

@@ -584,15 +584,21 @@ class Controller:
     def enable_vision(self, on: bool) -> None:
         self.vision_enabled = on
 
-    def sighting(self, sighting: Sighting) -> None:
+    def sighting(self, sighting: Sighting, doubt: str = "") -> None:
         """A committed camera sighting (from the vision thread): the command the rules read in
-        it is taken by itself, unless the camera is unsure (then a person takes or drops it),
-        or the rules refuse it as a placement (then taking it is a correction)."""
+        it is taken by itself, unless the camera is unsure (then a person takes or drops it:
+        ``doubt`` says why, e.g. it was read where the rules have another figure), or the rules
+        refuse it as a placement (then taking it is a correction)."""
         def job() -> str | None:
             m = self.match
             if m is None or not self.vision_enabled:
                 return None
             self._proposals = [p for p in self._proposals if p.sighting.player != sighting.player]
+            if doubt:
+                command = m.ruleset.command_for(m.state, sighting)
+                if command is not None:
+                    self._propose(sighting, command, doubt)
+                return None
             expect = self._expect
             if (expect is not None and expect.player == sighting.player and self.auto_on
                     and self._health["camera"] is not Health.DEGRADED):

@@ -196,12 +196,18 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
 
 
 def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
-               known: list[Detection] = (), from_contours: bool = True) -> list[Detection]:
+               known: list[Detection] = (), from_contours: bool = True,
+               prefer_clean: bool = False) -> list[Detection]:
     """Candidate quadrilaterals (N, 4, 2) in frame pixels, any winding, refined on the grey frame
     (H, W) uint8 and read: the markers among them, sorted by id. Candidates outside the size
     limits or on top of ``known`` markers are dropped first. Quads not ``from_contours`` (drawn
     at a marker's expected size) are read only where their edges fit: their size would otherwise
-    be the one assumed, not measured, and the size check could not tell a lifted cap."""
+    be the one assumed, not measured, and the size check could not tell a lifted cap.
+
+    Two candidates that read as one marker (its own outline and its cap's, say) give one
+    detection: the first given, or with ``prefer_clean`` the one whose edges fitted and that read
+    at once, and of those the smaller (OpenCV lists the candidates it read itself first, a
+    proxy for that; candidates of its candidate stage alone come in no such order)."""
     if not len(quads):
         return []
     # every candidate, accepted or rejected by OpenCV, is refined and read once, in one batch
@@ -219,9 +225,10 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
         q = q[~near.any(axis=1)]
     if not len(q):
         return []
+    ok = np.ones(len(q), bool)
     if not from_contours:
         q, ok = fit_edges(gray, q)
-        q = q[ok]
+        q, ok = q[ok], ok[ok]
         if not len(q):
             return []
     elif settings.subpix:
@@ -238,6 +245,7 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
     # like a marker but did not read is read again a little larger and a little smaller (in one
     # batch; an exact match is still required), and by its blurred pattern at all three sizes;
     # every reading must name the same id
+    clean = ok & (marker_ids >= 0)
     retry = np.flatnonzero((marker_ids < 0) & plausible[1])
     if len(retry):
         r = q[retry]
@@ -265,12 +273,117 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
         # the corners reported are the refined quad's, turned as the reading that matched: the
         # larger or smaller quad only sampled the cells (reported, it made a cap look 7 % larger)
         read_as = quads_read[pick, np.arange(len(retry))]
-        rolls = np.stack([np.roll(r, -k, axis=1) for k in range(4)])  # (4, R, 4, 2)
+        rolls = r[:, _TURNS].transpose(1, 0, 2, 3)  # (4, R, 4, 2): corner k first
         k = np.argmin(np.linalg.norm(rolls - read_as[None], axis=3).sum(axis=2), axis=0)
         own = rolls[k, np.arange(len(retry))]
         turned[retry] = np.where((got >= 0)[:, None, None], own, turned[retry])
-    found = [(int(m), c.astype(np.float32)) for m, c in zip(marker_ids, turned) if m >= 0]
+    order = range(len(q))
+    if prefer_clean:
+        side = np.sqrt(((q - q[:, _NEXT]) ** 2).sum(axis=2)).sum(axis=1)
+        order = np.lexsort((side, ~clean)).tolist()
+    found = [(int(marker_ids[i]), turned[i].astype(np.float32)) for i in order if marker_ids[i] >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
+
+
+def contour_quads(settings: DetectorSettings, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """OpenCV's candidate stage alone, without its reading: quadrilaterals (N, 4, 2) outlined in
+    the grey ``image`` (H, W) uint8 at one adaptive-threshold window (``settings.window_px``),
+    with OpenCV's own tests (perimeter within the sides given, four corners of a convex
+    polygon fitted to 5 % of the perimeter, corners a tenth of the perimeter apart, off the
+    image's edge) and its grouping (outlines whose corners lie within 5 % of the smaller one's
+    perimeter are one candidate, the largest). Returns (candidates, alternates (M, 4, 2)): the
+    smaller outlines of a group that differ from its largest by more than a fifth of a cell,
+    which OpenCV tries where the largest does not read.
+
+    Every candidate is read here anyway (:func:`read_quads`), so OpenCV's own reading of each,
+    a perspective warp and an Otsu threshold, was work thrown away."""
+    th = cv2.adaptiveThreshold(image, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                               settings.window_px | 1, settings.threshold_c)
+    contours, _ = cv2.findContours(th, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    empty = np.zeros((0, 4, 2))
+    if not contours:
+        return empty, empty
+    # a contour of every pixel: its length is its perimeter
+    lengths = np.fromiter(map(len, contours), np.int64, len(contours))
+    lo, hi = int(4 * settings.min_side_px), int(4 * settings.max_side_px)
+    sized = np.flatnonzero((lengths >= lo) & (lengths <= hi)).tolist()
+    approx = [cv2.approxPolyDP(contours[i], len(contours[i]) * 0.05, True) for i in sized]
+    four = [k for k, a in enumerate(approx) if len(a) == 4]
+    if not four:
+        return empty, empty
+    q = np.concatenate([approx[k] for k in four]).reshape(-1, 4, 2).astype(np.float64)
+    n = lengths[[sized[k] for k in four]].astype(np.float64)
+    edge = q[:, _NEXT] - q
+    turn = edge[..., 0] * edge[:, _NEXT, 1] - edge[..., 1] * edge[:, _NEXT, 0]
+    convex = (turn > 0).all(axis=1) | (turn < 0).all(axis=1)
+    apart = (edge * edge).sum(axis=2).min(axis=1) >= (0.1 * n) ** 2
+    q = q[convex & apart]
+    if not len(q):
+        return empty, empty
+    return _group_quads(q, image.shape)
+
+
+_NEXT = [1, 2, 3, 0]
+_TURNS = [[0, 1, 2, 3], [1, 2, 3, 0], [2, 3, 0, 1], [3, 0, 1, 2]]  # the four starting corners
+
+
+def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """OpenCV's grouping of candidates (N, 4, 2) that outline one thing (a marker's border seen
+    from outside and inside), largest first; see :func:`contour_quads`."""
+    # clockwise on screen, as OpenCV orders them before comparing corners
+    d1, d2 = q[:, 1] - q[:, 0], q[:, 2] - q[:, 0]
+    flip = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0] < 0
+    q[flip] = q[flip][:, [0, 3, 2, 1]]
+    perim = np.sqrt(((q[:, _NEXT] - q) ** 2).sum(axis=2)).sum(axis=1)
+    order = np.argsort(-perim, kind="stable")
+    q, perim = q[order], perim[order]
+    m = len(q)
+    h, w = shape
+    inside = ((q >= 1) & (q[..., 0:1] <= w - 2) & (q[..., 1:2] <= h - 2)).all(axis=(1, 2))
+
+    def dist(i: int, j: int) -> float:
+        """The mean corner distance, at the best of the four cyclic pairings (OpenCV's)."""
+        rolled = np.stack([np.roll(q[i], -k, axis=0) for k in range(4)])
+        return float(np.sqrt(((rolled - q[j]) ** 2).sum(axis=-1).mean(axis=-1).min()))
+
+    # the mean corner distance is at least the centres' distance: only pairs whose centres are
+    # that close can be grouped (few: most candidates stand alone)
+    centres = q.sum(axis=1) / 4
+    gap = centres[:, None] - centres[None, :]
+    near = (gap ** 2).sum(axis=2) < (0.05 * perim[None, :]) ** 2
+    pairs = [(i, j) for i, j in zip(*np.nonzero(np.triu(near, 1))) if dist(i, j) < 0.05 * perim[j]]
+    if not pairs:
+        return q[inside], np.zeros((0, 4, 2))
+    # OpenCV's loop over the close pairs in order: a pair joins the group one of them is in
+    group = np.full(m, -1)
+    groups: list[list[int]] = []
+    for i, j in pairs:
+        i, j = int(i), int(j)
+        if group[i] < 0 and group[j] < 0:
+            group[i] = group[j] = len(groups)
+            groups.append([i, j])
+        elif group[i] >= 0 and group[j] < 0:
+            group[j] = group[i]
+            groups[group[i]].append(j)
+        elif group[j] >= 0 and group[i] < 0:
+            group[i] = group[j]
+            groups[group[j]].append(i)
+    keep = [i for i in range(m) if group[i] < 0 and inside[i]]
+    alternates = []
+    module = perim / (4 * 6)  # a cell of a 4 x 4 marker with its border
+    for members in groups:
+        members.sort()
+        first = members[0]
+        if not inside[first]:
+            continue
+        keep.append(first)
+        current = first
+        for j in members[1:]:
+            if dist(j, current) > 0.21 * module[j]:
+                alternates.append(j)
+                current = j
+    keep.sort()
+    return q[keep], q[alternates] if alternates else np.zeros((0, 4, 2))
 
 
 MOSAIC_MAX_SHARE = 0.6

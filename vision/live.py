@@ -29,7 +29,7 @@ from .locate import FrameResult, Seen, VisionSetup, board_rect, locate
 from .sighting import BallSighting, Event, HealthChange, Sighting
 from .sources import Frame, FrameSource
 from .threads import one_thread
-from .tracker import Tracker, TrackerSettings
+from .tracker import Tracker, TrackerSettings, expectations
 
 log = logging.getLogger(__name__)
 
@@ -382,7 +382,10 @@ class VisionWorker:
 
     A live source (a camera: ``source.live`` is true, or ``newest_only=True``) is read through
     :class:`NewestFrame`, so a slow frame makes the worker skip frames rather than fall behind;
-    files and rendered sequences are read frame by frame."""
+    files and rendered sequences are read frame by frame.
+
+    :meth:`expect` hands the worker the rules' positions from any thread (the app calls it
+    whenever the match's state changes); the tracker checks the ids it reads against them."""
 
     def __init__(self, open_source: Callable[[], FrameSource], setup: VisionSetup | None = None,
                  calibrate: Callable[[np.ndarray], VisionSetup] | None = None,
@@ -410,6 +413,10 @@ class VisionWorker:
         self.seconds_processing = 0.0
         self.frames_dropped = 0
         self.finished = threading.Event()
+        # the rules' positions: handed over from any thread, taken by the vision thread
+        self._expect_lock = threading.Lock()
+        self._expect_new: tuple | None = None
+        self._standing: tuple = ()
 
     @property
     def health(self) -> str:
@@ -419,6 +426,22 @@ class VisionWorker:
     def setup(self) -> VisionSetup | None:
         """What frames are read with (None until the worker has calibrated itself)."""
         return self._setup
+
+    def expect(self, standing) -> None:
+        """Where the rules have the figures now (``Ruleset.standing(state)``: players and the
+        rectangles of their squares or spaces, board mm), from any thread: the tracker takes
+        the newest before its next frame and checks the ids it reads against them."""
+        with self._expect_lock:
+            self._expect_new = tuple(standing)
+
+    def _take_expectations(self, fresh: bool = False) -> None:
+        """On the vision thread: the newest positions handed over (all of them to a new tracker)."""
+        with self._expect_lock:
+            new, self._expect_new = self._expect_new, None
+        if new is not None:
+            self._standing = new
+        if self.tracker is not None and self._setup is not None and (fresh or new is not None):
+            self.tracker.expect(expectations(self._standing, self._setup.marker_map))
 
     def start(self) -> "VisionWorker":
         one_thread()  # OpenCV's pool (process-wide) only contends on a busy machine: see vision/threads.py
@@ -487,6 +510,7 @@ class VisionWorker:
                         if self._on_frame is not None:  # a preview still wants the frame
                             self._on_frame(frame, None)
                         continue
+                self._take_expectations()
                 started = time.perf_counter()
                 result = reader.read(frame.image)
                 events = self.tracker.update(result, frame.time_s)
@@ -521,5 +545,6 @@ class VisionWorker:
             return None
         monitor = CornerMonitor(setup.corner_px) if setup.corner_px else None
         self.tracker = Tracker(setup.board, self._tracker_settings, monitor)
+        self._take_expectations(fresh=True)
         self.tracker.set_health(self._health, "", frame.time_s)  # already reported; the tracker reports recovery
         return LiveReader(setup, self._live)

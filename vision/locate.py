@@ -21,6 +21,7 @@ from .config import MarkerMap, MarkerSet
 from .detect import Detection, DetectorSettings, detect
 from .extent import board_extent_mm  # noqa: F401 (also this module's: vision.synth, benchmarks)
 from .plane import PlaneSettings, find_markers
+from .rescue import RescueSettings, rescue
 from .sighting import OFF_PITCH
 
 
@@ -29,7 +30,8 @@ class VisionSetup:
     """Everything a frame is read with: the posed camera, the board, the printed markers, the
     marker map and the detector settings. ``plane``: single frames are searched on the plane
     of the caps seen from above (:mod:`vision.plane`), or with None on the frame itself.
-    ``max_size_error`` is how much larger than the camera
+    ``rescue``: what the search did not read is looked for again in rectified patches of the
+    frame (:mod:`vision.rescue`), or with None not. ``max_size_error`` is how much larger than the camera
     model says a cap at its height looks (as a fraction; more for small markers, see
     :func:`size_limits`) before it is taken for lifted; twice that smaller is tipped over."""
 
@@ -40,6 +42,7 @@ class VisionSetup:
     detector: DetectorSettings = DetectorSettings()
     max_size_error: float = 0.045
     plane: "PlaneSettings | None" = PlaneSettings()
+    rescue: "RescueSettings | None" = RescueSettings()
     plane_homography: np.ndarray | None = field(default=None, repr=False)
     corner_px: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
 
@@ -154,14 +157,17 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
     ``setup.plane`` None, the board's part of the frame), then located. A thorough setup (a
     second threshold window, :meth:`DetectorSettings.for_marker_px`) also looks for markers as
     dark blobs on the plane and searches the frame itself, adding what the plane's search did
-    not read (about twice the time)."""
-    rect = [board_rect(setup)]
+    not read (about twice the time). Then the rescue stage (``setup.rescue``) reads what it can
+    of the rest: small, oblique and blurred markers, the ball token at its own size."""
     if setup.plane is None:
-        return locate(setup, detect(setup.detector, gray, rect))
-    thorough = setup.detector.window_max_px > setup.detector.window_px
-    found = find_markers(replace(setup, plane=replace(setup.plane, blobs=True)) if thorough else setup, gray)
-    if thorough:
-        found = sorted(found + detect(setup.detector, gray, rect, known=found), key=lambda d: d.marker)
+        found = detect(setup.detector, gray, [board_rect(setup)])
+    else:
+        thorough = setup.detector.window_max_px > setup.detector.window_px
+        found = find_markers(replace(setup, plane=replace(setup.plane, blobs=True)) if thorough else setup, gray)
+        if thorough:
+            found = sorted(found + detect(setup.detector, gray, [board_rect(setup)], known=found), key=lambda d: d.marker)
+    if setup.rescue is not None:
+        found = sorted(found + rescue(setup, gray, found, setup.rescue), key=lambda d: d.marker)
     return locate(setup, found)
 
 

@@ -59,11 +59,32 @@ def square_homographies(quads: np.ndarray, side: float) -> np.ndarray:
     return np.concatenate([h, np.ones((n, 1))], axis=1).reshape(n, 3, 3)
 
 
+_NEXT, _PREV = [1, 2, 3, 0], [3, 0, 1, 2]  # each corner's next and previous, round the quad
+
+
+def square_points(quads: np.ndarray, uv: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points given in the unit square (P, 2) (corner 0 at (0, 0), 1 at (1, 0), 2 at (1, 1))
+    carried onto each quad (N, 4, 2) by the homography taking the square onto it (closed form):
+    their x and y (N, P)."""
+    x0, x1, x2, x3 = (quads[:, i, 0:1] for i in range(4))
+    y0, y1, y2, y3 = (quads[:, i, 1:2] for i in range(4))
+    sx, sy = x0 - x1 + x2 - x3, y0 - y1 + y2 - y3
+    dx1, dx2, dy1, dy2 = x1 - x2, x3 - x2, y1 - y2, y3 - y2
+    den = dx1 * dy2 - dx2 * dy1
+    den = np.where(np.abs(den) > 1e-12, den, 1e-12)
+    g, h = (sx * dy2 - dx2 * sy) / den, (dx1 * sy - sx * dy1) / den
+    u, v = uv[None, :, 0], uv[None, :, 1]
+    w = g * u + h * v + 1.0
+    x = ((x1 - x0 + g * x1) * u + (x3 - x0 + h * x3) * v + x0) / w
+    y = ((y1 - y0 + g * y1) * u + (y3 - y0 + h * y3) * v + y0) / w
+    return x, y
+
+
 def _clockwise(quads: np.ndarray) -> np.ndarray:
     """Quads (N, 4, 2) ordered clockwise on screen (image y points down)."""
     q = quads.copy()
     x, y = q[..., 0], q[..., 1]
-    area = (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)
+    area = (x * y[:, _NEXT] - x[:, _NEXT] * y).sum(axis=1)
     flip = area < 0
     q[flip] = q[flip][:, [0, 3, 2, 1]]
     return q
@@ -71,91 +92,105 @@ def _clockwise(quads: np.ndarray) -> np.ndarray:
 
 def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear grey values at points (..., 2) -> (...) float32."""
-    shape = pts.shape[:-1]
-    flat = pts.reshape(-1, 2).astype(np.float32)
-    n = len(flat)
-    width = 1024  # remap wants maps narrower than 32767 pixels: fold the points into rows
-    rows = -(-n // width)
-    grid = np.zeros((rows * width, 2), np.float32)
-    grid[:n] = flat
-    grid = grid.reshape(rows, width, 2)
-    out = cv2.remap(gray, grid[..., 0], grid[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return _sample_xy(gray, pts[..., 0], pts[..., 1])
+
+
+_REMAP_WIDTH = 32000  # remap wants maps narrower than 32767 pixels
+
+
+def _sample_xy(gray: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Bilinear grey values at points whose coordinates are ``x`` and ``y`` (any one shape)
+    -> that shape, float32. Many points fold into rows of a remap table."""
+    shape = x.shape
+    n = x.size
+    rows = max(1, -(-n // _REMAP_WIDTH))
+    width = -(-n // rows)
+    mx = np.zeros(rows * width, np.float32)
+    my = np.zeros(rows * width, np.float32)
+    mx[:n] = x.ravel()
+    my[:n] = y.ravel()
+    out = cv2.remap(gray, mx.reshape(rows, width), my.reshape(rows, width), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE)
     return out.reshape(-1)[:n].reshape(shape).astype(np.float32)
+
+
+_STEPS = np.linspace(-1.0, 1.0, 13)  # where an edge is looked for, in fractions of the reach
 
 
 def fit_edges(gray: np.ndarray, quads: np.ndarray, samples: int = 7) -> tuple[np.ndarray, np.ndarray]:
     """Corners (N, 4, 2) from straight lines fitted to each side's dark-to-light edge, and a flag
     (N,) that the fit was consistent (each edge point within half a pixel of its line, or a
-    tenth of the side). Quads must be clockwise on screen. Inconsistent quads keep their input."""
+    tenth of the side). Quads must be clockwise on screen. Inconsistent quads keep their input.
+
+    (x and y are kept in arrays of their own: numpy's overhead on many small (..., 2) arrays
+    was most of the time.)"""
     q = quads.astype(np.float64)
     n = len(q)
     if n == 0:
         return q, np.zeros(0, bool)
-    side = np.linalg.norm(q - np.roll(q, -1, axis=1), axis=2)  # (N, 4), side k from corner k to k+1
+    ab = q[:, _NEXT] - q  # side k runs from corner k to k + 1
+    side = np.sqrt((ab ** 2).sum(axis=2))  # (N, 4)
     reach = np.clip(side.mean(axis=1) / 7.0, 1.5, 4.0)  # search +- this far along the normal
-    steps = np.linspace(-1.0, 1.0, 13)  # fraction of reach
     t = np.linspace(0.18, 0.82, samples)
-    a, b = q, np.roll(q, -1, axis=1)
-    e = (b - a) / side[..., None]
-    normal = np.stack([e[..., 1], -e[..., 0]], axis=-1)  # outward for a clockwise quad
-    base = a[:, :, None, :] + (b - a)[:, :, None, :] * t[None, None, :, None]  # (N, 4, S, 2)
-    offs = reach[:, None, None, None] * steps[None, None, None, :]  # (N, 1, 1, P)
-    pts = base[..., None, :] + offs[..., None] * normal[:, :, None, None, :]  # (N, 4, S, P, 2)
-    prof = _sample(gray, pts)
+    nx, ny = ab[..., 1] / side, -ab[..., 0] / side  # the normal, outward for a clockwise quad
+    bx = q[:, :, None, 0] + ab[:, :, None, 0] * t  # (N, 4, S): points along each side
+    by = q[:, :, None, 1] + ab[:, :, None, 1] * t
+    offs = reach[:, None, None, None] * _STEPS  # (N, 1, 1, P)
+    prof = _sample_xy(gray, bx[..., None] + offs * nx[:, :, None, None], by[..., None] + offs * ny[:, :, None, None])
     grad = np.diff(prof, axis=-1)  # dark inside -> light outside: positive
-    k = np.argmax(grad, axis=-1)
-    k = np.clip(k, 1, grad.shape[-1] - 2)
-    g0 = np.take_along_axis(grad, (k - 1)[..., None], -1)[..., 0]
-    g1 = np.take_along_axis(grad, k[..., None], -1)[..., 0]
-    g2 = np.take_along_axis(grad, (k + 1)[..., None], -1)[..., 0]
+    k = np.clip(np.argmax(grad, axis=-1), 1, grad.shape[-1] - 2)
+    flat, kf = grad.reshape(-1, grad.shape[-1]), k.reshape(-1)
+    at = np.arange(len(kf))
+    g0, g1, g2 = (flat[at, kf + d].reshape(k.shape) for d in (-1, 0, 1))
     denom = g0 - 2 * g1 + g2
     sub = np.where(np.abs(denom) > 1e-6, 0.5 * (g0 - g2) / np.where(denom == 0, 1, denom), 0.0)
     sub = np.clip(sub, -0.5, 0.5)
-    step = reach[:, None, None] * (steps[1] - steps[0])
+    step = reach[:, None, None] * (_STEPS[1] - _STEPS[0])
     # grad[i] sits between profile samples i and i+1
     edge_off = -reach[:, None, None] + (k + 0.5 + sub) * step
     # an edge point is one whose gradient stands out against the quad's own edges: a dim or blurred
     # marker has weak edges everywhere
     typical = np.median(g1.reshape(n, -1), axis=1)[:, None, None]
     strong = g1 > np.maximum(STRONG_EDGE, 0.4 * typical)
-    edge_pts = base + edge_off[..., None] * normal[:, :, None, :]  # (N, 4, S, 2)
+    ex, ey = bx + edge_off * nx[:, :, None], by + edge_off * ny[:, :, None]  # (N, 4, S)
     # a total-least-squares line per side, then again without the points far from it (a
     # neighbouring cap or a figure's base can pull a few edge points away)
     tol = np.maximum(0.5, side[..., None] / 10)
     w = strong.astype(np.float64)
-    mean, direction, resid = _fit_lines(edge_pts, w)
+    mx, my, c, s, resid = _fit_lines(ex, ey, w)
     w = (strong & (resid <= 2 * tol)).astype(np.float64)
-    mean, direction, resid = _fit_lines(edge_pts, w)
+    mx, my, c, s, resid = _fit_lines(ex, ey, w)
     used = w > 0
     ok_side = (used.sum(axis=2) >= samples - 3) & np.all((resid <= tol) | ~used, axis=2)
     # corner k is where side k-1 meets side k
-    p1, d1 = np.roll(mean, 1, axis=1), np.roll(direction, 1, axis=1)
-    p2, d2 = mean, direction
-    cross = d1[..., 0] * d2[..., 1] - d1[..., 1] * d2[..., 0]
+    p1x, p1y, d1x, d1y = mx[:, _PREV], my[:, _PREV], c[:, _PREV], s[:, _PREV]
+    cross = d1x * s - d1y * c
     safe = np.abs(cross) > 0.2
-    diff = p2 - p1
-    s = (diff[..., 0] * d2[..., 1] - diff[..., 1] * d2[..., 0]) / np.where(safe, cross, 1.0)
-    corners = p1 + s[..., None] * d1
-    moved = np.linalg.norm(corners - q, axis=2).max(axis=1)
+    along = ((mx - p1x) * s - (my - p1y) * c) / np.where(safe, cross, 1.0)
+    corners = np.stack([p1x + along * d1x, p1y + along * d1y], axis=-1)
+    moved = np.sqrt(((corners - q) ** 2).sum(axis=2)).max(axis=1)
     ok = ok_side.all(axis=1) & safe.all(axis=1) & (moved <= np.maximum(2.0, side.mean(axis=1) / 5))
     out = np.where(ok[:, None, None], corners, q)
     return out, ok
 
 
-def _fit_lines(pts: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Weighted total-least-squares lines through points (N, 4, S, 2): a point on each line
-    (N, 4, 2), its direction (N, 4, 2), and every point's distance from its line (N, 4, S)."""
+def _fit_lines(px: np.ndarray, py: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Weighted total-least-squares lines through points (x ``px``, y ``py``: (N, 4, S)): a point
+    on each line (x, y: (N, 4)), its direction (cos, sin: (N, 4)), and every point's distance
+    from its line (N, 4, S)."""
     wsum = np.maximum(w.sum(axis=2), 1e-9)
-    mean = (pts * w[..., None]).sum(axis=2) / wsum[..., None]
-    d = (pts - mean[:, :, None, :]) * np.sqrt(w)[..., None]
-    cxx = (d[..., 0] ** 2).sum(axis=2)
-    cyy = (d[..., 1] ** 2).sum(axis=2)
-    cxy = (d[..., 0] * d[..., 1]).sum(axis=2)
+    mx = (px * w).sum(axis=2) / wsum
+    my = (py * w).sum(axis=2) / wsum
+    ux, uy = px - mx[..., None], py - my[..., None]
+    sw = np.sqrt(w)
+    dx, dy = ux * sw, uy * sw
+    cxx = (dx ** 2).sum(axis=2)
+    cyy = (dy ** 2).sum(axis=2)
+    cxy = (dx * dy).sum(axis=2)
     ang = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
-    direction = np.stack([np.cos(ang), np.sin(ang)], axis=-1)
-    normal = np.stack([-direction[..., 1], direction[..., 0]], axis=-1)
-    resid = np.abs(((pts - mean[:, :, None, :]) * normal[:, :, None, :]).sum(axis=-1))
-    return mean, direction, resid
+    c, s = np.cos(ang), np.sin(ang)
+    resid = np.abs(ux * -s[..., None] + uy * c[..., None])  # along the normal (-sin, cos)
+    return mx, my, c, s, resid
 
 
 @lru_cache(maxsize=4)
@@ -185,11 +220,8 @@ def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_contrast
         return np.zeros(0, int), quads
     cells = nbits + 2
     canon, border = _cell_grid(cells)
-    Hs = square_homographies(quads, float(cells))
-    proj = canon @ Hs.transpose(0, 2, 1)  # (N, C, 3)
-    pts = proj[..., :2] / proj[..., 2:3]
     k = len(SUB_CELL)
-    vals = _sample(gray, pts).reshape(n, cells, k, cells, k).mean(axis=(2, 4))  # (N, rows, cols)
+    vals = _sample_xy(gray, *square_points(quads, canon[:, :2] / cells)).reshape(n, cells, k, cells, k).mean(axis=(2, 4))
     if values is not None:
         values.append(vals.reshape(n, -1))
     inner = vals[:, 1:-1, 1:-1].reshape(n, -1)
@@ -257,11 +289,9 @@ def blurred_templates(dictionary: str) -> tuple[np.ndarray, np.ndarray, np.ndarr
 def cell_values(gray: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarray:
     """Mean grey value of each cell's sample points (N, cells * cells) for clockwise quads (N, 4, 2)."""
     canon, _ = _cell_grid(cells)
-    Hs = square_homographies(quads, float(cells))
-    proj = canon @ Hs.transpose(0, 2, 1)
-    pts = proj[..., :2] / proj[..., 2:3]
     k = len(SUB_CELL)
-    return _sample(gray, pts).reshape(len(quads), cells, k, cells, k).mean(axis=(2, 4)).reshape(len(quads), -1)
+    x, y = square_points(quads, canon[:, :2] / cells)
+    return _sample_xy(gray, x, y).reshape(len(quads), cells, k, cells, k).mean(axis=(2, 4)).reshape(len(quads), -1)
 
 
 def match_blurred(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_corr: float = 0.93,

@@ -46,7 +46,8 @@ class Sighting:
     """A figure settled at a board point, facing ``facing_deg`` (0 = +x, counter-clockwise):
     one committed move. ``square`` is its movement square (None off the pitch, ``area`` then
     names where), ``marker`` the id that was read, ``ball`` where the ball token last settled
-    (None if never seen), ``time_s`` the frame's time."""
+    (None if never seen), ``time_s`` the frame's time. ``doubt``: why a person should confirm
+    it (read where the rules have another figure); empty when there is nothing to doubt."""
 
     player: PlayerRef
     x_mm: float
@@ -57,12 +58,14 @@ class Sighting:
     marker: int
     time_s: float
     ball: tuple[float, float] | None = None
+    doubt: str = ""
 
     def __repr__(self) -> str:
         ball = None if self.ball is None else (round(self.ball[0], 1), round(self.ball[1], 1))
+        doubt = f", doubt={self.doubt!r}" if self.doubt else ""
         return (f"Sighting(player={self.player!r}, x_mm={self.x_mm:.1f}, y_mm={self.y_mm:.1f}, "
                 f"facing_deg={self.facing_deg:.0f}, square={self.square!r}, area={self.area!r}, "
-                f"marker={self.marker}, time_s={self.time_s:.3f}, ball={ball!r})")
+                f"marker={self.marker}, time_s={self.time_s:.3f}, ball={ball!r}{doubt})")
 
     def to_core(self) -> CoreSighting:
         """The rules core's sighting (``companion.sightings.Sighting``), for ``Match.sight``: off
@@ -74,7 +77,8 @@ class Sighting:
                 "x_mm": round(self.x_mm, 1), "y_mm": round(self.y_mm, 1), "facing_deg": round(self.facing_deg, 1),
                 "square": None if self.square is None else list(self.square), "area": self.area,
                 "time_s": round(self.time_s, 3),
-                "ball": None if self.ball is None else [round(self.ball[0], 1), round(self.ball[1], 1)]}
+                "ball": None if self.ball is None else [round(self.ball[0], 1), round(self.ball[1], 1)],
+                **({"doubt": self.doubt} if self.doubt else {})}
 
 
 @dataclass(frozen=True, slots=True)

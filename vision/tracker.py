@@ -13,6 +13,14 @@ where it was (``FrameResult.in_place``) stays seen, without committing anything;
 another figure stands unread, its cap in place or seen moments ago, is that figure's marker
 misread and is left out; an id read both where it stands and where another unread figure stands
 is itself where it stands, not a conflict.
+
+The rules' positions (:meth:`Tracker.expect`: where the match's books have each figure, as the
+rectangle of its square or space) are expectations too, before the camera has seen anything (a
+resumed match) or after a coach moved a figure on the tablet: an id read inside another
+figure's rectangle, outside its own, while that figure's marker does not read, is that
+figure's marker partly covered; it is left out (a notice says so once) and the covered figure
+counts as seen there. Only when it keeps reading there, steadily, for ``expect_hold_s`` is it
+taken, and then its sighting carries a ``doubt`` for a person to take or drop with one touch.
 """
 
 from __future__ import annotations
@@ -51,6 +59,61 @@ class TrackerSettings:
     # an id read twice, once where it stands and once where another unread figure stands: the
     # second reading is that figure misread (no conflict, the id stays seen)
     resolve_twice: bool = True
+    # the rules' positions (Tracker.expect): a figure read within ``expect_margin_mm`` of its own
+    # square is where the rules have it; an id read inside another figure's square, not its own,
+    # that keeps reading there for ``expect_hold_s`` (no gap over ``expect_gap_s``: a misread
+    # comes and goes as a hand moves) is taken, with a doubt a person resolves
+    expect_margin_mm: float = 3.0
+    expect_hold_s: float = 3.0
+    expect_gap_s: float = 0.5
+    # a square or space wider than this (Football Leader's, for several counters) does not
+    # place a cap closely enough to call another id read in it a misread
+    expect_max_mm: float = 60.0
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """Where the rules have a figure: its marker and the rectangle of its square or space, in
+    board millimetres (from ``companion.sightings.Standing``)."""
+
+    marker: int
+    player: PlayerRef | None
+    x0_mm: float
+    y0_mm: float
+    x1_mm: float
+    y1_mm: float
+
+    def contains(self, x_mm: float, y_mm: float, margin_mm: float = 0.0) -> bool:
+        return (self.x0_mm - margin_mm <= x_mm <= self.x1_mm + margin_mm
+                and self.y0_mm - margin_mm <= y_mm <= self.y1_mm + margin_mm)
+
+    def __repr__(self) -> str:
+        return (f"Expected({self.marker}, {self.player!r}, {self.x0_mm:g}, {self.y0_mm:g}, {self.x1_mm:g}, "
+                f"{self.y1_mm:g})")
+
+
+def expectations(standing, marker_map) -> tuple[Expected, ...]:
+    """The rules' positions (``companion.sightings.Standing``: a player and the rectangle of his
+    square or space) as the tracker's expectations, by marker (``vision.config.MarkerMap``); a
+    figure that carries no marker is left out."""
+    marker_of = {e.player: m for m, e in marker_map.entries.items()}
+    out = []
+    for st in standing:
+        marker = marker_of.get(st.player)
+        if marker is not None:
+            out.append(Expected(marker, st.player, st.x0_mm, st.y0_mm, st.x1_mm, st.y1_mm))
+    return tuple(out)
+
+
+@dataclass
+class _Suspect:
+    """An id read where the rules have another figure: since when, where, and over whom."""
+
+    covered: int
+    since: float
+    last: float
+    x_mm: float
+    y_mm: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +174,11 @@ class _Track:
     area: str | None = None
     candidate: _Candidate | None = None
     last_seen: float | None = None
+    doubt: str = ""  # said with the next commit: read where the rules have another figure
+
+
+def _who(e: Expected) -> str:
+    return f"{e.player.team.label} #{e.player.number}" if e.player is not None else f"marker {e.marker}"
 
 
 def _angle(a: float, b: float) -> float:
@@ -130,6 +198,15 @@ class Tracker:
     _health: str = "ok"
     _last_t: float | None = None
     _ball_marker: int | None = None
+    _expected: dict[int, Expected] = field(default_factory=dict)
+    _suspects: dict[int, _Suspect] = field(default_factory=dict)
+
+    def expect(self, expected) -> None:
+        """The rules' positions from now on (an iterable of :class:`Expected`; empty: none).
+        Call it on the tracker's own thread (:meth:`vision.live.VisionWorker.expect` hands them
+        over from another)."""
+        self._expected = {e.marker: e for e in expected}
+        self._suspects = {m: sus for m, sus in self._suspects.items() if sus.covered in self._expected}
 
     @property
     def health(self) -> str:
@@ -168,14 +245,17 @@ class Tracker:
         # caps in place though unread: still there, where they were committed (nothing to commit)
         for obs in result.in_place:
             tr = self._tracks.get(obs.marker)
-            if (obs.marker not in read and tr is not None and tr.committed is not None
+            if obs.marker in read:
+                continue
+            if (tr is not None and tr.committed is not None
                     and math.hypot(obs.x_mm - tr.committed.x_mm, obs.y_mm - tr.committed.y_mm) <= s.impostor_mm):
                 tr.last_seen = t
+            elif (tr is None or tr.committed is None) and self._where_expected(obs.marker, obs.x_mm, obs.y_mm):
+                # read once and covered before it settled, where the rules have it
+                self._track(obs.marker, obs.player).last_seen = t
         seen = self._drop_impostors(seen, t, events)
         for obs in seen:
-            tr = self._tracks.get(obs.marker)
-            if tr is None:
-                tr = self._tracks[obs.marker] = _Track(obs.marker, obs.player)
+            tr = self._track(obs.marker, obs.player)
             tr.last_seen = t
             c = tr.candidate
             if c is not None:
@@ -218,11 +298,42 @@ class Tracker:
             events += self.set_health("ok", "the camera sees the board", t)
         return events
 
+    def _track(self, marker: int, player: PlayerRef | None) -> _Track:
+        tr = self._tracks.get(marker)
+        if tr is None:
+            tr = self._tracks[marker] = _Track(marker, player)
+        return tr
+
+    def _where_expected(self, marker: int, x: float, y: float) -> bool:
+        e = self._expected.get(marker)
+        return e is not None and e.contains(x, y, self.settings.expect_margin_mm)
+
+    def _expected_over(self, obs: Seen, here: set[int]) -> Expected | None:
+        """The figure whose marker ``obs`` may be, by the rules' positions: the point lies in
+        its square, not in the read id's own, and it is not read in this frame, nor known to the
+        tracker to stand elsewhere now (then the rules have not caught up with its move yet)."""
+        if obs.player is None or not self._expected or self._where_expected(obs.marker, obs.x_mm, obs.y_mm):
+            return None
+        big = self.settings.expect_max_mm
+        for e in self._expected.values():
+            if e.marker == obs.marker or e.marker in here or not e.contains(obs.x_mm, obs.y_mm):
+                continue
+            if e.x1_mm - e.x0_mm > big or e.y1_mm - e.y0_mm > big:
+                continue  # a space that holds several figures says too little about where a cap is
+            tr = self._tracks.get(e.marker)
+            if tr is not None and tr.committed is not None and not e.contains(
+                    tr.committed.x_mm, tr.committed.y_mm, self.settings.expect_margin_mm):
+                continue
+            return e
+        return None
+
     def _drop_impostors(self, seen: list[Seen], t: float, events: list[Event]) -> list[Seen]:
         """Observations that are another figure's marker misread: an id seen where a figure
         other than it was committed and seen within ``impostor_s``, that figure not seen in this
-        frame, and the id not committed there itself. They are left out (a conflict notice says
-        so once); the covered figure keeps its place."""
+        frame, and the id not committed there itself; or, by the rules' positions, an id read in
+        another figure's square, not in its own, that figure not read in this frame. They are
+        left out (a conflict notice says so once); the covered figure keeps its place. A reading
+        held back by the rules alone that stays put for ``expect_hold_s`` is taken with a doubt."""
         s = self.settings
         here = {o.marker for o in seen}
         keep = []
@@ -238,42 +349,89 @@ class Tracker:
             own = self._tracks.get(obs.marker)
             at_own = own is not None and own.committed is not None and math.hypot(
                 obs.x_mm - own.committed.x_mm, obs.y_mm - own.committed.y_mm) <= s.impostor_mm
-            if suspect is None or at_own:
+            if at_own:
                 keep.append(obs)
                 continue
+            if suspect is not None:
+                where = f"where marker {suspect.marker} stands"
+            else:
+                e = self._expected_over(obs, here)
+                if e is None or (own is not None and own.doubt and self._doubtful(obs, t)):
+                    if e is None and own is not None:
+                        own.doubt = ""  # nothing to doubt any more
+                    keep.append(obs)
+                    continue
+                if own is not None:
+                    own.doubt = ""
+                where = f"where the rules have {_who(e)} (marker {e.marker})"
+                if self._held_long(obs, e, t):
+                    self._track(obs.marker, obs.player).doubt = (
+                        f"the rules have {_who(e)} there, whose marker does not read: covered, or moved?")
+                    keep.append(obs)
+                    continue
+                # its cap is there, its code misread: the covered figure is seen where it stands
+                self._track(e.marker, e.player).last_seen = t
             key = -1 - obs.marker  # one notice per misread id while it lasts
             if key not in self._conflicts:
-                events.append(ConflictNotice(obs.marker, f"marker {obs.marker} read where marker {suspect.marker} "
-                                                         f"stands, unseen: taken for it, partly covered", t))
+                events.append(ConflictNotice(obs.marker, f"marker {obs.marker} read {where}, unseen: taken for it, "
+                                                         f"partly covered", t))
             self._conflicts[key] = (t, "impostor", True)
         return keep
 
+    def _held_long(self, obs: Seen, e: Expected, t: float) -> bool:
+        """Whether ``obs`` has been read where the rules have ``e`` steadily (within ``still_mm``,
+        no gap over ``expect_gap_s``) for ``expect_hold_s``."""
+        s = self.settings
+        sus = self._suspects.get(obs.marker)
+        if (sus is None or sus.covered != e.marker or t - sus.last > s.expect_gap_s
+                or math.hypot(obs.x_mm - sus.x_mm, obs.y_mm - sus.y_mm) > s.still_mm):
+            sus = self._suspects[obs.marker] = _Suspect(e.marker, t, t, obs.x_mm, obs.y_mm)
+        sus.last = t
+        return t - sus.since >= s.expect_hold_s - 1e-9
+
+    def _doubtful(self, obs: Seen, t: float) -> bool:
+        """Whether a reading taken with a doubt is still where it was doubted."""
+        sus = self._suspects.get(obs.marker)
+        if sus is None or math.hypot(obs.x_mm - sus.x_mm, obs.y_mm - sus.y_mm) > self.settings.still_mm:
+            return False
+        sus.last = t
+        return True
+
     def _misread_twice(self, c, read: set[int], t: float, events: list[Event]) -> bool:
-        """Whether a marker read twice is itself at one of the places (where it is committed) and
-        another figure's marker misread at each other one (where that figure is committed, unread
-        in this frame, and seen within ``impostor_s`` or its cap in place). If so it stays seen
-        where it stands, and a notice says so once."""
+        """Whether a marker read twice is itself at one of the places (where it is committed, or
+        where the rules have it when it is not committed yet) and another figure's marker
+        misread at each other one (where that figure is committed, unread in this frame, and
+        seen within ``impostor_s`` or its cap in place; or where the rules have that figure,
+        unread). If so it stays seen where it stands, and a notice says so once."""
         s = self.settings
         own = self._tracks.get(c.marker)
-        if own is None or own.committed is None or len(c.at_mm) < 2:
+        if len(c.at_mm) < 2:
             return False
 
         def near(p, pose: Pose) -> bool:
             return math.hypot(p[0] - pose.x_mm, p[1] - pose.y_mm) <= s.impostor_mm
-        home = [p for p in c.at_mm if near(p, own.committed)]
+        if own is not None and own.committed is not None:
+            home = [p for p in c.at_mm if near(p, own.committed)]
+        else:
+            home = [p for p in c.at_mm if self._where_expected(c.marker, p[0], p[1])]
         if len(home) != 1:
             return False
         covered = []
         for p in c.at_mm:
             if p is home[0]:
                 continue
-            other = next((tr for tr in self._tracks.values() if tr.marker != c.marker and tr.marker not in read
+            other = next((tr.marker for tr in self._tracks.values() if tr.marker != c.marker and tr.marker not in read
                           and tr.committed is not None and tr.last_seen is not None
                           and t - tr.last_seen <= s.impostor_s and near(p, tr.committed)), None)
             if other is None:
-                return False
-            covered.append(other.marker)
-        own.last_seen = t
+                probe = Seen(c.marker, self._player_of(c.marker), p[0], p[1], 0.0, None, None, None)
+                e = self._expected_over(probe, read)
+                if e is None:
+                    return False
+                other = e.marker
+                self._track(e.marker, e.player).last_seen = t  # its cap is there, misread
+            covered.append(other)
+        self._track(c.marker, self._player_of(c.marker)).last_seen = t
         key = -1 - c.marker
         if key not in self._conflicts:
             events.append(ConflictNotice(c.marker, f"marker {c.marker} read again where marker "
@@ -281,6 +439,10 @@ class Tracker:
                                                    f"partly covered", t))
         self._conflicts[key] = (t, "impostor", True)
         return True
+
+    def _player_of(self, marker: int) -> PlayerRef | None:
+        tr, e = self._tracks.get(marker), self._expected.get(marker)
+        return tr.player if tr is not None else (e.player if e is not None else None)
 
     def _aloft(self, c: _Candidate) -> bool:
         """Whether a still figure is held off the board: its marker, averaged over the frames it
@@ -303,8 +465,10 @@ class Tracker:
         tr.committed, tr.square, tr.area = pose, square, area
         if tr.player is None:
             return BallSighting(pose.x_mm, pose.y_mm, square, area, t)
+        doubt, tr.doubt = tr.doubt, ""
+        self._suspects.pop(tr.marker, None)
         return Sighting(tr.player, pose.x_mm, pose.y_mm, pose.facing_deg, square, area, tr.marker, t,
-                        self.committed_ball())
+                        self.committed_ball(), doubt)
 
     def _watch_corners(self, result: FrameResult, t: float, events: list[Event]) -> list[str]:
         """Problems with the view, as sentences; a bumped camera also raises an event (once)."""

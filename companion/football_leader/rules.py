@@ -7,7 +7,7 @@ from typing import Any, Callable
 from ..commands import Choose, PlaceFigure, SubmitRoll
 from ..events import Event
 from ..ruleset import Command, GameRules, Request
-from ..sightings import Sighting
+from ..sightings import Sighting, Standing
 from ..teams import PlayerRef
 from . import actions, flow, movement, possession, resolve, setup, shootout, shots, tackles
 from . import commands as c
@@ -19,7 +19,7 @@ from .model import (BallLostCtx, Choice, DodgeCardCtx, DodgeCtx, FootballLeaderS
 from .open_actions import open_actions
 from .pitch import Space, SpaceBoard
 from .ranges import reachable
-from .sightings import command_for
+from .sightings import command_for, standing
 from .summary import log_line, pending, summary
 from .tx import Tx
 
@@ -99,6 +99,9 @@ class FootballLeaderRules(GameRules):
 
     def command_for(self, state: FootballLeaderState, sighting: Sighting) -> Command | None:
         return command_for(state, sighting)
+
+    def standing(self, state: FootballLeaderState) -> tuple[Standing, ...]:
+        return standing(state)
 
     def board(self, state: FootballLeaderState) -> SpaceBoard | None:
         return state.components.board if state.components is not None else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..commands import PlaceFigure
 from ..ruleset import Command
-from ..sightings import Sighting
+from ..sightings import Sighting, Standing
 from . import queries as q
 from .commands import Move
 from .model import Choice, FootballLeaderState, MoveCardCtx, Phase
@@ -40,3 +40,17 @@ def _card_asked(state: FootballLeaderState, player, space) -> bool:
     head = state.queue[0] if state.queue else None
     return (isinstance(head, Choice) and isinstance(head.ctx, MoveCardCtx) and head.ctx.player == player
             and head.ctx.path[-1] == space)
+
+
+def standing(state: FootballLeaderState) -> tuple[Standing, ...]:
+    """Where the rules have each counter on the pitch: its space, in board millimetres (a
+    space holds several counters: each is expected anywhere in it)."""
+    if not state.created:
+        return ()
+    board = q.board(state)
+    out = []
+    for p in state.players.values():
+        if p.on_pitch and p.space is not None:
+            sp = board.space(p.space)
+            out.append(Standing(p.ref, sp.x0, sp.y0, sp.x1, sp.y1))
+    return tuple(out)

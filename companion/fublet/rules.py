@@ -8,7 +8,7 @@ from ..commands import Choose, PlaceFigure, SubmitRoll
 from ..events import Event
 from ..ruleset import Command, GameRules, Request
 from ..board import GridBoard
-from ..sightings import Sighting
+from ..sightings import Sighting, Standing
 from ..teams import PlayerRef
 from . import actions, challenges, fouls, movement, restarts, resolve, scatter, setup, shots
 from . import commands as c
@@ -19,7 +19,7 @@ from .model import (ActionCtx, BallControlCtx, CatchChoiceCtx, Choice, Contest, 
                     OffsideEscapeCtx, OpeningCtx, Phase, ReceiverChoiceCtx, SaveCtx, ScatterCtx, ShootoutCtx,
                     ShotDeflectionChoiceCtx, ShotDeflectionCtx, SubstituteChoiceCtx, TacticalMoveCtx,
                     ThrowInPositionCtx, VolleyChoiceCtx, VolleyCtx, WallCtx)
-from .sightings import command_for
+from .sightings import command_for, standing
 from .open_actions import open_actions
 from .ranges import reachable
 from .summary import log_line, pending, summary
@@ -118,6 +118,9 @@ class FubletRules(GameRules):
 
     def command_for(self, state: FubletState, sighting: Sighting) -> Command | None:
         return command_for(state, sighting)
+
+    def standing(self, state: FubletState) -> tuple[Standing, ...]:
+        return standing(state)
 
     def board(self, state: FubletState) -> GridBoard | None:
         return state.components.board if state.components is not None else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..commands import PlaceFigure
 from ..ruleset import Command
-from ..sightings import Sighting
+from ..sightings import Sighting, Standing
 from . import queries as q
 from .commands import Move, TacticalMove
 from .model import FubletState, Phase, RoundKind
@@ -45,3 +45,17 @@ def command_for(state: FubletState, sighting: Sighting) -> Command | None:
     if state.phase is Phase.TACTICAL_MOVEMENT and p.ms is not None:
         return TacticalMove(sighting.player, ms, facing)
     return PlaceFigure(sighting.player, ms, facing=facing)
+
+
+def standing(state: FubletState) -> tuple[Standing, ...]:
+    """Where the rules have each figure on the pitch: its movement square, in board millimetres."""
+    if not state.created:
+        return ()
+    b = q.board(state)
+    w, h = b.ms_size_mm
+    out = []
+    for p in state.players.values():
+        if p.on_pitch and p.ms is not None:
+            x, y = b.ms_center_mm(p.ms)
+            out.append(Standing(p.ref, x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+    return tuple(out)

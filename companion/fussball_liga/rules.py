@@ -7,7 +7,7 @@ from typing import Any, Callable
 from ..commands import Choose, PlaceFigure, SubmitRoll
 from ..events import Event
 from ..ruleset import Command, GameRules, Request
-from ..sightings import Sighting
+from ..sightings import Sighting, Standing
 from ..teams import PlayerRef
 from . import (bonus, discipline, dribbling, interception, kicks, landing, movement, restarts, resolve, setup,
                timing)
@@ -20,7 +20,7 @@ from .model import (AdvantageCtx, Ask, BonusCtx, Choice, DribbleCtx, EndsCtx, Go
 from .pitch import Pitch
 from .open_actions import open_actions
 from .ranges import reachable
-from .sightings import command_for
+from .sightings import command_for, standing
 from .summary import log_line, pending, summary
 from .tx import Tx, refuse
 
@@ -126,6 +126,9 @@ class FussballLigaRules(GameRules):
 
     def command_for(self, state: LigaState, sighting: Sighting) -> Command | None:
         return command_for(state, sighting)
+
+    def standing(self, state: LigaState) -> tuple[Standing, ...]:
+        return standing(state)
 
     def board(self, state: LigaState) -> Pitch | None:
         return state.components.pitch if state.components is not None else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..commands import PlaceFigure
 from ..ruleset import Command
-from ..sightings import Sighting
+from ..sightings import Sighting, Standing
 from . import queries as q
 from .commands import Move, MoveBall
 from .model import Control, LigaState, Phase, RestartKind
@@ -40,3 +40,17 @@ def command_for(state: LigaState, sighting: Sighting) -> Command | None:
             state.phase is Phase.SET_UP and r is not None and r.kind is RestartKind.PENALTY):
         return Move(sighting.player, square)
     return PlaceFigure(sighting.player, square)
+
+
+def standing(state: LigaState) -> tuple[Standing, ...]:
+    """Where the rules have each figure on the pitch: its square, in board millimetres."""
+    if not state.created:
+        return ()
+    pitch = q.pitch(state)
+    s = pitch.square_mm
+    out = []
+    for p in state.players.values():
+        if p.placed:
+            x, y = pitch.centre_mm(p.square)
+            out.append(Standing(p.ref, x - s / 2, y - s / 2, x + s / 2, y + s / 2))
+    return tuple(out)

@@ -8,7 +8,7 @@ from ..board import GridBoard
 from ..commands import Choose, PlaceFigure, SubmitRoll
 from ..events import Event
 from ..ruleset import Command, GameRules, Request
-from ..sightings import Sighting
+from ..sightings import Sighting, Standing
 from ..teams import PlayerRef
 from . import clock, kicks, move_the_ball, movement, passing, resolve, setup, tackles
 from . import commands as c
@@ -17,7 +17,7 @@ from .advance import advance
 from .model import FutboardState, Phase
 from .open_actions import open_actions
 from .ranges import reachable
-from .sightings import command_for
+from .sightings import command_for, standing
 from .summary import log_line, pending, summary
 from .tx import Tx
 
@@ -62,6 +62,9 @@ class FutboardRules(GameRules):
 
     def command_for(self, state: FutboardState, sighting: Sighting) -> Command | None:
         return command_for(state, sighting)
+
+    def standing(self, state: FutboardState) -> tuple[Standing, ...]:
+        return standing(state)
 
     def board(self, state: FutboardState) -> GridBoard | None:
         """The field as a GridBoard (one square a space) for the tablet to draw."""

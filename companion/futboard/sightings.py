@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..commands import PlaceFigure
 from ..ruleset import Command
-from ..sightings import Sighting
+from ..sightings import Sighting, Standing
 from . import queries as q
 from .commands import Move
 from .model import FutboardState, Penalty, Phase
@@ -38,3 +38,17 @@ def command_for(state: FutboardState, sighting: Sighting) -> Command | None:
     if state.phase is Phase.PLAY and state.turn is sighting.player.team and p.space is not None:
         return Move(sighting.player, space)
     return PlaceFigure(sighting.player, space)
+
+
+def standing(state: FutboardState) -> tuple[Standing, ...]:
+    """Where the rules have each figure on the field: its space, in board millimetres."""
+    if not state.created:
+        return ()
+    pitch = q.pitch(state)
+    w, h = pitch.space_length_mm, pitch.space_width_mm
+    out = []
+    for p in state.players.values():
+        if p.on_field and p.space is not None:
+            x, y = pitch.centre_mm(p.space)
+            out.append(Standing(p.ref, x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+    return tuple(out)

@@ -1,0 +1,592 @@
+"""The rescue stage: markers the main search missed, read from rectified patches of the frame.
+
+A 9 mm marker at 1080p is 7-10 px across, a cap seen at 35 degrees is 6-9 px across one way, and
+a blurred 15 px marker has no clean outline: OpenCV's contours give no candidate for them, yet
+with its corners known a marker of 8 px still reads by its blurred pattern. So here the cap
+tops that no marker was read on are found cheaply, as dark squares of the expected marker size
+on a small view of the caps' plane seen from straight above (the camera model makes every cap
+the same size and shape there, whatever the tilt or distance); each is then rectified from the
+full-resolution frame into a square patch of the plane (cubic interpolation, a fixed number of
+pixels a cell), located there (its turn from the edges' directions, its centre where a marker's
+black border inside a cap's white margin fits best, then an edge fit) and decoded by correlation
+against every marker of the dictionary drawn blurred, each id at its best over a few nudges of
+centre and turn, with a strict margin over the second-best id (and the bits, where a threshold
+reads them, agreeing). The ball token, printed at its own size and lying on the board, is
+searched for on its own plane at its own size when the main search did not read it.
+
+:func:`rescue` is the stage ``(setup, gray frame, detections so far) -> extra detections``;
+:func:`draw_rescue` its debug image. Nothing is accepted that the main search read already, that
+is not an id this search looks for, or whose edges do not fit (the size check downstream must
+measure a marker, not be given the size assumed here).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.camera import CameraModel
+
+from .detect import Detection
+from .extent import board_extent_mm
+from .refine import STRONG_EDGE, SUB_CELL, _cell_grid, _sample, blurred_templates, fit_edges, read_bits, square_homographies
+
+log = logging.getLogger(__name__)
+
+_STEP = 8  # view pixels between exactly projected grid points (bilinear in between)
+
+
+@dataclass(frozen=True, slots=True)
+class RescueSettings:
+    """How the rescue stage looks. The search view: ``view_marker_px``, a marker's side there
+    (7: as many of the tuning scenes' markers were candidates as at 8, at three quarters of the
+    pixels); a candidate's core darker than what is beside it by ``contrast`` on three sides of
+    four and holding black and white ``spread`` apart (grey levels); with three or more markers
+    of its size read, only candidates scoring ``like_share`` of their median. The work per
+    frame: at most ``max_patches`` figure candidates, and ``per_unread`` for each figure id
+    not read yet; ``max_ball_patches`` for the ball. The patches: ``cell_px`` pixels a marker
+    cell, ``patch_sides`` marker sides across; a first look keeps candidates whose cap margin
+    is ``min_rim`` grey levels brighter than a black border and whose cells correlate
+    ``screen_corr`` with some marker. The reading: a correlation of ``min_corr``, a contrast of
+    ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
+    (stricter than the main search's 2.5: these candidates are not outlines)."""
+
+    view_marker_px: float = 7.0
+    cell_px: int = 6
+    patch_sides: float = 1.9
+    max_patches: int = 40
+    per_unread: float = 3.0
+    min_rim: float = 15.0
+    screen_corr: float = 0.8
+    like_share: float = 0.4
+    max_ball_patches: int = 30
+    contrast: float = 12.0
+    spread: float = 35.0
+    min_corr: float = 0.93
+    margin: float = 4.0
+    min_contrast: float = 25.0
+
+
+@dataclass(frozen=True, eq=False)
+class SearchView:
+    """The plane at ``z_mm`` seen from above at ``mm_per_px``: view pixel (col, row) is the board
+    point (``x0_mm + col * mm_per_px``, ``y1_mm - row * mm_per_px``, ``z_mm``); ``maps`` are OpenCV's
+    fixed-point remap tables (height, width) into the frame reduced ``shrink`` times."""
+
+    camera: CameraModel
+    z_mm: float
+    mm_per_px: float
+    x0_mm: float
+    y1_mm: float
+    shrink: int
+    maps: tuple[np.ndarray, np.ndarray]
+
+    def board_points(self, view_px: np.ndarray) -> np.ndarray:
+        """View pixels (N, 2) -> board points (N, 3) mm."""
+        p = np.asarray(view_px, np.float64).reshape(-1, 2)
+        return np.column_stack([self.x0_mm + p[:, 0] * self.mm_per_px, self.y1_mm - p[:, 1] * self.mm_per_px,
+                                np.full(len(p), self.z_mm)])
+
+    def view_points(self, frame_px: np.ndarray) -> np.ndarray:
+        """Frame pixels (N, 2) -> view pixels (N, 2), where their rays meet the view's plane."""
+        if not len(frame_px):
+            return np.zeros((0, 2))
+        xy = self.camera.to_plane(np.asarray(frame_px, np.float64).reshape(-1, 2), self.z_mm)
+        return np.column_stack([(xy[:, 0] - self.x0_mm) / self.mm_per_px, (self.y1_mm - xy[:, 1]) / self.mm_per_px])
+
+    def image(self, gray: np.ndarray) -> np.ndarray:
+        """Grey frame (H, W) uint8 -> the view (height, width) uint8."""
+        k = self.shrink
+        if k > 1:  # a whole number of k x k blocks: OpenCV's fast area path
+            h, w = gray.shape[0] // k, gray.shape[1] // k
+            gray = cv2.resize(gray[:h * k, :w * k], (w, h), interpolation=cv2.INTER_AREA)
+        return cv2.remap(gray, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+_views: dict[tuple, tuple[object, SearchView]] = {}
+
+
+def search_view(camera: CameraModel, board, markers, z_mm: float, marker_mm: float, marker_px: float) -> SearchView:
+    """The view of the plane at ``z_mm`` in which a ``marker_mm`` marker is ``marker_px`` across
+    (cached per camera, board, markers and plane)."""
+    key = (camera, id(board), markers, z_mm, marker_mm, marker_px)
+    if key not in _views:
+        if len(_views) >= 8:
+            _views.clear()
+        _views[key] = (board, _search_view(camera, board, markers, z_mm, marker_mm / marker_px))
+    return _views[key][1]
+
+
+def _search_view(camera: CameraModel, board, markers, z_mm: float, mm_per_px: float) -> SearchView:
+    ext = board_extent_mm(board, markers)
+    on_plane = camera.to_plane(camera.project(ext), z_mm)
+    pts = np.vstack([ext[:, :2], on_plane[np.isfinite(on_plane).all(axis=1)]])
+    x0, y0 = pts.min(axis=0)
+    x1, y1 = pts.max(axis=0)
+    width, height = int(np.ceil((x1 - x0) / mm_per_px)) + 1, int(np.ceil((y1 - y0) / mm_per_px)) + 1
+    # a frame whose markers are three times the view's or more would alias: area-reduce it first
+    # (below that the dark squares' box filters smooth what aliases, and a whole-frame reduction
+    # would cost more than the view)
+    ratio = camera.pixels_per_mm((x0 + x1) / 2, (y0 + y1) / 2, z_mm) * mm_per_px
+    shrink = max(1, int(ratio / 1.2)) if ratio >= 3.0 else 1
+    view = SearchView(camera, z_mm, mm_per_px, float(x0), float(y1), shrink, ())
+    n_x, n_y = -(-width // _STEP) + 2, -(-height // _STEP) + 2
+    gx = (np.arange(n_x) - 1) * _STEP + (_STEP - 1) / 2
+    gy = (np.arange(n_y) - 1) * _STEP + (_STEP - 1) / 2
+    GX, GY = np.meshgrid(gx, gy)
+    px = camera.project(view.board_points(np.stack([GX, GY], axis=-1))).reshape(n_y, n_x, 2)
+    px = (px + 0.5) / shrink - 0.5
+    px[~np.isfinite(px)] = -1e4
+    fine = [cv2.resize(np.clip(px[..., i], -1e4, 3e4).astype(np.float32), (n_x * _STEP, n_y * _STEP),
+                       interpolation=cv2.INTER_LINEAR)[_STEP:_STEP + height, _STEP:_STEP + width] for i in (0, 1)]
+    maps = cv2.convertMaps(fine[0], fine[1], cv2.CV_16SC2)  # OpenCV's fixed-point tables: the fast remap
+    return SearchView(camera, z_mm, mm_per_px, float(x0), float(y1), shrink, maps)
+
+
+# --- candidates -----------------------------------------------------------------------------------
+
+def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken: np.ndarray,
+                 limit: int, taken_r: np.ndarray | None = None,
+                 like: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Centres (N, 2) in view pixels, strongest first, and scores (N,) of dark squares of
+    ``side`` view pixels in the view ``image`` (height, width) uint8, away from ``taken`` points
+    (M, 2) (markers read already; farther than ``taken_r`` (M,) px each, by default 0.8 side):
+    a core darker by ``contrast`` than what lies beside it on at least three of its four sides
+    (a cap's figure may darken one) and holding black and white ``spread`` apart. At most
+    ``limit``, no two within a side (caps touch at more). With three or more points ``like``
+    (K, 2) (markers of this size read already), only candidates scoring ``like_share`` of
+    their median score or more: in a frame where most caps read, what scores far below them
+    is rarely a cap."""
+    k = max(3, int(round(0.35 * side)) | 1)  # a marker's core
+    # in whole grey levels (uint8 arithmetic, saturating): a quarter of the float work
+    box = cv2.blur(image, (k, k), borderType=cv2.BORDER_REPLICATE)
+    d = int(round(side / 4 + k / 2))  # beside the marker: its cap's margin and beyond
+    h, w = image.shape
+    pad = cv2.copyMakeBorder(box, d, d, d, d, cv2.BORDER_REPLICATE)
+    a, b = pad[d:d + h, :w], pad[d:d + h, 2 * d:]
+    c, e = pad[:h, d:d + w], pad[2 * d:, d:d + w]
+    # the second darkest side (a sorting network's second output)
+    beside = cv2.min(cv2.max(cv2.min(a, b), cv2.min(c, e)), cv2.min(cv2.max(a, b), cv2.max(c, e)))
+    kernel = np.ones((k, k), np.uint8)
+    spread = cv2.subtract(cv2.dilate(image, kernel), cv2.erode(image, kernel))
+    dark = cv2.subtract(beside, box)
+    # the score, half the spread plus the darkness, where both pass (whole grey levels)
+    ok = cv2.bitwise_and(cv2.threshold(spread, settings.spread - 1, 255, cv2.THRESH_BINARY)[1],
+                         cv2.threshold(dark, settings.contrast - 1, 255, cv2.THRESH_BINARY)[1])
+    raw = cv2.bitwise_and(cv2.addWeighted(spread, 0.5, dark, 1.0, 0.0), ok)
+    score = cv2.blur(raw, (k, k))
+    peak = cv2.bitwise_and(cv2.compare(score, cv2.dilate(score, kernel), cv2.CMP_GE),
+                           cv2.threshold(score, 0, 255, cv2.THRESH_BINARY)[1])
+    where = cv2.findNonZero(cv2.bitwise_and(peak, ok))
+    if where is None:
+        return np.zeros((0, 2)), np.zeros(0)
+    where = where.reshape(-1, 2)  # (N, 2) x, y
+    xs, ys = where[:, 0], where[:, 1]
+    sc = score[ys, xs].astype(np.float64)
+    order = np.argsort(-sc, kind="stable")
+    pts = np.column_stack([xs[order], ys[order]]).astype(np.float64)
+    sc = sc[order]
+    if like is not None and len(like) >= 3:
+        best = cv2.dilate(score, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+        at = np.round(like).astype(int)
+        inside = (at[:, 0] >= 0) & (at[:, 1] >= 0) & (at[:, 0] < w) & (at[:, 1] < h)
+        if inside.sum() >= 3:
+            ref = float(np.median(best[at[inside, 1], at[inside, 0]]))
+            strong = sc >= settings.like_share * ref
+            pts, sc = pts[strong], sc[strong] / max(ref, 1e-9)
+    if len(taken):
+        r = np.full(len(taken), 0.8 * side) if taken_r is None else np.maximum(taken_r, 0.8 * side)
+        far = (np.linalg.norm(pts[:, None] - taken[None], axis=2) >= r[None]).all(axis=1)
+        pts, sc = pts[far], sc[far]
+    pts, sc = pts[:8 * limit], sc[:8 * limit]
+    close = np.linalg.norm(pts[:, None] - pts[None], axis=2) < side
+    keep: list[int] = []  # greedy, strongest first: no two candidates on one marker
+    free = np.ones(len(pts), bool)
+    for i in range(len(pts)):
+        if free[i]:
+            keep.append(i)
+            free &= ~close[i]
+            if len(keep) == limit:
+                break
+    return pts[keep], sc[keep]
+
+
+# --- patches --------------------------------------------------------------------------------------
+
+def patch_homographies(camera: CameraModel, centres_mm: np.ndarray, z_mm: float, mm_per_px: float,
+                       size: int) -> np.ndarray:
+    """Homographies (N, 3, 3) from patch pixels (u, v) to frame pixels, for square patches of
+    ``size`` px centred on board points ``centres_mm`` (N, 2) at ``z_mm``, ``mm_per_px`` each,
+    u along +x and v along -y (seen from above): exact at the patch's corners (the lens's
+    distortion is smooth over a cap: a few hundredths of a pixel in between)."""
+    n = len(centres_mm)
+    half = (size - 1) / 2 * mm_per_px
+    xy = centres_mm[:, None, :] + np.array([[-half, half], [half, half], [half, -half], [-half, -half]])[None]
+    pts = np.concatenate([xy, np.full((n, 4, 1), z_mm)], axis=2).reshape(-1, 3)
+    return square_homographies(camera.project(pts).reshape(n, 4, 2), float(size - 1))
+
+
+def _turns(stack: np.ndarray, n: int, size: int, sigma: float) -> np.ndarray:
+    """Per patch (``n`` patches of ``size`` stacked in rows), the angle (n,) radians, modulo 90
+    degrees, of the square around its centre: its edges' gradient directions times four,
+    averaged with their strengths near the centre."""
+    p = stack.astype(np.float32)
+    gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3).reshape(n, size, size)
+    gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3).reshape(n, size, size)
+    c2, s2 = gx * gx - gy * gy, 2 * gx * gy
+    mm = np.maximum(gx * gx + gy * gy, 1e-6)
+    r = np.arange(size, dtype=np.float32) - (size - 1) / 2
+    wt = np.exp(-(r[:, None] ** 2 + r[None, :] ** 2) / (2 * sigma * sigma))
+    a = ((c2 * c2 - s2 * s2) / mm * wt).sum(axis=(1, 2))
+    b = ((2 * c2 * s2) / mm * wt).sum(axis=(1, 2))
+    return np.arctan2(b, a) / 4
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A looked-at cap top: its view pixel, its patch (P, P) uint8, the homography (3, 3) from
+    patch to frame pixels, the quad (4, 2) located in the patch, whether its edges fit, the id
+    read (-1: none), and how much brighter its cap's margin is than the marker's border."""
+
+    view_px: tuple[float, float]
+    patch: np.ndarray
+    to_frame: np.ndarray
+    quad: np.ndarray
+    fitted: bool
+    marker: int
+    rim: float = 0.0
+
+
+def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel, view: SearchView,
+                 centres: np.ndarray, marker_mm: float, cap_mm: float, dictionary: str,
+                 accept: set[int]) -> tuple[list[Detection], list[Candidate]]:
+    """Rectify, locate and read the candidates at view pixels ``centres`` (N, 2) from the grey
+    frame (H, W) uint8: detections (frame pixels) whose id is in ``accept``, and every
+    candidate's story for the debug image.
+
+    Each patch is first drawn square to the board to find the marker's turn, then again turned
+    with it, so that the marker's black border inside its cap's white margin is found with box
+    sums; its edges are fitted and its id read at its printed size (the patch is to scale)."""
+    n = len(centres)
+    if not n:
+        return [], []
+    cells = 6  # a 4 x 4 code and its black border
+    side = float(cells * settings.cell_px)  # the marker's side in the patch
+    mm_px = marker_mm / side
+    size = int(round(settings.patch_sides * side)) | 1
+    c0 = (size - 1) / 2
+    margin = int(max(2, round((cap_mm - marker_mm) / 2 / mm_px)))
+    Hs = patch_homographies(camera, view.board_points(centres)[:, :2], view.z_mm, mm_px, size)
+    flags = cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP
+    # the marker's turn, from a first look at a third of the resolution (its edges are there)
+    small = size // 3
+    to_small = np.diag([(size - 1) / (small - 1), (size - 1) / (small - 1), 1.0])
+    firsts = [cv2.warpPerspective(gray, H @ to_small, (small, small), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                  borderMode=cv2.BORDER_REPLICATE) for H in Hs]
+    thetas = _turns(np.vstack(firsts), n, small, 0.5 * side * (small - 1) / (size - 1))
+    turned_H, tiles = [], []
+    for H, theta in zip(Hs, thetas):
+        # patch pixels turned by theta about the centre: the marker's edges along the axes
+        c, s_ = math.cos(theta), math.sin(theta)
+        R = np.array([[c, -s_, c0 - c * c0 + s_ * c0], [s_, c, c0 - s_ * c0 - c * c0], [0, 0, 1]])
+        Ht = H @ R
+        turned_H.append(Ht)
+        tiles.append(cv2.warpPerspective(gray, Ht, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE))
+    # all patches in one tall image: the edge fit and the reading run once for them all
+    stack = np.vstack(tiles)
+    offs = np.arange(n)[:, None] * np.array([0.0, size])
+    centre, rim = _border_centres(stack, n, size, side, margin, settings.cell_px)
+    centre = centre + offs
+    quads = centre[:, None, :] + (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2)[None]
+    # a first look: a cap's white margin around a black border, and cells like some marker's;
+    # most of what is not a marker goes here, before the costlier fit and reading
+    look = (rim >= settings.min_rim) & (_likeness(stack, centre, side, dictionary) >= settings.screen_corr)
+    fitted, ok = quads.copy(), np.zeros(n, bool)
+    ids, rot = np.full(n, -1), np.zeros(n, int)
+    if look.any():
+        fitted[look], ok[look] = fit_edges(stack, quads[look], samples=9)
+        # a marker seen obliquely is sharp one way and blurred the other (the patch undoes its
+        # shape, not its pixels), too weak for the line fit on two sides: its edges are
+        # measured on the mean profiles across it instead
+        redo = look & ~ok
+        if redo.any():
+            fitted[redo], ok[redo] = _profile_box(stack, centre[redo], side)
+        # read at the printed size, centred and turned as the edges say
+        f = fitted[look]
+        e = f[:, [1, 2, 3, 0]] - f
+        ang = np.arctan2(e[..., 1], e[..., 0]) - np.arange(4) * np.pi / 2
+        turn = np.angle(np.exp(1j * ang).mean(axis=1))
+        ids[look], rot[look] = _read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary)
+    out: list[Detection] = []
+    stories: list[Candidate] = []
+    for i in range(n):
+        marker = int(ids[i]) if ok[i] and int(ids[i]) in accept else -1
+        q = fitted[i] - offs[i]
+        if marker >= 0:
+            # the fitted corners (measured: the size check downstream sees the marker's own
+            # size), in ArUco order for the rotation read
+            aruco = q[(np.arange(4) - rot[i]) % 4]
+            frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), turned_H[i]).reshape(4, 2)
+            out.append(Detection(marker, frame_q.astype(np.float32)))
+        stories.append(Candidate(tuple(centres[i]), tiles[i], turned_H[i], q, bool(ok[i]), marker, float(rim[i])))
+    return out, stories
+
+
+def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: int,
+                    cell: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per patch (``n`` patches of ``size`` stacked in rows), the point (n, 2) within half a
+    marker of its centre where a black border one cell wide inside a white margin fits best
+    (the mean of the margin less the mean of the border, from box sums; a parabola's vertex),
+    and that difference there (n,) in grey levels."""
+    img = stack.astype(np.float32)
+    s_in = int(round(side)) | 1
+    s_core = max(1, int(round(side - 2 * cell)) | 1)
+    s_out = s_in + 2 * margin
+    boxes = [cv2.boxFilter(img, cv2.CV_32F, (k, k), normalize=False, borderType=cv2.BORDER_REPLICATE)
+             for k in (s_core, s_in, s_out)]
+    border = (boxes[1] - boxes[0]) / (s_in ** 2 - s_core ** 2)
+    ring = (boxes[2] - boxes[1]) / (s_out ** 2 - s_in ** 2)
+    score = (ring - border).reshape(n, size, size)
+    c0 = (size - 1) // 2
+    reach = int(round(0.45 * side))
+    win = score[:, c0 - reach:c0 + reach + 1, c0 - reach:c0 + reach + 1]
+    m = win.shape[1]
+    k = win.reshape(n, -1).argmax(axis=1)
+    iy, ix = np.clip(k // m, 1, m - 2), np.clip(k % m, 1, m - 2)
+    rows = np.arange(n)
+
+    def vertex(lo, mid, hi):  # a parabola's highest point through three samples, -0.5..0.5
+        den = lo - 2 * mid + hi
+        return np.clip(np.where(den < -1e-9, 0.5 * (lo - hi) / np.where(den < -1e-9, den, -1.0), 0.0), -0.5, 0.5)
+
+    sx = vertex(win[rows, iy, ix - 1], win[rows, iy, ix], win[rows, iy, ix + 1])
+    sy = vertex(win[rows, iy - 1, ix], win[rows, iy, ix], win[rows, iy + 1, ix])
+    return np.column_stack([c0 - reach + ix + sx, c0 - reach + iy + sy]), win[rows, iy, ix]
+
+
+def _profile_box(image: np.ndarray, centre: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
+    """Upright squares' edges measured on mean profiles: for markers of about ``side`` px
+    centred near ``centre`` (N, 2) in ``image`` (turned so that their edges run along the
+    axes), the steepest fall from the cap's white into the black border on each side (within a
+    cell of where it should be, to a tenth of a pixel), across the middle 70 % of the marker.
+    Returns the quads (N, 4, 2), clockwise, and whether all four edges were found with a
+    marker's proportions (N,)."""
+    n = len(centre)
+    half, band, reach = side / 2, 0.35 * side, side / 6
+    t = np.arange(-int(half + 2 * reach), int(half + 2 * reach) + 1, dtype=np.float64)  # along
+    u = np.linspace(-band, band, 9)  # across
+    # horizontal profiles (x varies, averaged over rows) and vertical ones, for all at once
+    px = np.stack([centre[:, None, None, 0] + t[None, None, :] + 0 * u[None, :, None],
+                   centre[:, None, None, 1] + u[None, :, None] + 0 * t[None, None, :]], axis=-1)
+    py = np.stack([centre[:, None, None, 0] + u[None, :, None] + 0 * t[None, None, :],
+                   centre[:, None, None, 1] + t[None, None, :] + 0 * u[None, :, None]], axis=-1)
+    prof = _sample(image, np.stack([px, py], axis=1)).mean(axis=2)  # (N, 2, T)
+    grad = np.diff(prof, axis=-1)  # grad[k] between t[k] and t[k + 1]
+    mid_t = (t[:-1] + t[1:]) / 2
+    edges = np.zeros((n, 2, 2))  # per axis: low edge, high edge (offsets from the centre)
+    found = np.ones(n, bool)
+    for e, sign, want in ((0, -1.0, -half), (1, 1.0, half)):  # falling into black, rising out
+        win = np.abs(mid_t - want) <= reach
+        g = np.where(win[None, None], sign * grad, -np.inf)
+        k = np.clip(np.argmax(g, axis=-1), 1, grad.shape[-1] - 2)
+        g0 = np.take_along_axis(grad, (k - 1)[..., None], -1)[..., 0] * sign
+        g1 = np.take_along_axis(grad, k[..., None], -1)[..., 0] * sign
+        g2 = np.take_along_axis(grad, (k + 1)[..., None], -1)[..., 0] * sign
+        den = g0 - 2 * g1 + g2
+        sub = np.clip(np.where(den < -1e-9, 0.5 * (g0 - g2) / np.where(den < -1e-9, den, -1.0), 0.0), -0.5, 0.5)
+        edges[:, :, e] = mid_t[k] + sub
+        found &= (g1 > STRONG_EDGE).all(axis=1)
+    size = edges[:, :, 1] - edges[:, :, 0]  # (N, 2) width, height
+    ok = found & (size > 0.8 * side).all(axis=1) & (size < 1.25 * side).all(axis=1)
+    x0, x1 = centre[:, 0] + edges[:, 0, 0], centre[:, 0] + edges[:, 0, 1]
+    y0, y1 = centre[:, 1] + edges[:, 1, 0], centre[:, 1] + edges[:, 1, 1]
+    quads = np.stack([np.column_stack([x0, y0]), np.column_stack([x1, y0]), np.column_stack([x1, y1]),
+                      np.column_stack([x0, y1])], axis=1)
+    return quads, ok
+
+
+# the read is tried a little off where the edges say: centre (cells) and turn (degrees)
+_SHIFTS = (-0.15, 0.0, 0.15)
+_TURNS = (-3.0, 0.0, 3.0)
+
+
+def _cells(image: np.ndarray, centre: np.ndarray, ang: np.ndarray, side: float) -> np.ndarray:
+    """The 6 x 6 cells' grey values (N * J, 36) of squares of ``side`` centred at ``centre``
+    (N, J, 2) and turned ``ang`` (N, J) radians in ``image``, sampled as
+    :func:`vision.refine.read_bits` samples them (a turned square needs no homography)."""
+    canon, _ = _cell_grid(6)
+    u = (canon[:, :2] - 3.0) * side / 6  # (C, 2) about the centre
+    c, s = np.cos(ang), np.sin(ang)
+    px = centre[..., None, 0] + c[..., None] * u[:, 0] - s[..., None] * u[:, 1]  # (N, J, C)
+    py = centre[..., None, 1] + s[..., None] * u[:, 0] + c[..., None] * u[:, 1]
+    k = len(SUB_CELL)
+    vals = _sample(image, np.stack([px, py], axis=-1)).reshape(-1, 6, k, 6, k)
+    return vals.mean(axis=(2, 4)).reshape(-1, 36).astype(np.float64)
+
+
+def _likeness(image: np.ndarray, mid: np.ndarray, side: float, dictionary: str) -> np.ndarray:
+    """How like any marker of the dictionary (N,), drawn blurred, the unturned squares of
+    ``side`` centred at ``mid`` (N, 2) in ``image`` look: the best correlation. A cheap first
+    look (one place, every template), before the edge fit and the nudged reading."""
+    T = blurred_templates(dictionary)[0]
+    obs = _cells(image, mid[:, None, :], np.zeros((len(mid), 1)), side)
+    obs -= obs.mean(axis=1, keepdims=True)
+    unit = (obs / np.maximum(np.linalg.norm(obs, axis=1), 1e-9)[:, None]).astype(np.float32)
+    return (unit @ T.T.astype(np.float32)).max(axis=1)
+
+
+def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
+                   dictionary: str, details: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Ids (N,) (-1: none) and rotations (N,) of markers of ``side`` px centred at ``mid``
+    (N, 2), turned ``turn`` (N,) radians in ``image``, by correlation with the dictionary drawn
+    blurred (:func:`vision.refine.blurred_templates`), each id's best over a few nudges of
+    centre and turn: accepted with a correlation of ``min_corr``, a contrast of ``min_contrast``
+    and a misfit (1 - r^2) ``margin`` times smaller than the best other id's over the same
+    nudges; a threshold reading of the bits, where there is one, must agree."""
+    T, t_ids, t_rots, t_ranges = blurred_templates(dictionary)
+    n = len(mid)
+    dx, dy, dt = np.meshgrid(_SHIFTS, _SHIFTS, np.radians(_TURNS), indexing="ij")
+    dx, dy, dt = dx.ravel(), dy.ravel(), dt.ravel()
+    j = len(dx)
+    cell = side / 6
+    ang = turn[:, None] + dt[None]  # (N, J)
+    centre = mid[:, None, :] + np.stack([dx, dy], axis=-1)[None] * cell  # (N, J, 2)
+    obs = _cells(image, centre, ang, side)
+    obs -= obs.mean(axis=1, keepdims=True)
+    norm = np.linalg.norm(obs, axis=1)
+    unit_obs = (obs / np.maximum(norm, 1e-9)[:, None]).astype(np.float32)
+    corr = (unit_obs @ T.T.astype(np.float32)).reshape(n, j, -1)  # (N, J, M)
+    # templates run blur-major, then id, then rotation: each id's best over nudges, blurs, turns
+    n_ids = int(t_ids.max()) + 1
+    per_id = corr.reshape(n, -1, n_ids * 4).max(axis=1).reshape(n, n_ids, 4).max(axis=2).astype(np.float64)
+    order = np.argsort(-per_id, axis=1)
+    best, second = order[:, 0], order[:, 1]
+    rows = np.arange(n)
+    r1, r2 = per_id[rows, best], per_id[rows, second]
+    misfit1, misfit2 = 1 - np.clip(r1, 0, 1) ** 2, 1 - np.clip(r2, 0, 1) ** 2
+    k = corr.reshape(n, -1).argmax(axis=1)  # the nudge and template of the best fit
+    jj, mm = k // corr.shape[2], k % corr.shape[2]
+    contrast = norm.reshape(n, j)[rows, jj] * r1 * t_ranges[mm]
+    good = (r1 >= settings.min_corr) & (misfit2 >= settings.margin * misfit1) & (contrast >= settings.min_contrast)
+    unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2
+    cb, sb = np.cos(ang[rows, jj]), np.sin(ang[rows, jj])
+    at = centre[rows, jj]
+    quads = np.stack([at[:, None, 0] + cb[:, None] * unit[:, 0] - sb[:, None] * unit[:, 1],
+                      at[:, None, 1] + sb[:, None] * unit[:, 0] + cb[:, None] * unit[:, 1]], axis=-1)
+    bits, _ = read_bits(image, quads, dictionary)
+    good &= (bits < 0) | (bits == best)
+    if details is not None:  # for looking at what was refused: (best id, r1, r2, contrast, bits)
+        details.append((best, r1, r2, contrast, bits))
+    return np.where(good, best, -1), t_rots[mm]
+
+
+# --- the stage ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class RescueReport:
+    """What the stage did in one frame: the candidates looked at per search (figure caps, ball)
+    and the milliseconds it took (thread CPU time)."""
+
+    candidates: dict[str, list[Candidate]]
+    views: dict[str, tuple[SearchView, np.ndarray]]
+    ms: float
+
+
+def rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None) -> list[Detection]:
+    """Markers in the grey frame (H, W) uint8 that the detections so far (``found``, frame
+    pixels) do not hold (``setup``: a :class:`vision.locate.VisionSetup`): figure caps at the
+    caps' height and size, and the ball token at its own if it was not read. Returns the extra
+    detections (frame pixels, ArUco order), sorted by id; never an id in ``found``."""
+    return _rescue(setup, gray, found, settings)[0]
+
+
+def _rescue(setup, gray: np.ndarray, found: list[Detection],
+            settings: RescueSettings | None) -> tuple[list[Detection], RescueReport]:
+    settings = settings or getattr(setup, "rescue", None) or RescueSettings()
+    t0 = time.thread_time()
+    ms, cam = setup.markers, setup.camera
+    have = {d.marker for d in found}
+    searches = []
+    figures = set(ms.figure_ids) - have
+    if figures:
+        searches.append(("figures", ms.cap_height_mm, ms.figure_marker_mm, ms.cap_mm, figures,
+                         min(settings.max_patches, int(settings.per_unread * len(figures)))))
+    if ms.ball_id not in have:
+        searches.append(("ball", ms.ball_height_mm, ms.ball_marker_mm, ms.ball_token_mm, {ms.ball_id},
+                         settings.max_ball_patches))
+    out: list[Detection] = []
+    stories: dict[str, list[Candidate]] = {}
+    views: dict[str, tuple[SearchView, np.ndarray]] = {}
+    for name, z, marker_mm, cap_mm, accept, limit in searches:
+        view = search_view(cam, setup.board, ms, z, marker_mm, settings.view_marker_px)
+        image = view.image(gray)
+        # what is read already, as the view sees it: its centre, and as far as its corners reach
+        known = found + out
+        corners = view.view_points(np.array([d.corners for d in known]).reshape(-1, 2)).reshape(-1, 4, 2)
+        taken = corners.mean(axis=1)
+        reach = np.linalg.norm(corners - taken[:, None], axis=2).max(axis=1) if len(known) else np.zeros(0)
+        like = taken[[ms.side_of(d.marker) == marker_mm and ms.height_of(d.marker) == z for d in known]]
+        centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
+        got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
+                                  accept - {d.marker for d in out})
+        out += _one_place(got)
+        stories[name] = story
+        views[name] = (view, image)
+    spent = 1000 * (time.thread_time() - t0)
+    log.debug("rescue: %d read from %d candidates in %.1f ms", len(out), sum(map(len, stories.values())), spent)
+    return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent)
+
+
+def _one_place(got: list[Detection]) -> list[Detection]:
+    """One detection per id: readings of one id on one marker (two candidates on it) are one,
+    the first (strongest) kept; an id read at two places is no reading at all (as a conflict
+    it would cost the figure read correctly)."""
+    out = []
+    for marker in sorted({d.marker for d in got}):
+        same = [d for d in got if d.marker == marker]
+        if all(np.linalg.norm(d.center - same[0].center) < 0.7 * same[0].side_px for d in same):
+            out.append(same[0])
+    return out
+
+
+def draw_rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None) -> np.ndarray:
+    """Debug image (rows, cols, 3) BGR: each search's view with its candidates outlined (green:
+    read, yellow: edges fitted but nothing read, red: refused at the first look or no edges), and
+    below it a strip of the rectified patches with the square located in each."""
+    _, report = _rescue(setup, gray, found, settings)
+    panels = []
+    for name, (view, image) in report.views.items():
+        out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        side = (setup.markers.figure_marker_mm if name == "figures" else setup.markers.ball_marker_mm) / view.mm_per_px
+        tiles = []
+        for cand in report.candidates[name]:
+            colour = (60, 220, 60) if cand.marker >= 0 else ((0, 220, 255) if cand.fitted else (40, 40, 240))
+            x, y = cand.view_px
+            h = side / 2
+            cv2.rectangle(out, (int(x - h), int(y - h)), (int(x + h), int(y + h)), colour, 1)
+            if cand.marker >= 0:
+                cv2.putText(out, str(cand.marker), (int(x + h + 1), int(y)), cv2.FONT_HERSHEY_PLAIN, 0.8, colour, 1)
+            tile = cv2.cvtColor(cand.patch, cv2.COLOR_GRAY2BGR)
+            cv2.polylines(tile, [np.round(cand.quad * 16).astype(np.int32).reshape(-1, 1, 2)], True, colour, 1,
+                          cv2.LINE_AA, shift=4)
+            tiles.append(tile)
+        if tiles:
+            per_row = max(1, out.shape[1] // tiles[0].shape[1])
+            while len(tiles) % per_row:
+                tiles.append(np.zeros_like(tiles[0]))
+            rows = [np.hstack(tiles[i:i + per_row]) for i in range(0, len(tiles), per_row)]
+            strip = np.vstack(rows)
+            pad = np.zeros((strip.shape[0], out.shape[1], 3), np.uint8)
+            pad[:, :min(out.shape[1], strip.shape[1])] = strip[:, :out.shape[1]]
+            out = np.vstack([out, pad])
+        cv2.putText(out, name, (4, 14), cv2.FONT_HERSHEY_PLAIN, 1.0, (255, 220, 0), 1)
+        panels.append(out)
+    if not panels:
+        return cv2.cvtColor(gray, cv2.COLOR_GRAY2BGR)
+    width = max(p.shape[1] for p in panels)
+    return np.vstack([cv2.copyMakeBorder(p, 0, 4, 0, width - p.shape[1], cv2.BORDER_CONSTANT) for p in panels])
