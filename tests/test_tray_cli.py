@@ -5,8 +5,10 @@ traceback), and finding a tray by its USB id."""
 from __future__ import annotations
 
 import json
+import queue
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,12 +22,25 @@ from firmware_bridge.sim import TraySim
 from firmware_bridge.transport import PortError, open_port
 
 ROOT = Path(__file__).resolve().parents[1]
-WAIT = 30.0
+# Only a guard against hangs: every wait below returns as soon as what it waits for comes (the
+# simulator's --settle and the listener's --timeout too), so a slow, loaded machine is never
+# mistaken for a broken tray.
+WAIT = 120.0
 
 
 def touchline(*argv, **kwargs) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "companion.cli", *map(str, argv)], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+
+
+def first_line(proc: subprocess.Popen) -> str:
+    """The first line a child prints on stdout (the simulator's port path), or fail after WAIT."""
+    got: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: got.put(proc.stdout.readline()), daemon=True).start()
+    try:
+        return got.get(timeout=WAIT).strip()
+    except queue.Empty:
+        pytest.fail(f"{proc.args[3:5]} printed nothing within {WAIT} s")
 
 
 def one_error_line(err: str, *fragments: str) -> None:
@@ -43,7 +58,7 @@ def test_sim_script_to_listen_json_lines(tmp_path):
     sim = touchline("tray-sim", "--seed", 1, "--link", tmp_path / "tray", "--script", script, "--exit-when-done",
                     "--settle", WAIT, stdin=subprocess.DEVNULL)
     try:
-        path = sim.stdout.readline().strip()
+        path = first_line(sim)
         assert path == str(tmp_path / "tray")
         listen = subprocess.run([sys.executable, "-m", "companion.cli", "tray-listen", path, "--wait", "--count", "4",
                                  "--timeout", str(WAIT), "--stats"], cwd=ROOT, text=True, capture_output=True,
@@ -69,7 +84,7 @@ def test_sim_rolls_on_enter_and_typed_lines(tmp_path):
                     stdin=subprocess.PIPE)
     session = None
     try:
-        path = sim.stdout.readline().strip()
+        path = first_line(sim)
         session = TraySession(path).start()
         assert session.connected.wait(WAIT)
         sim.stdin.write("\nscatter 5\nnonsense\n\n")  # Enter rolls the --group list in turn
@@ -171,7 +186,7 @@ def test_sim_timer_with_faults_and_ctrl_c(tmp_path):
                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     session = None
     try:
-        path = sim.stdout.readline().strip()
+        path = first_line(sim)
         session = TraySession(path).start()
         rolls = []
         while len(rolls) < 8:

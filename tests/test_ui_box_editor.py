@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from test_ui_app import APP_HANG
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 
@@ -23,7 +25,7 @@ def drive(tmp_path: Path, mode: str, size: str = "1280x800", data: Path | None =
     env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2",
                TOUCHLINE_DATA_DIR=str(data or tmp_path / "data"))
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_box_editor.py"), str(out), size, mode], env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=APP_HANG)
     result_file = out / "result.json"
     assert result_file.exists(), f"the app did not finish:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     result = json.loads(result_file.read_text())

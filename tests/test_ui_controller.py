@@ -11,6 +11,8 @@ from companion.fublet.model import Phase
 from companion.teams import PlayerRef, Team
 from ui.controller import Controller
 
+from tests.view_log import HANG, ViewLog
+
 H = lambda n: PlayerRef(Team.HOME, n)  # noqa: E731
 A = lambda n: PlayerRef(Team.AWAY, n)  # noqa: E731
 
@@ -113,35 +115,27 @@ def test_no_match_to_resume_says_so(tmp_path):
 
 
 def test_rolls_from_a_simulated_tray_reach_the_match_through_the_controller(tmp_path):
-    import time
-
     from firmware_bridge.sim import TraySim
 
-    views = []
-    ctl = Controller(post=views.append, threaded=True, data_dir=tmp_path)
+    views = ViewLog()   # every published view: a refusal republished over cannot be missed
+    ctl = Controller(post=views, threaded=True, data_dir=tmp_path)
     ctl.new_match(create(), seed=2)
     ctl.wait()
     with TraySim(seed=4) as sim:
         ctl.start_tray(str(sim.link))
-        deadline = time.monotonic() + 20
-        while ctl.view.tray != "ok" and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert ctl.view.tray == "ok", ctl.view.log
+        views.wait(lambda v: v.tray == "ok", what="with the tray connected")
+        refusals = views.mark()
         sim.roll("scatter")            # nobody waits for a d8: refused with the rules' words
         sim.roll("home", [0, 7])       # the opening roll wants one d10 each: refused too
-        assert sim.wait_settled(2, 20)
-        deadline = time.monotonic() + 20
-        while "needs" not in ctl.view.error and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert "needs 1d10" in ctl.view.error
+        assert sim.wait_settled(2, HANG)
+        views.wait(lambda v: "needs 1d10" in v.error, since=refusals, what="refusing two d10 for one")
         sim.roll("home-black", [7])    # one die each: the opening roll
         sim.roll("away-black", [3])
-        assert sim.wait_settled(4, 20)
-        deadline = time.monotonic() + 20
-        while ctl.view.state.phase is not Phase.BOARD_PICK and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert ctl.view.state.phase is Phase.BOARD_PICK and ctl.view.state.first_picker is Team.HOME
+        assert sim.wait_settled(4, HANG)
+        picking = views.wait(lambda v: v.phase is Phase.BOARD_PICK, since=refusals, what="in the board pick")
+        assert picking.state.first_picker is Team.HOME
         rolls = [e for e in ctl.match.events if getattr(e.payload, "roll", None) is not None]
+        assert [d.face for e in rolls for d in e.payload.roll.dice] == [7, 3], rolls   # the refused ones left none
         assert all(e.source.value == "tray" and e.payload.roll.device.startswith("tray SIM-0001") for e in rolls)
         ctl.close()
     assert any("Dice tray SIM-0001 connected" in line for line in ctl.view.log)
@@ -208,16 +202,14 @@ def test_each_roll_and_each_decision_reaches_the_log_as_it_arrives(tmp_path):
 
 
 def test_a_dice_tray_that_cannot_be_reached_is_said_in_the_log(tmp_path):
-    import time
-
-    ctl = Controller(threaded=True, data_dir=tmp_path)
+    views = ViewLog()
+    ctl = Controller(post=views, threaded=True, data_dir=tmp_path)
     ctl.new_match(create(), seed=1)
     ctl.start_tray(str(tmp_path / "no-such-port"))
-    deadline = time.monotonic() + 20
-    while not any(line.startswith("Dice tray:") for line in ctl.view.log) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    lines = [line for line in ctl.view.log if line.startswith("Dice tray:")]
-    assert lines and "keypad" in lines[0] and ctl.view.tray == "lost", ctl.view.log
+    said = views.wait(lambda v: any(line.startswith("Dice tray:") for line in v.log), what="saying the tray is missing")
+    lines = [line for line in said.log if line.startswith("Dice tray:")]
+    assert "keypad" in lines[0] and said.tray == "lost", said.log
+    ctl.close()
 
 
 def test_the_view_is_typed_and_carries_what_the_screen_draws_from(tmp_path):

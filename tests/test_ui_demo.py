@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from test_ui_app import APP_HANG
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -15,7 +17,7 @@ def test_the_demo_plays_its_match_through_camera_tray_and_rules(tmp_path):
     result = tmp_path / "demo.json"
     env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2")
     proc = subprocess.run([sys.executable, "-m", "companion.cli", "demo", "--pace", "0", "--exit-when-done",
-                           "--result", str(result)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+                           "--result", str(result)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=APP_HANG)
     assert result.exists(), proc.stderr[-3000:]
     r = json.loads(result.read_text())
     assert r["error"] == "", r["error"]

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from test_ui_app import APP_HANG
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # Starts `touchline` (plain: the app) with an app class that stops itself one second after it
@@ -49,7 +51,7 @@ def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 def test_with_no_display_the_app_says_so_in_one_line_and_exits_2(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "companion.cli"], cwd=ROOT, env=clean_env(tmp_path),
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=APP_HANG)
     assert proc.returncode == 2, (proc.returncode, proc.stderr[-2000:])
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "no display" in lines[0] and "xvfb-run" in lines[0], proc.stderr
@@ -61,7 +63,7 @@ def test_a_launch_is_quiet_and_opens_at_1280x800(tmp_path):
     driver.write_text(QUIT_AFTER_START)
     proc = subprocess.run([sys.executable, str(driver)], cwd=ROOT,
                           env=clean_env(tmp_path, TOUCHLINE_HEADLESS="1"), capture_output=True, text=True,
-                          timeout=240)
+                          timeout=APP_HANG)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "window 1280 800" in proc.stdout, proc.stdout
     err = proc.stderr

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from test_ui_app import APP_HANG
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -16,7 +18,7 @@ def test_the_pitch_shows_a_new_view_a_frame_before_the_rest_of_the_screen(tmp_pa
     out = tmp_path / "result.json"
     env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2")
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_pitch_first.py"), str(out)], env=env,
-                          capture_output=True, text=True, timeout=240)
+                          capture_output=True, text=True, timeout=APP_HANG)
     assert out.exists(), f"the app did not finish:\n{proc.stderr[-4000:]}"
     result = json.loads(out.read_text())
     assert result["error"] == ""

@@ -15,6 +15,8 @@ import pytest
 
 from companion.cli import main as touchline
 
+from test_ui_app import APP_HANG  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 ARTIFACTS = ROOT / "test-artifacts"
@@ -55,7 +57,7 @@ def run(size: str, tmp_path: Path) -> dict:
     env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2",
                TOUCHLINE_DATA_DIR=str(data_folder(tmp_path)))
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_report_scenario.py"), str(out), size], env=env,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=APP_HANG)
     result = out / "result.json"
     assert result.exists(), f"the app did not finish:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
     return json.loads(result.read_text())

@@ -41,7 +41,7 @@ def test_the_worker_pins_opencv_when_it_starts(tmp_path):
     try:
         cv2.setNumThreads(4)
         worker = VisionWorker(lambda: IterSource(iter(()), "nothing"), calibrate=lambda image: None).start()
-        worker.join(10)
+        worker.join(120)   # a hang guard: an empty source ends at once
         assert worker.finished.is_set() and cv2.getNumThreads() == 1
     finally:
         cv2.setNumThreads(before)

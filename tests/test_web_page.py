@@ -68,7 +68,7 @@ def test_the_page_shows_an_event_the_tablet_appends(tmp_path, size):
             assert (ARTIFACTS / name).stat().st_size > 10_000
     finally:
         proc.terminate()
-        out, err = proc.communicate(timeout=10)
+        out, err = proc.communicate(timeout=60)
         table.close()
     assert "Traceback" not in err, err
 
@@ -91,5 +91,5 @@ def test_a_damaged_journal_is_a_clear_page_then_a_clear_line(tmp_path):
             driver.save_screenshot(str(ARTIFACTS / "scoreboard-problem.png"))
     finally:
         proc.terminate()
-        _out, err = proc.communicate(timeout=10)
+        _out, err = proc.communicate(timeout=60)
     assert "not a Touchline journal" in err and "Traceback" not in err

@@ -32,7 +32,7 @@ def served():
 
 
 def request(server: ScoreboardServer, method: str, path: str) -> tuple[int, dict, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
     try:
         conn.request(method, path)
         resp = conn.getresponse()
@@ -99,7 +99,7 @@ def read_event(sock_file) -> dict:
 
 
 def open_stream(server: ScoreboardServer):
-    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=60)
     sock.sendall(f"GET /{server.token}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
     f = sock.makefile("rb")
     status = f.readline()

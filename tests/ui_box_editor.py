@@ -252,11 +252,8 @@ class EditorDriver(Driver):
         self.press("Menu")
         yield "settle"
         yield from self.start_match("Fublet", camera="demo")
-        for _ in range(200):   # the rendered camera's first frames
-            latest = self.app.camera.latest()
-            if latest is not None and len(latest[1].figures) >= 20:
-                break
-            yield "settle"
+        yield from self.wait(lambda: (latest := self.app.camera.latest()) is not None   # the camera's first frames
+                             and len(latest[1].figures) >= 20)
         seen = {str(s.player): (s.x_mm, s.y_mm) for s in self.app.camera.latest()[1].figures if s.player}
         self.app.controller.enable_vision(False)   # only the chooser places figures here
         taps = yield from self.line_up("Where the camera sees them", "lineup-camera")
@@ -275,10 +272,8 @@ class EditorDriver(Driver):
 
         if start:
             yield from self.start_match("Fublet", camera="demo")
-        for _ in range(300):   # the rendered camera calibrates itself from its corner markers
-            if self.app.camera.setup is not None and self.app.camera.latest() is not None:
-                break
-            yield "settle"
+        # The rendered camera calibrates itself from its corner markers.
+        yield from self.wait(lambda: self.app.camera.setup is not None and self.app.camera.latest() is not None)
         self.press("Menu")
         yield "settle"
         yield from self.open_editor()

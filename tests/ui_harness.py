@@ -101,8 +101,10 @@ class Driver:
         """What the driver adds to result.json."""
         return {}
 
-    def wait(self, predicate, timeout: float = 60.0):
-        """Steps pause until ``predicate()`` holds (a report computed on a thread, say)."""
+    def wait(self, predicate, timeout: float = 600.0):
+        """Steps pause until ``predicate()`` holds (a report computed on a thread, the rendered
+        camera's first frames): never a count of steps, which a loaded machine outlasts. The
+        timeout only ends a hung drive."""
         self.waiting, self.deadline = predicate, time.monotonic() + timeout
         yield "wait"
 
@@ -172,7 +174,12 @@ class Driver:
             self.frames = 0
             return None
         if self.waiting is not None:
-            if not self.waiting():
+            try:
+                holds = self.waiting()
+            except Exception:
+                self.finish(traceback.format_exc())
+                return False
+            if not holds:
                 if time.monotonic() > self.deadline:
                     self.finish("timed out waiting")
                     return False

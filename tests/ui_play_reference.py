@@ -11,10 +11,7 @@ A = lambda n: PlayerRef(Team.AWAY, n)  # noqa: E731
 
 
 def play(sc):
-    sc.press("New match")
-    yield "settle"
-    sc.press("Start match")
-    yield "settle"
+    yield from sc.start_match()
     # The opening roll is pending: its rulebook section is one touch away.
     sc.button("Rulebook: Game Setup", startswith=True)
     sc.screenshot("reference_live_link")

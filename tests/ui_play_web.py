@@ -17,15 +17,12 @@ from kivy.uix.button import Button
 
 
 def fetch_state(url: str) -> dict:
-    with urllib.request.urlopen(url + "state.json", timeout=5) as resp:
+    with urllib.request.urlopen(url + "state.json", timeout=60) as resp:
         return json.loads(resp.read())
 
 
 def play(sc):
-    sc.press("New match")
-    yield "settle"
-    sc.press("Start match")
-    yield "settle"
+    yield from sc.start_match()
     sc.keypad("7")
     yield "settle"
     seq_before = sc.app.controller.match.last_seq
@@ -49,12 +46,8 @@ def play(sc):
     url = board.url
     assert url.startswith("http://127.0.0.1:"), url
     sc.screenshot("web_scoreboard_on")
+    yield from sc.wait(lambda: fetch_state(url).get("seq") == seq_before)   # the page's server caught up
     state = fetch_state(url)
-    for _ in range(40):
-        if state.get("seq") == seq_before:
-            break
-        yield "settle"
-        state = fetch_state(url)
     assert state.get("seq") == seq_before and state.get("game") == "fublet", state
     assert state["pending"], state
     # Back to the match: Home > Resume, and the next roll.
@@ -71,11 +64,8 @@ def play(sc):
     yield "settle"
     seq_after = sc.app.controller.match.last_seq
     assert seq_after > seq_before
-    for _ in range(40):
-        state = fetch_state(url)
-        if state.get("seq") == seq_after:
-            break
-        yield "settle"
+    yield from sc.wait(lambda: fetch_state(url).get("seq") == seq_after)
+    state = fetch_state(url)
     assert state.get("seq") == seq_after, (state.get("seq"), seq_after)
     sc.log.append(f"page followed the match to seq {seq_after}")
     # Switched off: nothing listens any more.

@@ -38,8 +38,21 @@ class Scenario(Driver):
             self.press(d, within=panel)
         self.press("Roll", within=panel)
 
+    def start_match(self, title: str | None = None, settles: int = 1):
+        """New match -> the game chosen by its title (else the one set up) -> Start match, then
+        ``settles`` steps for the live screen to come up."""
+        self.press("New match")
+        yield "settle"
+        if title is not None:
+            self.screen().ids.game.text = title   # the spinner's choice
+            yield "settle"
+        self.press("Start match")
+        for _ in range(settles):
+            yield "settle"
+
     def new_match(self, title: str):
-        """Home -> New match -> choose the game by its title -> Start match."""
+        """Home -> New match -> choose the game by its title -> Start match, with the setup
+        screen (and its folded options) photographed on the way."""
         self.press("New match")
         yield "settle"
         self.screen().ids.game.text = title   # the spinner's choice
@@ -244,38 +257,20 @@ class Scenario(Driver):
         home = self.any_button("Back to the match: ", startswith=True)
         assert "Touchline Rovers 0-0 Harbour Athletic" in home.text or "Harbour Athletic 0-0" in home.text, home.text
         self.screenshot("home_back_to_match")
-        self.press("New match")
-        yield "settle"
-        self.screen().ids.game.text = "Football Leader"
-        yield "settle"
-        self.press("Start match")
-        for _ in range(4):
-            yield "settle"
+        yield from self.start_match("Football Leader", settles=4)
         assert self.screen().name == "live" and self.app.controller.match.ruleset.game == "football_leader"
         assert not self.app.faults, self.app.faults
         self.screenshot("live_football_leader_after_fublet")
         # Futboard's default line-up on the pitch, then Football Leader again.
         self.press("Menu")
         yield "settle"
-        self.press("New match")
-        yield "settle"
-        self.screen().ids.game.text = "Futboard"
-        yield "settle"
-        self.press("Start match")
-        for _ in range(4):
-            yield "settle"
+        yield from self.start_match("Futboard", settles=4)
         self.press("Home: default line-up")
         yield "settle"
         assert self.screen().ids.pitch.figures, "Futboard's line-up is not on the pitch"
         self.press("Menu")
         yield "settle"
-        self.press("New match")
-        yield "settle"
-        self.screen().ids.game.text = "Football Leader"
-        yield "settle"
-        self.press("Start match")
-        for _ in range(4):
-            yield "settle"
+        yield from self.start_match("Football Leader", settles=4)
         assert self.app.controller.match.ruleset.game == "football_leader" and not self.app.faults, self.app.faults
         # Calibrate with no camera: no white box, words that say what to do.
         self.press("Menu")
@@ -294,11 +289,7 @@ class Scenario(Driver):
     def bad_data(self):
         """Start with a data folder the app cannot write: the live screen says why and what to
         do, and offers the way back."""
-        self.press("New match")
-        yield "settle"
-        self.press("Start match")
-        for _ in range(3):
-            yield "settle"
+        yield from self.start_match(settles=3)
         assert self.screen().name == "live"
         texts = " ".join(self.panel_texts())
         assert "Cannot write to the data folder" in texts and "--data-dir" in texts, texts
@@ -315,10 +306,9 @@ class Scenario(Driver):
         self.press("Calibrate the camera")
         yield "settle"
         self.screen().ids.camera.text = "Demo table"   # the spinner's choice
-        for _ in range(100):  # the rendered camera's first frames
-            yield "settle"
-            if self.app.camera.latest() is not None and self.screen().ids.preview.texture is not None:
-                break
+        yield "settle"
+        yield from self.wait(lambda: self.app.camera.latest() is not None  # the rendered camera's first frames
+                             and self.screen().ids.preview.texture is not None)
         self.press("Find the corner markers")
         yield "settle"
         verdict = self.screen().verdict
