@@ -80,7 +80,27 @@ def test_locate_calibrates_each_image_from_its_corner_markers(capsys, shots, tmp
     for line, (_, _, truth) in zip(lines, shots):
         check_positions(line, truth, tol_mm=4.0)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frame31.overlay.png", "frame31.plane.png",
-                                                         "frame32.overlay.png", "frame32.plane.png"]
+                                                         "frame31.rescue.png", "frame32.overlay.png",
+                                                         "frame32.plane.png", "frame32.rescue.png"]
+
+
+def test_locate_fast_leaves_the_second_look_out(capsys, shots, monkeypatch, tmp_path):
+    import vision.locate
+
+    path, _, truth = shots[1]
+    code, out, err = run(capsys, "vision", "locate", path, *PITCH)
+    assert code == 0, err
+    full = {f["marker"] for f in json.loads(out)["figures"]}
+
+    def no_rescue(*args, **kw):
+        raise AssertionError("--fast ran the rescue stage")
+
+    monkeypatch.setattr(vision.locate, "rescue", no_rescue)
+    code, out, err = run(capsys, "vision", "locate", path, *PITCH, "--fast", "--debug-out", tmp_path)
+    assert code == 0, err
+    fast = {f["marker"] for f in json.loads(out)["figures"]}
+    assert fast <= full and len(fast) >= 10
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["frame32.overlay.png", "frame32.plane.png"]
 
 
 def test_locate_with_the_pitch_corners_given_in_pixels(capsys, shots):
