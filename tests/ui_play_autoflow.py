@@ -22,9 +22,10 @@ HOME = {1: (1, 15), 2: (8, 4), 3: (8, 12), 4: (8, 19), 5: (8, 27), 6: (16, 4), 7
         10: (16, 27), 9: (22, 12), 11: (22, 19)}
 
 
-def play(scenario):
-    app = scenario.app
-    ctl = app.controller
+def lined_up(scenario):
+    """A Fublet match lined up through the controller (Away kicks off, #8 on the ball), the
+    camera said to be on, the live screen shown: a generator of settle steps for play()."""
+    ctl = scenario.app.controller
     ctl.new_match(c.CreateMatch(shipped_team("rovers"), shipped_team("harbour"), load_components()), seed=5)
     yield "settle"
     for req, digits in zip(ctl.view.pending, ("7", "3")):
@@ -37,11 +38,16 @@ def play(scenario):
                     + [PlaceFigure(A(n), square=(47 - ms[0], 31 - ms[1]), facing=180) for n, ms in HOME.items()])
     ctl.submit(c.KickOff(A(8)))
     ctl.set_health("camera", "ok", "reading the board")
-    app.show("live")
+    scenario.app.show("live")
     yield "settle"
     yield "settle"
+    assert scenario.state.phase is Phase.DECLARATION, ctl.view.error
+
+
+def play(scenario):
+    ctl = scenario.app.controller
+    yield from lined_up(scenario)
     s = scenario.state
-    assert s.phase is Phase.DECLARATION, ctl.view.error
     board = ctl.view.board
 
     # Keep and run: one touch, then the carrier run by hand; the camera books the declaration.

@@ -58,6 +58,15 @@ class PlaneSettings:
     max_blobs: int = 60
 
 
+def resample(gray: np.ndarray, shrink: int, maps: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """Grey frame (H, W) uint8 -> a view (height, width) uint8 through its remap tables
+    ``maps``, from the frame reduced ``shrink`` times (area average) when that is over 1."""
+    if shrink > 1:  # a whole number of k x k blocks: OpenCV's fast area path
+        h, w = gray.shape[0] // shrink, gray.shape[1] // shrink
+        gray = cv2.resize(gray[:h * shrink, :w * shrink], (w, h), interpolation=cv2.INTER_AREA)
+    return cv2.remap(gray, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 @dataclass(frozen=True, eq=False)
 class PlaneView:
     """The board plane at ``z_mm`` seen from above: view pixel (col, row) is the board point
@@ -87,11 +96,7 @@ class PlaneView:
 
     def rectify(self, gray: np.ndarray) -> np.ndarray:
         """Grey frame (H, W) uint8 at the camera's resolution -> the view (height, width) uint8."""
-        k = self.shrink
-        if k > 1:  # a whole number of k x k blocks: OpenCV's fast area path
-            h, w = gray.shape[0] // k, gray.shape[1] // k
-            gray = cv2.resize(gray[:h * k, :w * k], (w, h), interpolation=cv2.INTER_AREA)
-        return cv2.remap(gray, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return resample(gray, self.shrink, self.maps)
 
 
 def view_extent_mm(camera: CameraModel, board: GridBoard, markers: MarkerSet, z_mm: float) -> tuple[float, ...]:

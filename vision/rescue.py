@@ -34,6 +34,7 @@ from calibration.camera import CameraModel
 
 from .detect import Detection
 from .extent import board_extent_mm
+from .plane import resample
 from .refine import STRONG_EDGE, SUB_CELL, _cell_grid, _sample, blurred_templates, fit_edges, read_bits, square_homographies
 
 log = logging.getLogger(__name__)
@@ -101,11 +102,7 @@ class SearchView:
 
     def image(self, gray: np.ndarray) -> np.ndarray:
         """Grey frame (H, W) uint8 -> the view (height, width) uint8."""
-        k = self.shrink
-        if k > 1:  # a whole number of k x k blocks: OpenCV's fast area path
-            h, w = gray.shape[0] // k, gray.shape[1] // k
-            gray = cv2.resize(gray[:h * k, :w * k], (w, h), interpolation=cv2.INTER_AREA)
-        return cv2.remap(gray, self.maps[0], self.maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return resample(gray, self.shrink, self.maps)
 
 
 _views: dict[tuple, tuple[object, SearchView]] = {}
