@@ -48,6 +48,11 @@ class Standing:
     x1_mm: float
     y1_mm: float
 
+    @classmethod
+    def around(cls, player: PlayerRef, x_mm: float, y_mm: float, length_mm: float, width_mm: float) -> "Standing":
+        """The rectangle ``length_mm`` x ``width_mm`` centred on a square's or space's centre."""
+        return cls(player, x_mm - length_mm / 2, y_mm - width_mm / 2, x_mm + length_mm / 2, y_mm + width_mm / 2)
+
     @property
     def centre_mm(self) -> tuple[float, float]:
         return (self.x0_mm + self.x1_mm) / 2, (self.y0_mm + self.y1_mm) / 2

@@ -57,5 +57,5 @@ def standing(state: FubletState) -> tuple[Standing, ...]:
     for p in state.players.values():
         if p.on_pitch and p.ms is not None:
             x, y = b.ms_center_mm(p.ms)
-            out.append(Standing(p.ref, x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+            out.append(Standing.around(p.ref, x, y, w, h))
     return tuple(out)

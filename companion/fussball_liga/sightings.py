@@ -52,5 +52,5 @@ def standing(state: LigaState) -> tuple[Standing, ...]:
     for p in state.players.values():
         if p.placed:
             x, y = pitch.centre_mm(p.square)
-            out.append(Standing(p.ref, x - s / 2, y - s / 2, x + s / 2, y + s / 2))
+            out.append(Standing.around(p.ref, x, y, s, s))
     return tuple(out)

@@ -50,5 +50,5 @@ def standing(state: FutboardState) -> tuple[Standing, ...]:
     for p in state.players.values():
         if p.on_field and p.space is not None:
             x, y = pitch.centre_mm(p.space)
-            out.append(Standing(p.ref, x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+            out.append(Standing.around(p.ref, x, y, w, h))
     return tuple(out)
