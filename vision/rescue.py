@@ -34,6 +34,7 @@ from calibration.camera import CameraModel
 
 from .detect import Detection
 from .extent import board_extent_mm
+from .footprint import jacobian_at, patch_templates
 from .plane import resample
 from .refine import STRONG_EDGE, SUB_CELL, _cell_grid, _sample, blurred_templates, fit_edges, read_bits, square_homographies
 
@@ -69,7 +70,7 @@ class RescueSettings:
     contrast: float = 12.0
     spread: float = 35.0
     min_corr: float = 0.93
-    margin: float = 4.0
+    margin: float = 3.0
     min_contrast: float = 25.0
 
 
@@ -318,7 +319,14 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
         e = f[:, [1, 2, 3, 0]] - f
         ang = np.arctan2(e[..., 1], e[..., 0]) - np.arange(4) * np.pi / 2
         turn = np.angle(np.exp(1j * ang).mean(axis=1))
-        ids[look], rot[look] = _read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary)
+        mid = f.mean(axis=1)
+        # each patch's own templates: the frame's blur and pixel as its homography carries them
+        # into the patch (stretched one way at a tilt, wide in cells for a small marker)
+        at = mid - offs[look]
+        margin_cells = (cap_mm - marker_mm) / 2 / (marker_mm / cells)
+        own = [patch_templates(jacobian_at(turned_H[i], *at[k]), settings.cell_px, margin_cells, dictionary)
+               for k, i in enumerate(np.flatnonzero(look))]
+        ids[look], rot[look] = _read_jittered(settings, stack, mid, turn, side, dictionary, templates=own)
     out: list[Detection] = []
     stories: list[Candidate] = []
     for i in range(n):
@@ -438,15 +446,19 @@ def _likeness(image: np.ndarray, mid: np.ndarray, side: float, dictionary: str) 
 
 
 def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
-                   dictionary: str, details: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   dictionary: str, details: list | None = None,
+                   templates: list | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Ids (N,) (-1: none) and rotations (N,) of markers of ``side`` px centred at ``mid``
     (N, 2), turned ``turn`` (N,) radians in ``image``, by correlation with the dictionary drawn
-    blurred (:func:`vision.refine.blurred_templates`), each id's best over a few nudges of
-    centre and turn: accepted with a correlation of ``min_corr``, a contrast of ``min_contrast``
-    and a misfit (1 - r^2) ``margin`` times smaller than the best other id's over the same
-    nudges; a threshold reading of the bits, where there is one, must agree."""
-    T, t_ids, t_rots, t_ranges = blurred_templates(dictionary)
+    as each patch's camera draws it (``templates``, per marker: :func:`vision.footprint.patch_templates`;
+    by default the fixed :func:`vision.refine.blurred_templates`), each id's best over a few
+    nudges of centre and turn: accepted with a correlation of ``min_corr``, a contrast of
+    ``min_contrast`` and a misfit (1 - r^2) ``margin`` times smaller than the best other id's
+    over the same nudges; a threshold reading of the bits, where there is one, must agree."""
     n = len(mid)
+    if templates is None:
+        templates = [blurred_templates(dictionary)] * n
+    t_ids, t_rots = templates[0][1], templates[0][2]  # one layout for all: blur-major, id, rotation
     dx, dy, dt = np.meshgrid(_SHIFTS, _SHIFTS, np.radians(_TURNS), indexing="ij")
     dx, dy, dt = dx.ravel(), dy.ravel(), dt.ravel()
     j = len(dx)
@@ -456,8 +468,13 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
     obs = _cells(image, centre, ang, side)
     obs -= obs.mean(axis=1, keepdims=True)
     norm = np.linalg.norm(obs, axis=1)
-    unit_obs = (obs / np.maximum(norm, 1e-9)[:, None]).astype(np.float32)
-    corr = (unit_obs @ T.T.astype(np.float32)).reshape(n, j, -1)  # (N, J, M)
+    unit_obs = (obs / np.maximum(norm, 1e-9)[:, None]).astype(np.float32).reshape(n, j, 36)
+    corr = np.empty((n, j, len(t_ids)), np.float32)  # (N, J, M)
+    groups: dict[int, list[int]] = {}  # patches alike share their templates
+    for i, t in enumerate(templates):
+        groups.setdefault(id(t[0]), []).append(i)
+    for rows_ in groups.values():
+        corr[rows_] = unit_obs[rows_] @ np.asarray(templates[rows_[0]][0], np.float32).T
     # templates run blur-major, then id, then rotation: each id's best over nudges, blurs, turns
     n_ids = int(t_ids.max()) + 1
     per_id = corr.reshape(n, -1, n_ids * 4).max(axis=1).reshape(n, n_ids, 4).max(axis=2).astype(np.float64)
@@ -468,7 +485,8 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
     misfit1, misfit2 = 1 - np.clip(r1, 0, 1) ** 2, 1 - np.clip(r2, 0, 1) ** 2
     k = corr.reshape(n, -1).argmax(axis=1)  # the nudge and template of the best fit
     jj, mm = k // corr.shape[2], k % corr.shape[2]
-    contrast = norm.reshape(n, j)[rows, jj] * r1 * t_ranges[mm]
+    t_range = np.array([templates[i][3][mm[i]] for i in range(n)])
+    contrast = norm.reshape(n, j)[rows, jj] * r1 * t_range
     good = (r1 >= settings.min_corr) & (misfit2 >= settings.margin * misfit1) & (contrast >= settings.min_contrast)
     unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2
     cb, sb = np.cos(ang[rows, jj]), np.sin(ang[rows, jj])

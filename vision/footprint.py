@@ -1,0 +1,175 @@
+"""Markers drawn as the camera draws them: templates for reading small and oblique patches.
+
+A rescue patch (:mod:`vision.rescue`) is the frame resampled square to the board, so a marker's
+shape is undone but not its pixels: a 9 mm marker at 1080p has cells of 1.2 frame pixels, and at
+a 40 degree tilt a cell is a pixel or less one way and two the other. What a cell's grey value
+is in the patch is the printed pattern seen through the frame's blur and its pixel's footprint,
+both round in the frame and so, in the patch, stretched along the foreshortened direction and
+wide in cells for a small marker. Fixed templates blurred the same way in every direction fit
+neither (the true id's correlation falls to 0.8-0.95 and the margin over the others goes).
+
+Here the templates are drawn per patch: each cell of the 4 x 4 code, the black border and the
+cap's white margin (grey beyond it: whatever lies around a cap) is a rectangle whose grey value
+at each sample point is the chance that a Gaussian of the patch's covariance (the frame's blur
+and pixel, carried into the patch by the homography's Jacobian at the marker) falls in it:
+exact for the model, computed once per patch for a few blur levels and shared by every id and
+rotation (a template is a sum of its cells' images). :func:`patch_templates` draws them;
+:func:`vision.rescue.read_patches` reads with them.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from .refine import SUB_CELL, dictionary_codes
+
+# the frame's blur levels tried (pixels, the pixel's own footprint added to each): a sharp
+# webcam frame, an ordinary one, focus or motion blur, and a 4K frame's doubled
+BLUR_PX = (0.3, 0.55, 0.85, 1.2, 1.6)
+_PIXEL_VAR = 1.0 / 12.0  # a pixel's box, as a variance (px^2)
+_SURROUND = 0.5  # what lies beyond a cap's white margin, in the model (black 0, white 1)
+# Gauss-Legendre nodes and weights on [-1, 1]: the rectangle's chance, integrated across one axis
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(12)
+
+
+def _phi(z: np.ndarray) -> np.ndarray:
+    """The standard normal's distribution function (Abramowitz and Stegun 7.1.26, to 1.5e-7)."""
+    x = np.abs(z) / math.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * x)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    erf = 1.0 - poly * np.exp(-x * x)
+    return 0.5 * (1.0 + np.sign(z) * erf)
+
+
+def rect_chance(lo: np.ndarray, hi: np.ndarray, cov: np.ndarray) -> np.ndarray:
+    """P(e in the rectangle [lo, hi]) for e ~ N(0, ``cov``): rectangles ``lo`` and ``hi``
+    (..., 2) in cells, covariances ``cov`` (2, 2) or (L, 2, 2) -> (...) or (L, ...). Across y by
+    Gauss-Legendre over the part of the rectangle within five deviations; along x exactly,
+    given y."""
+    cov = np.asarray(cov, np.float64)
+    single = cov.ndim == 2
+    cov = cov.reshape(-1, 2, 2)
+    extra = (1,) * (lo.ndim - 1)
+    a, b, c = (cov[:, i, j].reshape(-1, *extra, 1) for i, j in ((0, 0), (0, 1), (1, 1)))
+    sy = np.sqrt(c)
+    s = np.sqrt(np.maximum(a - b * b / c, 1e-12))
+    y0 = np.maximum(lo[None, ..., 1:2], -5 * sy)
+    y1 = np.minimum(hi[None, ..., 1:2], 5 * sy)
+    span = np.maximum(y1 - y0, 0.0)
+    y = (y0 + y1) / 2 + span / 2 * _GL_X  # (L, ..., Q)
+    dens = np.exp(-y * y / (2 * c)) / (sy * math.sqrt(2 * math.pi))
+    mu = (b / c) * y
+    along = _phi((hi[None, ..., 0:1] - mu) / s) - _phi((lo[None, ..., 0:1] - mu) / s)
+    out = (dens * along * _GL_W).sum(axis=-1) * span[..., 0] / 2
+    return out[0] if single else out
+
+
+def _sample_points() -> np.ndarray:
+    """Where the cells are sampled (144, 2), in cells from the marker's top-left corner, in the
+    order :func:`vision.rescue._cells` averages them (row-major over 12 x 12)."""
+    g = (np.arange(6) + 0.5)[:, None] + np.array(SUB_CELL)[None, :]
+    u = g.ravel()
+    U, V = np.meshgrid(u, u)
+    return np.column_stack([U.ravel(), V.ravel()])
+
+
+_PTS = _sample_points()
+
+
+def _lattice() -> tuple[np.ndarray, np.ndarray]:
+    """The offsets between sample points and cells' corners take few values: per axis the 22
+    (sample's place in its cell, cells apart) pairs. Returns those offsets (22,) and, per sample
+    point and cell, the index (144, 36, 2) of its x and y offset among them."""
+    sub = np.array(SUB_CELL) + 0.5  # a sample's place in its cell
+    apart = np.arange(-5, 6)
+    offs = (apart[:, None] + sub[None, :]).ravel()  # (22,)
+    k = len(SUB_CELL)
+    pi = np.arange(6 * k)  # a sample's index along an axis: cell pi // k, place pi % k
+    ci = np.arange(6)
+    idx = ((pi[:, None] // k - ci[None, :]) + 5) * k + pi[:, None] % k  # (12, 6)
+    ix = np.broadcast_to(idx[None, :, None, :], (6 * k, 6 * k, 6, 6))  # (py, px, cy, cx): x offset
+    iy = np.broadcast_to(idx[:, None, :, None], (6 * k, 6 * k, 6, 6))
+    return offs, np.stack([ix.reshape(-1, 36), iy.reshape(-1, 36)], axis=-1)
+
+
+_OFFS, _IDX = _lattice()
+
+
+def cell_images(cov: np.ndarray, margin_cells: float) -> tuple[np.ndarray, np.ndarray]:
+    """For patches whose blur is ``cov`` (L, 2, 2) in cells^2: each of the 36 cells' image at
+    the sample points (L, 144, 36), and the image of a marker with every cell black inside a
+    white margin ``margin_cells`` wide (L, 144), grey beyond."""
+    # a cell seen from a sample point p: e = p - x for x in the cell, on the lattice of offsets
+    d = np.stack(np.meshgrid(_OFFS, _OFFS), axis=-1)  # (22, 22, 2): [y index, x index] -> (dx, dy)
+    lattice = rect_chance(d - 1.0, d, cov)  # (L, 22, 22)
+    per_cell = lattice[:, _IDX[..., 1], _IDX[..., 0]]
+    m = margin_cells
+    cap = rect_chance(_PTS - (6.0 + m), _PTS + m, cov)
+    inside = per_cell.sum(axis=2)
+    base = (cap - inside) + _SURROUND * (1.0 - cap)
+    return per_cell, base
+
+
+@lru_cache(maxsize=4)
+def _code_cells(dictionary: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every marker in its four rotations as its 36 cells (4M, 36), 1 white, border black; ids
+    and rotations (4M,)."""
+    codes, ids, rots, nbits = dictionary_codes(dictionary)
+    if nbits != 4:
+        raise ValueError(f"{dictionary}: only 4 x 4 markers are drawn here")
+    bits = (codes[:, None] >> np.arange(16)[::-1][None, :]) & 1
+    grid = np.zeros((len(codes), 6, 6))
+    grid[:, 1:5, 1:5] = bits.reshape(-1, 4, 4)
+    return grid.reshape(len(codes), 36), ids, rots
+
+
+def patch_templates(jacobian: np.ndarray, cell_px: float, margin_cells: float,
+                    dictionary: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Templates for one patch: every marker of the dictionary in its four rotations, drawn as
+    this patch's camera draws it at each of :data:`BLUR_PX`, as the 36 cells' grey values
+    (centred, unit length): (templates (L * 4M, 36), ids, rotations, each template's range),
+    blur-major as :func:`vision.refine.blurred_templates` orders them. Patches alike (their
+    blur's shape within 8 %% and 8 degrees) share one set: see :func:`_templates`."""
+    inv = np.linalg.inv(np.asarray(jacobian, np.float64))
+    shape = inv @ inv.T / (cell_px ** 2)  # a frame pixel's variance, in cells^2
+    w, v = np.linalg.eigh(shape)
+    ang = math.degrees(math.atan2(v[1, 1], v[0, 1])) % 180.0  # the long axis
+    key = (round(math.log(w[0]) / 0.08), round(math.log(w[1]) / 0.08),
+           round(ang / 8.0) % 23 if w[1] > 1.1 * w[0] else 0, round(margin_cells / 0.1))
+    return _templates(key, dictionary)
+
+
+@lru_cache(maxsize=256)
+def _templates(key: tuple[int, int, int, int], dictionary: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The templates of :func:`patch_templates` for a blur shape quantized as ``key``: (log of
+    the short and long axis' variance in steps of 0.08, the long axis' direction in steps of
+    8 degrees, the margin in tenths of a cell)."""
+    lo, hi, turn, margin = key
+    a = math.radians(turn * 8.0)
+    rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    shape = rot @ np.diag([math.exp(hi * 0.08), math.exp(lo * 0.08)]) @ rot.T
+    covs = np.stack([shape * (blur ** 2 + _PIXEL_VAR) for blur in BLUR_PX])
+    per_cell, base = cell_images(covs, margin * 0.1)
+    k = len(SUB_CELL)  # each cell's samples averaged first: the cells' images (L, 36, 37)
+    cells = np.concatenate([per_cell, base[..., None]], axis=2).reshape(len(BLUR_PX), 6, k, 6, k, 37)
+    cells = cells.mean(axis=(2, 4)).reshape(len(BLUR_PX), 36, 37)
+    V, ids, rots = _code_cells(dictionary)
+    T = (np.einsum("mc,lpc->lmp", V, cells[..., :36]) + cells[:, None, :, 36]).reshape(-1, 36)
+    T -= T.mean(axis=1, keepdims=True)
+    T /= np.maximum(np.linalg.norm(T, axis=1, keepdims=True), 1e-9)
+    n = len(BLUR_PX)
+    T = T.astype(np.float32)
+    T.flags.writeable = False
+    return T, np.tile(ids, n), np.tile(rots, n), T.max(axis=1) - T.min(axis=1)
+
+
+def jacobian_at(H: np.ndarray, u: float, v: float) -> np.ndarray:
+    """d(frame)/d(patch) (2, 2) of the homography ``H`` (3, 3, patch -> frame) at patch point (u, v)."""
+    p = H @ np.array([u, v, 1.0])
+    w = p[2]
+    x, y = p[0] / w, p[1] / w
+    return np.array([[(H[0, 0] - x * H[2, 0]) / w, (H[0, 1] - x * H[2, 1]) / w],
+                     [(H[1, 0] - y * H[2, 0]) / w, (H[1, 1] - y * H[2, 1]) / w]])
