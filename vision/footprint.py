@@ -133,12 +133,17 @@ def patch_templates(jacobian: np.ndarray, cell_px: float, margin_cells: float,
     (centred, unit length): (templates (L * 4M, 36), ids, rotations, each template's range),
     blur-major as :func:`vision.refine.blurred_templates` orders them. Patches alike (their
     blur's shape within 8 %% and 8 degrees) share one set: see :func:`_templates`."""
-    inv = np.linalg.inv(np.asarray(jacobian, np.float64))
-    shape = inv @ inv.T / (cell_px ** 2)  # a frame pixel's variance, in cells^2
-    w, v = np.linalg.eigh(shape)
-    ang = math.degrees(math.atan2(v[1, 1], v[0, 1])) % 180.0  # the long axis
-    key = (round(math.log(w[0]) / 0.08), round(math.log(w[1]) / 0.08),
-           round(ang / 8.0) % 23 if w[1] > 1.1 * w[0] else 0, round(margin_cells / 0.1))
+    # a frame pixel's variance in cells^2: inv(J) inv(J)^T / cell^2, its axes in closed form
+    # (numpy's 2 x 2 solvers cost more than the rest of a cached call)
+    (a, b), (c, d) = jacobian
+    det = a * d - b * c
+    p, q, r, t = d / det, -b / det, -c / det, a / det  # inv(J) = [[p, q], [r, t]]
+    sxx, sxy, syy = (p * p + q * q) / cell_px ** 2, (p * r + q * t) / cell_px ** 2, (r * r + t * t) / cell_px ** 2
+    mid, half = (sxx + syy) / 2, math.hypot((sxx - syy) / 2, sxy)
+    lo, hi = max(mid - half, 1e-9), mid + half
+    ang = math.degrees(0.5 * math.atan2(2 * sxy, sxx - syy)) % 180.0  # the long axis
+    key = (round(math.log(lo) / 0.08), round(math.log(hi) / 0.08),
+           round(ang / 8.0) % 23 if hi > 1.1 * lo else 0, round(margin_cells / 0.1))
     return _templates(key, dictionary)
 
 

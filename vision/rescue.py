@@ -229,17 +229,21 @@ def patch_homographies(camera: CameraModel, centres_mm: np.ndarray, z_mm: float,
     return square_homographies(camera.project(pts).reshape(n, 4, 2), float(size - 1))
 
 
-def _turns(stack: np.ndarray, n: int, size: int, sigma: float) -> np.ndarray:
+def _turns(stack: np.ndarray, n: int, size: int, sigma: float, at: np.ndarray | None = None) -> np.ndarray:
     """Per patch (``n`` patches of ``size`` stacked in rows), the angle (n,) radians, modulo 90
-    degrees, of the square around its centre: its edges' gradient directions times four,
-    averaged with their strengths near the centre."""
+    degrees, of the square around its centre (or around the points ``at`` (n, 2)): its edges'
+    gradient directions times four, averaged with their strengths near it."""
     p = stack.astype(np.float32)
     gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3).reshape(n, size, size)
     gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3).reshape(n, size, size)
     c2, s2 = gx * gx - gy * gy, 2 * gx * gy
     mm = np.maximum(gx * gx + gy * gy, 1e-6)
-    r = np.arange(size, dtype=np.float32) - (size - 1) / 2
-    wt = np.exp(-(r[:, None] ** 2 + r[None, :] ** 2) / (2 * sigma * sigma))
+    r = np.arange(size, dtype=np.float32)
+    if at is None:
+        at = np.full((n, 2), (size - 1) / 2, np.float32)
+    wx = np.exp(-(r[None, :] - at[:, 0:1]) ** 2 / (2 * sigma * sigma)).astype(np.float32)  # (n, size)
+    wy = np.exp(-(r[None, :] - at[:, 1:2]) ** 2 / (2 * sigma * sigma)).astype(np.float32)
+    wt = wy[:, :, None] * wx[:, None, :]
     a = ((c2 * c2 - s2 * s2) / mm * wt).sum(axis=(1, 2))
     b = ((2 * c2 * s2) / mm * wt).sum(axis=(1, 2))
     return np.arctan2(b, a) / 4
@@ -287,14 +291,65 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
     firsts = [cv2.warpPerspective(gray, H @ to_small, (small, small), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                   borderMode=cv2.BORDER_REPLICATE) for H in Hs]
     thetas = _turns(np.vstack(firsts), n, small, 0.5 * side * (small - 1) / (size - 1))
-    turned_H, tiles = [], []
-    for H, theta in zip(Hs, thetas):
-        # patch pixels turned by theta about the centre: the marker's edges along the axes
-        c, s_ = math.cos(theta), math.sin(theta)
-        R = np.array([[c, -s_, c0 - c * c0 + s_ * c0], [s_, c, c0 - s_ * c0 - c * c0], [0, 0, 1]])
-        Ht = H @ R
-        turned_H.append(Ht)
-        tiles.append(cv2.warpPerspective(gray, Ht, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE))
+    turned_H = [_turned(H, theta, (c0, c0)) for H, theta in zip(Hs, thetas)]
+    tiles = [cv2.warpPerspective(gray, Ht, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+             for Ht in turned_H]
+    margin_cells = (cap_mm - marker_mm) / 2 / (marker_mm / cells)
+    found = _locate_read(settings, tiles, turned_H, side, margin, margin_cells, dictionary)
+    # a second look where the first turn, taken from the whole patch at a third of its
+    # resolution, was off (a neighbour or the board's lines in view, or a steep tilt's blur):
+    # the turn again, at full resolution about the marker's located centre
+    # (where the edges fitted, the reading took its turn from them already)
+    again = np.flatnonzero((found[0] >= settings.min_rim) & ~(found[3] & found[4]))
+    if len(again):
+        stack = np.vstack([tiles[i] for i in again])
+        more = _turns(stack, len(again), size, 0.35 * side, found[1][again])
+        redo = again[np.abs(more) > math.radians(4.0)]
+        more = more[np.abs(more) > math.radians(4.0)]
+        if len(redo):
+            Hts = [_turned(turned_H[i], t, found[1][i]) for i, t in zip(redo, more)]
+            tiles2 = [cv2.warpPerspective(gray, Ht, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+                      for Ht in Hts]
+            second = _locate_read(settings, tiles2, Hts, side, margin, margin_cells, dictionary)
+            for k, i in enumerate(redo):
+                if second[5][k] >= 0:
+                    turned_H[i], tiles[i] = Hts[k], tiles2[k]
+                    for arr, val in zip(found, second):
+                        arr[i] = val[k]
+    rim, _, fitted, ok, _, ids, rot = found
+    out: list[Detection] = []
+    stories: list[Candidate] = []
+    for i in range(n):
+        marker = int(ids[i]) if ok[i] and int(ids[i]) in accept else -1
+        q = fitted[i]
+        if marker >= 0:
+            # the fitted corners (measured: the size check downstream sees the marker's own
+            # size), in ArUco order for the rotation read
+            aruco = q[(np.arange(4) - rot[i]) % 4]
+            frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), turned_H[i]).reshape(4, 2)
+            out.append(Detection(marker, frame_q.astype(np.float32)))
+        stories.append(Candidate(tuple(centres[i]), tiles[i], turned_H[i], q, bool(ok[i]), marker, float(rim[i])))
+    return out, stories
+
+
+def _turned(H: np.ndarray, theta: float, pivot) -> np.ndarray:
+    """The patch homography ``H`` (3, 3) with its pixels turned by ``theta`` about ``pivot``
+    (x, y): the marker's edges along the axes."""
+    c, s_ = math.cos(theta), math.sin(theta)
+    px, py = float(pivot[0]), float(pivot[1])
+    R = np.array([[c, -s_, px - c * px + s_ * py], [s_, c, py - s_ * px - c * py], [0, 0, 1]])
+    return H @ R
+
+
+def _locate_read(settings: RescueSettings, tiles: list[np.ndarray], to_frame: list[np.ndarray], side: float,
+                 margin: int, margin_cells: float, dictionary: str) -> tuple[np.ndarray, ...]:
+    """Locate and read the marker in each turned patch (P, P) uint8 of ``tiles`` (N of them;
+    ``to_frame`` their homographies (3, 3) into the frame; the cap's white margin ``margin``
+    patch pixels, ``margin_cells`` cells wide): per patch, how much brighter its cap's margin is than a black
+    border (N,), the located centre (N, 2), the fitted quad (N, 4, 2), whether its edges fit
+    (N,), whether it passed the first look (N,), the id read (N,) (-1: none) and its rotation
+    (N,); points in patch pixels."""
+    n, size = len(tiles), tiles[0].shape[0]
     # all patches in one tall image: the edge fit and the reading run once for them all
     stack = np.vstack(tiles)
     offs = np.arange(n)[:, None] * np.array([0.0, size])
@@ -303,7 +358,15 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
     quads = centre[:, None, :] + (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2)[None]
     # a first look: a cap's white margin around a black border, and cells like some marker's;
     # most of what is not a marker goes here, before the costlier fit and reading
-    look = (rim >= settings.min_rim) & (_likeness(stack, centre, side, dictionary) >= settings.screen_corr)
+    look = rim >= settings.min_rim
+    # each patch's own templates: the frame's blur and pixel as its homography carries them into
+    # the patch (stretched one way at a tilt, wide in cells for a small marker)
+    c0 = (size - 1) / 2
+    templates = {i: patch_templates(jacobian_at(to_frame[i], c0, c0), settings.cell_px, margin_cells, dictionary)
+                 for i in np.flatnonzero(look)}
+    if look.any():
+        look[look] = _likeness(stack, centre[look], side, dictionary, [templates[i] for i in np.flatnonzero(look)]) \
+            >= settings.screen_corr
     fitted, ok = quads.copy(), np.zeros(n, bool)
     ids, rot = np.full(n, -1), np.zeros(n, int)
     if look.any():
@@ -319,27 +382,10 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
         e = f[:, [1, 2, 3, 0]] - f
         ang = np.arctan2(e[..., 1], e[..., 0]) - np.arange(4) * np.pi / 2
         turn = np.angle(np.exp(1j * ang).mean(axis=1))
-        mid = f.mean(axis=1)
-        # each patch's own templates: the frame's blur and pixel as its homography carries them
-        # into the patch (stretched one way at a tilt, wide in cells for a small marker)
-        at = mid - offs[look]
-        margin_cells = (cap_mm - marker_mm) / 2 / (marker_mm / cells)
-        own = [patch_templates(jacobian_at(turned_H[i], *at[k]), settings.cell_px, margin_cells, dictionary)
-               for k, i in enumerate(np.flatnonzero(look))]
-        ids[look], rot[look] = _read_jittered(settings, stack, mid, turn, side, dictionary, templates=own)
-    out: list[Detection] = []
-    stories: list[Candidate] = []
-    for i in range(n):
-        marker = int(ids[i]) if ok[i] and int(ids[i]) in accept else -1
-        q = fitted[i] - offs[i]
-        if marker >= 0:
-            # the fitted corners (measured: the size check downstream sees the marker's own
-            # size), in ArUco order for the rotation read
-            aruco = q[(np.arange(4) - rot[i]) % 4]
-            frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), turned_H[i]).reshape(4, 2)
-            out.append(Detection(marker, frame_q.astype(np.float32)))
-        stories.append(Candidate(tuple(centres[i]), tiles[i], turned_H[i], q, bool(ok[i]), marker, float(rim[i])))
-    return out, stories
+        ids[look], rot[look] = _read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary,
+                                              templates=[templates[i] for i in np.flatnonzero(look)])
+    ids = np.where(ok, ids, -1)
+    return rim, centre - offs, fitted - offs[:, None, :], ok, look, ids, rot
 
 
 def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: int,
@@ -434,15 +480,30 @@ def _cells(image: np.ndarray, centre: np.ndarray, ang: np.ndarray, side: float) 
     return vals.mean(axis=(2, 4)).reshape(-1, 36).astype(np.float64)
 
 
-def _likeness(image: np.ndarray, mid: np.ndarray, side: float, dictionary: str) -> np.ndarray:
-    """How like any marker of the dictionary (N,), drawn blurred, the unturned squares of
-    ``side`` centred at ``mid`` (N, 2) in ``image`` look: the best correlation. A cheap first
-    look (one place, every template), before the edge fit and the nudged reading."""
-    T = blurred_templates(dictionary)[0]
+def _likeness(image: np.ndarray, mid: np.ndarray, side: float, dictionary: str,
+              templates: list | None = None) -> np.ndarray:
+    """How like any marker of the dictionary (N,), drawn as its patch's camera draws it
+    (``templates`` per square, as :func:`_read_jittered` takes them; by default drawn blurred),
+    the unturned squares of ``side`` centred at ``mid`` (N, 2) in ``image`` look: the best
+    correlation. A cheap first look (one place, every template), before the edge fit and the
+    nudged reading."""
+    if templates is None:
+        templates = [blurred_templates(dictionary)] * len(mid)
     obs = _cells(image, mid[:, None, :], np.zeros((len(mid), 1)), side)
     obs -= obs.mean(axis=1, keepdims=True)
     unit = (obs / np.maximum(np.linalg.norm(obs, axis=1), 1e-9)[:, None]).astype(np.float32)
-    return (unit @ T.T.astype(np.float32)).max(axis=1)
+    out = np.zeros(len(mid))
+    for rows in _alike(templates).values():
+        out[rows] = (unit[rows] @ np.asarray(templates[rows[0]][0], np.float32).T).max(axis=1)
+    return out
+
+
+def _alike(templates: list) -> dict[int, list[int]]:
+    """The patches (indices) that share one set of templates, per set."""
+    groups: dict[int, list[int]] = {}
+    for i, t in enumerate(templates):
+        groups.setdefault(id(t[0]), []).append(i)
+    return groups
 
 
 def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
@@ -470,10 +531,7 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
     norm = np.linalg.norm(obs, axis=1)
     unit_obs = (obs / np.maximum(norm, 1e-9)[:, None]).astype(np.float32).reshape(n, j, 36)
     corr = np.empty((n, j, len(t_ids)), np.float32)  # (N, J, M)
-    groups: dict[int, list[int]] = {}  # patches alike share their templates
-    for i, t in enumerate(templates):
-        groups.setdefault(id(t[0]), []).append(i)
-    for rows_ in groups.values():
+    for rows_ in _alike(templates).values():
         corr[rows_] = unit_obs[rows_] @ np.asarray(templates[rows_[0]][0], np.float32).T
     # templates run blur-major, then id, then rotation: each id's best over nudges, blurs, turns
     n_ids = int(t_ids.max()) + 1
