@@ -11,7 +11,7 @@ import pytest
 
 from vision import footprint as F
 from vision.refine import BLUR_CELLS, blurred_templates
-from vision.rescue import _cells
+from vision.footprint import _cells
 from vision.synth import cap_texture
 
 DICT = "DICT_4X4_50"

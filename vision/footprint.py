@@ -14,17 +14,22 @@ at each sample point is the chance that a Gaussian of the patch's covariance (th
 and pixel, carried into the patch by the homography's Jacobian at the marker) falls in it:
 exact for the model, computed once per patch for a few blur levels and shared by every id and
 rotation (a template is a sum of its cells' images). :func:`patch_templates` draws them;
-:func:`vision.rescue.read_patches` reads with them.
+:func:`_read_jittered` reads a located patch with them (:func:`vision.rescue.read_patches`
+locates it).
 """
 
 from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .refine import SUB_CELL, dictionary_codes
+from .refine import SUB_CELL, _cell_grid, _sample, blurred_templates, dictionary_codes, read_bits
+
+if TYPE_CHECKING:
+    from .rescue import RescueSettings
 
 # the frame's blur levels tried (pixels, the pixel's own footprint added to each): a sharp
 # webcam frame, an ordinary one, focus or motion blur, and a 4K frame's doubled
@@ -178,3 +183,102 @@ def jacobian_at(H: np.ndarray, u: float, v: float) -> np.ndarray:
     x, y = p[0] / w, p[1] / w
     return np.array([[(H[0, 0] - x * H[2, 0]) / w, (H[0, 1] - x * H[2, 1]) / w],
                      [(H[1, 0] - y * H[2, 0]) / w, (H[1, 1] - y * H[2, 1]) / w]])
+
+
+# --- reading a patch with them ----------------------------------------------------------------------
+
+# the read is tried a little off where the edges say: centre (cells) and turn (degrees)
+_SHIFTS = (-0.15, 0.0, 0.15)
+_TURNS = (-3.0, 0.0, 3.0)
+
+
+def _cells(image: np.ndarray, centre: np.ndarray, ang: np.ndarray, side: float) -> np.ndarray:
+    """The 6 x 6 cells' grey values (N * J, 36) of squares of ``side`` centred at ``centre``
+    (N, J, 2) and turned ``ang`` (N, J) radians in ``image``, sampled as
+    :func:`vision.refine.read_bits` samples them (a turned square needs no homography)."""
+    canon, _ = _cell_grid(6)
+    u = (canon[:, :2] - 3.0) * side / 6  # (C, 2) about the centre
+    c, s = np.cos(ang), np.sin(ang)
+    px = centre[..., None, 0] + c[..., None] * u[:, 0] - s[..., None] * u[:, 1]  # (N, J, C)
+    py = centre[..., None, 1] + s[..., None] * u[:, 0] + c[..., None] * u[:, 1]
+    k = len(SUB_CELL)
+    vals = _sample(image, np.stack([px, py], axis=-1)).reshape(-1, 6, k, 6, k)
+    return vals.mean(axis=(2, 4)).reshape(-1, 36).astype(np.float64)
+
+
+def _likeness(image: np.ndarray, mid: np.ndarray, side: float, dictionary: str,
+              templates: list | None = None) -> np.ndarray:
+    """How like any marker of the dictionary (N,), drawn as its patch's camera draws it
+    (``templates`` per square, as :func:`_read_jittered` takes them; by default drawn blurred),
+    the unturned squares of ``side`` centred at ``mid`` (N, 2) in ``image`` look: the best
+    correlation. A cheap first look (one place, every template), before the edge fit and the
+    nudged reading."""
+    if templates is None:
+        templates = [blurred_templates(dictionary)] * len(mid)
+    obs = _cells(image, mid[:, None, :], np.zeros((len(mid), 1)), side)
+    obs -= obs.mean(axis=1, keepdims=True)
+    unit = (obs / np.maximum(np.linalg.norm(obs, axis=1), 1e-9)[:, None]).astype(np.float32)
+    out = np.zeros(len(mid))
+    for rows in _alike(templates).values():
+        out[rows] = (unit[rows] @ np.asarray(templates[rows[0]][0], np.float32).T).max(axis=1)
+    return out
+
+
+def _alike(templates: list) -> dict[int, list[int]]:
+    """The patches (indices) that share one set of templates, per set."""
+    groups: dict[int, list[int]] = {}
+    for i, t in enumerate(templates):
+        groups.setdefault(id(t[0]), []).append(i)
+    return groups
+
+
+def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
+                   dictionary: str, details: list | None = None,
+                   templates: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Ids (N,) (-1: none) and rotations (N,) of markers of ``side`` px centred at ``mid``
+    (N, 2), turned ``turn`` (N,) radians in ``image``, by correlation with the dictionary drawn
+    as each patch's camera draws it (``templates``, per marker: :func:`vision.footprint.patch_templates`;
+    by default the fixed :func:`vision.refine.blurred_templates`), each id's best over a few
+    nudges of centre and turn: accepted with a correlation of ``min_corr``, a contrast of
+    ``min_contrast`` and a misfit (1 - r^2) ``margin`` times smaller than the best other id's
+    over the same nudges; a threshold reading of the bits, where there is one, must agree."""
+    n = len(mid)
+    if templates is None:
+        templates = [blurred_templates(dictionary)] * n
+    t_ids, t_rots = templates[0][1], templates[0][2]  # one layout for all: blur-major, id, rotation
+    dx, dy, dt = np.meshgrid(_SHIFTS, _SHIFTS, np.radians(_TURNS), indexing="ij")
+    dx, dy, dt = dx.ravel(), dy.ravel(), dt.ravel()
+    j = len(dx)
+    cell = side / 6
+    ang = turn[:, None] + dt[None]  # (N, J)
+    centre = mid[:, None, :] + np.stack([dx, dy], axis=-1)[None] * cell  # (N, J, 2)
+    obs = _cells(image, centre, ang, side)
+    obs -= obs.mean(axis=1, keepdims=True)
+    norm = np.linalg.norm(obs, axis=1)
+    unit_obs = (obs / np.maximum(norm, 1e-9)[:, None]).astype(np.float32).reshape(n, j, 36)
+    corr = np.empty((n, j, len(t_ids)), np.float32)  # (N, J, M)
+    for rows_ in _alike(templates).values():
+        corr[rows_] = unit_obs[rows_] @ np.asarray(templates[rows_[0]][0], np.float32).T
+    # templates run blur-major, then id, then rotation: each id's best over nudges, blurs, turns
+    n_ids = int(t_ids.max()) + 1
+    per_id = corr.reshape(n, -1, n_ids * 4).max(axis=1).reshape(n, n_ids, 4).max(axis=2).astype(np.float64)
+    order = np.argsort(-per_id, axis=1)
+    best, second = order[:, 0], order[:, 1]
+    rows = np.arange(n)
+    r1, r2 = per_id[rows, best], per_id[rows, second]
+    misfit1, misfit2 = 1 - np.clip(r1, 0, 1) ** 2, 1 - np.clip(r2, 0, 1) ** 2
+    k = corr.reshape(n, -1).argmax(axis=1)  # the nudge and template of the best fit
+    jj, mm = k // corr.shape[2], k % corr.shape[2]
+    t_range = np.array([templates[i][3][mm[i]] for i in range(n)])
+    contrast = norm.reshape(n, j)[rows, jj] * r1 * t_range
+    good = (r1 >= settings.min_corr) & (misfit2 >= settings.margin * misfit1) & (contrast >= settings.min_contrast)
+    unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2
+    cb, sb = np.cos(ang[rows, jj]), np.sin(ang[rows, jj])
+    at = centre[rows, jj]
+    quads = np.stack([at[:, None, 0] + cb[:, None] * unit[:, 0] - sb[:, None] * unit[:, 1],
+                      at[:, None, 1] + sb[:, None] * unit[:, 0] + cb[:, None] * unit[:, 1]], axis=-1)
+    bits, _ = read_bits(image, quads, dictionary)
+    good &= (bits < 0) | (bits == best)
+    if details is not None:  # for looking at what was refused: (best id, r1, r2, contrast, bits)
+        details.append((best, r1, r2, contrast, bits))
+    return np.where(good, best, -1), t_rots[mm]

@@ -9,10 +9,13 @@ the same size and shape there, whatever the tilt or distance); each is then rect
 full-resolution frame into a square patch of the plane (cubic interpolation, a fixed number of
 pixels a cell), located there (its turn from the edges' directions, its centre where a marker's
 black border inside a cap's white margin fits best, then an edge fit) and decoded by correlation
-against every marker of the dictionary drawn blurred, each id at its best over a few nudges of
-centre and turn, with a strict margin over the second-best id (and the bits, where a threshold
-reads them, agreeing). The ball token, printed at its own size and lying on the board, is
-searched for on its own plane at its own size when the main search did not read it.
+against every marker of the dictionary drawn as that patch's camera draws it (the frame's blur
+and pixel carried into the patch: :mod:`vision.footprint`), each id at its best over a few
+nudges of centre and turn, with a strict margin over the second-best id (and the bits, where a
+threshold reads them, agreeing). A patch whose edges did not fit is looked at once more, turned
+as its edges run about where the marker was located. The ball token, printed at its own size
+and lying on the board, is searched for on its own plane at its own size when the main search
+did not read it.
 
 :func:`rescue` is the stage ``(setup, gray frame, detections so far) -> extra detections``;
 :func:`draw_rescue` its debug image. Nothing is accepted that the main search read already, that
@@ -34,9 +37,9 @@ from calibration.camera import CameraModel
 
 from .detect import Detection
 from .extent import board_extent_mm
-from .footprint import jacobian_at, patch_templates
+from .footprint import _likeness, _read_jittered, jacobian_at, patch_templates
 from .plane import resample
-from .refine import STRONG_EDGE, SUB_CELL, _cell_grid, _sample, blurred_templates, fit_edges, read_bits, square_homographies
+from .refine import STRONG_EDGE, _sample, fit_edges, square_homographies
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +59,8 @@ class RescueSettings:
     is ``min_rim`` grey levels brighter than a black border and whose cells correlate
     ``screen_corr`` with some marker. The reading: a correlation of ``min_corr``, a contrast of
     ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
-    (stricter than the main search's 2.5: these candidates are not outlines)."""
+    (stricter than the main search's 2.5: these candidates are not outlines; 3 with templates
+    drawn per patch, which fit the true id closer than the fixed ones did at 4)."""
 
     view_marker_px: float = 7.0
     cell_px: int = 6
@@ -459,103 +463,6 @@ def _profile_box(image: np.ndarray, centre: np.ndarray, side: float) -> tuple[np
     quads = np.stack([np.column_stack([x0, y0]), np.column_stack([x1, y0]), np.column_stack([x1, y1]),
                       np.column_stack([x0, y1])], axis=1)
     return quads, ok
-
-
-# the read is tried a little off where the edges say: centre (cells) and turn (degrees)
-_SHIFTS = (-0.15, 0.0, 0.15)
-_TURNS = (-3.0, 0.0, 3.0)
-
-
-def _cells(image: np.ndarray, centre: np.ndarray, ang: np.ndarray, side: float) -> np.ndarray:
-    """The 6 x 6 cells' grey values (N * J, 36) of squares of ``side`` centred at ``centre``
-    (N, J, 2) and turned ``ang`` (N, J) radians in ``image``, sampled as
-    :func:`vision.refine.read_bits` samples them (a turned square needs no homography)."""
-    canon, _ = _cell_grid(6)
-    u = (canon[:, :2] - 3.0) * side / 6  # (C, 2) about the centre
-    c, s = np.cos(ang), np.sin(ang)
-    px = centre[..., None, 0] + c[..., None] * u[:, 0] - s[..., None] * u[:, 1]  # (N, J, C)
-    py = centre[..., None, 1] + s[..., None] * u[:, 0] + c[..., None] * u[:, 1]
-    k = len(SUB_CELL)
-    vals = _sample(image, np.stack([px, py], axis=-1)).reshape(-1, 6, k, 6, k)
-    return vals.mean(axis=(2, 4)).reshape(-1, 36).astype(np.float64)
-
-
-def _likeness(image: np.ndarray, mid: np.ndarray, side: float, dictionary: str,
-              templates: list | None = None) -> np.ndarray:
-    """How like any marker of the dictionary (N,), drawn as its patch's camera draws it
-    (``templates`` per square, as :func:`_read_jittered` takes them; by default drawn blurred),
-    the unturned squares of ``side`` centred at ``mid`` (N, 2) in ``image`` look: the best
-    correlation. A cheap first look (one place, every template), before the edge fit and the
-    nudged reading."""
-    if templates is None:
-        templates = [blurred_templates(dictionary)] * len(mid)
-    obs = _cells(image, mid[:, None, :], np.zeros((len(mid), 1)), side)
-    obs -= obs.mean(axis=1, keepdims=True)
-    unit = (obs / np.maximum(np.linalg.norm(obs, axis=1), 1e-9)[:, None]).astype(np.float32)
-    out = np.zeros(len(mid))
-    for rows in _alike(templates).values():
-        out[rows] = (unit[rows] @ np.asarray(templates[rows[0]][0], np.float32).T).max(axis=1)
-    return out
-
-
-def _alike(templates: list) -> dict[int, list[int]]:
-    """The patches (indices) that share one set of templates, per set."""
-    groups: dict[int, list[int]] = {}
-    for i, t in enumerate(templates):
-        groups.setdefault(id(t[0]), []).append(i)
-    return groups
-
-
-def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
-                   dictionary: str, details: list | None = None,
-                   templates: list | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Ids (N,) (-1: none) and rotations (N,) of markers of ``side`` px centred at ``mid``
-    (N, 2), turned ``turn`` (N,) radians in ``image``, by correlation with the dictionary drawn
-    as each patch's camera draws it (``templates``, per marker: :func:`vision.footprint.patch_templates`;
-    by default the fixed :func:`vision.refine.blurred_templates`), each id's best over a few
-    nudges of centre and turn: accepted with a correlation of ``min_corr``, a contrast of
-    ``min_contrast`` and a misfit (1 - r^2) ``margin`` times smaller than the best other id's
-    over the same nudges; a threshold reading of the bits, where there is one, must agree."""
-    n = len(mid)
-    if templates is None:
-        templates = [blurred_templates(dictionary)] * n
-    t_ids, t_rots = templates[0][1], templates[0][2]  # one layout for all: blur-major, id, rotation
-    dx, dy, dt = np.meshgrid(_SHIFTS, _SHIFTS, np.radians(_TURNS), indexing="ij")
-    dx, dy, dt = dx.ravel(), dy.ravel(), dt.ravel()
-    j = len(dx)
-    cell = side / 6
-    ang = turn[:, None] + dt[None]  # (N, J)
-    centre = mid[:, None, :] + np.stack([dx, dy], axis=-1)[None] * cell  # (N, J, 2)
-    obs = _cells(image, centre, ang, side)
-    obs -= obs.mean(axis=1, keepdims=True)
-    norm = np.linalg.norm(obs, axis=1)
-    unit_obs = (obs / np.maximum(norm, 1e-9)[:, None]).astype(np.float32).reshape(n, j, 36)
-    corr = np.empty((n, j, len(t_ids)), np.float32)  # (N, J, M)
-    for rows_ in _alike(templates).values():
-        corr[rows_] = unit_obs[rows_] @ np.asarray(templates[rows_[0]][0], np.float32).T
-    # templates run blur-major, then id, then rotation: each id's best over nudges, blurs, turns
-    n_ids = int(t_ids.max()) + 1
-    per_id = corr.reshape(n, -1, n_ids * 4).max(axis=1).reshape(n, n_ids, 4).max(axis=2).astype(np.float64)
-    order = np.argsort(-per_id, axis=1)
-    best, second = order[:, 0], order[:, 1]
-    rows = np.arange(n)
-    r1, r2 = per_id[rows, best], per_id[rows, second]
-    misfit1, misfit2 = 1 - np.clip(r1, 0, 1) ** 2, 1 - np.clip(r2, 0, 1) ** 2
-    k = corr.reshape(n, -1).argmax(axis=1)  # the nudge and template of the best fit
-    jj, mm = k // corr.shape[2], k % corr.shape[2]
-    t_range = np.array([templates[i][3][mm[i]] for i in range(n)])
-    contrast = norm.reshape(n, j)[rows, jj] * r1 * t_range
-    good = (r1 >= settings.min_corr) & (misfit2 >= settings.margin * misfit1) & (contrast >= settings.min_contrast)
-    unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2
-    cb, sb = np.cos(ang[rows, jj]), np.sin(ang[rows, jj])
-    at = centre[rows, jj]
-    quads = np.stack([at[:, None, 0] + cb[:, None] * unit[:, 0] - sb[:, None] * unit[:, 1],
-                      at[:, None, 1] + sb[:, None] * unit[:, 0] + cb[:, None] * unit[:, 1]], axis=-1)
-    bits, _ = read_bits(image, quads, dictionary)
-    good &= (bits < 0) | (bits == best)
-    if details is not None:  # for looking at what was refused: (best id, r1, r2, contrast, bits)
-        details.append((best, r1, r2, contrast, bits))
-    return np.where(good, best, -1), t_rots[mm]
 
 
 # --- the stage ------------------------------------------------------------------------------------
