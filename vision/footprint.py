@@ -234,14 +234,15 @@ def _alike(templates: list) -> dict[int, list[int]]:
 
 def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
                    dictionary: str, details: list | None = None,
-                   templates: list | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   templates: list | None = None, margins: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Ids (N,) (-1: none) and rotations (N,) of markers of ``side`` px centred at ``mid``
     (N, 2), turned ``turn`` (N,) radians in ``image``, by correlation with the dictionary drawn
     as each patch's camera draws it (``templates``, per marker: :func:`vision.footprint.patch_templates`;
     by default the fixed :func:`vision.refine.blurred_templates`), each id's best over a few
     nudges of centre and turn: accepted with a correlation of ``min_corr``, a contrast of
-    ``min_contrast`` and a misfit (1 - r^2) ``margin`` times smaller than the best other id's
-    over the same nudges; a threshold reading of the bits, where there is one, must agree."""
+    ``min_contrast`` and a misfit (1 - r^2) ``margin`` (or ``margins`` (N,), per marker) times
+    smaller than the best other id's over the same nudges; a threshold reading of the bits,
+    where there is one, must agree."""
     n = len(mid)
     if templates is None:
         templates = [blurred_templates(dictionary)] * n
@@ -271,7 +272,8 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
     jj, mm = k // corr.shape[2], k % corr.shape[2]
     t_range = np.array([templates[i][3][mm[i]] for i in range(n)])
     contrast = norm.reshape(n, j)[rows, jj] * r1 * t_range
-    good = (r1 >= settings.min_corr) & (misfit2 >= settings.margin * misfit1) & (contrast >= settings.min_contrast)
+    margin = settings.margin if margins is None else margins
+    good = (r1 >= settings.min_corr) & (misfit2 >= margin * misfit1) & (contrast >= settings.min_contrast)
     unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2
     cb, sb = np.cos(ang[rows, jj]), np.sin(ang[rows, jj])
     at = centre[rows, jj]

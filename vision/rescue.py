@@ -60,7 +60,10 @@ class RescueSettings:
     ``screen_corr`` with some marker. The reading: a correlation of ``min_corr``, a contrast of
     ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
     (stricter than the main search's 2.5: these candidates are not outlines; 3 with templates
-    drawn per patch, which fit the true id closer than the fixed ones did at 4)."""
+    drawn per patch, which fit a small marker's true id closer than the fixed ones did at 4).
+    A marker whose cells are ``large_cell_px`` frame pixels or more needs ``margin_large``:
+    one that large which fits no better than that is partly hidden (a neighbour's figure, an
+    edge of a hand), and a hidden figure is never reported."""
 
     view_marker_px: float = 7.0
     cell_px: int = 6
@@ -76,6 +79,8 @@ class RescueSettings:
     min_corr: float = 0.93
     margin: float = 3.0
     min_contrast: float = 25.0
+    margin_large: float = 4.0
+    large_cell_px: float = 2.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -386,8 +391,12 @@ def _locate_read(settings: RescueSettings, tiles: list[np.ndarray], to_frame: li
         e = f[:, [1, 2, 3, 0]] - f
         ang = np.arctan2(e[..., 1], e[..., 0]) - np.arange(4) * np.pi / 2
         turn = np.angle(np.exp(1j * ang).mean(axis=1))
+        # a cell's size in the frame: the patch's scale there (the root of the Jacobian's determinant)
+        cell = np.array([math.sqrt(abs(np.linalg.det(jacobian_at(to_frame[i], c0, c0)))) * settings.cell_px
+                         for i in np.flatnonzero(look)])
+        margins = np.where(cell >= settings.large_cell_px, settings.margin_large, settings.margin)
         ids[look], rot[look] = _read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary,
-                                              templates=[templates[i] for i in np.flatnonzero(look)])
+                                              templates=[templates[i] for i in np.flatnonzero(look)], margins=margins)
     ids = np.where(ok, ids, -1)
     return rim, centre - offs, fitted - offs[:, None, :], ok, look, ids, rot
 
