@@ -57,12 +57,13 @@ class RescueSettings:
     ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
     (stricter than the main search's 2.5: these candidates are not outlines).
 
-    A read cap's figure, below it, is seen on the caps' plane as a dark shape reaching from the
-    cap towards the point under the camera, as far as its foot: most of the dark squares left
-    in a frame are these. A candidate there (``body_from`` sides past the cap's centre to
-    ``body_beyond`` sides past the foot, within ``body_width`` sides of that line) is looked at
-    only if it scores ``body_share`` of the read caps' median or more (on the tuning scenes 95 %
-    of the figures' bodies scored under 0.97, the few caps read there 1.03 and over)."""
+    The ball's search leaves out what lies behind a read figure: on the board's plane a figure
+    reaches from its foot away from the point under the camera to where its cap's top meets the
+    plane, and a candidate from ``body_from`` cap marker sides past that point to the foot,
+    within ``body_width`` sides of that line, is the figure's own dark shape or hidden by it.
+    (On the caps' plane the same shapes, reaching from a cap towards its foot, are most of the
+    dark squares left in a frame, but a touching cap missed by the main search may stand there,
+    in front of the body, and score no higher: so the caps' search looks at them all.)"""
 
     view_marker_px: float = 7.0
     cell_px: int = 6
@@ -79,9 +80,7 @@ class RescueSettings:
     margin: float = 4.0
     min_contrast: float = 25.0
     body_from: float = 0.5
-    body_beyond: float = 0.45
     body_width: float = 0.7
-    body_share: float = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,10 +186,9 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
     ``limit``, no two within a side (caps touch at more). With three or more points ``like``
     (K, 2) (markers of this size read already), only candidates scoring ``like_share`` of
     their median score or more: in a frame where most caps read, what scores far below them
-    is rarely a cap. ``bodies``: the read figures as the view sees them (tops (K, 2), feet
-    (K, 2), the caps' marker side in view pixels, and whether anything there is behind them;
-    :func:`figure_bodies`): a candidate on a figure's body is not looked at if it lies behind it,
-    or if it scores under ``body_share`` of the median (a cap standing there scores as one)."""
+    is rarely a cap. ``bodies``: the read figures as the view of the board's plane sees them
+    (tops (K, 2), feet (K, 2), the caps' marker side in view pixels; :func:`figure_bodies`): a
+    candidate behind a figure (:func:`on_bodies`) is not looked at."""
     k = max(3, int(round(0.35 * side)) | 1)  # a marker's core
     # in whole grey levels (uint8 arithmetic, saturating): a quarter of the float work
     box = cv2.blur(image, (k, k), borderType=cv2.BORDER_REPLICATE)
@@ -220,7 +218,6 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
     order = np.argsort(-sc, kind="stable")
     pts = np.column_stack([xs[order], ys[order]]).astype(np.float64)
     sc = sc[order]
-    relative = False
     if like is not None and len(like) >= 3:
         best = cv2.dilate(score, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
         at = np.round(like).astype(int)
@@ -229,15 +226,9 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
             ref = float(np.median(best[at[inside, 1], at[inside, 0]]))
             strong = sc >= settings.like_share * ref
             pts, sc = pts[strong], sc[strong] / max(ref, 1e-9)
-            relative = True
     if bodies is not None and len(pts):
-        tops, feet, cap_side, behind = bodies
-        if behind:  # the board's plane: what lies on a body's way is hidden by it
-            drop = on_bodies(settings, pts, tops, feet, cap_side, 0.0)
-        else:  # the caps' plane: a cap may stand there, in front of another's body
-            drop = (sc < settings.body_share) if relative else np.zeros(len(pts), bool)
-            drop[drop] = on_bodies(settings, pts[drop], tops, feet, cap_side, settings.body_beyond)
-        pts, sc = pts[~drop], sc[~drop]
+        behind = on_bodies(settings, pts, *bodies)
+        pts, sc = pts[~behind], sc[~behind]
     if len(taken):
         r = np.full(len(taken), 0.8 * side) if taken_r is None else np.maximum(taken_r, 0.8 * side)
         far = (np.linalg.norm(pts[:, None] - taken[None], axis=2) >= r[None]).all(axis=1)
@@ -257,10 +248,10 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
 
 def figure_bodies(view: SearchView, caps_px: np.ndarray, cap_z_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """Where the figures under caps seen at frame pixels ``caps_px`` (K, 2), ``cap_z_mm`` above
-    the board, show on the view's plane: from their caps' tops (K, 2) view pixels to their
-    feet (K, 2). On the caps' own plane a figure reaches from its cap towards the point under
-    the camera; on the board's (the ball's search) from its foot away from it, and what lies
-    there is behind the figure."""
+    the board, show on the view's plane: from where their caps' tops meet it (K, 2) view pixels
+    to their feet (K, 2). On the board's plane a figure reaches from its foot away from the
+    point under the camera, and what lies there is behind it (on the caps' own plane, from its
+    cap towards that point)."""
     caps_px = np.asarray(caps_px, np.float64).reshape(-1, 2)
     if not len(caps_px):
         return np.zeros((0, 2)), np.zeros((0, 2))
@@ -271,11 +262,11 @@ def figure_bodies(view: SearchView, caps_px: np.ndarray, cap_z_mm: float) -> tup
 
 
 def on_bodies(settings: RescueSettings, pts: np.ndarray, tops: np.ndarray, feet: np.ndarray,
-              side: float, beyond: float) -> np.ndarray:
-    """Whether view points (N, 2) lie on a figure's body (N,) bool: from ``body_from`` sides past
-    the top of its cap (``tops`` (K, 2)) towards its foot (``feet`` (K, 2)) to ``beyond`` sides
-    past the foot, within ``body_width`` sides of that line (``side``: the cap's marker in view
-    pixels). A cap straight below the camera hides its figure."""
+              side: float) -> np.ndarray:
+    """Whether view points (N, 2) lie on a figure (N,) bool: from ``body_from`` sides past where
+    its cap's top meets the view's plane (``tops`` (K, 2)) to its foot (``feet`` (K, 2)), within
+    ``body_width`` sides of that line (``side``: a cap's marker in view pixels). A figure
+    straight below the camera shows no body."""
     way = feet - tops
     length = np.linalg.norm(way, axis=1)
     seen = np.isfinite(length) & (length >= 0.1 * side)
@@ -286,8 +277,7 @@ def on_bodies(settings: RescueSettings, pts: np.ndarray, tops: np.ndarray, feet:
     rel = pts[:, None, :] - tops[None]  # (N, K, 2)
     along = (rel * unit[None]).sum(axis=2)
     across = np.abs(rel[..., 0] * unit[None, :, 1] - rel[..., 1] * unit[None, :, 0])
-    body = ((along > settings.body_from * side) & (along < length[None] + beyond * side)
-            & (across < settings.body_width * side))
+    body = (along > settings.body_from * side) & (along < length[None]) & (across < settings.body_width * side)
     return body.any(axis=1)
 
 
@@ -565,7 +555,7 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
 @dataclass(frozen=True, slots=True)
 class RescueReport:
     """What the stage did in one frame: the candidates looked at per search (figure caps, ball),
-    the milliseconds it took (thread CPU time), and per search the read figures' bodies as its
+    the milliseconds it took (thread CPU time), and for the ball's search the read figures as its
     view saw them (tops (K, 2), feet (K, 2) view pixels; :func:`figure_bodies`)."""
 
     candidates: dict[str, list[Candidate]]
@@ -616,16 +606,18 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
         taken = corners.mean(axis=1)
         reach = np.linalg.norm(corners - taken[:, None], axis=2).max(axis=1) if len(known) else np.zeros(0)
         like = taken[[ms.side_of(d.marker) == marker_mm and ms.height_of(d.marker) == z for d in known]]
-        caps = [d.center for d in known if ms.kind_of(d.marker) == "figure"]
-        tops, feet = figure_bodies(view, np.array(caps), ms.cap_height_mm)
-        bodies = (tops, feet, ms.figure_marker_mm / view.mm_per_px, z < ms.cap_height_mm)
+        bodies = None
+        if z < ms.cap_height_mm:  # the ball's plane: what the read figures hide is left out
+            caps = [d.center for d in known if ms.kind_of(d.marker) == "figure"]
+            bodies = (*figure_bodies(view, np.array(caps), ms.cap_height_mm), ms.figure_marker_mm / view.mm_per_px)
         centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like, bodies)
         got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
                                   accept - {d.marker for d in out})
         out += _one_place(got)
         stories[name] = story
         views[name] = (view, image)
-        shapes[name] = (tops, feet)
+        if bodies is not None:
+            shapes[name] = bodies[:2]
     spent = 1000 * (time.thread_time() - t0)
     log.debug("rescue: %d read from %d candidates in %.1f ms", len(out), sum(map(len, stories.values())), spent)
     return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent, shapes)
@@ -644,9 +636,9 @@ def _one_place(got: list[Detection]) -> list[Detection]:
 
 
 def draw_rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None) -> np.ndarray:
-    """Debug image (rows, cols, 3) BGR: each search's view with the read figures' bodies drawn
-    from cap to foot (grey; candidates on them are not looked at unless they score as caps), its
-    candidates outlined (green: read, yellow: edges fitted but nothing read, red: refused at the
+    """Debug image (rows, cols, 3) BGR: each search's view with its candidates outlined (the
+    ball's also with the read figures drawn from where their caps' tops meet its plane to their
+    feet, grey: nothing behind them is looked at) (green: read, yellow: edges fitted but nothing read, red: refused at the
     first look or no edges), and
     below it a strip of the rectified patches with the square located in each (the caps'
     search from the plane search's view, as :func:`vision.locate.read_frame` runs it)."""
