@@ -14,8 +14,10 @@ from companion.fublet.components import load_board
 from vision.config import MarkerSet
 from vision.detect import Detection, to_gray
 from vision.locate import read_frame
-from vision.plane import find_markers
-from vision.rescue import RescueSettings, _one_place, draw_rescue, rescue
+from vision.plane import find_markers, plane_view
+from vision.refine import _sample
+from vision.rescue import (RescueSettings, _one_place, _rescue, draw_rescue, figure_bodies, on_bodies, reduced_view,
+                           rescue, search_view)
 from vision.synth import Hand, random_scene, render
 
 from test_vision_plane import setup_for
@@ -161,3 +163,109 @@ def test_the_stage_is_bounded_and_draws_what_it_looked_at(small_scene):
     assert image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8
     view = report.views["figures"][1]
     assert image.shape[0] > view.shape[0]  # the views and a strip of patches below each
+
+
+def _touching(seed: int, gap_mm: float = 21.0):
+    """A scene with 50 mm caps in which the figure farthest from the point under the camera has
+    another cap standing against it on the camera's side: on the caps' plane, on the first
+    one's body. Returns the setup, the grey frame, the truth and the two markers."""
+    markers = MarkerSet(cap_height_mm=50.0)
+    scene = random_scene(seed, BOARD, markers, size=(1920, 1080), hand=False)
+    under = scene.camera.center_mm[:2]
+    figs = [f for f in scene.figures if not f.ball and BOARD.mm_to_ms(f.x_mm, f.y_mm) is not None]
+    back = max(figs, key=lambda f: np.hypot(f.x_mm - under[0], f.y_mm - under[1]))
+    way = (under - [back.x_mm, back.y_mm]) / np.hypot(*(under - [back.x_mm, back.y_mm]))
+    front = next(f for f in figs if f is not back)
+    x, y = np.array([back.x_mm, back.y_mm]) + way * gap_mm
+    scene = replace(scene, figures=tuple(replace(f, x_mm=x, y_mm=y) if f is front else f for f in scene.figures))
+    image, truth = render(scene)
+    return setup_for(scene, BOARD), to_gray(image), truth, back.marker, front.marker
+
+
+@pytest.mark.parametrize("seed", [0, 11])
+def test_a_cap_standing_in_front_of_another_figure_is_rescued_when_the_search_missed_it(seed):
+    """The dark shape of a figure below its cap reaches, on the caps' plane, towards the point
+    under the camera: a touching cap there, missed by the main search (here: its reading taken
+    out), looks like it to a dark-square search and is still looked at and read."""
+    setup, gray, truth, back, front = _touching(seed)
+    found = find_markers(setup, gray)
+    assert {back, front} <= {d.marker for d in found}  # the main search reads both here
+    missed = [d for d in found if d.marker != front]
+    extra, report = _rescue(setup, gray, missed, None)
+    assert front in {d.marker for d in extra}
+    assert where_truth_says(truth, extra) == []
+    # it stood on the other's body as the ball's search would draw it (the zone is not vacuous)
+    view = report.views["figures"][0]
+    back_px = [d.center for d in missed if d.marker == back]
+    tops, feet = figure_bodies(view, np.array(back_px), setup.markers.cap_height_mm)
+    tops_caps = view.view_points(np.array(back_px))  # on the caps' plane the top is the cap itself
+    front_at = view.view_points(np.array([truth[front].corners_px.mean(axis=0)]))
+    along = (front_at - tops_caps) @ ((feet - tops_caps) / np.linalg.norm(feet - tops_caps)).T
+    assert 0.5 * 17.0 / view.mm_per_px < float(along[0, 0]) < np.linalg.norm(feet - tops_caps)
+
+
+def test_the_balls_search_leaves_out_only_what_a_figure_hides():
+    """On the board's plane a figure reaches from its foot away from the point under the camera to
+    where its cap's top meets the plane: points on that way are behind it; points beyond its
+    foot on the camera's side, beside it, or past its cap are not."""
+    scene = random_scene(3, BOARD, MarkerSet(cap_height_mm=50.0), size=(1920, 1080), hand=False)
+    cam = scene.camera
+    view = search_view(cam, BOARD, scene.markers, 2.0, 17.0, 7.0)
+    under = cam.center_mm[:2]
+    at = np.array([under[0] + 300.0, under[1] + 200.0])  # 360 mm from under the camera
+    cap_px = cam.project(np.array([[*at, 50.0]]))
+    tops, feet = figure_bodies(view, cap_px, 50.0)
+    foot = view.view_points(cam.project(np.array([[*at, 0.0]])))
+    assert feet == pytest.approx(foot, abs=1e-6)
+    side = 17.0 / view.mm_per_px
+    way = tops[0] - feet[0]
+    assert np.linalg.norm(way) == pytest.approx(360.0 * 50.0 / (cam.center_mm[2] - 50.0) / view.mm_per_px, rel=0.02)
+    unit = way / np.linalg.norm(way)
+    aside = np.array([-unit[1], unit[0]])
+    settings = RescueSettings()
+    pts = np.array([feet[0] + 0.5 * way,  # behind the figure
+                    feet[0] - 0.8 * side * unit,  # in front of its foot
+                    feet[0] + 0.5 * way + 1.2 * side * aside,  # beside it
+                    tops[0] + 0.5 * side * unit])  # beyond its cap's top
+    assert on_bodies(settings, pts, tops, feet, side).tolist() == [True, False, False, False]
+    # a figure straight below the camera shows no body
+    below = cam.project(np.array([[*under, 50.0]]))
+    t0, f0 = figure_bodies(view, below, 50.0)
+    assert not on_bodies(settings, t0, t0, f0, side).any()
+
+
+def test_the_caps_view_reduced_from_the_plane_search_shows_what_a_view_drawn_from_the_frame_shows(small_scene):
+    """The caps' search view taken two by two from the plane search's view: each of its pixels
+    the board point amid the four it averages, and around the caps it shows what a view
+    resampled from the frame shows."""
+    setup, gray, truth = small_scene
+    pv = plane_view(setup.camera, setup.board, setup.markers, setup.plane)
+    image = pv.rectify(gray)
+    settings = RescueSettings()
+    ms = setup.markers
+    got = reduced_view(pv, image, ms.cap_height_mm, ms.figure_marker_mm / settings.view_marker_px)
+    if got is None:  # a capped plane view (small markers, many pixels): the stage draws its own
+        assert abs(2 * pv.mm_per_px - ms.figure_marker_mm / settings.view_marker_px) > 1e-6
+        setup = replace(setup, markers=replace(ms, figure_marker_mm=17.0, cap_mm=20.0))
+        ms = setup.markers
+        pv = plane_view(setup.camera, setup.board, ms, setup.plane)
+        image = pv.rectify(gray)
+        got = reduced_view(pv, image, ms.cap_height_mm, ms.figure_marker_mm / settings.view_marker_px)
+    assert got is not None
+    small_view, small = got
+    own = search_view(setup.camera, setup.board, ms, ms.cap_height_mm, ms.figure_marker_mm, settings.view_marker_px)
+    drawn = own.image(gray)
+    # around every cap seen, where a view a pixel off would differ most
+    caps = np.array([t.corners_px.mean(axis=0) for m, t in truth.items() if t.seen and m < 32])
+    near = np.linspace(-1.5, 1.5, 7)
+    at = (own.view_points(caps)[:, None, None, :] + np.stack(np.meshgrid(near, near), axis=-1)[None]).reshape(-1, 2)
+    frame_px = setup.camera.project(own.board_points(at))
+    a = _sample(small, small_view.view_points(frame_px))
+    b = _sample(drawn, at)
+    # the view drawn from the frame samples it sparsely, the reduced one averages: alike, not equal
+    assert np.median(np.abs(a - b)) < 14.0 and np.corrcoef(a, b)[0, 1] > 0.85
+    # a reduced pixel is the board point in the middle of the four plane pixels it averages
+    c, r = 57, 31
+    four = pv.board_points(np.array([[2 * c, 2 * r], [2 * c + 1, 2 * r], [2 * c, 2 * r + 1], [2 * c + 1, 2 * r + 1]], float))
+    assert small_view.board_points(np.array([[c, r]], float))[0] == pytest.approx(four.mean(axis=0), abs=1e-9)
+    assert small[r, c] == pytest.approx(image[2 * r:2 * r + 2, 2 * c:2 * c + 2].mean(), abs=0.51)
