@@ -231,10 +231,10 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
         pts, sc = pts[~behind], sc[~behind]
     if len(taken):
         r = np.full(len(taken), 0.8 * side) if taken_r is None else np.maximum(taken_r, 0.8 * side)
-        far = (np.linalg.norm(pts[:, None] - taken[None], axis=2) >= r[None]).all(axis=1)
+        far = (_squared_distances(pts, taken) >= (r * r)[None]).all(axis=1)
         pts, sc = pts[far], sc[far]
     pts, sc = pts[:8 * limit], sc[:8 * limit]
-    close = np.linalg.norm(pts[:, None] - pts[None], axis=2) < side
+    close = _squared_distances(pts, pts) < side * side
     keep: list[int] = []  # greedy, strongest first: no two candidates on one marker
     free = np.ones(len(pts), bool)
     for i in range(len(pts)):
@@ -244,6 +244,13 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
             if len(keep) == limit:
                 break
     return pts[keep], sc[keep]
+
+
+def _squared_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Squared distances (N, M) between points (N, 2) and (M, 2), without a (N, M, 2) array."""
+    dx = a[:, 0, None] - b[None, :, 0]
+    dy = a[:, 1, None] - b[None, :, 1]
+    return dx * dx + dy * dy
 
 
 def figure_bodies(view: SearchView, caps_px: np.ndarray, cap_z_mm: float) -> tuple[np.ndarray, np.ndarray]:
