@@ -235,9 +235,9 @@ def test_the_balls_search_leaves_out_only_what_a_figure_hides():
 
 
 def test_the_caps_view_reduced_from_the_plane_search_shows_what_a_view_drawn_from_the_frame_shows(small_scene):
-    """The caps' search view taken two by two from the plane search's view: each of its pixels
-    the board point amid the four it averages, and around the caps it shows what a view
-    resampled from the frame shows."""
+    """The caps' search view taken as every second pixel of the plane search's view: each of
+    its pixels that plane pixel's board point, and around the caps it shows what a view
+    resampled from the frame shows, to the remap tables' rounding."""
     setup, gray, truth = small_scene
     pv = plane_view(setup.camera, setup.board, setup.markers, setup.plane)
     image = pv.rectify(gray)
@@ -262,10 +262,9 @@ def test_the_caps_view_reduced_from_the_plane_search_shows_what_a_view_drawn_fro
     frame_px = setup.camera.project(own.board_points(at))
     a = _sample(small, small_view.view_points(frame_px))
     b = _sample(drawn, at)
-    # the view drawn from the frame samples it sparsely, the reduced one averages: alike, not equal
-    assert np.median(np.abs(a - b)) < 14.0 and np.corrcoef(a, b)[0, 1] > 0.85
-    # a reduced pixel is the board point in the middle of the four plane pixels it averages
+    assert np.median(np.abs(a - b)) <= 1.0 and np.corrcoef(a, b)[0, 1] > 0.99
+    # a reduced pixel is the plane pixel it was taken from, and shows that board point
     c, r = 57, 31
-    four = pv.board_points(np.array([[2 * c, 2 * r], [2 * c + 1, 2 * r], [2 * c, 2 * r + 1], [2 * c + 1, 2 * r + 1]], float))
-    assert small_view.board_points(np.array([[c, r]], float))[0] == pytest.approx(four.mean(axis=0), abs=1e-9)
-    assert small[r, c] == pytest.approx(image[2 * r:2 * r + 2, 2 * c:2 * c + 2].mean(), abs=0.51)
+    assert small_view.board_points(np.array([[c, r]], float))[0] == pytest.approx(
+        pv.board_points(np.array([2 * c, 2 * r], float)), abs=1e-9)
+    assert small[r, c] == image[2 * r, 2 * c]
