@@ -268,3 +268,28 @@ def test_the_caps_view_reduced_from_the_plane_search_shows_what_a_view_drawn_fro
     assert small_view.board_points(np.array([[c, r]], float))[0] == pytest.approx(
         pv.board_points(np.array([2 * c, 2 * r], float)), abs=1e-9)
     assert small[r, c] == image[2 * r, 2 * c]
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_ball_against_a_figure_in_front_of_it_or_beside_it_is_still_looked_at(seed):
+    """The ball's search leaves out what a figure hides: a 9.5 mm ball token lying against a
+    figure's foot on the camera's side, beside it, or beside the board the figure hides (half
+    way along it, seen past its edge) is in view and still read."""
+    markers = MarkerSet(ball_marker_mm=9.5, ball_token_mm=12.0, cap_height_mm=50.0)
+    scene = random_scene(seed, BOARD, markers, size=(1920, 1080), hand=False)
+    under = scene.camera.center_mm[:2]
+    figs = [f for f in scene.figures if not f.ball and BOARD.mm_to_ms(f.x_mm, f.y_mm) is not None]
+    fig = max(figs, key=lambda f: np.hypot(f.x_mm - under[0], f.y_mm - under[1]))
+    way = (under - [fig.x_mm, fig.y_mm]) / np.hypot(*(under - [fig.x_mm, fig.y_mm]))
+    hidden = np.hypot(fig.x_mm - under[0], fig.y_mm - under[1]) * 50.0 / (scene.camera.center_mm[2] - 50.0)
+    aside = np.array([-way[1], way[0]])
+    for off in (way * 16.0, aside * 17.0, aside * 17.0 - way * hidden / 2):
+        x, y = np.array([fig.x_mm, fig.y_mm]) + off
+        near = replace(scene, figures=tuple(replace(f, x_mm=x, y_mm=y) if f.ball else f for f in scene.figures))
+        image, truth = render(near)
+        setup = setup_for(near, BOARD)
+        gray = to_gray(image)
+        found = [d for d in find_markers(setup, gray) if d.marker != markers.ball_id]
+        extra = rescue(setup, gray, found)
+        assert markers.ball_id in {d.marker for d in extra}
+        assert where_truth_says(truth, extra) == []
