@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -55,17 +55,7 @@ class RescueSettings:
     is ``min_rim`` grey levels brighter than a black border and whose cells correlate
     ``screen_corr`` with some marker. The reading: a correlation of ``min_corr``, a contrast of
     ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
-    (stricter than the main search's 2.5: these candidates are not outlines).
-
-    The ball's search leaves out what lies behind a read figure: on the board's plane a figure
-    reaches from its foot away from the point under the camera to where its cap's top meets the
-    plane, and a candidate from ``body_from`` cap marker sides past that point to the foot,
-    within ``body_width`` sides of that line (half a 17 mm marker: a ball centred there is half
-    hidden or more), is the figure's own dark shape or hidden by it; on the tuning frames the
-    ball was then the 15th candidate at worst (it was the 23rd), so 24 are looked at (were 30).
-    (On the caps' plane the same shapes, reaching from a cap towards its foot, are most of the
-    dark squares left in a frame, but a touching cap missed by the main search may stand there,
-    in front of the body, and score no higher: so the caps' search looks at them all.)"""
+    (stricter than the main search's 2.5: these candidates are not outlines)."""
 
     view_marker_px: float = 7.0
     cell_px: int = 6
@@ -75,14 +65,12 @@ class RescueSettings:
     min_rim: float = 15.0
     screen_corr: float = 0.8
     like_share: float = 0.4
-    max_ball_patches: int = 24
+    max_ball_patches: int = 30
     contrast: float = 12.0
     spread: float = 35.0
     min_corr: float = 0.93
     margin: float = 4.0
     min_contrast: float = 25.0
-    body_from: float = 0.5
-    body_width: float = 0.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -177,7 +165,7 @@ def _search_view(camera: CameraModel, board, markers, z_mm: float, mm_per_px: fl
 
 def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken: np.ndarray,
                  limit: int, taken_r: np.ndarray | None = None,
-                 like: np.ndarray | None = None, bodies: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+                 like: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Centres (N, 2) in view pixels, strongest first, and scores (N,) of dark squares of
     ``side`` view pixels in the view ``image`` (height, width) uint8, away from ``taken`` points
     (M, 2) (markers read already; farther than ``taken_r`` (M,) px each, by default 0.8 side):
@@ -186,9 +174,7 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
     ``limit``, no two within a side (caps touch at more). With three or more points ``like``
     (K, 2) (markers of this size read already), only candidates scoring ``like_share`` of
     their median score or more: in a frame where most caps read, what scores far below them
-    is rarely a cap. ``bodies``: the read figures as the view of the board's plane sees them
-    (tops (K, 2), feet (K, 2), the caps' marker side in view pixels; :func:`figure_bodies`): a
-    candidate behind a figure (:func:`on_bodies`) is not looked at."""
+    is rarely a cap."""
     k = max(3, int(round(0.35 * side)) | 1)  # a marker's core
     # in whole grey levels (uint8 arithmetic, saturating): a quarter of the float work
     box = cv2.blur(image, (k, k), borderType=cv2.BORDER_REPLICATE)
@@ -226,9 +212,6 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
             ref = float(np.median(best[at[inside, 1], at[inside, 0]]))
             strong = sc >= settings.like_share * ref
             pts, sc = pts[strong], sc[strong] / max(ref, 1e-9)
-    if bodies is not None and len(pts):
-        behind = on_bodies(settings, pts, *bodies)
-        pts, sc = pts[~behind], sc[~behind]
     if len(taken):
         r = np.full(len(taken), 0.8 * side) if taken_r is None else np.maximum(taken_r, 0.8 * side)
         far = (_squared_distances(pts, taken) >= (r * r)[None]).all(axis=1)
@@ -251,41 +234,6 @@ def _squared_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     dx = a[:, 0, None] - b[None, :, 0]
     dy = a[:, 1, None] - b[None, :, 1]
     return dx * dx + dy * dy
-
-
-def figure_bodies(view: SearchView, caps_px: np.ndarray, cap_z_mm: float) -> tuple[np.ndarray, np.ndarray]:
-    """Where the figures under caps seen at frame pixels ``caps_px`` (K, 2), ``cap_z_mm`` above
-    the board, show on the view's plane: from where their caps' tops meet it (K, 2) view pixels
-    to their feet (K, 2). On the board's plane a figure reaches from its foot away from the
-    point under the camera, and what lies there is behind it (on the caps' own plane, from its
-    cap towards that point)."""
-    caps_px = np.asarray(caps_px, np.float64).reshape(-1, 2)
-    if not len(caps_px):
-        return np.zeros((0, 2)), np.zeros((0, 2))
-    cam = view.camera
-    xy = cam.to_plane(caps_px, cap_z_mm)
-    feet = view.view_points(cam.project(np.column_stack([xy, np.zeros(len(xy))])))
-    return view.view_points(caps_px), feet
-
-
-def on_bodies(settings: RescueSettings, pts: np.ndarray, tops: np.ndarray, feet: np.ndarray,
-              side: float) -> np.ndarray:
-    """Whether view points (N, 2) lie on a figure (N,) bool: from ``body_from`` sides past where
-    its cap's top meets the view's plane (``tops`` (K, 2)) to its foot (``feet`` (K, 2)), within
-    ``body_width`` sides of that line (``side``: a cap's marker in view pixels). A figure
-    straight below the camera shows no body."""
-    way = feet - tops
-    length = np.linalg.norm(way, axis=1)
-    seen = np.isfinite(length) & (length >= 0.1 * side)
-    if not len(pts) or not seen.any():
-        return np.zeros(len(pts), bool)
-    tops, way, length = tops[seen], way[seen], length[seen]
-    unit = way / length[:, None]
-    rel = pts[:, None, :] - tops[None]  # (N, K, 2)
-    along = (rel * unit[None]).sum(axis=2)
-    across = np.abs(rel[..., 0] * unit[None, :, 1] - rel[..., 1] * unit[None, :, 0])
-    body = (along > settings.body_from * side) & (along < length[None]) & (across < settings.body_width * side)
-    return body.any(axis=1)
 
 
 # --- patches --------------------------------------------------------------------------------------
@@ -561,14 +509,12 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
 
 @dataclass(frozen=True, slots=True)
 class RescueReport:
-    """What the stage did in one frame: the candidates looked at per search (figure caps, ball),
-    the milliseconds it took (thread CPU time), and for the ball's search the read figures as its
-    view saw them (tops (K, 2), feet (K, 2) view pixels; :func:`figure_bodies`)."""
+    """What the stage did in one frame: the candidates looked at per search (figure caps, ball)
+    and the milliseconds it took (thread CPU time)."""
 
     candidates: dict[str, list[Candidate]]
     views: dict[str, tuple[SearchView, np.ndarray]]
     ms: float
-    bodies: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
 
 def rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None,
@@ -598,7 +544,6 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
                          settings.max_ball_patches))
     out: list[Detection] = []
     stories: dict[str, list[Candidate]] = {}
-    shapes: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     views: dict[str, tuple[SearchView, np.ndarray]] = {}
     for name, z, marker_mm, cap_mm, accept, limit in searches:
         shared = reduced_view(*plane, z, marker_mm / settings.view_marker_px) if plane is not None else None
@@ -613,21 +558,15 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
         taken = corners.mean(axis=1)
         reach = np.linalg.norm(corners - taken[:, None], axis=2).max(axis=1) if len(known) else np.zeros(0)
         like = taken[[ms.side_of(d.marker) == marker_mm and ms.height_of(d.marker) == z for d in known]]
-        bodies = None
-        if z < ms.cap_height_mm:  # the ball's plane: what the read figures hide is left out
-            caps = [d.center for d in known if ms.kind_of(d.marker) == "figure"]
-            bodies = (*figure_bodies(view, np.array(caps), ms.cap_height_mm), ms.figure_marker_mm / view.mm_per_px)
-        centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like, bodies)
+        centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
         got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
                                   accept - {d.marker for d in out})
         out += _one_place(got)
         stories[name] = story
         views[name] = (view, image)
-        if bodies is not None:
-            shapes[name] = bodies[:2]
     spent = 1000 * (time.thread_time() - t0)
     log.debug("rescue: %d read from %d candidates in %.1f ms", len(out), sum(map(len, stories.values())), spent)
-    return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent, shapes)
+    return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent)
 
 
 def _one_place(got: list[Detection]) -> list[Detection]:
@@ -643,10 +582,8 @@ def _one_place(got: list[Detection]) -> list[Detection]:
 
 
 def draw_rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None) -> np.ndarray:
-    """Debug image (rows, cols, 3) BGR: each search's view with its candidates outlined (the
-    ball's also with the read figures drawn from where their caps' tops meet its plane to their
-    feet, grey: nothing behind them is looked at) (green: read, yellow: edges fitted but nothing read, red: refused at the
-    first look or no edges), and
+    """Debug image (rows, cols, 3) BGR: each search's view with its candidates outlined (green:
+    read, yellow: edges fitted but nothing read, red: refused at the first look or no edges), and
     below it a strip of the rectified patches with the square located in each (the caps'
     search from the plane search's view, as :func:`vision.locate.read_frame` runs it)."""
     plane = None
@@ -658,10 +595,6 @@ def draw_rescue(setup, gray: np.ndarray, found: list[Detection], settings: Rescu
     for name, (view, image) in report.views.items():
         out = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         side = (setup.markers.figure_marker_mm if name == "figures" else setup.markers.ball_marker_mm) / view.mm_per_px
-        for top, foot in zip(*report.bodies.get(name, ((), ()))):
-            if np.isfinite(top).all() and np.isfinite(foot).all():
-                cv2.line(out, tuple(np.round(top * 16).astype(int)), tuple(np.round(foot * 16).astype(int)),
-                         (150, 150, 150), 1, cv2.LINE_AA, shift=4)
         tiles = []
         for cand in report.candidates[name]:
             colour = (60, 220, 60) if cand.marker >= 0 else ((0, 220, 255) if cand.fitted else (40, 40, 240))
