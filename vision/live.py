@@ -56,8 +56,13 @@ class LiveSettings:
     The second look (the rescue stage, :mod:`vision.live_rescue`, when ``setup.rescue`` is set):
     each frame, at most ``look_places`` places where a figure read before (within
     ``in_place_frames``) or one the rules have there (:meth:`LiveReader.expect`) did not read,
-    and where nothing moves now, those waiting longest first; and up to ``look_band`` candidates
-    in this frame's band that lie where no figure was ever read (caps never read at all)."""
+    and where nothing moves now (nor where a figure read in ``look_reads`` frames or more still
+    looks as it did: it is in place), those waiting longest first (a place looked at in vain waits
+    2, 4, ... up to ``look_backoff`` frames: a hand held over a figure costs little); and, every
+    other frame, up to ``look_band`` candidates
+    in this frame's band that lie where no figure was ever read (caps never read at all); a
+    candidate there that read as nothing is not tried again for ``barren_frames`` frames, unless
+    that part of the frame changes."""
 
     window: float = 1.6
     bands: int = 25  # odd: a band comes round with the other threshold window next time
@@ -72,8 +77,11 @@ class LiveSettings:
     in_place_share: float = 0.5
     in_place_grey: float = 28.0
     in_place_frames: int = 9000
-    look_places: int = 6
+    look_places: int = 4
+    look_reads: int = 10
+    look_backoff: int = 8
     look_band: int = 3
+    barren_frames: int = 300
 
 
 @dataclass
@@ -100,8 +108,11 @@ class LiveReader:
     _caps: dict[int, "_CapLook"] = field(default_factory=dict)
     _in_place: list[Detection] = field(default_factory=list)
     _last: dict[int, tuple[Detection, int]] = field(default_factory=dict)
-    _looked: dict[tuple[str, int], int] = field(default_factory=dict)
+    _reads: dict[int, int] = field(default_factory=dict)  # frames each figure was read in
+    _looked: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # place: last, fails
     _expected: tuple[Expected, ...] = ()
+    _barren: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) frame px
+    _barren_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (K,) frames
     searched_share: float = 1.0
 
     def expect(self, expected) -> None:
@@ -206,6 +217,7 @@ class LiveReader:
         read = {d.marker: d for d in detections}
         for f in result.figures + ((result.ball,) if result.ball is not None else ()):
             self._last[f.marker] = (read[f.marker], self._frame)
+            self._reads[f.marker] = self._reads.get(f.marker, 0) + 1
         return self._keep_in_place(gray, result)
 
     def _look_again(self, gray: np.ndarray, found: list[Detection], now: np.ndarray | None,
@@ -230,12 +242,15 @@ class LiveReader:
         for m, (d, _) in self._last.items():
             if m in have:
                 continue
+            look = self._caps.get(m)
+            if (look is not None and self._reads.get(m, 0) >= s.look_reads
+                    and look.matches(gray, s.in_place_share, s.in_place_grey)):
+                continue  # its cap looks as it did: in place (see _keep_in_place), nothing to read
             r = d.side_px * 0.9 + 2
             c = d.center
             rect = (int(c[0] - r), int(c[1] - r), int(c[0] + r + 1), int(c[1] + r + 1))
             if not moving(rect):
-                wanted.append((self._looked.get(("seen", m), -1), ("seen", m),
-                               Place(rect, frozenset({m}), 1, (float(c[0]), float(c[1])))))
+                wanted.append((("seen", m), Place(rect, frozenset({m}), 1, (float(c[0]), float(c[1])))))
         for e in self._expected:
             if e.marker in have or side is None:
                 continue
@@ -249,17 +264,37 @@ class LiveReader:
             (x0, y0), (x1, y1) = px.min(axis=0) - pad, px.max(axis=0) + pad
             rect = (int(x0), int(y0), int(x1) + 1, int(y1) + 1)
             if not moving(rect):
-                wanted.append((self._looked.get(("rules", e.marker), -1), ("rules", e.marker),
-                               Place(rect, frozenset({e.marker}), 2)))
-        wanted.sort(key=lambda w: w[0])
-        places = [p for _, _, p in wanted[:s.look_places]]
-        for _, key, _ in wanted[:s.look_places]:
-            self._looked[key] = self._frame
-        if band is not None and s.look_band:
+                wanted.append((("rules", e.marker), Place(rect, frozenset({e.marker}), 2)))
+        # those waiting longest first, each after its back-off
+        due = [(last, key, p) for key, p in wanted for last, fails in [self._looked.get(key, (-1, 0))]
+               if self._frame - last >= min(2 ** fails, s.look_backoff)]
+        due.sort(key=lambda w: w[0])
+        chosen = due[:s.look_places]
+        places = [p for _, _, p in chosen]
+        if band is not None and s.look_band and (now is None or self._frame % 2 == 0):
+            # every other frame: with an odd number of bands each comes round every 2 sweeps
             limit = s.look_band if now is not None else self.setup.rescue.max_patches
             places.append(Place(band, frozenset(), limit))
         known = [d for d, _ in self._last.values()]
-        return look_again(self.setup, self.setup.rescue, gray, found, places, known)
+        if len(self._barren):  # spots that read as nothing stay so while nothing changes there
+            keep = self._frame - self._barren_at <= s.barren_frames
+            if self._last_change is not None:
+                h, w = self._last_change.shape
+                at = np.clip((self._barren // k).astype(int), 0, [w - 1, h - 1])
+                keep &= self._last_change[at[:, 1], at[:, 0]] < self._barren_at
+            self._barren, self._barren_at = self._barren[keep], self._barren_at[keep]
+        more, barren = look_again(self.setup, self.setup.rescue, gray, found, places, known, self._barren)
+        got = {d.marker for d in more}
+        for _, key, _ in chosen:
+            fails = self._looked.get(key, (0, 0))[1]
+            if key[1] in got:
+                self._looked.pop(key, None)
+            else:
+                self._looked[key] = (self._frame, min(fails + 1, 8))
+        if len(barren):
+            self._barren = np.vstack([self._barren, barren])
+            self._barren_at = np.concatenate([self._barren_at, np.full(len(barren), self._frame)])
+        return more
 
     def _keep_in_place(self, gray: np.ndarray, result: FrameResult) -> FrameResult:
         """The figures read this frame leave their look (their marker's pixels); those not read
