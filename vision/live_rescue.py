@@ -119,10 +119,10 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
         centres = np.array(centres)
         dets, stories = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary, accept)
         it = iter(dets)
-        for k, (story, i) in enumerate(zip(stories, owner)):
+        for j, (story, i) in enumerate(zip(stories, owner)):
             if story.marker < 0:
                 if not places[i].accept:
-                    fruitless.append(cam.project(view.board_points(centres[k:k + 1]))[0])
+                    fruitless.append(cam.project(view.board_points(centres[j:j + 1]))[0])
                 continue
             d = next(it)
             p = places[i]
