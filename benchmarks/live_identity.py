@@ -235,6 +235,7 @@ def run(sequences: int, base: int = SEED, resumed: bool = False) -> dict:
     standing, never = [0, 0], [0, 0]
     never_ruled = [0, 0]
     spent: tuple[list[float], list[float]] = ([], [])  # each reader's CPU time per frame, ms
+    when: list[tuple[int, int]] = []  # each frame's seed and number
     for k in range(sequences):
         seed = base + k
         rng = np.random.default_rng(seed)
@@ -255,13 +256,14 @@ def run(sequences: int, base: int = SEED, resumed: bool = False) -> dict:
         settled_from = {m: 0.5 for m in rest}  # the first half second: everything is first read
         plain.sequence()
         ruled.sequence()
-        for image, t, truth, mt in render_sequence(scene, script, seed=seed):
+        for i, (image, t, truth, mt) in enumerate(render_sequence(scene, script, seed=seed)):
             gray = to_gray(image)
             results = []
             for reader, took in zip(readers, spent):
                 started = time.thread_time()
                 results.append(reader.read(gray))
                 took.append(1000 * (time.thread_time() - started))
+            when.append((seed, i))
             for s in getattr(results[0], "in_place", ()):
                 tr = mt.get(s.marker)
                 x, y = rest.get(s.marker, (math.inf, math.inf))
@@ -295,12 +297,17 @@ def run(sequences: int, base: int = SEED, resumed: bool = False) -> dict:
                 f"{never[0]} of {standing[0]} / {never[1]} of {standing[1]}",
             "the same with the rules' positions (handed to the reader and the tracker)":
                 f"{never_ruled[0]} of {standing[0]} / {never_ruled[1]} of {standing[1]}",
-            "reader's CPU time per frame, ms: mean / 95th percentile / max":
-                " / ".join(f"{v:.1f}" for v in (np.mean(spent[0]), np.percentile(spent[0], 95), np.max(spent[0]))),
-            "the same, the reader given the rules' positions":
-                " / ".join(f"{v:.1f}" for v in (np.mean(spent[1]), np.percentile(spent[1], 95), np.max(spent[1]))),
+            "reader's CPU time per frame, ms: mean / 95th percentile / max (seed, frame)":
+                _times(spent[0], when),
+            "the same, the reader given the rules' positions": _times(spent[1], when),
             "caps kept in place (figure-frames)": kept, "kept in place wrongly": kept_wrongly,
             "without the rules' positions": plain.report(moves), "with the rules' positions": ruled.report(moves)}
+
+
+def _times(ms: list[float], when: list[tuple[int, int]]) -> str:
+    worst = int(np.argmax(ms))
+    return (f"{np.mean(ms):.1f} / {np.percentile(ms, 95):.1f} / {ms[worst]:.1f} "
+            f"(seed {when[worst][0]}, frame {when[worst][1]})")
 
 
 def main() -> None:
