@@ -59,10 +59,9 @@ class LiveSettings:
     and where nothing moves now (nor where a figure read in ``look_reads`` frames or more still
     looks as it did: it is in place), those waiting longest first (a place looked at in vain waits
     2, 4, ... up to ``look_backoff`` frames: a hand held over a figure costs little); and, every
-    other frame, up to ``look_band`` candidates
-    in this frame's band that lie where no figure was ever read (caps never read at all); a
-    candidate there that read as nothing is not tried again for ``barren_frames`` frames, unless
-    that part of the frame changes."""
+    other frame, up to ``look_band`` candidates in this frame's band that lie where no figure
+    was ever read (caps never read at all); a candidate there that read as nothing is not tried
+    again for ``barren_frames`` frames, unless that part of the frame changes."""
 
     window: float = 1.6
     bands: int = 25  # odd: a band comes round with the other threshold window next time
@@ -238,7 +237,7 @@ class LiveReader:
             x0, y0, x1, y1 = rect
             part = now[max(y0 // k, 0):max(y1 // k, 1), max(x0 // k, 0):max(x1 // k, 1)]
             return bool(part.any())
-        wanted: list[tuple[int, tuple[str, int], Place]] = []
+        wanted: list[tuple[tuple[str, int], Place]] = []
         for m, (d, _) in self._last.items():
             if m in have:
                 continue
@@ -499,7 +498,8 @@ class VisionWorker:
     files and rendered sequences are read frame by frame.
 
     :meth:`expect` hands the worker the rules' positions from any thread (the app calls it
-    whenever the match's state changes); the tracker checks the ids it reads against them."""
+    whenever the match's state changes); the tracker checks the ids it reads against them, and
+    the reader looks again where a figure the rules have does not read."""
 
     def __init__(self, open_source: Callable[[], FrameSource], setup: VisionSetup | None = None,
                  calibrate: Callable[[np.ndarray], VisionSetup] | None = None,
