@@ -31,7 +31,7 @@ class Instant:
     def of(cls, at: datetime) -> "Instant":
         if at.tzinfo is None:
             raise ValueError(f"an instant needs a time zone: {at!r}")
-        delta = at.astimezone(timezone.utc) - _EPOCH
+        delta = at - _EPOCH  # aware minus aware is taken in UTC: no conversion needed first
         return cls((delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds)
 
     @classmethod
