@@ -201,6 +201,12 @@ class Card:
         return (list(Colour).index(self.colour), -self.move, -self.bonus)
 
 
+# Every card there can be, by its written name: decoding a journal looks a card up here
+# (codec._json_table) instead of parsing its name again for each event that names it.
+Card.JSON_TABLE = {card.to_json(): card for card in (Card(colour, move, bonus) for colour in Colour
+                                                      for move in range(1, 7) for bonus in range(21))}
+
+
 @dataclass(frozen=True, slots=True)
 class DeckRow:
     """One row of fig. 7: how many cards of each colour carry this movement and bonus."""

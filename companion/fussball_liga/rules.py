@@ -22,6 +22,7 @@ from .open_actions import open_actions
 from .ranges import reachable
 from .sightings import command_for, standing
 from .summary import log_line, pending, summary
+from .timing import sync as _sync
 from .tx import Tx, refuse
 
 
@@ -112,11 +113,13 @@ class FussballLigaRules(GameRules):
         s = self.transaction.evolve(state, event.payload)  # what GameRules.evolve does, one call less
         if not s.created:
             return s
-        at, instant = self._last  # the events of one command share their time: convert it once
-        if at is not event.at:
-            instant = Instant.of(event.at)
-            self._last = (event.at, instant)  # one assignment: safe if threads share the ruleset
-        return timing.sync(s, instant, fresh=s is not state)
+        at, last = event.at, self._last  # the events of one command share their time: convert it once
+        if last[0] is at:
+            instant = last[1]
+        else:
+            instant = Instant.of(at)
+            self._last = (at, instant)  # one assignment: safe if threads share the ruleset
+        return _sync(s, instant, s is not state)
 
     def pending(self, state: LigaState) -> tuple[Request, ...]:
         return pending(state)
