@@ -66,6 +66,14 @@ def in_place(obj: Any) -> None:
 def _rebuilt(obj: Any, changes: dict[str, Any]) -> Any:
     cls = obj.__class__
     try:
+        rebuild = _rebuilders[cls]
+    except KeyError:
+        rebuild = _rebuilders[cls] = _rebuilder(cls)
+    if rebuild is not None:
+        new = rebuild(obj, changes)
+        if new is not None:
+            return new
+    try:
         names = _names[cls]
     except KeyError:
         names = _names[cls] = _init_names(cls)
@@ -74,6 +82,34 @@ def _rebuilt(obj: Any, changes: dict[str, Any]) -> Any:
     values = {name: getattr(obj, name) for name in names}
     values.update(changes)  # a name that is no field fails in __init__, as with replace
     return cls(**values)
+
+
+_rebuilders: dict[type, Any] = {}
+
+
+def _rebuilder(cls: type) -> Any:
+    """For a slotted dataclass whose ``__init__`` only sets its fields (then runs
+    ``__post_init__``): a function building the changed copy the same way, filling the slots
+    directly (codec's decoders build records so), or returning None for a name that is no
+    field (the caller then fails as ``replace`` does). None when that does not apply."""
+    from .codec import _slot_setters
+
+    names = _init_names(cls)
+    setters = _slot_setters(cls, list(names)) if names else None
+    if setters is None:
+        return None
+    env: dict[str, Any] = {"cls": cls, "new": _new, "known": frozenset(names)}
+    lines = ["def rebuild(obj, ch):", "    if not known.issuperset(ch):", "        return None", "    o = new(cls)"]
+    for i, (name, setter) in enumerate(zip(names, setters)):
+        env[f"s{i}"] = setter
+        lines.append(f"    s{i}(o, ch[{name!r}] if {name!r} in ch else obj.{name})")
+    post = getattr(cls, "__post_init__", None)
+    if post is not None:
+        env["post"] = post
+        lines.append("    post(o)")
+    lines.append("    return o")
+    exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
+    return env["rebuild"]
 
 
 def _init_names(cls: type) -> tuple[str, ...] | None:
