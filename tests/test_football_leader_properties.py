@@ -10,9 +10,6 @@ from benchmarks.football_leader_driver import AutoDriver
 from companion.football_leader import queries as q
 from companion.football_leader.components import Ability
 from companion.football_leader.model import GOAL_KICK_HAND, MARKERS, Period, Phase
-from companion.football_leader.rules import FootballLeaderRules
-from companion.events import Event
-from companion.journal import Journal
 from companion.match import Match
 from companion.teams import Team
 
@@ -57,54 +54,6 @@ def test_invariants_hold_through_random_play(seed, commands):
             break
         driver.step()
         check_invariants(driver.match)
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10**6), commands=st.integers(10, 300))
-def test_folding_the_journal_from_scratch_equals_the_live_state(seed, commands):
-    driver = AutoDriver.new(seed=seed)
-    driver.play(commands=commands)
-    live = driver.match
-    # Through JSON, as a journal or an export stores them.
-    refolded = Match.from_events(FootballLeaderRules(), [Event.from_line(e.to_line()) for e in live.events])
-    assert refolded.state == live.state
-    assert refolded.pending() == live.pending()
-    assert refolded.summary() == live.summary()
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10**6), commands=st.integers(10, 300), data=st.data())
-def test_undo_n_then_redo_n_is_the_identity(seed, commands, data):
-    driver = AutoDriver.new(seed=seed)
-    driver.play(commands=commands)
-    m = driver.match
-    state, events = m.state, m.events
-    n = data.draw(st.integers(0, m.can_undo))
-    assert m.undo(n) == n
-    assert m.redo(n) == n
-    assert m.state == state and m.events == events
-    if n and not driver.over:
-        m.undo(1)
-        driver.step()
-        assert m.can_redo == 0
-
-
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 10**6), commands=st.integers(10, 200), undo=st.integers(0, 5))
-def test_a_journal_reopened_without_closing_gives_the_same_state(tmp_path_factory, seed, commands, undo):
-    path = tmp_path_factory.mktemp("journal") / "match.sqlite"
-    driver = AutoDriver.new(seed=seed, journal=Journal.create(path, "football_leader"))
-    driver.play(commands=commands)
-    driver.match.undo(undo)
-    reopened = Match.open(path)  # not closed first: as if the process had been killed
-    try:
-        assert reopened.state == driver.match.state
-        assert reopened.events == driver.match.events
-        assert reopened.can_redo == driver.match.can_redo
-    finally:
-        reopened.close()
-        driver.match.close()
 
 
 def test_whole_matches_play_to_the_end_without_an_unexpected_refusal():

@@ -10,9 +10,6 @@ from benchmarks.fussball_liga_driver import LigaDriver
 from companion.fussball_liga import queries as q
 from companion.fussball_liga.model import Control, Phase, PhaseLimit
 from companion.fussball_liga.pitch import dist
-from companion.fussball_liga.rules import FussballLigaRules
-from companion.journal import Journal
-from companion.match import Match
 from companion.teams import Team
 
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -69,53 +66,6 @@ def test_invariants_hold_through_random_play(seed, commands, options):
             break
         driver.step()
         check_invariants(driver.match.state)
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10**6), commands=st.integers(10, 200), options=OPTIONS)
-def test_folding_the_journal_from_scratch_equals_the_live_state(seed, commands, options):
-    driver = LigaDriver.new(seed=seed, **options)
-    driver.play(commands=commands)
-    live = driver.match
-    refolded = Match.from_events(FussballLigaRules(), live.events)
-    assert refolded.state == live.state
-    assert refolded.pending() == live.pending()
-    assert refolded.summary() == live.summary()
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10**6), commands=st.integers(10, 200), data=st.data())
-def test_undo_n_then_redo_n_is_the_identity(seed, commands, data):
-    driver = LigaDriver.new(seed=seed)
-    driver.play(commands=commands)
-    m = driver.match
-    state, events = m.state, m.events
-    n = data.draw(st.integers(0, m.can_undo))
-    assert m.undo(n) == n
-    assert m.redo(n) == n
-    assert m.state == state and m.events == events
-    if n and not driver.over:  # a new command after an undo clears what could have been redone
-        m.undo(1)
-        driver.step()
-        assert m.can_redo == 0
-
-
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 10**6), commands=st.integers(10, 150), undo=st.integers(0, 5))
-def test_a_journal_reopened_without_closing_gives_the_same_state(tmp_path_factory, seed, commands, undo):
-    path = tmp_path_factory.mktemp("journal") / "match.sqlite"
-    driver = LigaDriver.new(seed=seed, journal=Journal.create(path, "fussball_liga"))
-    driver.play(commands=commands)
-    driver.match.undo(undo)
-    reopened = Match.open(path)  # not closed: as if the process had been killed
-    try:
-        assert reopened.state == driver.match.state
-        assert reopened.events == driver.match.events
-        assert reopened.can_redo == driver.match.can_redo
-    finally:
-        reopened.close()
-        driver.match.close()
 
 
 def test_a_whole_match_is_played_to_its_end():
