@@ -88,6 +88,10 @@ class Trait:
         return f"Trait.from_json({self.to_json()!r})"
 
 
+# Every characteristic there can be, by its written form (decoded by lookup: codec._json_table).
+Trait.JSON_TABLE = {trait.to_json(): trait for trait in (Trait(colour, value) for colour in Colour
+                                                          for value in (None, *range(1, 13)))}
+
 # A replacement goalkeeper is "considered to have BRONZE-8 in both, parry and defence" (6.2).
 ACTING_KEEPER = Trait(Colour.BRONZE, 8)
 

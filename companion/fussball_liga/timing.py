@@ -10,6 +10,7 @@ replay gives the same clocks and the same decisions.
 
 from __future__ import annotations
 
+from ..records import _unshared as _UNSHARED
 from ..teams import Team
 from . import events as ev
 from . import flow
@@ -88,7 +89,7 @@ def sync(s: LigaState, at: Instant, fresh: bool) -> LigaState:
         clocks = c
     else:
         clocks = _with(c, half=half, phase=phase, chess=chess)
-    if fresh:
+    if fresh or s is _UNSHARED[0]:  # stamped in place (what changed() would do for the replay's state)
         fields = s.__dict__
         fields["clocks"] = clocks
         fields["clock_at"] = at
