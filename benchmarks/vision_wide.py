@@ -30,8 +30,9 @@ the pitch from the corner markers of a frame of the empty board. Definitions as 
 ``vision_bench.py``: *visible* = the whole marker in view; a *false figure* is a reported figure
 that is occluded (a quarter or more covered), absent, or more than 10 mm from where it stands;
 *wrong square* = a visible figure reported in another square than its own. Times: CPU time of one
-thread (``cv2.setNumThreads(1)``), ours (detect + locate, the whole frame) and OpenCV's default
-``ArucoDetector`` (detect only), interleaved on the same frames.
+thread (``cv2.setNumThreads(1)``), ours (detect + locate, the whole frame), the same without the
+rescue stage (``touchline vision locate --fast``) and OpenCV's default ``ArucoDetector`` (detect
+only), interleaved on the same frames.
 
 The live part plays scripted sequences (moves, hovers, and figures held still in the air 25 mm
 and 60 mm above the board for half a second before being put back) through the live reader and
@@ -122,6 +123,7 @@ class Row:
     errors: list[float] = field(default_factory=list)
     ours_ms: list[float] = field(default_factory=list)
     default_ms: list[float] = field(default_factory=list)
+    fast_ms: list[float] = field(default_factory=list)
     missed_px: list[float] = field(default_factory=list)
     sides: list[float] = field(default_factory=list)
     warnings: int = 0
@@ -141,6 +143,8 @@ class Row:
                 "ours ms median": round(float(np.median(self.ours_ms)), 2) if self.ours_ms else None,
                 "default ms median": round(float(np.median(self.default_ms)), 2) if self.default_ms else None,
                 "time ratio ours/default": round(ratio, 3),
+                "time ratio, plane search alone (--fast)/default": round(float(np.median(self.fast_ms) / np.median(
+                    self.default_ms)), 3) if self.fast_ms else None,
                 "size warnings (caps not placed as lifted or tipped)": self.warnings}
 
 
@@ -192,7 +196,9 @@ def run_condition(cond: Condition, n: int, base_seed: int, lenses: list, row: Ro
         image, truth = render(scene)
         gray = to_gray(image)
         small = cv2.resize(gray, cond.default_size, interpolation=cv2.INTER_AREA) if cond.default_size else gray
-        runs = {"ours": lambda: read_frame(setup, gray), "default": lambda: detect_default(small)}
+        fast = replace(setup, rescue=None)  # touchline vision locate --fast: the plane search alone
+        runs = {"ours": lambda: read_frame(setup, gray), "default": lambda: detect_default(small),
+                "fast": lambda: read_frame(fast, gray)}
         out, spent = {}, {k: 0.0 for k in runs}
         for k in runs:
             out[k] = runs[k]()
@@ -203,6 +209,7 @@ def run_condition(cond: Condition, n: int, base_seed: int, lenses: list, row: Ro
         row.frames += 1
         row.ours_ms.append(1000 * spent["ours"])
         row.default_ms.append(1000 * spent["default"])
+        row.fast_ms.append(1000 * spent["fast"])
         score(out["ours"], truth, markers, row)
 
 

@@ -14,8 +14,9 @@ from companion.fublet.components import load_board
 from vision.config import MarkerSet
 from vision.detect import Detection, to_gray
 from vision.locate import read_frame
-from vision.plane import find_markers
-from vision.rescue import RescueSettings, _one_place, draw_rescue, rescue
+from vision.plane import find_markers, plane_view
+from vision.refine import _sample
+from vision.rescue import RescueSettings, _one_place, _rescue, draw_rescue, reduced_view, rescue, search_view
 from vision.synth import Hand, random_scene, render
 
 from test_vision_plane import setup_for
@@ -161,3 +162,106 @@ def test_the_stage_is_bounded_and_draws_what_it_looked_at(small_scene):
     assert image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8
     view = report.views["figures"][1]
     assert image.shape[0] > view.shape[0]  # the views and a strip of patches below each
+
+
+def _touching(seed: int, gap_mm: float = 21.0):
+    """A scene with 50 mm caps in which the figure farthest from the point under the camera has
+    another cap standing against it on the camera's side: on the caps' plane, on the first
+    one's body. Returns the setup, the grey frame, the truth and the two markers."""
+    markers = MarkerSet(cap_height_mm=50.0)
+    scene = random_scene(seed, BOARD, markers, size=(1920, 1080), hand=False)
+    under = scene.camera.center_mm[:2]
+    figs = [f for f in scene.figures if not f.ball and BOARD.mm_to_ms(f.x_mm, f.y_mm) is not None]
+    back = max(figs, key=lambda f: np.hypot(f.x_mm - under[0], f.y_mm - under[1]))
+    way = (under - [back.x_mm, back.y_mm]) / np.hypot(*(under - [back.x_mm, back.y_mm]))
+    front = next(f for f in figs if f is not back)
+    x, y = np.array([back.x_mm, back.y_mm]) + way * gap_mm
+    scene = replace(scene, figures=tuple(replace(f, x_mm=x, y_mm=y) if f is front else f for f in scene.figures))
+    image, truth = render(scene)
+    return setup_for(scene, BOARD), to_gray(image), truth, back.marker, front.marker
+
+
+@pytest.mark.parametrize("seed", [0, 11])
+def test_a_cap_standing_in_front_of_another_figure_is_rescued_when_the_search_missed_it(seed):
+    """The dark shape of a figure below its cap reaches, on the caps' plane, towards the point
+    under the camera: a touching cap there, missed by the main search (here: its reading taken
+    out), looks like it to a dark-square search and scores no higher, so no shortcut may leave
+    such candidates out: it is looked at and read. (Leaving out candidates on read figures'
+    bodies unless they scored as caps lost this cap in 6 of 17 such scenes.)"""
+    setup, gray, truth, back, front = _touching(seed)
+    found = find_markers(setup, gray)
+    assert {back, front} <= {d.marker for d in found}  # the main search reads both here
+    missed = [d for d in found if d.marker != front]
+    extra, report = _rescue(setup, gray, missed, None)
+    assert front in {d.marker for d in extra}
+    assert where_truth_says(truth, extra) == []
+    # it stood on the other's dark shape as the caps' view sees it: between that cap and its foot
+    view = report.views["figures"][0]
+    cam = setup.camera
+    back_at = cam.to_plane(np.array([[d.center for d in missed if d.marker == back][0]]), setup.markers.cap_height_mm)
+    cap = view.view_points(cam.project(np.array([[*back_at[0], setup.markers.cap_height_mm]])))[0]
+    foot = view.view_points(cam.project(np.array([[*back_at[0], 0.0]])))[0]
+    front_at = view.view_points(np.array([truth[front].corners_px.mean(axis=0)]))[0]
+    way = (foot - cap) / np.linalg.norm(foot - cap)
+    assert 0.5 * 17.0 / view.mm_per_px < float((front_at - cap) @ way) < np.linalg.norm(foot - cap)
+
+
+def test_the_caps_view_reduced_from_the_plane_search_shows_what_a_view_drawn_from_the_frame_shows(small_scene):
+    """The caps' search view taken as every second pixel of the plane search's view: each of
+    its pixels that plane pixel's board point, and around the caps it shows what a view
+    resampled from the frame shows, to the remap tables' rounding."""
+    setup, gray, truth = small_scene
+    pv = plane_view(setup.camera, setup.board, setup.markers, setup.plane)
+    image = pv.rectify(gray)
+    settings = RescueSettings()
+    ms = setup.markers
+    got = reduced_view(pv, image, ms.cap_height_mm, ms.figure_marker_mm / settings.view_marker_px)
+    if got is None:  # a capped plane view (small markers, many pixels): the stage draws its own
+        assert abs(2 * pv.mm_per_px - ms.figure_marker_mm / settings.view_marker_px) > 1e-6
+        setup = replace(setup, markers=replace(ms, figure_marker_mm=17.0, cap_mm=20.0))
+        ms = setup.markers
+        pv = plane_view(setup.camera, setup.board, ms, setup.plane)
+        image = pv.rectify(gray)
+        got = reduced_view(pv, image, ms.cap_height_mm, ms.figure_marker_mm / settings.view_marker_px)
+    assert got is not None
+    small_view, small = got
+    own = search_view(setup.camera, setup.board, ms, ms.cap_height_mm, ms.figure_marker_mm, settings.view_marker_px)
+    drawn = own.image(gray)
+    # around every cap seen, where a view a pixel off would differ most
+    caps = np.array([t.corners_px.mean(axis=0) for m, t in truth.items() if t.seen and m < 32])
+    near = np.linspace(-1.5, 1.5, 7)
+    at = (own.view_points(caps)[:, None, None, :] + np.stack(np.meshgrid(near, near), axis=-1)[None]).reshape(-1, 2)
+    frame_px = setup.camera.project(own.board_points(at))
+    a = _sample(small, small_view.view_points(frame_px))
+    b = _sample(drawn, at)
+    assert np.median(np.abs(a - b)) <= 1.0 and np.corrcoef(a, b)[0, 1] > 0.99
+    # a reduced pixel is the plane pixel it was taken from, and shows that board point
+    c, r = 57, 31
+    assert small_view.board_points(np.array([[c, r]], float))[0] == pytest.approx(
+        pv.board_points(np.array([2 * c, 2 * r], float)), abs=1e-9)
+    assert small[r, c] == image[2 * r, 2 * c]
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_ball_against_a_figure_in_front_of_it_or_beside_it_is_still_looked_at(seed):
+    """A 9.5 mm ball token lying against a figure's foot on the camera's side, beside it, or
+    beside the board the figure hides (half way along it, seen past its edge) is in view and
+    read by the ball's search."""
+    markers = MarkerSet(ball_marker_mm=9.5, ball_token_mm=12.0, cap_height_mm=50.0)
+    scene = random_scene(seed, BOARD, markers, size=(1920, 1080), hand=False)
+    under = scene.camera.center_mm[:2]
+    figs = [f for f in scene.figures if not f.ball and BOARD.mm_to_ms(f.x_mm, f.y_mm) is not None]
+    fig = max(figs, key=lambda f: np.hypot(f.x_mm - under[0], f.y_mm - under[1]))
+    way = (under - [fig.x_mm, fig.y_mm]) / np.hypot(*(under - [fig.x_mm, fig.y_mm]))
+    hidden = np.hypot(fig.x_mm - under[0], fig.y_mm - under[1]) * 50.0 / (scene.camera.center_mm[2] - 50.0)
+    aside = np.array([-way[1], way[0]])
+    for off in (way * 16.0, aside * 17.0, aside * 17.0 - way * hidden / 2):
+        x, y = np.array([fig.x_mm, fig.y_mm]) + off
+        near = replace(scene, figures=tuple(replace(f, x_mm=x, y_mm=y) if f.ball else f for f in scene.figures))
+        image, truth = render(near)
+        setup = setup_for(near, BOARD)
+        gray = to_gray(image)
+        found = [d for d in find_markers(setup, gray) if d.marker != markers.ball_id]
+        extra = rescue(setup, gray, found)
+        assert markers.ball_id in {d.marker for d in extra}
+        assert where_truth_says(truth, extra) == []

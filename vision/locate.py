@@ -20,7 +20,7 @@ from companion.teams import PlayerRef
 from .config import MarkerMap, MarkerSet
 from .detect import Detection, DetectorSettings, detect
 from .extent import board_extent_mm  # noqa: F401 (also this module's: vision.synth, benchmarks)
-from .plane import PlaneSettings, find_markers
+from .plane import PlaneSettings, search_plane
 from .rescue import RescueSettings, rescue
 from .sighting import OFF_PITCH
 
@@ -159,15 +159,18 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
     dark blobs on the plane and searches the frame itself, adding what the plane's search did
     not read (about twice the time). Then the rescue stage (``setup.rescue``) reads what it can
     of the rest: small, oblique and blurred markers, the ball token at its own size."""
+    plane = None
     if setup.plane is None:
         found = detect(setup.detector, gray, [board_rect(setup)])
     else:
         thorough = setup.detector.window_max_px > setup.detector.window_px
-        found = find_markers(replace(setup, plane=replace(setup.plane, blobs=True)) if thorough else setup, gray)
+        found, view, image = search_plane(replace(setup, plane=replace(setup.plane, blobs=True)) if thorough else setup, gray)
+        plane = (view, image)
         if thorough:
             found = sorted(found + detect(setup.detector, gray, [board_rect(setup)], known=found), key=lambda d: d.marker)
     if setup.rescue is not None:
-        found = sorted(found + rescue(setup, gray, found, setup.rescue), key=lambda d: d.marker)
+        # the caps' search of the rescue stage reduces the plane's view rather than drawing its own
+        found = sorted(found + rescue(setup, gray, found, setup.rescue, plane), key=lambda d: d.marker)
     return locate(setup, found)
 
 

@@ -10,7 +10,8 @@ threshold window fits all. Candidates found there are mapped back to the frame a
 read at the frame's full resolution (:func:`vision.detect.read_quads`).
 
 :func:`plane_view` builds the resampling once per camera (cached); :func:`find_markers` is the
-stage ``(setup, gray frame) -> detections``; :func:`draw_plane` its debug image.
+stage ``(setup, gray frame) -> detections`` (:func:`search_plane` also hands back the view and
+its image, which the rescue stage reduces for its own search); :func:`draw_plane` its debug image.
 """
 
 from __future__ import annotations
@@ -70,8 +71,8 @@ def resample(gray: np.ndarray, shrink: int, maps: tuple[np.ndarray, np.ndarray])
 @dataclass(frozen=True, eq=False)
 class PlaneView:
     """The board plane at ``z_mm`` seen from above: view pixel (col, row) is the board point
-    (``x0_mm + col * mm_per_px``, ``y1_mm - row * mm_per_px``, ``z_mm``). ``maps`` are OpenCV's
-    fixed-point remap tables (height, width) into the frame reduced ``shrink`` times."""
+    (``x0_mm + col * mm_per_px``, ``y1_mm - row * mm_per_px``, ``z_mm``). ``maps`` are the remap
+    tables (height, width) float32 into the frame reduced ``shrink`` times."""
 
     camera: CameraModel = field(repr=False)
     z_mm: float
@@ -146,10 +147,10 @@ def _plane_view(camera: CameraModel, board: GridBoard, markers: MarkerSet, setti
     px[~np.isfinite(px)] = -1e4
     fine = [cv2.resize(px[..., i].astype(np.float32), (n_x * _STEP, n_y * _STEP), interpolation=cv2.INTER_LINEAR)
             [_STEP:_STEP + height, _STEP:_STEP + width] for i in (0, 1)]
-    # OpenCV's fixed-point tables: 1/32 px steps, coordinates within +-32767. (Float tables are
-    # faster in OpenCV 5, 2.3 against 2.9 ms at 1080p on one thread, but round the view's grey
-    # levels differently, which moves borderline small markers either way: kept as measured.)
-    maps = cv2.convertMaps(np.clip(fine[0], -1e4, 3e4), np.clip(fine[1], -1e4, 3e4), cv2.CV_16SC2)
+    # float tables: OpenCV 5 remaps with them in two thirds of the time of its fixed-point ones
+    # (1.9 against 2.9 ms at 1080p on one thread); the grey levels differ by a rounding, and the
+    # 80 tuning frames of benchmarks/vision_wide.py read exactly the same figures with either
+    maps = (np.clip(fine[0], -1e4, 3e4), np.clip(fine[1], -1e4, 3e4))
     return replace(view, maps=maps)
 
 
@@ -176,6 +177,12 @@ def find_markers(setup, gray: np.ndarray) -> list[Detection]:
     """The markers of a grey frame (H, W) uint8 (``setup``: a :class:`vision.locate.VisionSetup`):
     candidates from the plane view, read in the frame. Sorted by id."""
     return _find(setup, gray)[0]
+
+
+def search_plane(setup, gray: np.ndarray) -> tuple[list[Detection], PlaneView, np.ndarray]:
+    """:func:`find_markers`, with the view searched and its image (height, width) uint8."""
+    found, view, image, _ = _find(setup, gray)
+    return found, view, image
 
 
 def _find(setup, gray: np.ndarray) -> tuple[list[Detection], PlaneView, np.ndarray, np.ndarray]:
