@@ -23,9 +23,11 @@ whole marker shows, *partly covered* when half or more of it does.
 - *kept in place wrongly*: the reader reported a cap in place (unread, looking as it did) that
   was being lifted or carried, or less than a quarter of it showed.
 
-Each sequence is tracked twice on the same readings: without the rules' positions, and with
-them (``Tracker.expect``: every figure's movement square from the first frame, as in a resumed
-match, and each sighting the rules take handed over again), which adds:
+Each sequence is read and tracked twice: without the rules' positions, and with them
+(``LiveReader.expect`` and ``Tracker.expect``, as the app's worker hands them over: every
+figure's movement square from the first frame, as in a resumed match, and each sighting the
+rules take handed over again; the reader looks again where the rules have a figure that does
+not read), which adds:
 
 - *ids committed where that marker is not*: a sighting of an id more than 10 mm from its
   marker (another figure's marker misread), the first half second included;
@@ -50,6 +52,7 @@ import argparse
 import json
 import math
 import sys
+import time
 from pathlib import Path
 
 import cv2
@@ -224,12 +227,15 @@ class Count:
 
 
 def run(sequences: int, base: int = SEED, resumed: bool = False) -> dict:
-    """Each sequence read once by the live reader and tracked twice: without the rules'
-    positions (as before), and with them, the rules knowing where every figure stands from the
+    """Each sequence read and tracked twice: without the rules' positions, and with them (the
+    reader and the tracker given them), the rules knowing where every figure stands from the
     first frame (a resumed match) and taking each committed sighting without a doubt."""
     plain, ruled = Count(), Count()
     frames = moves = kept = kept_wrongly = 0
     standing, never = [0, 0], [0, 0]
+    never_ruled = [0, 0]
+    spent: tuple[list[float], list[float]] = ([], [])  # each reader's CPU time per frame, ms
+    when: list[tuple[int, int]] = []  # each frame's seed and number
     for k in range(sequences):
         seed = base + k
         rng = np.random.default_rng(seed)
@@ -241,17 +247,24 @@ def run(sequences: int, base: int = SEED, resumed: bool = False) -> dict:
         setup = VisionSetup.from_calibration(cal, BOARD, markers=MARKERS)
         on_pitch = [f for f in figs if not f.ball and BOARD.on_pitch(f.x_mm, f.y_mm)]
         script = script_for(rng, on_pitch, resumed)
-        reader, trackers = LiveReader(setup), (Tracker(BOARD), Tracker(BOARD))
+        readers, trackers = (LiveReader(setup), LiveReader(setup)), (Tracker(BOARD), Tracker(BOARD))
         rules = {f.marker: square_of(f.marker, BOARD.mm_to_ms(f.x_mm, f.y_mm)) for f in on_pitch}
         handed, placed = dict(rules), set(rules)
-        trackers[1].expect(rules.values())
+        for x in (readers[1], trackers[1]):
+            x.expect(rules.values())
         rest = {f.marker: (f.x_mm, f.y_mm) for f in figs if not f.ball}
         settled_from = {m: 0.5 for m in rest}  # the first half second: everything is first read
         plain.sequence()
         ruled.sequence()
-        for image, t, truth, mt in render_sequence(scene, script, seed=seed):
-            result = reader.read(to_gray(image))
-            for s in getattr(result, "in_place", ()):
+        for i, (image, t, truth, mt) in enumerate(render_sequence(scene, script, seed=seed)):
+            gray = to_gray(image)
+            results = []
+            for reader, took in zip(readers, spent):
+                started = time.thread_time()
+                results.append(reader.read(gray))
+                took.append(1000 * (time.thread_time() - started))
+            when.append((seed, i))
+            for s in getattr(results[0], "in_place", ()):
                 tr = mt.get(s.marker)
                 x, y = rest.get(s.marker, (math.inf, math.inf))
                 kept += 1
@@ -264,23 +277,37 @@ def run(sequences: int, base: int = SEED, resumed: bool = False) -> dict:
                 settled_from[truth.marker] = truth.down_s + 0.5
                 moves += 1
             if rules != handed:  # the rules changed (a sighting taken): the app hands them over
-                trackers[1].expect(rules.values())
+                for x in (readers[1], trackers[1]):
+                    x.expect(rules.values())
                 handed = dict(rules)
-            for count, tracker, known in ((plain, trackers[0], None), (ruled, trackers[1], rules)):
+            for count, tracker, known, result in ((plain, trackers[0], None, results[0]),
+                                                  (ruled, trackers[1], rules, results[1])):
                 events = tracker.update(result, t)
                 count.frame(seed, t, events, tracker, mt, rest, settled_from, truth, known, placed)
         # caps shoulder to shoulder (centres a cap's width apart) can merge into one outline
-        found = {f.marker for f in trackers[0].figures() if f.committed is not None}
+        found = [{f.marker for f in tr.figures() if f.committed is not None} for tr in trackers]
         for f in on_pitch:
             wall = any(g is not f and math.hypot(g.x_mm - f.x_mm, g.y_mm - f.y_mm) < 1.2 * MARKERS.cap_mm
                        for g in on_pitch)
             standing[0 if wall else 1] += 1
-            never[0 if wall else 1] += f.marker not in found
+            never[0 if wall else 1] += f.marker not in found[0]
+            never_ruled[0 if wall else 1] += f.marker not in found[1]
     return {"sequences": sequences, "frames": frames, "resumed": resumed,
             "standing figures never found, in a wall of touching caps / elsewhere":
                 f"{never[0]} of {standing[0]} / {never[1]} of {standing[1]}",
+            "the same with the rules' positions (handed to the reader and the tracker)":
+                f"{never_ruled[0]} of {standing[0]} / {never_ruled[1]} of {standing[1]}",
+            "reader's CPU time per frame, ms: mean / 95th percentile / max (seed, frame)":
+                _times(spent[0], when),
+            "the same, the reader given the rules' positions": _times(spent[1], when),
             "caps kept in place (figure-frames)": kept, "kept in place wrongly": kept_wrongly,
             "without the rules' positions": plain.report(moves), "with the rules' positions": ruled.report(moves)}
+
+
+def _times(ms: list[float], when: list[tuple[int, int]]) -> str:
+    worst = int(np.argmax(ms))
+    return (f"{np.mean(ms):.1f} / {np.percentile(ms, 95):.1f} / {ms[worst]:.1f} "
+            f"(seed {when[worst][0]}, frame {when[worst][1]})")
 
 
 def main() -> None:

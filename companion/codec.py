@@ -149,8 +149,13 @@ def _build(tp: Any) -> Decoder:
         return _enum_decoder(tp)
     if isinstance(tp, type) and hasattr(tp, "from_json"):
         factory = tp.from_json
+        table = _json_table(tp) or {}
 
         def dec_custom(v: Any, p: str) -> Any:
+            if type(v) is str:
+                known = table.get(v)
+                if known is not None:
+                    return known
             try:
                 return factory(v)
             except DecodeError:
@@ -186,6 +191,14 @@ def _build(tp: Any) -> Decoder:
         key_tp, val_tp = args if args else (str, Any)
         return _dict_decoder(key_tp, val_tp)
     raise TypeError(f"codec: unsupported type {tp!r}")
+
+
+def _json_table(tp: type) -> dict[str, Any] | None:
+    """A value class's ``JSON_TABLE``: every value of its whole (small) domain by its JSON text,
+    each exactly what ``from_json`` gives for that text (``PlayerRef``'s 200 players, say).
+    Decoding looks a text up there first and calls ``from_json`` only for anything else."""
+    table = tp.__dict__.get("JSON_TABLE")
+    return table if isinstance(table, dict) else None
 
 
 def _enum_decoder(tp: type[enum.Enum]) -> Decoder:
@@ -461,8 +474,14 @@ def _convert(hint: Any, dec: Decoder, var: str, key: str, env: dict[str, Any]) -
         return ["try:", f"    {var} = m{key}[{var}]", "except (KeyError, TypeError):", f"    {bail}"]
     if isinstance(hint, type) and hasattr(hint, "from_json"):
         env[f"c{key}"] = hint.from_json
-        return ["try:", f"    {var} = c{key}({var})", "except DecodeError:", "    raise",
+        call = ["try:", f"    {var} = c{key}({var})", "except DecodeError:", "    raise",
                 "except (ValueError, TypeError, KeyError):", f"    {bail}"]
+        table = _json_table(hint)
+        if table is None:
+            return call
+        env[f"k{key}"] = table
+        return [f"x = k{key}.get({var}) if type({var}) is str else None", "if x is not None:", f"    {var} = x",
+                "else:"] + ["    " + line for line in call]
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         env[f"f{key}"] = fast_decoder(hint)
         return [f"{var} = f{key}({var})"]
@@ -473,6 +492,10 @@ def _convert(hint: Any, dec: Decoder, var: str, key: str, env: dict[str, Any]) -
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item = args[0]
         head = [f"if type({var}) is not list:", f"    {bail}"]
+        if item == tuple[int, int]:  # a path of squares, item by item as above
+            return head + ["t = []", f"for x in {var}:",
+                           "    if type(x) is list and len(x) == 2 and type(x[0]) is int and type(x[1]) is int:",
+                           "        t.append((x[0], x[1]))", "    else:", f"        {bail}", f"{var} = tuple(t)"]
         if isinstance(item, type) and issubclass(item, enum.Enum):
             env[f"m{key}"] = {m.value: m for m in item}
             return head + ["try:", f"    {var} = tuple([m{key}[x] for x in {var}])",
@@ -484,6 +507,11 @@ def _convert(hint: Any, dec: Decoder, var: str, key: str, env: dict[str, Any]) -
         if item in _INLINE:
             return head + [f"for x in {var}:", f"    if type(x) is not {_INLINE[item]}:", f"        {bail}",
                            f"{var} = tuple({var})"]
+        table = _json_table(item) if isinstance(item, type) and hasattr(item, "from_json") else None
+        if table is not None:  # players by their written names, say: looked up, anything else decided by slow
+            env[f"k{key}"] = table
+            return head + ["t = []", f"for x in {var}:", f"    x = k{key}.get(x) if type(x) is str else None",
+                           "    if x is None:", f"        {bail}", "    t.append(x)", f"{var} = tuple(t)"]
     env[f"d{key}"] = dec
     return [f"{var} = d{key}({var}, None)"]
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itertools import chain, compress
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .codec import constructor, fast_decoder, from_json
+from .codec import _slot_setters, constructor, fast_decoder, from_json
 from .errors import DecodeError, TouchlineError
 from .events import Event, Source, parse_time, payload_type
 
@@ -218,21 +218,10 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
     batch_statuses = list(compress(statuses, starts))
     if UNDONE in batch_statuses and ACTIVE in batch_statuses[batch_statuses.index(UNDONE):]:
         return None
-    # The chain. (The text fields are checked to be text below, once per distinct value:
-    # anything else fails there, or breaks the chain here.)
-    sha256 = hashlib.sha256
-    hashes: list[str] = []
-    keep = hashes.append
-    prev = GENESIS
-    for row in zip(seqs, batches, ats, sources, types_, datas):
-        seq, b, at, source, type_, data = row
-        prev = sha256(f"{prev}\n{seq}\n{b}\n{at}\n{source}\n{type_}\n{data}".encode("utf-8", "surrogatepass")
-                      ).hexdigest()
-        keep(prev)
-    if chained and stored != tuple(hashes):
-        return None
     # Decoding and domains: each distinct payload text of a type and source once, in the
     # order of first appearance (the domain check learns the board from the first event).
+    # (The text fields are checked to be text here, once per distinct value; anything else
+    # fails here, or breaks the chain below.)
     kinds: dict[tuple[str, str], tuple[Any, Source, Callable[[Any], Any]]] = {}
     try:
         keys = list(zip(types_, sources, datas))
@@ -256,9 +245,39 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
         when_of = {at: parse_time(at) for at in dict.fromkeys(ats)}  # parse_time takes text only
     except (DecodeError, ValueError, RecursionError, TypeError):  # TypeError: unhashable values
         return None
-    events = tuple(map(_make_event, seqs, batches, map(when_of.__getitem__, ats), map(_SOURCES.__getitem__, sources),
-                       map(payload_of.__getitem__, keys)))
-    return Checked(events, statuses, tuple(hashes), prev, n)
+    # The chain and the events, in one pass over the rows.
+    sha256 = hashlib.sha256
+    hashes: list[str] = []
+    keep = hashes.append
+    prev = GENESIS
+    source_of = _SOURCES
+    if _EVENT_SLOTS is None:
+        events = []
+        add = events.append
+        for seq, b, at, source, type_, data, key in zip(seqs, batches, ats, sources, types_, datas, keys):
+            prev = sha256(f"{prev}\n{seq}\n{b}\n{at}\n{source}\n{type_}\n{data}".encode("utf-8", "surrogatepass")
+                          ).hexdigest()
+            keep(prev)
+            add(_make_event(seq, b, when_of[at], source_of[source], payload_of[key]))
+    else:
+        # Event's slots filled directly (its __init__ only sets them): no call per event.
+        new, set_seq, set_batch, set_at, set_source, set_payload = object.__new__, *_EVENT_SLOTS
+        events = []
+        add = events.append
+        for seq, b, at, source, type_, data, key in zip(seqs, batches, ats, sources, types_, datas, keys):
+            prev = sha256(f"{prev}\n{seq}\n{b}\n{at}\n{source}\n{type_}\n{data}".encode("utf-8", "surrogatepass")
+                          ).hexdigest()
+            keep(prev)
+            event = new(Event)
+            set_seq(event, seq)
+            set_batch(event, b)
+            set_at(event, when_of[at])
+            set_source(event, source_of[source])
+            set_payload(event, payload_of[key])
+            add(event)
+    if chained and stored != tuple(hashes):
+        return None
+    return Checked(tuple(events), statuses, tuple(hashes), prev, n)
 
 
 def _walk(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tuple[int, str]],
@@ -365,6 +384,9 @@ def _walk(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tuple[int
 
 
 _make_event = constructor(Event)
+# Event's slot setters in field order, when its __init__ only sets them (no __post_init__).
+_EVENT_SLOTS = _slot_setters(Event, ["seq", "batch", "at", "source", "payload"]) \
+    if not hasattr(Event, "__post_init__") else None
 
 
 def _kind(type_: str, source: str) -> tuple[Any, Source, Callable[[Any], Any]]:

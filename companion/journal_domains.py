@@ -175,12 +175,23 @@ def _walker(hint: Any, depth: int) -> Walker | None:
         if len(inner) != 1 or not walks:
             return None
         only = walks[0]
+        if any(inner[0] is alias for alias in _SQUARES or ()):
+            def walk_optional_square(value: Any, on_board: OnBoard) -> None:
+                if value is not None and not on_board(value):
+                    raise ValueError(f"square {tuple(value)} is not on this match's board")
+            return walk_optional_square
 
         def walk_optional(value: Any, on_board: OnBoard) -> None:
             if value is not None:
                 only(value, on_board)
         return walk_optional
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        if any(args[0] is alias for alias in _SQUARES or ()):
+            def walk_squares(value: Any, on_board: OnBoard) -> None:  # a path: no call per square
+                for v in value:
+                    if not on_board(v):
+                        raise ValueError(f"square {tuple(v)} is not on this match's board")
+            return walk_squares
         item = _walker(args[0], depth + 1)
         if item is None:
             return None

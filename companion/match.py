@@ -34,6 +34,14 @@ def _payload_fold(ruleset: Ruleset) -> Callable[[Any, Any], Any] | None:
     return None
 
 
+def _handlers(fold: Callable[[Any, Any], Any] | None) -> dict[type, Callable[[Any, Any], Any]]:
+    """The table a payload fold dispatches on by the payload's type (``handlers`` on the
+    function; the games' ``evolve_payload`` has one), else an empty table. A replay calls
+    the handler itself; a type missing there goes through the fold, which says why."""
+    table = getattr(fold, "handlers", None)
+    return table if isinstance(table, dict) else {}
+
+
 CHECKPOINT = 64  # batches between kept states (undo refolds at most this many less one)
 
 
@@ -103,6 +111,7 @@ class Match:
         refolds from). One pass, with little per batch: a replay runs this per event."""
         evolve = self.ruleset.evolve
         fold_payload = _payload_fold(self.ruleset)
+        handler_of = _handlers(fold_payload).get
         saved, starts = self._saved, self._batch_starts
         state, batch, offset = self._state, None, len(self._events)
         unshared = UNSHARED  # what records.in_place sets, set here without a call per event
@@ -115,7 +124,12 @@ class Match:
                     starts.append(offset + i)
                     batch = event.batch
                 try:
-                    new = fold_payload(state, event.payload) if fold_payload else evolve(state, event)
+                    if fold_payload:
+                        payload = event.payload
+                        handler = handler_of(type(payload))
+                        new = handler(state, payload) if handler else fold_payload(state, payload)
+                    else:
+                        new = evolve(state, event)
                 except Exception as exc:  # a stored event the rules cannot apply: name it
                     raise ReplayError(event.seq, event.type, str(exc) or type(exc).__name__) from exc
                 if new is not state:

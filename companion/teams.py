@@ -103,3 +103,4 @@ class PlayerRef:
 # garbage) goes through the full parse above.
 _WRITTEN = {str(ref): ref for ref in (PlayerRef(team, number) for team in Team for number in range(100))}
 _BY_PAIR = {(ref.team, ref.number): ref for ref in _WRITTEN.values()}
+PlayerRef.JSON_TABLE = _WRITTEN  # the codec decodes a written player by lookup (codec._json_table)

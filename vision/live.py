@@ -25,11 +25,12 @@ from calibration.monitor import CornerMonitor
 
 from .detect import Detection, Rect, confirm, detect, to_gray
 from .errors import SourceError
+from .live_rescue import Place, look_again
 from .locate import FrameResult, Seen, VisionSetup, board_rect, locate
 from .sighting import BallSighting, Event, HealthChange, Sighting
 from .sources import Frame, FrameSource
 from .threads import one_thread
-from .tracker import Tracker, TrackerSettings, expectations
+from .tracker import Expected, Tracker, TrackerSettings, expectations
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +51,17 @@ class LiveSettings:
     ``in_place_share`` of its marker's dark pixels and of its light ones (in the whole marker,
     and in its code cells alone) within ``in_place_grey`` grey levels of how they looked, after
     the frame's overall brightness is matched; a cap last read more than ``in_place_frames``
-    frames ago is forgotten."""
+    frames ago is forgotten.
+
+    The second look (the rescue stage, :mod:`vision.live_rescue`, when ``setup.rescue`` is set):
+    each frame, at most ``look_places`` places where a figure read before (within
+    ``in_place_frames``) or one the rules have there (:meth:`LiveReader.expect`) did not read,
+    and where nothing moves now (nor where a figure read in ``look_reads`` frames or more still
+    looks as it did: it is in place), those waiting longest first (a place looked at in vain waits
+    2, 4, ... up to ``look_backoff`` frames: a hand held over a figure costs little); and, every
+    other frame, up to ``look_band`` candidates in this frame's band that lie where no figure
+    was ever read (caps never read at all); a candidate there that read as nothing is not tried
+    again for ``barren_frames`` frames, unless that part of the frame changes."""
 
     window: float = 1.6
     bands: int = 25  # odd: a band comes round with the other threshold window next time
@@ -65,6 +76,11 @@ class LiveSettings:
     in_place_share: float = 0.5
     in_place_grey: float = 28.0
     in_place_frames: int = 9000
+    look_places: int = 4
+    look_reads: int = 10
+    look_backoff: int = 8
+    look_band: int = 3
+    barren_frames: int = 300
 
 
 @dataclass
@@ -90,7 +106,18 @@ class LiveReader:
     _foreign: np.ndarray | None = None
     _caps: dict[int, "_CapLook"] = field(default_factory=dict)
     _in_place: list[Detection] = field(default_factory=list)
+    _last: dict[int, tuple[Detection, int]] = field(default_factory=dict)
+    _reads: dict[int, int] = field(default_factory=dict)  # frames each figure was read in
+    _looked: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # place: last, fails
+    _expected: tuple[Expected, ...] = ()
+    _barren: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) frame px
+    _barren_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (K,) frames
     searched_share: float = 1.0
+
+    def expect(self, expected) -> None:
+        """Where the rules have the figures (:class:`~vision.tracker.Expected`, board mm): a
+        figure there that does not read is looked for again there (the second look)."""
+        self._expected = tuple(expected)
 
     def board_rect(self) -> Rect:
         """The part of the frame holding the board, benches and corner markers."""
@@ -139,9 +166,11 @@ class LiveReader:
         h, w = gray.shape
         changes = self._changes(gray)
         s = self.settings
+        now, band = None, None
         if changes is None or not self._known or (s.full_every and self._frame % s.full_every == 0):
             detections = detect(self.setup.detector, gray, [self.board_rect()])
             self.searched_share = 1.0
+            band = self.board_rect()
         else:
             now, rects = changes
             # a marker where nothing changed lately is where it was: it is re-read only in turn
@@ -171,6 +200,7 @@ class LiveReader:
             y0, y1 = int(by0 + b * band_h - overlap), int(by0 + (b + 1) * band_h + overlap)
             step = 400  # the band in pieces packs tighter into the detector's mosaic
             rects += [(x, y0, min(x + step + 2 * overlap, bx1), y1) for x in range(bx0, bx1, step)]
+            band = (bx0, y0, bx1, y1)
             rects = _drop_contained(rects)
             self.searched_share = sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects) / float(w * h)
             # two threshold windows, one per frame, taking turns (the larger parts caps standing
@@ -179,8 +209,91 @@ class LiveReader:
             w = d.window_px if self._frame % 2 else max(d.window_max_px, d.window_px + 2)
             search = replace(d, window_px=w, window_max_px=w)
             detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
+        if self.setup.rescue is not None:
+            detections = sorted(detections + self._look_again(gray, detections, now, band), key=lambda d: d.marker)
         self._known = detections
-        return self._keep_in_place(gray, self._mark_held(locate(self.setup, detections)))
+        result = self._mark_held(locate(self.setup, detections))
+        read = {d.marker: d for d in detections}
+        for f in result.figures + ((result.ball,) if result.ball is not None else ()):
+            self._last[f.marker] = (read[f.marker], self._frame)
+            self._reads[f.marker] = self._reads.get(f.marker, 0) + 1
+        return self._keep_in_place(gray, result)
+
+    def _look_again(self, gray: np.ndarray, found: list[Detection], now: np.ndarray | None,
+                    band: Rect | None) -> list[Detection]:
+        """The second look (see :class:`LiveSettings`): markers read by the rescue stage where
+        the reader or the rules expect a figure this frame did not read, and in ``band``."""
+        s, k = self.settings, self.settings.motion_scale
+        have = {d.marker for d in found}
+        ms = self.setup.markers
+        for m in [m for m, (_, f) in self._last.items() if self._frame - f > s.in_place_frames]:
+            del self._last[m]
+        sides = [d.side_px for d in found if ms.kind_of(d.marker) == "figure"]
+        side = float(np.median(sides)) if sides else None
+
+        def moving(rect: Rect) -> bool:
+            if now is None:
+                return False
+            x0, y0, x1, y1 = rect
+            part = now[max(y0 // k, 0):max(y1 // k, 1), max(x0 // k, 0):max(x1 // k, 1)]
+            return bool(part.any())
+        wanted: list[tuple[tuple[str, int], Place]] = []
+        for m, (d, _) in self._last.items():
+            if m in have:
+                continue
+            look = self._caps.get(m)
+            if (look is not None and self._reads.get(m, 0) >= s.look_reads
+                    and look.matches(gray, s.in_place_share, s.in_place_grey)):
+                continue  # its cap looks as it did: in place (see _keep_in_place), nothing to read
+            r = d.side_px * 0.9 + 2
+            c = d.center
+            rect = (int(c[0] - r), int(c[1] - r), int(c[0] + r + 1), int(c[1] + r + 1))
+            if not moving(rect):
+                wanted.append((("seen", m), Place(rect, frozenset({m}), 1, (float(c[0]), float(c[1])))))
+        for e in self._expected:
+            if e.marker in have or side is None:
+                continue
+            z = ms.height_of(e.marker)
+            corners = np.array([[e.x0_mm, e.y0_mm, z], [e.x1_mm, e.y0_mm, z], [e.x1_mm, e.y1_mm, z],
+                                [e.x0_mm, e.y1_mm, z]])
+            px = self.setup.camera.project(corners)
+            if not np.isfinite(px).all():
+                continue
+            pad = 0.6 * side
+            (x0, y0), (x1, y1) = px.min(axis=0) - pad, px.max(axis=0) + pad
+            rect = (int(x0), int(y0), int(x1) + 1, int(y1) + 1)
+            if not moving(rect):
+                wanted.append((("rules", e.marker), Place(rect, frozenset({e.marker}), 2)))
+        # those waiting longest first, each after its back-off
+        due = [(last, key, p) for key, p in wanted for last, fails in [self._looked.get(key, (-1, 0))]
+               if self._frame - last >= min(2 ** fails, s.look_backoff)]
+        due.sort(key=lambda w: w[0])
+        chosen = due[:s.look_places]
+        places = [p for _, _, p in chosen]
+        if band is not None and s.look_band and (now is None or self._frame % 2 == 0):
+            # every other frame: with an odd number of bands each comes round every 2 sweeps
+            limit = s.look_band if now is not None else self.setup.rescue.max_patches
+            places.append(Place(band, frozenset(), limit))
+        known = [d for d, _ in self._last.values()]
+        if len(self._barren):  # spots that read as nothing stay so while nothing changes there
+            keep = self._frame - self._barren_at <= s.barren_frames
+            if self._last_change is not None:
+                h, w = self._last_change.shape
+                at = np.clip((self._barren // k).astype(int), 0, [w - 1, h - 1])
+                keep &= self._last_change[at[:, 1], at[:, 0]] < self._barren_at
+            self._barren, self._barren_at = self._barren[keep], self._barren_at[keep]
+        more, barren = look_again(self.setup, self.setup.rescue, gray, found, places, known, self._barren)
+        got = {d.marker for d in more}
+        for _, key, _ in chosen:
+            fails = self._looked.get(key, (0, 0))[1]
+            if key[1] in got:
+                self._looked.pop(key, None)
+            else:
+                self._looked[key] = (self._frame, min(fails + 1, 8))
+        if len(barren):
+            self._barren = np.vstack([self._barren, barren])
+            self._barren_at = np.concatenate([self._barren_at, np.full(len(barren), self._frame)])
+        return more
 
     def _keep_in_place(self, gray: np.ndarray, result: FrameResult) -> FrameResult:
         """The figures read this frame leave their look (their marker's pixels); those not read
@@ -385,7 +498,8 @@ class VisionWorker:
     files and rendered sequences are read frame by frame.
 
     :meth:`expect` hands the worker the rules' positions from any thread (the app calls it
-    whenever the match's state changes); the tracker checks the ids it reads against them."""
+    whenever the match's state changes); the tracker checks the ids it reads against them, and
+    the reader looks again where a figure the rules have does not read."""
 
     def __init__(self, open_source: Callable[[], FrameSource], setup: VisionSetup | None = None,
                  calibrate: Callable[[np.ndarray], VisionSetup] | None = None,
@@ -409,6 +523,7 @@ class VisionWorker:
         self._thread: threading.Thread | None = None
         self._health = "ok"
         self.tracker: Tracker | None = None
+        self._reader: LiveReader | None = None
         self.frames = 0
         self.seconds_processing = 0.0
         self.frames_dropped = 0
@@ -441,7 +556,10 @@ class VisionWorker:
         if new is not None:
             self._standing = new
         if self.tracker is not None and self._setup is not None and (fresh or new is not None):
-            self.tracker.expect(expectations(self._standing, self._setup.marker_map))
+            expected = expectations(self._standing, self._setup.marker_map)
+            self.tracker.expect(expected)
+            if self._reader is not None:  # where to look again for a figure that does not read
+                self._reader.expect(expected)
 
     def start(self) -> "VisionWorker":
         one_thread()  # OpenCV's pool (process-wide) only contends on a busy machine: see vision/threads.py
@@ -545,6 +663,7 @@ class VisionWorker:
             return None
         monitor = CornerMonitor(setup.corner_px) if setup.corner_px else None
         self.tracker = Tracker(setup.board, self._tracker_settings, monitor)
+        self._reader = LiveReader(setup, self._live)
         self._take_expectations(fresh=True)
         self.tracker.set_health(self._health, "", frame.time_s)  # already reported; the tracker reports recovery
-        return LiveReader(setup, self._live)
+        return self._reader

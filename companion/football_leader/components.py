@@ -88,6 +88,10 @@ class Trait:
         return f"Trait.from_json({self.to_json()!r})"
 
 
+# Every characteristic there can be, by its written form (decoded by lookup: codec._json_table).
+Trait.JSON_TABLE = {trait.to_json(): trait for trait in (Trait(colour, value) for colour in Colour
+                                                          for value in (None, *range(1, 13)))}
+
 # A replacement goalkeeper is "considered to have BRONZE-8 in both, parry and defence" (6.2).
 ACTING_KEEPER = Trait(Colour.BRONZE, 8)
 
@@ -199,6 +203,12 @@ class Card:
     def sort_key(self) -> tuple[int, int, int]:
         """Gold first, then by movement and bonus, highest first (the order of fig. 7)."""
         return (list(Colour).index(self.colour), -self.move, -self.bonus)
+
+
+# Every card there can be, by its written name: decoding a journal looks a card up here
+# (codec._json_table) instead of parsing its name again for each event that names it.
+Card.JSON_TABLE = {card.to_json(): card for card in (Card(colour, move, bonus) for colour in Colour
+                                                      for move in range(1, 7) for bonus in range(21))}
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..dice import DiceSpec
+from ..records import unshadowed
 from ..teams import CodeEnum, PlayerRef, Team
 from .components import ACTING_KEEPER, Card, Components, Counter, TeamRoster, Trait
 from .pitch import Space
@@ -111,6 +112,7 @@ class StrategySheet:
     kick_off: dict[int, Space]
 
 
+@unshadowed
 @dataclass(frozen=True)
 class PlayerState:
     ref: PlayerRef
@@ -140,6 +142,7 @@ class PlayerState:
         return self.counter.defence if self.goalkeeper else None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class CardBook:
     """A coach's cards as the rules know them. Decks are physical and shuffled by hand, so
@@ -152,6 +155,7 @@ class CardBook:
     played: dict[Card, int] = field(default_factory=dict)
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Turn:
     number: int
@@ -321,6 +325,7 @@ RollCtx = (OpeningCtx | PassCtx | ReceiverDodgeCtx | DodgeCtx | MoveDodgeCtx | S
            | ShootoutCtx)
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Roll:
     """Dice the rules wait for: one test, or the opening roll's two."""
@@ -433,6 +438,7 @@ def _per_team(value):
     return field(default_factory=lambda: {Team.HOME: value, Team.AWAY: value})
 
 
+@unshadowed
 @dataclass(frozen=True)
 class FootballLeaderState:
     created: bool = False

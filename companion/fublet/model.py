@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from ..board import Square
 from ..dice import DiceSpec, PercentileReading
+from ..records import unshadowed
 from ..teams import CodeEnum, PlayerRef, Team
 from .components import Action, Components, PlayerCard, Skill, TeamRoster
 
@@ -123,6 +124,7 @@ class Options:
     home_defends_low: bool = True  # home's goal is at x = 0 (no change of ends: see assumptions)
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Ball:
     carrier: PlayerRef | None = None
@@ -135,6 +137,7 @@ class Ball:
         return self.carrier is None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class PlayerState:
     ref: PlayerRef
@@ -255,6 +258,7 @@ class ScatterCtx:
     towards_team_goal: Team | None = None  # the defending team: face 1 points at its goal
 
 
+@unshadowed
 @dataclass(frozen=True)
 class BallControlCtx:
     TAG: ClassVar[str] = "ball_control"
@@ -316,6 +320,7 @@ ContestCtx = (OpeningCtx | ActionCtx | ShotDeflectionCtx | WallCtx | SaveCtx | H
               | ThrowInPositionCtx | VolleyCtx | ShootoutCtx)
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Contest:
     """Dice the rules wait for: one test, or a challenge of two (or more) tests."""
@@ -430,6 +435,7 @@ class ShotPlan:
         return sum(self.tokens) + self.save_token
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Declaration:
     team: Team
@@ -457,6 +463,7 @@ class Engagement:
     skill: Skill
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Restart:
     kind: RestartKind
@@ -502,6 +509,7 @@ class Result:
     points_away: int | None = None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class FubletState:
     created: bool = False

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, timezone
 from ..events import format_time, parse_time
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MICROSECOND = timedelta(microseconds=1)
 
 # A tablet's timer may fire a moment before the fold's reading reaches the limit (rounding,
 # the time it takes to submit); a time-up proposal this close to the limit is accepted.
@@ -31,8 +32,8 @@ class Instant:
     def of(cls, at: datetime) -> "Instant":
         if at.tzinfo is None:
             raise ValueError(f"an instant needs a time zone: {at!r}")
-        delta = at.astimezone(timezone.utc) - _EPOCH
-        return cls((delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds)
+        # Aware minus aware is taken in UTC (no conversion first); // counts whole microseconds.
+        return cls((at - _EPOCH) // _MICROSECOND)
 
     @classmethod
     def parse(cls, text: str) -> "Instant":

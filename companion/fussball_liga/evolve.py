@@ -72,15 +72,19 @@ def interception_called(s: LigaState, e: ev.InterceptionCalled) -> LigaState:
 
 
 def player_moved(s: LigaState, e: ev.PlayerMoved) -> LigaState:
-    s = _player(s, e.player, square=e.path[-1], where=Where.PITCH, manual=False)
+    # _player's changes and the movement books in one changed state (runs for most moves).
+    ref, cost = e.player, e.cost
+    players = dict(s.players)
+    players[ref] = _with(players[ref], square=e.path[-1], where=Where.PITCH, manual=False)
     m = s.movement
-    by_player = {**m.by_player, e.player: m.by_player.get(e.player, 0) + e.cost}
+    by_player = {**m.by_player, ref: m.by_player.get(ref, 0) + cost}
     if s.phase is Phase.MOVEMENT:
-        team = e.player.team
-        spent = {**m.spent, team: m.spent[team] + e.cost}
+        team = ref.team
+        spent = {**m.spent, team: m.spent[team] + cost}
         moved = m.attacker_moved or team is s.attacking
-        return _with(s, movement=_with(m, spent=spent, by_player=by_player, current=e.player, attacker_moved=moved))
-    return _with(s, movement=_with(m, by_player=by_player))
+        return _with(s, players=players, movement=_with(m, spent=spent, by_player=by_player, current=ref,
+                                                          attacker_moved=moved))
+    return _with(s, players=players, movement=_with(m, by_player=by_player))
 
 
 def ball_moved(s: LigaState, e: ev.BallMoved) -> LigaState:
@@ -267,3 +271,7 @@ def evolve_payload(state: LigaState, payload: EventPayload) -> LigaState:
     except KeyError:
         raise ValueError(f"the Fußball-Liga variant cannot apply event type {payload.TYPE!r}") from None
     return handler(state, payload)
+
+
+# A replay dispatches on the table itself (companion/match.py): one call less per event.
+evolve_payload.handlers = HANDLERS  # type: ignore[attr-defined]

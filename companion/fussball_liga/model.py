@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from ..board import Square
 from ..dice import DiceSpec
+from ..records import unshadowed
 from ..teams import CodeEnum, PlayerRef, Team
 from .clock import STOPPED, Instant, Stopwatch
 from .components import Components, LigaPlayer, Roster
@@ -141,6 +142,7 @@ class Options:
         return 60.0 * (self.extra_half_minutes if period.extra else self.half_minutes)
 
 
+@unshadowed
 @dataclass(frozen=True)
 class PlayerState:
     ref: PlayerRef
@@ -165,6 +167,7 @@ class PlayerState:
         return self.where is Where.PITCH and self.square is not None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Ball:
     square: Square | None = None
@@ -211,6 +214,7 @@ class Flight:
         return self.kind == "follow_up"
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Movement:
     """The movement phase's books (and a stoppage's re-positioning: ``by_player`` only)."""
@@ -439,6 +443,7 @@ class Result:
     points_away: int | None = None
 
 
+@unshadowed
 @dataclass(frozen=True)
 class Clocks:
     """The half's real-time clock, the phase timer (egg timer) and each coach's chess-clock
@@ -451,6 +456,7 @@ class Clocks:
     paused: bool = False
 
 
+@unshadowed
 @dataclass(frozen=True)
 class LigaState:
     created: bool = False

@@ -10,6 +10,7 @@ replay gives the same clocks and the same decisions.
 
 from __future__ import annotations
 
+from ..records import _unshared as _UNSHARED
 from ..teams import Team
 from . import events as ev
 from . import flow
@@ -17,7 +18,7 @@ from .clock import TIME_UP_TOLERANCE_S, Instant, Stopwatch
 from .commands import CallTimeUp, PauseClock, ResumeClock
 from .evolve import _with
 from .landing import arrive
-from .model import LigaState, Phase, PhaseLimit
+from .model import LigaState, Period, Phase, PhaseLimit
 from .tx import Tx, refuse
 
 TIME = "Time Limit"
@@ -38,18 +39,42 @@ def actor(s: LigaState) -> Team | None:
     return s.movement.turn
 
 
+_TIMED_PERIODS = frozenset(p for p in Period if p.timed)
+_SHOT, _MOVEMENT, _OVER = Phase.SHOT, Phase.MOVEMENT, Phase.OVER
+_EGG, _CHESS = PhaseLimit.EGG_TIMER, PhaseLimit.CHESS_CLOCK
+
+
 def sync(s: LigaState, at: Instant, fresh: bool) -> LigaState:
     """Start or stop each stopwatch as of ``at`` (an event's time), to match the state.
     ``fresh``: ``s`` was made by this event's fold and is not shared yet, so it is stamped
     in place (a fold step then copies the state once, not twice)."""
-    # Runs on every event of a replay: the plain fields are tested before the properties.
+    # Runs on every event of a replay, so ``timed``, ``actor`` and the stopwatches' start
+    # and stop are written out where they are cheap: most events start or stop nothing.
     c = s.clocks
-    half_runs = c.half_on and not c.paused and s.period.timed and s.phase is not Phase.OVER
-    limit = s.options.phase_limit
-    phase_runs = half_runs and limit is PhaseLimit.EGG_TIMER and not s.queue and not s.phase_time_up and timed(s)
-    on_clock = actor(s) if half_runs and limit is PhaseLimit.CHESS_CLOCK else None
-    half = c.half.start(at) if half_runs else c.half.stop(at)
-    phase = c.phase.start(at) if phase_runs else c.phase.stop(at)
+    half = c.half
+    phase = c.phase
+    if c.half_on and not c.paused and s.period in _TIMED_PERIODS and s.phase is not _OVER:
+        if half.since is None:
+            half = Stopwatch(half.used_us, at)
+        limit = s.options.phase_limit
+        if limit is _EGG:
+            ph = s.phase
+            if not s.queue and not s.phase_time_up and (ph is _MOVEMENT or (ph is _SHOT and s.restart is None)):
+                if phase.since is None:
+                    phase = Stopwatch(phase.used_us, at)
+            elif phase.since is not None:
+                phase = Stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
+            on_clock = None
+        else:
+            if phase.since is not None:
+                phase = Stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
+            on_clock = actor(s) if limit is _CHESS else None
+    else:
+        if half.since is not None:
+            half = Stopwatch(half.used_us + max(0, at.us - half.since.us), None)
+        if phase.since is not None:
+            phase = Stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
+        on_clock = None
     chess = c.chess
     for team, sw in c.chess.items():
         if on_clock is team:
@@ -60,10 +85,14 @@ def sync(s: LigaState, at: Instant, fresh: bool) -> LigaState:
             new = sw.stop(at)
         if new is not sw:
             chess = {**chess, team: new}
-    clocks = c if (half is c.half and phase is c.phase and chess is c.chess) else \
-        _with(c, half=half, phase=phase, chess=chess)
-    if fresh:
-        s.__dict__.update(clocks=clocks, clock_at=at)
+    if half is c.half and phase is c.phase and chess is c.chess:
+        clocks = c
+    else:
+        clocks = _with(c, half=half, phase=phase, chess=chess)
+    if fresh or s is _UNSHARED[0]:  # stamped in place (what changed() would do for the replay's state)
+        fields = s.__dict__
+        fields["clocks"] = clocks
+        fields["clock_at"] = at
         return s
     return _with(s, clocks=clocks, clock_at=at)
 

@@ -159,3 +159,7 @@ def evolve_payload(state: FutboardState, payload: EventPayload) -> FutboardState
         raise ValueError(f"Futboard cannot apply event type {payload.TYPE!r}") from None
     return handler(state, payload)
 
+
+# A replay dispatches on the table itself (companion/match.py): one call less per event.
+evolve_payload.handlers = HANDLERS  # type: ignore[attr-defined]
+

@@ -13,6 +13,7 @@ from typing import ClassVar
 from ..board import Square
 from ..dice import DiceSpec
 from ..events import parse_time
+from ..records import unshadowed
 from ..teams import CodeEnum, PlayerRef, Team
 from .components import STREET_SQUAD, SQUAD, Components, TeamTiles, Tile
 
@@ -81,6 +82,7 @@ class Where(CodeEnum):
     OFF = "sent_off"
 
 
+@unshadowed
 @dataclass(frozen=True)
 class PlayerState:
     ref: PlayerRef
@@ -247,6 +249,7 @@ class Clock:
         return self.elapsed_s + max(0.0, (at - parse_time(self.since)).total_seconds())
 
 
+@unshadowed
 @dataclass(frozen=True)
 class FutboardState:
     created: bool = False
