@@ -16,7 +16,7 @@ from vision.detect import Detection, to_gray
 from vision.locate import read_frame
 from vision.plane import find_markers, plane_view
 from vision.refine import _sample
-from vision.rescue import RescueSettings, _one_place, _rescue, draw_rescue, reduced_view, rescue, search_view
+from vision.rescue import RescueSettings, _rescue, draw_rescue, one_per_id, reduced_view, rescue, search_view
 from vision.synth import Hand, random_scene, render
 
 from test_vision_plane import setup_for
@@ -175,8 +175,8 @@ def test_small_markers_at_a_steep_tilt_partly_painted_at_random_are_never_read_a
 def test_an_id_read_at_two_places_is_no_reading_and_twice_on_one_marker_is_one():
     sq = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], np.float32)
     a, a_again, a_far, b = (Detection(7, sq), Detection(7, sq + 1.0), Detection(7, sq + 200.0), Detection(8, sq + 50))
-    assert [d.marker for d in _one_place([a, a_again, b])] == [7, 8]
-    assert [d.marker for d in _one_place([a, a_far, b])] == [8]
+    assert [d.marker for d in one_per_id([a, a_again, b])] == [7, 8]
+    assert [d.marker for d in one_per_id([a, a_far, b])] == [8]
 
 
 def test_the_stage_is_bounded_and_draws_what_it_looked_at(small_scene):

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from .detect import Detection, Rect
-from .rescue import RescueSettings, dark_squares, read_patches, search_view
+from .rescue import RescueSettings, dark_squares, one_per_id, read_patches, search_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,15 +129,5 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
             x0, y0, x1, y1 = p.rect
             if (d.marker in (p.accept or open_ids) and x0 <= d.center[0] < x1 and y0 <= d.center[1] < y1):
                 got.append((d, i))
-    return _one_place([d for d, _ in got]), np.array(fruitless) if fruitless else empty
+    return one_per_id([d for d, _ in got]), np.array(fruitless) if fruitless else empty
 
-
-def _one_place(got: list[Detection]) -> list[Detection]:
-    """One detection per id: readings of one id on one marker are one (the first kept); an id
-    read at two places is no reading at all."""
-    out = []
-    for marker in sorted({d.marker for d in got}):
-        same = [d for d in got if d.marker == marker]
-        if all(np.linalg.norm(d.center - same[0].center) < 0.7 * same[0].side_px for d in same):
-            out.append(same[0])
-    return out

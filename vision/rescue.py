@@ -553,7 +553,7 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
         centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
         got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
                                   accept - {d.marker for d in out})
-        out += _one_place(got)
+        out += one_per_id(got)
         stories[name] = story
         views[name] = (view, image)
     spent = 1000 * (time.thread_time() - t0)
@@ -561,7 +561,7 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
     return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent)
 
 
-def _one_place(got: list[Detection]) -> list[Detection]:
+def one_per_id(got: list[Detection]) -> list[Detection]:
     """One detection per id: readings of one id on one marker (two candidates on it) are one,
     the first (strongest) kept; an id read at two places is no reading at all (as a conflict
     it would cost the figure read correctly)."""
