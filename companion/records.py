@@ -92,23 +92,18 @@ def _rebuilder(cls: type) -> Any:
     ``__post_init__``): a function building the changed copy the same way, filling the slots
     directly (codec's decoders build records so), or returning None for a name that is no
     field (the caller then fails as ``replace`` does). None when that does not apply."""
-    from .codec import _slot_setters
+    from .codec import _builder_lines
 
     names = _init_names(cls)
-    setters = _slot_setters(cls, list(names)) if names else None
-    if setters is None:
+    if not names:
         return None
-    env: dict[str, Any] = {"cls": cls, "new": _new, "known": frozenset(names)}
-    lines = ["def rebuild(obj, ch):", "    if not known.issuperset(ch):", "        return None", "    o = new(cls)"]
-    for i, (name, setter) in enumerate(zip(names, setters)):
-        env[f"s{i}"] = setter
-        lines.append(f"    s{i}(o, ch[{name!r}] if {name!r} in ch else obj.{name})")
-    post = getattr(cls, "__post_init__", None)
-    if post is not None:
-        env["post"] = post
-        lines.append("    post(o)")
-    lines.append("    return o")
-    exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
+    env: dict[str, Any] = {"tp": cls, "known": frozenset(names)}
+    values = [f"ch[{name!r}] if {name!r} in ch else obj.{name}" for name in names]
+    build = _builder_lines(cls, list(names), values, env)
+    if "new" not in env:  # not a slotted record: codec's builder would call the class
+        return None
+    lines = ["def rebuild(obj, ch):", "    if not known.issuperset(ch):", "        return None"]
+    exec("\n".join(lines + ["    " + line for line in build]), env)  # noqa: S102 - from field names only
     return env["rebuild"]
 
 
