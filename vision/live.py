@@ -81,6 +81,7 @@ class LiveSettings:
     look_backoff: int = 8
     look_band: int = 3
     barren_frames: int = 300
+    look_recheck: int = 150
 
 
 @dataclass
@@ -110,6 +111,10 @@ class LiveReader:
     _reads: dict[int, int] = field(default_factory=dict)  # frames each figure was read in
     _looked: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # place: last, fails
     _expected: tuple[Expected, ...] = ()
+    _expected_px: dict[int, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)  # frame px box (x, y)
+    _matched: dict[tuple[int, int, int], bool] = field(default_factory=dict)  # (frame, marker, look's frame)
+    _shots: dict[tuple[str, int], tuple[Rect, np.ndarray]] = field(default_factory=dict)  # place looked at in vain
+    _band_done: dict[int, int] = field(default_factory=dict)  # band: frame its every candidate was tried
     _barren: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) frame px
     _barren_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (K,) frames
     searched_share: float = 1.0
@@ -118,6 +123,15 @@ class LiveReader:
         """Where the rules have the figures (:class:`~vision.tracker.Expected`, board mm): a
         figure there that does not read is looked for again there (the second look)."""
         self._expected = tuple(expected)
+        ms = self.setup.markers
+        self._expected_px = {}  # each square's corners in the frame (the camera does not move)
+        for e in self._expected:
+            z = ms.height_of(e.marker)
+            corners = np.array([[e.x0_mm, e.y0_mm, z], [e.x1_mm, e.y0_mm, z], [e.x1_mm, e.y1_mm, z],
+                                [e.x0_mm, e.y1_mm, z]])
+            px = self.setup.camera.project(corners)
+            if np.isfinite(px).all():
+                self._expected_px[e.marker] = (px.min(axis=0), px.max(axis=0))
 
     def board_rect(self) -> Rect:
         """The part of the frame holding the board, benches and corner markers."""
@@ -150,11 +164,34 @@ class LiveReader:
         trail = ((age >= 1) & (age <= s.motion_linger)).astype(np.uint8)
         rects: list[Rect] = []
         if trail.any():
-            n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(trail, np.ones((3, 3), np.uint8)),
-                                                              connectivity=8)
+            # each patch's outer outline's box: the boxes of its connected parts, but for those
+            # inside another's hole (contained, dropped later anyway), at a fortieth of the time
+            outlines, _ = cv2.findContours(cv2.dilate(trail, np.ones((3, 3), np.uint8)), cv2.RETR_EXTERNAL,
+                                           cv2.CHAIN_APPROX_SIMPLE)
             pad = 24
-            rects = [(x * k - pad, y * k - pad, (x + bw) * k + pad, (y + bh) * k + pad) for x, y, bw, bh, _ in stats[1:n]]
+            rects = [(x * k - pad, y * k - pad, (x + bw) * k + pad, (y + bh) * k + pad)
+                     for x, y, bw, bh in map(cv2.boundingRect, outlines)]
         return now, rects
+
+    def _quiet(self, markers: list[Detection]) -> np.ndarray:
+        """Per marker (N,), whether nothing changed lately in its window (:meth:`_window`): a
+        count in an integral image of what changed in the last ``motion_linger`` frames."""
+        if not markers:
+            return np.zeros(0, bool)
+        k = self.settings.motion_scale
+        recent = cv2.integral((self._age <= self.settings.motion_linger).view(np.uint8))
+        h, w = recent.shape[0] - 1, recent.shape[1] - 1
+        c = np.array([d.center for d in markers])
+        r = np.array([d.side_px for d in markers]) * self.settings.window + 4
+        # as _window's int(): towards zero, then every k-th pixel's cell
+        x0, y0 = np.trunc(c[:, 0] - r).astype(int) // k, np.trunc(c[:, 1] - r).astype(int) // k
+        x1, y1 = np.trunc(c[:, 0] + r + 1).astype(int) // k, np.trunc(c[:, 1] + r + 1).astype(int) // k
+        x0, y0 = np.clip(x0, 0, w), np.clip(y0, 0, h)
+        x1, y1 = np.clip(np.maximum(x1, 1), 0, w), np.clip(np.maximum(y1, 1), 0, h)
+        empty = (x1 <= x0) | (y1 <= y0)
+        x1, y1 = np.maximum(x1, x0), np.maximum(y1, y0)
+        n = recent[y1, x1] - recent[y0, x1] - recent[y1, x0] + recent[y0, x0]
+        return empty | (n == 0)
 
     def _window(self, d: Detection) -> Rect:
         c, r = d.center, d.side_px * self.settings.window + 4
@@ -166,7 +203,7 @@ class LiveReader:
         h, w = gray.shape
         changes = self._changes(gray)
         s = self.settings
-        now, band = None, None
+        now, band, b = None, None, 0
         if changes is None or not self._known or (s.full_every and self._frame % s.full_every == 0):
             detections = detect(self.setup.detector, gray, [self.board_rect()])
             self.searched_share = 1.0
@@ -177,11 +214,9 @@ class LiveReader:
             # (every ``reread_every`` frames), the others at once
             k = s.motion_scale
             still, check = [], []
+            quiet = self._quiet(self._known)
             for i, d in enumerate(self._known):
-                x0, y0, x1, y1 = self._window(d)
-                patch = self._age[max(y0 // k, 0):max(y1 // k, 1), max(x0 // k, 0):max(x1 // k, 1)]
-                quiet = patch.size == 0 or patch.min() > s.motion_linger
-                (still if quiet and (i + self._frame) % s.reread_every else check).append(d)
+                (still if quiet[i] and (i + self._frame) % s.reread_every else check).append(d)
             # caps in place but unread last frame are tried in place too (cheap), not searched for
             known_ids = {k.marker for k in self._known}
             watched = [d for d in self._in_place if d.marker not in known_ids]
@@ -210,7 +245,8 @@ class LiveReader:
             search = replace(d, window_px=w, window_max_px=w)
             detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
         if self.setup.rescue is not None:
-            detections = sorted(detections + self._look_again(gray, detections, now, band), key=lambda d: d.marker)
+            more = self._look_again(gray, detections, now, band, None if now is None else b)
+            detections = sorted(detections + more, key=lambda d: d.marker)
         self._known = detections
         result = self._mark_held(locate(self.setup, detections))
         read = {d.marker: d for d in detections}
@@ -220,9 +256,10 @@ class LiveReader:
         return self._keep_in_place(gray, result)
 
     def _look_again(self, gray: np.ndarray, found: list[Detection], now: np.ndarray | None,
-                    band: Rect | None) -> list[Detection]:
+                    band: Rect | None, band_no: int | None = None) -> list[Detection]:
         """The second look (see :class:`LiveSettings`): markers read by the rescue stage where
-        the reader or the rules expect a figure this frame did not read, and in ``band``."""
+        the reader or the rules expect a figure this frame did not read, and in ``band`` (the
+        swept band number ``band_no``; None: the whole board, on the first frame)."""
         s, k = self.settings, self.settings.motion_scale
         have = {d.marker for d in found}
         ms = self.setup.markers
@@ -242,8 +279,7 @@ class LiveReader:
             if m in have:
                 continue
             look = self._caps.get(m)
-            if (look is not None and self._reads.get(m, 0) >= s.look_reads
-                    and look.matches(gray, s.in_place_share, s.in_place_grey)):
+            if look is not None and self._reads.get(m, 0) >= s.look_reads and self._matches(m, look, gray):
                 continue  # its cap looks as it did: in place (see _keep_in_place), nothing to read
             r = d.side_px * 0.9 + 2
             c = d.center
@@ -251,29 +287,33 @@ class LiveReader:
             if not moving(rect):
                 wanted.append((("seen", m), Place(rect, frozenset({m}), 1, (float(c[0]), float(c[1])))))
         for e in self._expected:
-            if e.marker in have or side is None:
-                continue
-            z = ms.height_of(e.marker)
-            corners = np.array([[e.x0_mm, e.y0_mm, z], [e.x1_mm, e.y0_mm, z], [e.x1_mm, e.y1_mm, z],
-                                [e.x0_mm, e.y1_mm, z]])
-            px = self.setup.camera.project(corners)
-            if not np.isfinite(px).all():
+            if e.marker in have or side is None or e.marker not in self._expected_px:
                 continue
             pad = 0.6 * side
-            (x0, y0), (x1, y1) = px.min(axis=0) - pad, px.max(axis=0) + pad
+            lo, hi = self._expected_px[e.marker]
+            (x0, y0), (x1, y1) = lo - pad, hi + pad
             rect = (int(x0), int(y0), int(x1) + 1, int(y1) + 1)
             if not moving(rect):
                 wanted.append((("rules", e.marker), Place(rect, frozenset({e.marker}), 2)))
-        # those waiting longest first, each after its back-off
+        # those waiting longest first, each after its back-off, and a place looked at in vain
+        # only once its pixels have changed (the same pixels read the same) or after a while
         due = [(last, key, p) for key, p in wanted for last, fails in [self._looked.get(key, (-1, 0))]
-               if self._frame - last >= min(2 ** fails, s.look_backoff)]
+               if self._frame - last >= min(2 ** fails, s.look_backoff)
+               and (key not in self._shots or self._frame - last >= s.look_recheck
+                    or _changed(gray, self._shots[key], s.motion_threshold))]
         due.sort(key=lambda w: w[0])
         chosen = due[:s.look_places]
         places = [p for _, _, p in chosen]
+        open_band = None
         if band is not None and s.look_band and (now is None or self._frame % 2 == 0):
-            # every other frame: with an odd number of bands each comes round every 2 sweeps
-            limit = s.look_band if now is not None else self.setup.rescue.max_patches
-            places.append(Place(band, frozenset(), limit))
+            # every other frame: with an odd number of bands each comes round every 2 sweeps;
+            # a band whose every candidate was tried (fewer than the limit came up) is looked
+            # at again once something in it changes, or its fruitless spots are forgotten
+            done = self._band_done.get(band_no, None) if now is not None else None
+            if done is None or self._frame - done > s.barren_frames or self._changed_since(band, done):
+                limit = s.look_band if now is not None else self.setup.rescue.max_patches
+                open_band = len(places)
+                places.append(Place(band, frozenset(), limit))
         known = [d for d, _ in self._last.values()]
         if len(self._barren):  # spots that read as nothing stay so while nothing changes there
             keep = self._frame - self._barren_at <= s.barren_frames
@@ -282,14 +322,21 @@ class LiveReader:
                 at = np.clip((self._barren // k).astype(int), 0, [w - 1, h - 1])
                 keep &= self._last_change[at[:, 1], at[:, 0]] < self._barren_at
             self._barren, self._barren_at = self._barren[keep], self._barren_at[keep]
-        more, barren = look_again(self.setup, self.setup.rescue, gray, found, places, known, self._barren)
+        more, barren, tried = look_again(self.setup, self.setup.rescue, gray, found, places, known, self._barren)
         got = {d.marker for d in more}
-        for _, key, _ in chosen:
+        for _, key, p in chosen:
             fails = self._looked.get(key, (0, 0))[1]
             if key[1] in got:
                 self._looked.pop(key, None)
+                self._shots.pop(key, None)
             else:
                 self._looked[key] = (self._frame, min(fails + 1, 8))
+                self._shots[key] = _shot(gray, p.rect)
+        if open_band is not None and band_no is not None:
+            if tried[open_band] < places[open_band].limit:
+                self._band_done[band_no] = self._frame
+            else:
+                self._band_done.pop(band_no, None)
         if len(barren):
             self._barren = np.vstack([self._barren, barren])
             self._barren_at = np.concatenate([self._barren_at, np.full(len(barren), self._frame)])
@@ -317,10 +364,30 @@ class LiveReader:
             if self._frame - look.frame > s.in_place_frames:
                 del self._caps[marker]
                 continue
-            if look.matches(gray, s.in_place_share, s.in_place_grey):
+            if self._matches(marker, look, gray):
                 in_place.append(look.seen)
                 self._in_place.append(look.detection)
         return replace(result, in_place=tuple(in_place)) if in_place else result
+
+    def _changed_since(self, rect: Rect, frame: int) -> bool:
+        """Whether anything in ``rect`` (frame pixels) changed from one frame to the next since
+        ``frame``."""
+        if self._last_change is None:
+            return True
+        k = self.settings.motion_scale
+        x0, y0, x1, y1 = rect
+        part = self._last_change[max(y0 // k, 0):max(y1 // k, 1), max(x0 // k, 0):max(x1 // k, 1)]
+        return part.size == 0 or int(part.max()) >= frame
+
+    def _matches(self, marker: int, look: "_CapLook", gray: np.ndarray) -> bool:
+        """Whether this frame still shows the cap's look (:meth:`_CapLook.matches`), worked out
+        once a frame per look (the second look and the in-place check both ask)."""
+        key = (self._frame, marker, look.frame)
+        if key not in self._matched:
+            if self._matched and next(iter(self._matched))[0] != self._frame:
+                self._matched.clear()
+            self._matched[key] = look.matches(gray, self.settings.in_place_share, self.settings.in_place_grey)
+        return self._matched[key]
 
     def _mark_held(self, result: FrameResult) -> FrameResult:
         """Figures with a hand around them (see :class:`LiveSettings`) marked ``held``."""
@@ -357,6 +424,7 @@ class _CapLook:
     light: np.ndarray
     code_dark: np.ndarray
     code_light: np.ndarray
+    light_level: float  # the median of its light pixels then (the exposure's reference)
 
     @classmethod
     def of(cls, gray: np.ndarray, d: Detection, seen: Seen, frame: int) -> "_CapLook | None":
@@ -381,7 +449,9 @@ class _CapLook:
             return None
         mid, margin = (lo + hi) / 2, 0.15 * (hi - lo)
         dark, light = patch < mid - margin, patch > mid + margin
-        return cls(d, seen, frame, (int(x0), int(y0)), patch, whole & dark, whole & light, code & dark, code & light)
+        light_level = float(np.median(patch[whole & light])) if (whole & light).any() else 0.0
+        return cls(d, seen, frame, (int(x0), int(y0)), patch, whole & dark, whole & light, code & dark, code & light,
+                   light_level)
 
     def matches(self, gray: np.ndarray, share: float, grey: float) -> bool:
         """Whether the frame (H, W) still shows this look where it was: enough of its dark and of
@@ -391,16 +461,33 @@ class _CapLook:
         now = gray[y0:y0 + h, x0:x0 + w]
         if now.shape != self.patch.shape:
             return False
-        now, was = now.astype(np.float32), self.patch.astype(np.float32)
-        if not self.light.any() or not self.dark.any():
+        if not self.light_level or not self.dark.any():
             return False
         # the camera's exposure follows a hand coming into view: match the light pixels' level
-        gain = float(np.clip(np.median(now[self.light]) / max(float(np.median(was[self.light])), 1.0), 0.7, 1.3))
-        same = np.abs(now - gain * was) < grey
+        gain = float(np.clip(np.median(now[self.light]) / max(self.light_level, 1.0), 0.7, 1.3))
+        same = cv2.absdiff(now.astype(np.float32), self.patch.astype(np.float32) * np.float32(gain)) < grey
         for m in (self.dark, self.light, self.code_dark, self.code_light):
-            if m.sum() >= 4 and same[m].mean() < share:
+            n = np.count_nonzero(m)
+            if n >= 4 and np.count_nonzero(same[m]) / n < share:
                 return False
         return True
+
+
+def _shot(gray: np.ndarray, rect: Rect) -> tuple[Rect, np.ndarray]:
+    """Every second pixel of ``rect`` (x0, y0, x1, y1) of the frame (H, W), clipped to it."""
+    h, w = gray.shape
+    x0, y0, x1, y1 = max(rect[0], 0), max(rect[1], 0), min(rect[2], w), min(rect[3], h)
+    return (x0, y0, x1, y1), gray[y0:y1:2, x0:x1:2].copy()
+
+
+def _changed(gray: np.ndarray, shot: tuple[Rect, np.ndarray], threshold: float) -> bool:
+    """Whether the frame (H, W) differs from ``shot`` (:func:`_shot`) by more than ``threshold``
+    grey levels at 1 % of its pixels or more (a reading's noise stays well under it)."""
+    (x0, y0, x1, y1), was = shot
+    now = gray[y0:y1:2, x0:x1:2]
+    if now.shape != was.shape or not was.size:
+        return True
+    return int(np.count_nonzero(cv2.absdiff(now, was) > threshold)) * 100 >= was.size
 
 
 def _drop_contained(rects: list[Rect]) -> list[Rect]:

@@ -41,7 +41,7 @@ class Place:
 
 def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[Detection], places: list[Place],
                known: list[Detection] = (), barren: np.ndarray | None = None
-               ) -> tuple[list[Detection], np.ndarray]:
+               ) -> tuple[list[Detection], np.ndarray, list[int]]:
     """Markers read in the grey frame (H, W) uint8 at ``places`` by the rescue stage's candidate
     search (dark squares of a marker's size on the caps' plane seen from above, here only on the
     part of that view under each place) and its reading (:func:`vision.rescue.read_patches`).
@@ -49,11 +49,14 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
     ``known``: where markers were read before (an open place, ``accept`` empty, does not search
     there either, nor within a marker of the ``barren`` points (K, 2) frame pixels). Returns
     the detections (frame pixels) sorted by id, each id at most once, inside a place that
-    accepts it (an id read at two places is no reading), and the open places' candidates that
-    read as nothing (M, 2) frame pixels: the caller may keep off them for a while."""
+    accepts it (an id read at two places is no reading), the open places' candidates that
+    read as nothing (M, 2) frame pixels (the caller may keep off them for a while), and how
+    many candidates each place had (a place with fewer than its ``limit`` had every one it
+    holds looked at)."""
     empty = np.zeros((0, 2))
+    tried = [0] * len(places)
     if not places:
-        return [], empty
+        return [], empty, tried
     ms, cam = setup.markers, setup.camera
     have = {d.marker for d in found}
     avoid = list(found) + [d for d in known if d.marker not in have]
@@ -61,7 +64,8 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
     got: list[tuple[Detection, int]] = []
     fruitless: list[np.ndarray] = []  # frame pixels
     for ball in (False, True):
-        group = [(i, p) for i, p in enumerate(places) if (ms.ball_id in p.accept) == ball]
+        # an open place with every figure id read or known elsewhere has nothing left to read
+        group = [(i, p) for i, p in enumerate(places) if (ms.ball_id in p.accept) == ball and (p.accept or open_ids)]
         if not group:
             continue
         if ball:
@@ -103,12 +107,14 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
                     off = np.vstack([taken, spent])
                     off_r, alike = np.concatenate([reach, np.full(len(spent), side)]), like - offset
                 pts, _ = dark_squares(settings, part, side, off - offset, p.limit, off_r, alike)
+                tried[i] += len(pts)
                 for q in pts + offset:
                     centres.append(q)
                     owner.append(i)
             if p.centre is not None:
                 at = view.view_points(np.array([p.centre], np.float64))[0]
                 if np.isfinite(at).all() and 0 <= at[0] < vw and 0 <= at[1] < vh:
+                    tried[i] += 1
                     centres.append(at)
                     owner.append(i)
         if not centres:
@@ -129,5 +135,5 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
             x0, y0, x1, y1 = p.rect
             if (d.marker in (p.accept or open_ids) and x0 <= d.center[0] < x1 and y0 <= d.center[1] < y1):
                 got.append((d, i))
-    return one_per_id([d for d, _ in got]), np.array(fruitless) if fruitless else empty
+    return one_per_id([d for d, _ in got]), np.array(fruitless) if fruitless else empty, tried
 

@@ -337,12 +337,14 @@ class Tracker:
         s = self.settings
         here = {o.marker for o in seen}
         keep = []
+        # figures committed and seen lately that this frame did not read: whose markers another
+        # id read where they stand may be (found once a frame, not once per reading)
+        unread = [tr for tr in self._tracks.values()
+                  if not (tr.marker in here or tr.committed is None or tr.last_seen is None
+                          or t - tr.last_seen > s.impostor_s)]
         for obs in seen:
             suspect = None
-            for tr in self._tracks.values():
-                if (tr.marker == obs.marker or tr.marker in here or tr.committed is None or tr.last_seen is None
-                        or t - tr.last_seen > s.impostor_s):
-                    continue
+            for tr in unread:
                 if math.hypot(obs.x_mm - tr.committed.x_mm, obs.y_mm - tr.committed.y_mm) <= s.impostor_mm:
                     suspect = tr
                     break
@@ -454,10 +456,14 @@ class Tracker:
         return c.size / c.n > 1.0 + limit + noise
 
     def _maybe_commit(self, tr: _Track, pose: Pose, t: float) -> Event | None:
-        square, _, area = place(self.board, pose.x_mm, pose.y_mm)
         old = tr.committed
+        s = self.settings
         if old is not None:
             dist = math.hypot(pose.x_mm - old.x_mm, pose.y_mm - old.y_mm)
+            if dist <= s.move_mm and dist <= s.cross_mm and _angle(pose.facing_deg, old.facing_deg) <= s.turn_deg:
+                return None  # not moved, whatever its square (the square is worked out only for a move)
+        square, _, area = place(self.board, pose.x_mm, pose.y_mm)
+        if old is not None:
             moved = (dist > self.settings.move_mm or _angle(pose.facing_deg, old.facing_deg) > self.settings.turn_deg
                      or ((square, area) != (tr.square, tr.area) and dist > self.settings.cross_mm))
             if not moved:
