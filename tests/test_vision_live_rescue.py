@@ -16,7 +16,9 @@ from calibration.corners import calibrate_from_frame
 from calibration.lens import LensCalibration
 from vision.config import MarkerSet
 from vision.detect import detect, to_gray
+from vision.detect import Detection
 from vision.live import LiveReader, LiveSettings
+from vision.live_rescue import Place, look_again
 from vision.locate import FrameResult, VisionSetup, board_rect
 from vision.scenario import Idle, Lift, render_sequence
 from vision.sighting import Sighting
@@ -69,7 +71,9 @@ def test_a_cap_in_a_wall_of_touching_caps_is_found_and_committed(wall):
     sweep = 2 * LiveSettings().bands + 2  # every band looked at again once at least (every other frame)
     committed = {}
     for rescue in (False, True):
-        reader, tracker = LiveReader(setup if rescue else replace(setup, rescue=None)), Tracker(BOARD)
+        # a clock that never runs: no frame is over its time budget, whatever the machine
+        reader = LiveReader(setup if rescue else replace(setup, rescue=None), clock=lambda: 0.0)
+        tracker = Tracker(BOARD)
         for i in range(sweep):
             result = reader.read(image)
             assert_true_readings(result, truth)
@@ -82,6 +86,76 @@ def test_a_cap_in_a_wall_of_touching_caps_is_found_and_committed(wall):
     assert set(committed[False]) <= set(committed[True]) <= set(truth)
     # read in ten frames, then in place (its cap looks as it did): seen, never committed again
     assert tracker.figures()[[f.marker for f in tracker.figures()].index(6)].seen
+
+
+def looks_recorded(monkeypatch) -> list[list[Place]]:
+    """Every call of the second look, by frame: the places it was given."""
+    calls: list[list[Place]] = []
+
+    def spy(setup, settings, gray, found, places, *args):
+        calls.append(list(places))
+        return look_again(setup, settings, gray, found, places, *args)
+    monkeypatch.setattr("vision.live.look_again", spy)
+    return calls
+
+
+def test_a_busy_frame_puts_the_band_off_but_the_sweep_goes_on(wall, monkeypatch):
+    """Every frame over its time budget (a clock that runs a second a call): the band is looked
+    at no oftener than every ``look_defer`` frames instead of every other frame, yet the sweep
+    still reaches the wall's cap (a slow machine sweeps more slowly, never not at all)."""
+    image, truth, setup = wall
+    calls = looks_recorded(monkeypatch)
+    ticks = iter(range(10 ** 6))
+    settings = LiveSettings()
+    reader = LiveReader(setup, settings, clock=lambda: float(next(ticks)))
+    seen_at = None
+    for i in range(8 * settings.bands + 2):
+        result = reader.read(image)
+        assert_true_readings(result, truth)
+        if seen_at is None and 6 in {f.marker for f in result.figures}:
+            seen_at = i
+    band_frames = [i for i, places in enumerate(calls) if i and any(not p.accept for p in places)]
+    assert band_frames and all(b - a == settings.look_defer for a, b in zip(band_frames, band_frames[1:]))
+    assert seen_at is not None
+
+
+def test_a_place_looked_at_in_vain_waits_until_its_pixels_change(blurred, monkeypatch):
+    """A figure read before whose marker is then blotted out: its place is looked at once, not
+    again while the frame stays the same (back-off alone looked again after 2, 4, 8 frames),
+    and again once its pixels change."""
+    image, _, truth, setup = blurred
+    reader = LiveReader(setup, LiveSettings(look_band=0))
+    read = {f.marker: f for f in read_n(reader, image, 3, truth).figures}
+    m = next(iter(sorted(read)))
+    corners = np.round(truth[m].corners_px).astype(np.int32)
+    blotted, again = image.copy(), image.copy()
+    cv2.fillPoly(blotted, [corners], (150, 150, 150))
+    cv2.fillPoly(again, [corners], (60, 60, 60))
+    calls = looks_recorded(monkeypatch)
+
+    def looks_at_m() -> int:
+        return sum(p.accept == {m} for places in calls for p in places)
+    for _ in range(12):
+        assert m not in {f.marker for f in reader.read(blotted).figures}
+    assert looks_at_m() == 1
+    for _ in range(2):
+        reader.read(again)
+    assert looks_at_m() == 2
+
+
+def test_an_open_place_with_every_figure_id_known_reads_nothing(blurred):
+    """The band's look when every figure id is read or known elsewhere: nothing it could
+    accept, so no candidate is even looked for."""
+    image, _, truth, setup = blurred
+    gray = to_gray(image)
+    h, w = gray.shape
+    far = np.array([[-50.0, -50.0], [-40.0, -50.0], [-40.0, -40.0], [-50.0, -40.0]], np.float32)
+    known = [Detection(m, far) for m in MARKERS.figure_ids]
+    whole = [Place((0, 0, w, h), frozenset(), 3)]
+    found, _, tried = look_again(setup, setup.rescue, gray, [], whole, known)
+    assert found == [] and tried == [0]
+    _, _, tried = look_again(setup, setup.rescue, gray, [], whole, known[1:])
+    assert tried[0] > 0
 
 
 # --- blur, and the rules' positions ------------------------------------------------------------

@@ -58,10 +58,18 @@ class LiveSettings:
     ``in_place_frames``) or one the rules have there (:meth:`LiveReader.expect`) did not read,
     and where nothing moves now (nor where a figure read in ``look_reads`` frames or more still
     looks as it did: it is in place), those waiting longest first (a place looked at in vain waits
-    2, 4, ... up to ``look_backoff`` frames: a hand held over a figure costs little); and, every
-    other frame, up to ``look_band`` candidates in this frame's band that lie where no figure
-    was ever read (caps never read at all); a candidate there that read as nothing is not tried
-    again for ``barren_frames`` frames, unless that part of the frame changes."""
+    2, 4, ... up to ``look_backoff`` frames: a hand held over a figure costs little), and a
+    place looked at in vain only once its pixels changed (the same pixels read the same) or
+    ``look_recheck`` frames later; and, every other frame, up to ``look_band`` candidates in
+    this frame's band that lie where no figure was ever read (caps never read at all), while
+    some figure id is neither read nor known; a candidate there that read as nothing is not
+    tried again for ``barren_frames`` frames, unless that part of the frame changes, and a band
+    whose every candidate was tried is looked at again once something in it changes. The work
+    is spread over frames: a frame that has used ``look_budget_ms`` of CPU time
+    (``LiveReader.clock``) before the second look puts its band off (the places, which keep
+    figures read, are looked at all the same), as does a band where a hand moves, until a
+    frame with time to spare, but never more than ``look_defer`` frames after the last band
+    looked at (a slow machine sweeps more slowly, never not at all)."""
 
     window: float = 1.6
     bands: int = 25  # odd: a band comes round with the other threshold window next time
@@ -82,6 +90,8 @@ class LiveSettings:
     look_band: int = 3
     barren_frames: int = 300
     look_recheck: int = 150
+    look_budget_ms: float = 6.0
+    look_defer: int = 8
 
 
 @dataclass
@@ -115,9 +125,12 @@ class LiveReader:
     _matched: dict[tuple[int, int, int], bool] = field(default_factory=dict)  # (frame, marker, look's frame)
     _shots: dict[tuple[str, int], tuple[Rect, np.ndarray]] = field(default_factory=dict)  # place looked at in vain
     _band_done: dict[int, int] = field(default_factory=dict)  # band: frame its every candidate was tried
+    _band_due: tuple[Rect, int] | None = None  # a band put off: its rect and number
+    _band_looked: int = 0  # the last frame a band was looked at
     _barren: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) frame px
     _barren_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (K,) frames
     searched_share: float = 1.0
+    clock: Callable[[], float] = field(default=time.thread_time, repr=False)  # s: this thread's CPU time
 
     def expect(self, expected) -> None:
         """Where the rules have the figures (:class:`~vision.tracker.Expected`, board mm): a
@@ -199,6 +212,7 @@ class LiveReader:
 
     def read(self, image: np.ndarray) -> FrameResult:
         """One frame (H, W, 3) or (H, W) uint8 -> what it shows."""
+        started = self.clock()
         gray = to_gray(image)
         h, w = gray.shape
         changes = self._changes(gray)
@@ -245,7 +259,8 @@ class LiveReader:
             search = replace(d, window_px=w, window_max_px=w)
             detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
         if self.setup.rescue is not None:
-            more = self._look_again(gray, detections, now, band, None if now is None else b)
+            busy = 1000 * (self.clock() - started) > s.look_budget_ms
+            more = self._look_again(gray, detections, now, band, None if now is None else b, busy)
             detections = sorted(detections + more, key=lambda d: d.marker)
         self._known = detections
         result = self._mark_held(locate(self.setup, detections))
@@ -256,10 +271,11 @@ class LiveReader:
         return self._keep_in_place(gray, result)
 
     def _look_again(self, gray: np.ndarray, found: list[Detection], now: np.ndarray | None,
-                    band: Rect | None, band_no: int | None = None) -> list[Detection]:
+                    band: Rect | None, band_no: int | None = None, busy: bool = False) -> list[Detection]:
         """The second look (see :class:`LiveSettings`): markers read by the rescue stage where
         the reader or the rules expect a figure this frame did not read, and in ``band`` (the
-        swept band number ``band_no``; None: the whole board, on the first frame)."""
+        swept band number ``band_no``; None: the whole board, on the first frame). ``busy``:
+        the frame has spent its budget already (the band is put off)."""
         s, k = self.settings, self.settings.motion_scale
         have = {d.marker for d in found}
         ms = self.setup.markers
@@ -305,15 +321,27 @@ class LiveReader:
         chosen = due[:s.look_places]
         places = [p for _, _, p in chosen]
         open_band = None
-        if band is not None and s.look_band and (now is None or self._frame % 2 == 0):
-            # every other frame: with an odd number of bands each comes round every 2 sweeps;
-            # a band whose every candidate was tried (fewer than the limit came up) is looked
-            # at again once something in it changes, or its fruitless spots are forgotten
-            done = self._band_done.get(band_no, None) if now is not None else None
-            if done is None or self._frame - done > s.barren_frames or self._changed_since(band, done):
-                limit = s.look_band if now is not None else self.setup.rescue.max_patches
-                open_band = len(places)
-                places.append(Place(band, frozenset(), limit))
+        if band is not None and s.look_band and now is None:  # the first frame: the whole board
+            open_band = len(places)
+            places.append(Place(band, frozenset(), self.setup.rescue.max_patches))
+            self._band_looked = self._frame
+        elif band is not None and s.look_band:
+            if self._frame % 2 == 0 and band_no is not None:
+                # every other frame: with an odd number of bands each comes round every 2 sweeps;
+                # a band whose every candidate was tried (fewer than the limit came up) is
+                # looked at again once something in it changes, or its fruitless spots are
+                # forgotten. A band put off and not looked at yet gives way to this one.
+                done = self._band_done.get(band_no, None)
+                if done is None or self._frame - done > s.barren_frames or self._changed_since(band, done):
+                    self._band_due = (band, band_no)
+            if self._band_due is not None:
+                rect, no = self._band_due
+                # put off while the frame is busy or a hand moves in the band (what is under it
+                # does not read), but never for more than ``look_defer`` frames since the last
+                if not ((busy or moving(rect)) and self._frame - self._band_looked < s.look_defer):
+                    open_band, band_no = len(places), no
+                    places.append(Place(rect, frozenset(), s.look_band))
+                    self._band_due, self._band_looked = None, self._frame
         known = [d for d, _ in self._last.values()]
         if len(self._barren):  # spots that read as nothing stay so while nothing changes there
             keep = self._frame - self._barren_at <= s.barren_frames
