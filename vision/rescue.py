@@ -35,12 +35,12 @@ import numpy as np
 
 from calibration.camera import CameraModel
 
-from .ball import ball_again
 from .detect import Detection
 from .extent import board_extent_mm
 from .footprint import _likeness, _read_jittered, jacobian_at, patch_templates
 from .plane import plane_view, resample
 from .refine import STRONG_EDGE, _sample, fit_edges, square_homographies
+from .turned import look_turned
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +80,10 @@ class RescueSettings:
     like_share: float = 0.0
     max_ball_patches: int = 30
     ball_tries: int = 6
+    ball_turns: int = 8
+    turned_tries: int = 20
+    turned_per_unread: float = 2.0
+    turned_turns: int = 4
     contrast: float = 12.0
     spread: float = 35.0
     min_corr: float = 0.93
@@ -562,10 +566,14 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
         centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
         got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
                                   accept - {d.marker for d in out})
-        if name == "ball" and not got and settings.ball_tries:  # one id to find: the likeliest, turned every way
-            got, more = ball_again(settings, gray, cam, view, story, marker_mm, cap_mm, ms.dictionary, ms.ball_id,
-                                   settings.ball_tries)
-            story = story + more
+        # the likeliest of those that read nothing, turned every way (the ball: where none was read)
+        tries = settings.ball_tries if name == "ball" else min(settings.turned_tries,
+                                                               int(settings.turned_per_unread * len(accept)))
+        left = accept - {d.marker for d in out} - {d.marker for d in got}
+        if tries and left and (name != "ball" or not got):
+            more, seen = look_turned(settings, gray, cam, view, story, marker_mm, cap_mm, ms.dictionary, left, tries,
+                                     settings.ball_turns if name == "ball" else settings.turned_turns)
+            got, story = got + more, story + seen
         out += one_per_id(got)
         stories[name] = story
         views[name] = (view, image)
