@@ -58,8 +58,11 @@ class RescueSettings:
     scenes' 499 markers were never looked at). The work per frame: at most ``max_patches``
     figure candidates, and ``per_unread`` for each figure id not read yet (60 and 4: at 40 and 3
     frames of 9 mm markers mostly unread spent them before reaching a third of their caps);
-    ``max_ball_patches`` for the ball, and where no ball was read its ``ball_tries`` likeliest
-    candidates drawn again at every turn (:mod:`vision.ball`). The patches: ``cell_px`` pixels a marker
+    ``max_ball_patches`` for the ball. Of the candidates that read nothing, the likeliest are
+    drawn again at ``turned_turns`` turns (:mod:`vision.turned`: a small marker's turn, measured
+    on its patch at a third of the resolution, can be far off): ``turned_tries`` at most, and
+    ``turned_per_unread`` for each figure id not read yet; for the ball, where none was read,
+    ``ball_tries`` at ``ball_turns`` turns. The patches: ``cell_px`` pixels a marker
     cell, ``patch_sides`` marker sides across; a first look keeps candidates whose cap margin
     is ``min_rim`` grey levels brighter than a black border and whose cells correlate
     ``screen_corr`` with some marker. The reading: a correlation of ``min_corr``, a contrast of
