@@ -111,3 +111,28 @@ def test_a_best_id_just_short_of_its_margin_is_read_again_on_a_finer_grid(monkey
     coarse = rescue(setup, gray, found)
     assert where_truth_says(truth, fine) == []
     assert len({d.marker for d in fine} & visible) >= len({d.marker for d in coarse} & visible) + 2
+
+
+def test_a_candidate_read_as_two_ids_at_two_turns_is_neither(monkeypatch):
+    """Turned four ways, one candidate reads as 5 at one turn and as 9 (an id not asked for) at
+    another: neither is given; another candidate read as 7 at two turns is 7, once."""
+    import vision.rescue
+    from vision.detect import Detection
+    from vision.rescue import Candidate
+
+    s = RescueSettings()
+    small = np.diag([0.2, 0.2, 1.0])  # a cell of 1.2 frame px: a small marker, whose turn may be off
+    story = [Candidate((10.0 * k, 0.0), np.zeros((69, 69), np.uint8), small, np.zeros((4, 2)), False, -1, 40.0)
+             for k in range(2)]
+    reads = [5, -1, 9, -1, 7, 7, -1, -1]  # per patch: candidate-major, four turns each
+    sq = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32)
+
+    def fake(settings, gray, camera, view, centres, marker_mm, cap_mm, dictionary, accept, turns=None):
+        assert len(centres) == 8 and turns is not None and {5, 7, 9} <= accept
+        got = [Detection(m, sq + 30.0 * (i // 4)) for i, m in enumerate(reads) if m >= 0]
+        return got, [replace(story[i // 4], marker=m) for i, m in enumerate(reads)]
+
+    monkeypatch.setattr(vision.rescue, "read_patches", fake)
+    got, seen = look_turned(s, None, None, None, story, 9.0, 12.0, "DICT_4X4_50", {5, 7}, 2, 4)
+    assert [d.marker for d in got] == [7]
+    assert [c.marker for c in seen] == [-1, -1, -1, -1, 7, 7, -1, -1]

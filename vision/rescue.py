@@ -319,7 +319,7 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
     Each patch is first drawn square to the board to find the marker's turn, then again turned
     with it, so that the marker's black border inside its cap's white margin is found with box
     sums; its edges are fitted and its id read at its printed size (the patch is to scale).
-    ``turns`` (N,) radians: the patches' turns given, instead of measured (:mod:`vision.ball`)."""
+    ``turns`` (N,) radians: the patches' turns given, instead of measured (:mod:`vision.turned`)."""
     n = len(centres)
     if not n:
         return [], []

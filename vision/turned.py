@@ -15,11 +15,13 @@ caps and, where no ball was read, for the ball.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
 from .detect import Detection
 from .footprint import jacobian_at
+from .refine import dictionary_codes
 
 
 def look_turned(settings, gray: np.ndarray, camera, view, story: list, marker_mm: float, cap_mm: float,
@@ -40,12 +42,15 @@ def look_turned(settings, gray: np.ndarray, camera, view, story: list, marker_mm
         return [], []
     centres = np.array([c.view_px for c in tried], np.float64)
     angles = np.arange(turns) * (math.pi / 2 / turns)
+    # read as any id, so that a candidate read as two ids at two turns (the one asked for or not)
+    # is seen to be neither
+    every = set(range(int(dictionary_codes(dictionary)[1].max()) + 1))
     got, more = read_patches(settings, gray, camera, view, np.repeat(centres, turns, axis=0), marker_mm, cap_mm,
-                             dictionary, accept, np.tile(angles, len(tried)))
-    # a candidate read as two ids at two turns is neither
+                             dictionary, every, np.tile(angles, len(tried)))
     ids = np.array([c.marker for c in more]).reshape(len(tried), turns)
     torn = {int(m) for row in ids if len(set(row[row >= 0].tolist())) > 1 for m in row[row >= 0]}
-    return one_per_id([d for d in got if d.marker not in torn]), more
+    more = [replace(c, marker=c.marker if c.marker in accept and c.marker not in torn else -1) for c in more]
+    return one_per_id([d for d in got if d.marker in accept and d.marker not in torn]), more
 
 
 def _cell_px(to_frame: np.ndarray, size: int, cell_px: int) -> float:
