@@ -16,8 +16,7 @@ from vision.detect import Detection, to_gray
 from vision.locate import read_frame
 from vision.plane import find_markers, plane_view
 from vision.refine import _sample
-from vision.rescue import (RescueSettings, _rescue, draw_rescue, one_per_id, read_patches, reduced_view, rescue,
-                           search_view)
+from vision.rescue import RescueSettings, _rescue, draw_rescue, one_per_id, reduced_view, rescue, search_view
 from vision.synth import Hand, random_scene, render
 
 from test_vision_plane import setup_for
@@ -294,28 +293,3 @@ def test_a_ball_against_a_figure_in_front_of_it_or_beside_it_is_still_looked_at(
         extra = rescue(setup, gray, found)
         assert markers.ball_id in {d.marker for d in extra}
         assert where_truth_says(truth, extra) == []
-
-
-def test_a_candidate_half_a_marker_aside_is_looked_at_again_where_the_border_fits():
-    """At a steep tilt a figure's dark body beside its cap pulls the dark square's peak half a
-    marker aside, beyond where the patch looks for the marker's border: drawn again centred where
-    the border fit best, most such candidates read, and where the truth says."""
-    scene = random_scene(5, BOARD, MarkerSet(), size=(1920, 1080), hand=False, min_tilt_deg=36.0, max_tilt_deg=40.0)
-    image, truth = render(scene)
-    setup, gray = setup_for(scene, BOARD), to_gray(image)
-    ms, s = setup.markers, RescueSettings()
-    view = search_view(setup.camera, BOARD, ms, ms.cap_height_mm, ms.figure_marker_mm, s.view_marker_px)
-    caps = sorted(m for m, t in truth.items() if t.seen and ms.kind_of(m) == "figure")
-    at = view.view_points(np.array([truth[m].corners_px.mean(axis=0) for m in caps]))
-    plain = again = 0
-    for step in ((1, 0), (0, 1), (-1, 0), (0, -1)):
-        aside = at + 0.55 * s.view_marker_px * np.array(step, float)
-        args = (s, gray, setup.camera, view, aside, ms.figure_marker_mm, ms.cap_mm, ms.dictionary, set(caps))
-        once, _ = read_patches(*args)
-        twice, _ = read_patches(*args, recentre=True)
-        assert where_truth_says(truth, once) == [] and where_truth_says(truth, twice) == []
-        assert {d.marker for d in once} <= {d.marker for d in twice}
-        plain += len({d.marker for d in once})
-        again += len({d.marker for d in twice})
-    assert plain <= 0.35 * 4 * len(caps)  # out of the border's reach: the case this is for
-    assert again >= 0.75 * 4 * len(caps)

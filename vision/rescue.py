@@ -63,10 +63,7 @@ class RescueSettings:
     drawn per patch, which fit a small marker's true id closer than the fixed ones did at 4).
     A marker whose cells are ``large_cell_px`` frame pixels or more needs ``margin_large``:
     one that large which fits no better than that is partly hidden (a neighbour's figure, an
-    edge of a hand), and a hidden figure is never reported. A patch where nothing read and the
-    marker's border fit best ``recentre_share`` of a marker's side or more off its centre is
-    drawn again centred there (as many of the tuning scenes' misses at 25-40 degrees had a dark
-    square that far aside, out of the border's reach)."""
+    edge of a hand), and a hidden figure is never reported."""
 
     view_marker_px: float = 7.0
     cell_px: int = 6
@@ -84,7 +81,6 @@ class RescueSettings:
     min_contrast: float = 25.0
     margin_large: float = 4.0
     large_cell_px: float = 2.0
-    recentre_share: float = 0.25
 
 
 @dataclass(frozen=True, eq=False)
@@ -302,16 +298,14 @@ class Candidate:
 
 def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel, view: SearchView,
                  centres: np.ndarray, marker_mm: float, cap_mm: float, dictionary: str,
-                 accept: set[int], recentre: bool = False) -> tuple[list[Detection], list[Candidate]]:
+                 accept: set[int]) -> tuple[list[Detection], list[Candidate]]:
     """Rectify, locate and read the candidates at view pixels ``centres`` (N, 2) from the grey
     frame (H, W) uint8: detections (frame pixels) whose id is in ``accept``, and every
     candidate's story for the debug image.
 
     Each patch is first drawn square to the board to find the marker's turn, then again turned
     with it, so that the marker's black border inside its cap's white margin is found with box
-    sums; its edges are fitted and its id read at its printed size (the patch is to scale).
-    Where nothing was read and that border fits best well off the patch's centre, the patch is
-    drawn again centred there (``recentre``)."""
+    sums; its edges are fitted and its id read at its printed size (the patch is to scale)."""
     n = len(centres)
     if not n:
         return [], []
@@ -367,23 +361,6 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
             frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), turned_H[i]).reshape(4, 2)
             out.append(Detection(marker, frame_q.astype(np.float32)))
         stories.append(Candidate(tuple(centres[i]), tiles[i], turned_H[i], q, bool(ok[i]), marker, float(rim[i])))
-    if recentre:
-        # at a steep tilt a figure's dark body lies beside its cap in the search view and pulls
-        # the dark square's peak half a marker aside, out of the border's reach in the patch:
-        # where nothing read and the border fit best towards the patch's edge, look there
-        located = found[1]
-        off = np.linalg.norm(located - c0, axis=1)
-        redo = [i for i in range(n) if ids[i] < 0 and rim[i] >= settings.min_rim
-                and off[i] >= settings.recentre_share * side]
-        if redo:
-            at = np.array([cv2.perspectiveTransform(located[i].reshape(1, 1, 2), turned_H[i]).reshape(2) for i in redo])
-            moved = view.view_points(at)
-            got, more = read_patches(settings, gray, camera, view, moved, marker_mm, cap_mm, dictionary,
-                                     accept, recentre=False)
-            out += got
-            for i, story in zip(redo, more):
-                if story.marker >= 0:
-                    stories[i] = story
     return out, stories
 
 
@@ -575,7 +552,7 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
         like = taken[[ms.side_of(d.marker) == marker_mm and ms.height_of(d.marker) == z for d in known]]
         centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
         got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
-                                  accept - {d.marker for d in out}, recentre=True)
+                                  accept - {d.marker for d in out})
         out += one_per_id(got)
         stories[name] = story
         views[name] = (view, image)
