@@ -457,6 +457,9 @@ def _convert(hint: Any, dec: Decoder, var: str, key: str, env: dict[str, Any]) -
     inline = _INLINE.get(hint)
     if inline:
         return [f"if type({var}) is not {inline}:", f"    {bail}"]
+    if hint is float:  # a finite float is kept as it is (an int, NaN or infinity: the full decoder decides)
+        env["INF"] = _INF
+        return [f"if type({var}) is not float or not -INF < {var} < INF:", f"    {bail}"]
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
