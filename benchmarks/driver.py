@@ -38,7 +38,6 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 from companion.board import grid_distance
 from companion.commands import Choose, PlaceFigure, SubmitRoll
 from companion.dice import Die, DieKind, DieResult, Roll
-from companion.errors import RuleViolation
 from companion.events import Source
 from companion.fublet import commands as c
 from companion.fublet import queries as q
@@ -49,34 +48,15 @@ from companion.match import Match
 from companion.ruleset import Command, Request
 from companion.teams import PlayerRef, Team
 
+from benchmarks.driver_core import Refusal, Speculating, UnexpectedRefusal  # noqa: F401  (re-exported)
+
 # Home defends x = 0. Outfield squares of a 4-4-2 in Home's half (MS), goalkeeper first.
 HOME_SHAPE = ((1, 15), (8, 4), (8, 12), (8, 19), (8, 27), (16, 4), (16, 12), (18, 19), (16, 27), (22, 12),
               (22, 19))
 
 
-class UnexpectedRefusal(AssertionError):
-    """A command the driver believed legal was refused by the rules."""
-
-    def __init__(self, command: Command, error: Exception, match: Match) -> None:
-        s = match.state
-        pending = "; ".join(f"{r.id}: {r.text}" for r in match.pending()) or "nothing"
-        super().__init__(
-            f"refused: {command!r}\n  because: {error}\n  phase {s.phase.value}, round {s.round}, "
-            f"turn {s.turn}, ball {s.ball}, restart {s.restart}\n  pending: {pending}\n"
-            f"  last outcome: {s.last_outcome}\n  after {match.last_seq} events")
-        self.command = command
-        self.error = error
-
-
 @dataclass
-class Refusal:
-    command: Command
-    reason: str
-    seq: int  # the last event's seq when it was refused
-
-
-@dataclass
-class AutoDriver:
+class AutoDriver(Speculating):
     match: Match
     seed: int = 0
     positions: bool = True
@@ -100,20 +80,10 @@ class AutoDriver:
         s = self.match.state
         return s.created and s.phase is Phase.OVER
 
-    def step(self) -> Command:
-        """Submit one accepted command; returns it."""
-        speculative, expected = self.propose()
-        for cmd in speculative:
-            try:
-                self._submit(cmd)
-                return cmd
-            except RuleViolation as exc:
-                self.refusals.append(Refusal(cmd, str(exc), self.match.last_seq))
-        try:
-            self._submit(expected)
-        except RuleViolation as exc:
-            raise UnexpectedRefusal(expected, exc, self.match) from exc
-        return expected
+    def where(self) -> str:
+        s = self.match.state
+        return (f"phase {s.phase.value}, round {s.round}, turn {s.turn}, ball {s.ball}, restart {s.restart}\n"
+                f"  last outcome: {s.last_outcome}")
 
     def _submit(self, cmd: Command) -> None:
         source = self.source
@@ -123,19 +93,6 @@ class AutoDriver:
             source = Source.VISION  # the camera sees the line-up
         self.match.submit(cmd, source)
         self.commands += 1
-
-    def play(self, commands: int | None = None, events: int | None = None) -> int:
-        """Play until ``commands`` more commands were accepted, the match has ``events``
-        events, or the match is over. Returns the commands played."""
-        played = 0
-        while not self.over:
-            if commands is not None and played >= commands:
-                break
-            if events is not None and self.match.last_seq >= events:
-                break
-            self.step()
-            played += 1
-        return played
 
     # --- choosing a command -------------------------------------------------------------------------
     def propose(self) -> tuple[list[Command], Command]:

@@ -31,7 +31,6 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 
 from companion.commands import Choose, SubmitRoll
 from companion.dice import Die, DieResult, Roll
-from companion.errors import RuleViolation
 from companion.events import Source
 from companion.football_leader import commands as c
 from companion.football_leader import queries as q
@@ -41,6 +40,8 @@ from companion.football_leader.rules import FootballLeaderRules
 from companion.match import Match
 from companion.ruleset import Command
 from companion.teams import PlayerRef, Team
+
+from benchmarks.driver_core import Refusal, Speculating, UnexpectedRefusal  # noqa: F401  (re-exported)
 
 # Home defends x = 0 (rows 0..3); Away uses the mirror image.
 KICK_OFF = {2: (0, 1), 3: (0, 3), 4: (1, 1), 5: (1, 4), 6: (2, 0), 7: (2, 4), 8: (2, 2), 9: (3, 2), 10: (3, 3),
@@ -59,27 +60,8 @@ def default_sheet(team: Team) -> StrategySheet:
     return StrategySheet(1, {n: f(sp) for n, sp in GOAL_KICK.items()}, {n: f(sp) for n, sp in KICK_OFF.items()})
 
 
-class UnexpectedRefusal(AssertionError):
-    """A command the driver believed legal was refused by the rules."""
-
-    def __init__(self, command: Command, error: Exception, match: Match) -> None:
-        s = match.state
-        pending = "; ".join(f"{r.id}: {r.text}" for r in match.pending()) or "nothing"
-        super().__init__(f"refused: {command!r}\n  because: {error}\n  phase {s.phase.value}, turn {s.turn}, "
-                         f"ball {s.ball}, restart {s.restart}\n  pending: {pending}\n  after {match.last_seq} events")
-        self.command = command
-        self.error = error
-
-
 @dataclass
-class Refusal:
-    command: Command
-    reason: str
-    seq: int
-
-
-@dataclass
-class AutoDriver:
+class AutoDriver(Speculating):
     match: Match
     seed: int = 0
     source: Source = Source.MANUAL
@@ -100,35 +82,14 @@ class AutoDriver:
     def over(self) -> bool:
         return self.match.state.phase is Phase.OVER
 
-    def step(self) -> Command:
-        speculative, expected = self.propose()
-        for cmd in speculative:
-            try:
-                self._submit(cmd)
-                return cmd
-            except RuleViolation as exc:
-                self.refusals.append(Refusal(cmd, str(exc), self.match.last_seq))
-        try:
-            self._submit(expected)
-        except RuleViolation as exc:
-            raise UnexpectedRefusal(expected, exc, self.match) from exc
-        return expected
+    def where(self) -> str:
+        s = self.match.state
+        return (f"phase {s.phase.value}, turn {s.turn}, ball {s.ball}, restart {s.restart}")
 
     def _submit(self, cmd: Command) -> None:
         source = cmd.roll.source if isinstance(cmd, SubmitRoll) else self.source
         self.match.submit(cmd, source)
         self.commands += 1
-
-    def play(self, commands: int | None = None, events: int | None = None) -> int:
-        played = 0
-        while not self.over:
-            if commands is not None and played >= commands:
-                break
-            if events is not None and self.match.last_seq >= events:
-                break
-            self.step()
-            played += 1
-        return played
 
     # --- choosing a command ----------------------------------------------------------------------
     def propose(self) -> tuple[list[Command], Command]:

@@ -47,6 +47,8 @@ from companion.match import Match
 from companion.ruleset import Command
 from companion.teams import PlayerRef, Team
 
+from benchmarks.driver_core import Refusal, Speculating, UnexpectedRefusal  # noqa: F401  (re-exported)
+
 T0 = datetime(2026, 12, 5, 18, 0, 0, tzinfo=timezone.utc)
 
 # Home's shapes (Away's are mirrored); the first outfield slot is the centre-circle spot.
@@ -56,29 +58,8 @@ SHAPE = {Variant.FUTBOARD: ((0, 6), [(9, 6), (3, 2), (3, 5), (3, 7), (3, 10), (6
 ORDER = {Position.ATTACKER: 0, Position.MIDFIELDER: 1, Position.DEFENDER: 2, Position.GOALKEEPER: 3}
 
 
-class UnexpectedRefusal(AssertionError):
-    """A command the driver believed legal was refused by the rules."""
-
-    def __init__(self, command: Command, error: Exception, match: Match) -> None:
-        s = match.state
-        pending = "; ".join(f"{r.id}: {r.text}" for r in match.pending()) or "nothing"
-        super().__init__(
-            f"refused: {command!r}\n  because: {error}\n  phase {s.phase.value}, turn {s.turn} "
-            f"({s.actions_left} left), ball {s.ball}, restart {s.restart}\n  pending: {pending}\n"
-            f"  last outcome: {s.last_outcome}\n  after {match.last_seq} events")
-        self.command = command
-        self.error = error
-
-
 @dataclass
-class Refusal:
-    command: Command
-    reason: str
-    seq: int
-
-
-@dataclass
-class FutboardDriver:
+class FutboardDriver(Speculating):
     match: Match
     seed: int = 0
     variant: Variant = Variant.FUTBOARD
@@ -115,20 +96,14 @@ class FutboardDriver:
         return s.created and s.phase is Phase.OVER
 
     def step(self) -> Command:
-        """Submit one accepted command; returns it."""
+        """Submit one accepted command (a few seconds of table time later); returns it."""
         self.now += timedelta(seconds=self.seconds_per_command)
-        speculative, expected = self.propose()
-        for cmd in speculative:
-            try:
-                self._submit(cmd)
-                return cmd
-            except RuleViolation as exc:
-                self.refusals.append(Refusal(cmd, str(exc), self.match.last_seq))
-        try:
-            self._submit(expected)
-        except RuleViolation as exc:
-            raise UnexpectedRefusal(expected, exc, self.match) from exc
-        return expected
+        return super().step()
+
+    def where(self) -> str:
+        s = self.match.state
+        return (f"phase {s.phase.value}, turn {s.turn} ({s.actions_left} left), ball {s.ball}, "
+                f"restart {s.restart}\n  last outcome: {s.last_outcome}")
 
     def _submit(self, cmd: Command) -> None:
         source = Source.MANUAL
@@ -138,17 +113,6 @@ class FutboardDriver:
             source = Source.VISION
         self.match.submit(cmd, source)
         self.commands += 1
-
-    def play(self, commands: int | None = None, events: int | None = None) -> int:
-        played = 0
-        while not self.over:
-            if commands is not None and played >= commands:
-                break
-            if events is not None and self.match.last_seq >= events:
-                break
-            self.step()
-            played += 1
-        return played
 
     # --- choosing a command -------------------------------------------------------------------------
     def propose(self) -> tuple[list[Command], Command]:

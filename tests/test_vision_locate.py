@@ -3,6 +3,7 @@ visible figure found in its square, nothing hidden reported, conflicts kept apar
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import cv2
@@ -13,8 +14,8 @@ from calibration.corners import calibrate_from_frame
 from calibration.errors import CalibrationError
 from calibration.lens import LensCalibration
 from vision.config import MapEntry, MarkerMap, MarkerSet
-from vision.detect import DetectorSettings, detect, detect_default, to_gray
-from vision.locate import OFF_PITCH, VisionSetup, locate
+from vision.detect import Detection, DetectorSettings, detect, detect_default, to_gray
+from vision.locate import OFF_PITCH, VisionSetup, locate, read_frame
 from vision.synth import FigurePose, Hand, compact_board, random_scene, render
 
 BOARD = compact_board()
@@ -236,3 +237,64 @@ def test_a_4k_frame_is_searched_at_half_resolution_and_read_at_full():
         if t.seen and MARKERS.kind_of(marker) != "corner":
             assert marker in found
             assert np.hypot(found[marker].x_mm - t.x_mm, found[marker].y_mm - t.y_mm) < 1.0
+
+
+def _misread(det: Detection, true_corners: np.ndarray, by_px: float) -> Detection:
+    """The detection with one corner ``by_px`` farther out along the marker's shortest edge (the
+    way a steep tilt foreshortens it), as a small marker's corner search misses now and then."""
+    c = det.corners.astype(float)
+    e = true_corners[[1, 2, 3, 0]] - true_corners
+    k = int(np.argmin(np.linalg.norm(e, axis=1)))  # the shortest edge runs from corner k to k + 1
+    c[(k + 1) % 4] += by_px * e[k] / np.linalg.norm(e[k])
+    return Detection(det.marker, c.astype(np.float32))
+
+
+def test_at_a_steep_tilt_standing_caps_near_and_far_are_placed_and_a_lifted_one_is_not():
+    """A camera tilted 38 degrees: every standing cap, near or far, is placed; one held 70 mm up
+    is not. A corner misread across a foreshortened cap counts by its pixels, and one misread
+    worse is measured again from the frame: the cap is placed, in its square; the lifted cap
+    measured again still looks lifted."""
+    scene = random_scene(22, BOARD, MARKERS, size=(800, 450), hand=False, figures=8, look_strength=0.5, tilt_deg=38.0)
+    lifted = scene.figures[0]
+    setup = calibrated(scene)
+    image, truth = render(replace(scene, figures=(replace(lifted, lift_mm=70.0),) + scene.figures[1:]))
+    gray = to_gray(image)
+    first = read_frame(setup, gray)
+    placed = {s.marker: s for s in first.figures}
+    standing = {m for m, t in truth.items() if t.seen and MARKERS.kind_of(m) == "figure"} - {lifted.marker}
+    assert len(standing) >= 8 and standing <= set(placed), first.warnings
+    sides = [truth[m].side_px for m in standing]
+    assert max(sides) > 1.2 * min(sides)  # near and far
+    assert lifted.marker not in placed and any(f"marker {lifted.marker} looks" in w for w in first.warnings)
+    dets = list(first.detections)
+    refused_without_frame = 0
+    for m in sorted(standing):
+        k = next(j for j, d in enumerate(dets) if d.marker == m)
+        slightly = dets[:k] + [_misread(dets[k], truth[m].corners_px, 1.0)] + dets[k + 1:]
+        assert m in {s.marker for s in locate(setup, slightly).figures}
+        badly = dets[:k] + [_misread(dets[k], truth[m].corners_px, 3.0)] + dets[k + 1:]
+        refused_without_frame += m not in {s.marker for s in locate(setup, badly).figures}
+        again = locate(setup, badly, gray)
+        seen = {s.marker: s for s in again.figures}
+        assert m in seen, again.warnings
+        t = truth[m]
+        assert seen[m].square == BOARD.mm_to_ms(t.x_mm, t.y_mm)
+        assert math.hypot(seen[m].x_mm - t.x_mm, seen[m].y_mm - t.y_mm) < 1.5
+        assert lifted.marker not in seen
+    assert refused_without_frame >= len(standing) // 2  # what measuring again from the frame saved
+
+
+def test_a_pixel_misread_on_a_foreshortened_edge_counts_as_on_any_other():
+    """A cap seen at a steep tilt, its edges across the view 60 % of those along it: the size
+    ratio sums the edges in pixels, so a pixel too many on a short edge moves it as much as on a
+    long one (averaged in millimetres it weighed 5/3 as much), and the frame's shrink is taken out."""
+    from vision.locate import size_ratios
+
+    model = np.array([[20.0, 12.0, 20.0, 12.0]] * 6)
+    measured = model - 0.4  # the frame's blur: every edge 0.4 px short
+    measured[0, 1] += 1.0
+    measured[1, 0] += 1.0
+    ratios, shrink, spread = size_ratios(measured, model, np.ones(6, bool))
+    assert shrink == pytest.approx(0.4, abs=1e-9) and spread == pytest.approx(0.0, abs=1e-9)
+    assert ratios[0] == pytest.approx(1 + 1 / 64) and ratios[1] == pytest.approx(1 + 1 / 64)
+    assert ratios[2:] == pytest.approx(np.ones(4))

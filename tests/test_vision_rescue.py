@@ -23,8 +23,10 @@ from test_vision_plane import setup_for
 
 BOARD = load_board()
 SMALL = MarkerSet(figure_marker_mm=9.0, cap_mm=12.0, ball_marker_mm=9.0, ball_token_mm=12.0)
-# every cap top a candidate: the stage's bounds set wide, so that what it refuses is tested
-WIDE = RescueSettings(max_patches=80, per_unread=10.0, max_ball_patches=40)
+# every cap top a candidate, and every one that read nothing looked at again turned every way:
+# the stage's bounds set wide, so that what it refuses is tested
+WIDE = RescueSettings(max_patches=80, per_unread=10.0, max_ball_patches=40, turned_tries=80, turned_per_unread=10.0,
+                      ball_tries=40)
 
 
 def where_truth_says(truth, detections, tol_px: float = 2.0) -> list[int]:
@@ -182,9 +184,11 @@ def test_an_id_read_at_two_places_is_no_reading_and_twice_on_one_marker_is_one()
 def test_the_stage_is_bounded_and_draws_what_it_looked_at(small_scene):
     setup, gray, truth = small_scene
     from vision.rescue import _rescue
-    few = RescueSettings(max_patches=5, max_ball_patches=2)
+    few = RescueSettings(max_patches=5, max_ball_patches=2, turned_tries=3, ball_tries=1)
     _, report = _rescue(setup, gray, [], few)
-    assert len(report.candidates["figures"]) <= 5 and len(report.candidates["ball"]) <= 2
+    # the first looks, and the few looked at again at each of their turns
+    assert len(report.candidates["figures"]) <= 5 + 3 * few.turned_turns
+    assert len(report.candidates["ball"]) <= 2 + 1 * few.ball_turns
     assert report.ms >= 0.0
     image = draw_rescue(setup, gray, [], few)
     assert image.ndim == 3 and image.shape[2] == 3 and image.dtype == np.uint8

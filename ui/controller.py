@@ -5,6 +5,9 @@ The controller owns the match (its journal on disk), runs every command on a wor
 ``View`` after each change through ``post`` (in the app: a queue drained by a Kivy Clock
 trigger). It holds no game state of its own: the view is a fold of the journal.
 
+The dice (ui/controller_dice.py) and the camera (ui/controller_camera.py) are parts of the
+controller kept in their own modules; they run on the same worker.
+
 Nothing here imports Kivy, so the controller is tested without a window.
 """
 
@@ -23,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from companion.commands import Choose, PlaceFigure
-from companion.dice import Roll, rolls_in
+from companion.dice import Roll
 from companion.errors import TouchlineError
 from companion.events import Source
 from companion.journal import Journal
@@ -33,27 +36,24 @@ from companion.ruleset import Command, OpenAction, Request, Ruleset
 from companion.sightings import Sighting
 from companion.teams import PlayerRef, Team
 from companion.view import GameClock, Summary, summary_of
-from firmware_bridge import notices as tray_notices
-from firmware_bridge.feed import Feed, Refusal
+from firmware_bridge.feed import Feed
 from firmware_bridge.sources import KeypadSource, SoftwareSource, TraySource
 
 from .autoflow import MAX_STEPS as MAX_FORCED
-from .autoflow import Auto, Expectation, Proposal, correction_for, forced_step, forced_words, on_a_line
+from .autoflow import Auto, Expectation, Proposal, forced_step, forced_words
+from .controller_camera import CameraDesk
+from .controller_dice import DiceDesk
+from .status import NO_MATCH, NO_MATCH_TO_RESUME, Health
 from .words import names_for
 
 log = logging.getLogger(__name__)
 
 LOG_LINES = 200
 DEVICE_WORDS = {Source.VISION: "camera"}   # a roll's line names its device already
-NO_MATCH = "No match is open: start a new match, or resume the last one from Home."
-NO_MATCH_TO_RESUME = "There is no match to resume yet: start a new match."
 
 
 FIELD_WORDS = {"ms": "square", "ps": "pass square", "board": "tactical board"}
 
-
-def player_words(ref: PlayerRef) -> str:
-    return f"{ref.team.label} #{ref.number}"
 
 
 def decision_line(payload: Any) -> str:
@@ -84,18 +84,6 @@ def decision_line(payload: Any) -> str:
                 parts.append(f"{label} {', '.join(str(v) for v in value)}")
     text = f"{name}: {'; '.join(parts)}" if parts else name
     return text if len(text) <= 160 else text[:157] + "..."
-
-
-class Health(str, Enum):
-    """How a device is doing, as the screen shows it (a str, so "ok" compares equal)."""
-
-    OFF = "off"            # not in use: positions or rolls come by hand
-    OK = "ok"
-    DEGRADED = "degraded"  # working, with a problem (a tray connecting, a camera to recalibrate)
-    LOST = "lost"          # was in use and is gone
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
@@ -139,7 +127,7 @@ class View:
         return self.summary.clock
 
 
-class Controller:
+class Controller(DiceDesk, CameraDesk):
     """Runs commands against the match off the UI thread and publishes views."""
 
     def __init__(self, post: Callable[[View], None] | None = None, threaded: bool = True,
@@ -353,108 +341,6 @@ class Controller:
             out = [names.line(o) for o in out]
         return out
 
-    def _software_seed(self) -> int:
-        """The seed of the software dice this match used last, or a new one."""
-        for roll in reversed(rolls_in(self.match.events)):
-            found = re.fullmatch(r"software seed=(\d+)#(\d+)", roll.device)
-            if roll.source is Source.SOFTWARE and found:
-                return int(found.group(1))
-        return random.SystemRandom().randrange(10**9)
-
-    def _attach_dice(self, seed: int) -> None:
-        self.software = SoftwareSource.resume(self.notices, self.match, seed)
-        self.feed = Feed(self.match, self.notices, on_refused=self._refused, on_accepted=self._accepted,
-                         on_notice=self._tray_notice)
-
-    def _refused(self, refusal: Refusal) -> None:
-        self._refusal = refusal.message
-
-    def _accepted(self, roll: Roll, events: tuple) -> None:
-        self._log_events(self._state_before_roll, events)
-        if events:
-            self._forced_steps(roll.source)
-
-    @staticmethod
-    def roll_line(roll: Roll, teams: dict) -> str:
-        owner = next((d.die.owner for d in roll.dice if d.die.owner is not None), None)
-        who = (teams.get(owner.value) or owner.label) if owner is not None else "The table"
-        faces = ", ".join(f"{d.die.colour} {d.face}" if d.die.colour else str(d.face) for d in roll.dice)
-        how = {"tray": "tray", "manual": "keypad", "software": "software dice"}.get(roll.source.value, roll.source.value)
-        return f"{who} rolled {faces} ({how})"
-
-    def _pump(self) -> str | None:
-        """Submit the rolls waiting in the queue (on this worker thread)."""
-        if self.feed is None:
-            return NO_MATCH
-        self._refusal = ""
-        while True:
-            self._state_before_roll = self.match.state
-            if not self.feed.pump(limit=1):
-                break
-        return self._refusal or None
-
-    def wake_tray(self) -> None:
-        """The tray's thread put notices on the queue: pump them on the worker."""
-        self._queue(self._pump)
-
-    def _tray_notice(self, notice) -> None:
-        if isinstance(notice, tray_notices.TrayConnected):
-            self._health["tray"] = Health.OK
-            self._log.append(f"Dice tray {notice.device} connected on {notice.port}")
-        elif isinstance(notice, tray_notices.TrayDisconnected):
-            self._health["tray"] = Health.LOST
-            self._log.append(f"Dice tray lost ({notice.reason}): use the keypad until it is back")
-        elif isinstance(notice, tray_notices.TrayProblem):
-            self._health["tray"] = Health.LOST
-            self._refusal = notice.message
-            line = f"Dice tray: {notice.message}; type the rolls on the keypad meanwhile"
-            if not self._log or self._log[-1] != line:   # said once, not at every retry
-                self._log.append(line)
-        elif isinstance(notice, tray_notices.BatteryReport) and notice.percent <= 15:
-            self._log.append(f"Dice tray battery at {notice.percent}%")
-
-    # --- the dice tray -----------------------------------------------------------------------------
-    def start_tray(self, port: str = "", **options) -> None:
-        """Connect a dice tray (found by its USB id when ``port`` is empty); its rolls are
-        pumped on this worker as they arrive, and it reconnects by itself."""
-        def job() -> str | None:
-            self.stop_tray()
-            self._health["tray"] = Health.DEGRADED
-            if not port:
-                from firmware_bridge.discovery import discovering_opener
-                options.setdefault("opener", discovering_opener())
-            if "owners" not in options:
-                options["owners"] = self._dice_owners()
-            try:
-                self.tray = TraySource(self.notices, port or "auto", wake=self.wake_tray, **options)
-            except Exception as exc:   # a port that does not exist or is not ours: said, the keypad works
-                log.warning("dice tray: %s", exc, exc_info=True)
-                self._health["tray"] = Health.LOST
-                return (f"The dice tray cannot start on {port or 'its USB port'} ({exc}). Check the cable and "
-                        f"the port name in match setup; until then type the rolls on the keypad.")
-            return None
-        self._queue(job)
-
-    def _dice_owners(self):
-        """Whose die is whose: the table's own dice.json beside the matches, else the game's
-        convention for the reference tray."""
-        from companion.errors import DataFileError
-        from firmware_bridge.owners import DiceOwners
-
-        own = self.data_dir / "dice.json"
-        if own.exists():
-            try:
-                return DiceOwners.load(own)
-            except DataFileError as exc:
-                self._log.append(f"Dice tray: {exc}; the game's usual dice are assumed")
-        return DiceOwners.for_game(self.match.ruleset.game if self.match is not None else "fublet")
-
-    def stop_tray(self) -> None:
-        if self.tray is not None:
-            self.tray.close()
-            self.tray = None
-            self._health["tray"] = Health.OFF
-
     def _apply(self, submit: Callable[[], tuple], source: Source = Source.MANUAL) -> None:
         """Run one change and add its log lines; then the steps the rules leave no choice about."""
         before = self.match.state
@@ -580,97 +466,6 @@ class Controller:
             self.submit(PlaceFigure(player, facing=facing, correction=True))
         else:
             self.submit(PlaceFigure(player, x_mm=x_mm, y_mm=y_mm, facing=facing, correction=True))
-
-    def enable_vision(self, on: bool) -> None:
-        self.vision_enabled = on
-
-    def sighting(self, sighting: Sighting, doubt: str = "") -> None:
-        """A committed camera sighting (from the vision thread): the command the rules read in
-        it is taken by itself, unless the camera is unsure (then a person takes or drops it:
-        ``doubt`` says why, e.g. it was read where the rules have another figure), or the rules
-        refuse it as a placement (then taking it is a correction)."""
-        def job() -> str | None:
-            m = self.match
-            if m is None or not self.vision_enabled:
-                return None
-            self._proposals = [p for p in self._proposals if p.sighting.player != sighting.player]
-            if doubt:
-                command = m.ruleset.command_for(m.state, sighting)
-                if command is not None:
-                    self._propose(sighting, command, doubt)
-                return None
-            expect = self._expect
-            if (expect is not None and expect.player == sighting.player and self.auto_on
-                    and self._health["camera"] is not Health.DEGRADED):
-                command = expect.build(m.state, sighting)
-                if command is not None:   # the declaration, with the place the camera saw
-                    try:
-                        self._apply(lambda: m.submit(command, Source.VISION), Source.VISION)
-                    except TouchlineError as exc:   # the form stays open: move again, or touch a place
-                        return f"The camera sees {self._who(sighting)} {self._where(command)}: {exc}"
-                    self._expect = None
-                    self._expected += 1
-                    return None
-            command = m.ruleset.command_for(m.state, sighting)
-            if command is None:
-                return None   # where the rules have it already (or nothing the rules track)
-            if self._health["camera"] is Health.DEGRADED:
-                self._propose(sighting, command, "the camera is unsure")
-                return None
-            if on_a_line(m.ruleset, m.state, sighting, command):
-                self._propose(sighting, command, "it stands on a line: is this the square?")
-                return None
-            try:
-                self._apply(lambda: m.submit(command, Source.VISION), Source.VISION)
-            except TouchlineError as exc:
-                fix = correction_for(sighting)
-                if fix is None:
-                    raise
-                self._propose(sighting, fix, "no move of the rules puts it there: a correction")
-                return (f"The camera sees {self._who(sighting)} {self._where(command)}: {exc}. Put the figure back, "
-                        f"or take the camera's place as a correction.")
-            return None
-        self._queue(job)
-
-    @staticmethod
-    def _who(sighting: Sighting) -> str:
-        return player_words(sighting.player) if sighting.player is not None else "the ball"
-
-    @staticmethod
-    def _where(command: Command) -> str:
-        square = getattr(command, "to", None) or getattr(command, "square", None)
-        if square is None and getattr(command, "x_mm", None) is None:
-            return "off the pitch"
-        return f"at {tuple(square)}" if square is not None else "on the pitch"
-
-    def _propose(self, sighting: Sighting, command: Command, why: str) -> None:
-        text = f"Camera: {self._who(sighting)} {self._where(command)} ({why})"
-        self._proposals.append(Proposal(self._next_proposal, sighting, command, text))
-        self._next_proposal += 1
-        self._log.append(text + ": take it or drop it")
-
-    def expect_move(self, expectation: Expectation | None) -> None:
-        """A declaration now waits only for where a figure goes (None: it no longer does): the
-        camera's next sighting of that figure settling elsewhere finishes it (ui/autoflow.py)."""
-        def job() -> None:
-            self._expect = expectation
-        self._queue(job)
-
-    def take_proposal(self, proposal_id: int) -> None:
-        """A person takes what the camera saw (one tap): the held command, source ``vision``."""
-        def job() -> str | None:
-            found = next((p for p in self._proposals if p.id == proposal_id), None)
-            if found is None or self.match is None:
-                return None
-            self._proposals.remove(found)
-            self._apply(lambda: self.match.submit(found.command, Source.VISION), Source.VISION)
-            return None
-        self._queue(job)
-
-    def drop_proposal(self, proposal_id: int) -> None:
-        def job() -> None:
-            self._proposals = [p for p in self._proposals if p.id != proposal_id]
-        self._queue(job)
 
     def undo(self, steps: int = 1) -> None:
         def job() -> str | None:

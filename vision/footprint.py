@@ -190,6 +190,10 @@ def jacobian_at(H: np.ndarray, u: float, v: float) -> np.ndarray:
 # the read is tried a little off where the edges say: centre (cells) and turn (degrees)
 _SHIFTS = (-0.15, 0.0, 0.15)
 _TURNS = (-3.0, 0.0, 3.0)
+# and, where the best id fell short of its margin by less than half, finer and a little farther
+_FINE_SHIFTS = tuple(np.linspace(-0.3, 0.3, 7))
+_FINE_TURNS = tuple(np.linspace(-4.5, 4.5, 7))
+_FINE_SHORT = 0.5
 
 
 def _cells(image: np.ndarray, centre: np.ndarray, ang: np.ndarray, side: float) -> np.ndarray:
@@ -234,7 +238,8 @@ def _alike(templates: list) -> dict[int, list[int]]:
 
 def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
                    dictionary: str, details: list | None = None,
-                   templates: list | None = None, margins: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                   templates: list | None = None, margins: np.ndarray | None = None,
+                   grid: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Ids (N,) (-1: none) and rotations (N,) of markers of ``side`` px centred at ``mid``
     (N, 2), turned ``turn`` (N,) radians in ``image``, by correlation with the dictionary drawn
     as each patch's camera draws it (``templates``, per marker: :func:`vision.footprint.patch_templates`;
@@ -247,7 +252,8 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
     if templates is None:
         templates = [blurred_templates(dictionary)] * n
     t_ids, t_rots = templates[0][1], templates[0][2]  # one layout for all: blur-major, id, rotation
-    dx, dy, dt = np.meshgrid(_SHIFTS, _SHIFTS, np.radians(_TURNS), indexing="ij")
+    shifts, turns = grid or (_SHIFTS, _TURNS)
+    dx, dy, dt = np.meshgrid(shifts, shifts, np.radians(turns), indexing="ij")
     dx, dy, dt = dx.ravel(), dy.ravel(), dt.ravel()
     j = len(dx)
     cell = side / 6
@@ -283,4 +289,12 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
     good &= (bits < 0) | (bits == best)
     if details is not None:  # for looking at what was refused: (best id, r1, r2, contrast, bits)
         details.append((best, r1, r2, contrast, bits))
-    return np.where(good, best, -1), t_rots[mm]
+    ids, rots = np.where(good, best, -1), t_rots[mm]
+    short = np.flatnonzero(~good & (r1 >= settings.min_corr) & (contrast >= settings.min_contrast)
+                           & (misfit2 >= _FINE_SHORT * margin * misfit1)) if grid is None else []
+    if len(short):
+        # read again on a finer grid of nudges: every id at its own best place, the margin as strict
+        m_short = None if margins is None else np.asarray(margins)[short]
+        ids[short], rots[short] = _read_jittered(settings, image, mid[short], turn[short], side, dictionary, None,
+                                                 [templates[i] for i in short], m_short, (_FINE_SHIFTS, _FINE_TURNS))
+    return ids, rots

@@ -21,6 +21,7 @@ from .config import MarkerMap, MarkerSet
 from .detect import Detection, DetectorSettings, detect
 from .extent import board_extent_mm  # noqa: F401 (also this module's: vision.synth, benchmarks)
 from .plane import PlaneSettings, search_plane
+from .refine import fit_edges
 from .rescue import RescueSettings, rescue
 from .sighting import OFF_PITCH
 
@@ -171,7 +172,7 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
     if setup.rescue is not None:
         # the caps' search of the rescue stage reduces the plane's view rather than drawing its own
         found = sorted(found + rescue(setup, gray, found, setup.rescue, plane), key=lambda d: d.marker)
-    return locate(setup, found)
+    return locate(setup, found, gray)
 
 
 # How many pixels smaller than it is the reader measures a marker when too few caps are seen to
@@ -180,22 +181,41 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
 EDGE_SHRINK_PX = 0.4
 
 
-def size_ratios(raw: np.ndarray, side_px: np.ndarray, caps: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """Markers' sizes (N,) against the camera model, ``raw`` being measured / expected, with the
-    reader's edge shrink taken out: every marker looks smaller by about the same number of
-    pixels (the blur of the frame), measured here as the median over the caps (``caps``, a mask)
-    when there are three or more, else :data:`EDGE_SHRINK_PX`. Returns (ratios, shrink px, the
-    spread of the caps' shrink in px: a robust standard deviation, 0 with fewer than 5 caps)."""
-    side_px = np.maximum(np.asarray(side_px, float), 1.0)
+def edge_lengths(corners_px: np.ndarray, points_mm: np.ndarray, printed_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each marker's four edges (N, 4) as measured in the frame, px, and as long as the camera
+    model draws the printed marker (``printed_mm`` (N,)) there: edge k runs from corner k - 1 to
+    corner k of ``corners_px`` (N, 4, 2), and its board points ``points_mm`` (N, 4, 2), on the
+    plane at the marker's height, give the frame's pixels per millimetre along it. A camera tilted
+    35 degrees draws a cap's edges across its view a third shorter than those along it."""
+    px = np.linalg.norm(corners_px - corners_px[:, [3, 0, 1, 2]], axis=2)
+    mm = np.linalg.norm(points_mm - points_mm[:, [3, 0, 1, 2]], axis=2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = np.asarray(printed_mm, float)[:, None] * px / mm
+    return px, expected
+
+
+def size_ratios(px: np.ndarray, expected: np.ndarray, caps: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """Markers' sizes (N,) against the camera model, from their edges (N, 4) as measured and as
+    the model draws them at their height there (:func:`edge_lengths`), with the reader's edge
+    shrink taken out: every edge looks shorter by about the same number of pixels (the blur of
+    the frame), measured as the median over the caps (``caps``, a mask) when there are three or
+    more, else :data:`EDGE_SHRINK_PX`. The ratio is the measured edges' sum over the model's, so
+    each edge counts by its length in pixels: a pixel of error on a foreshortened edge is a
+    larger share of it, and averaging the edges in millimetres let it swing a cap seen at a steep
+    tilt 6-9 % (taken for lifted). Returns (ratios, shrink px, the spread of the caps' shrink in
+    px: a robust standard deviation, 0 with fewer than 5 caps)."""
+    px, expected = np.asarray(px, float), np.asarray(expected, float)
+    each = (expected - px).mean(axis=1)
     spread = 0.0
     if int(caps.sum()) >= 3:
-        each = side_px[caps] * (1.0 - raw[caps])
-        shrink = float(np.clip(np.median(each), -0.5, 1.5))
-        if len(each) >= 5:
-            spread = float(1.4826 * np.median(np.abs(each - np.median(each))))
+        shrink = float(np.clip(np.median(each[caps]), -0.5, 1.5))
+        if int(caps.sum()) >= 5:
+            spread = float(1.4826 * np.median(np.abs(each[caps] - np.median(each[caps]))))
     else:
         shrink = EDGE_SHRINK_PX
-    return raw / (1.0 - shrink / side_px), shrink, spread
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = (px.sum(axis=1) + 4 * shrink) / np.maximum(expected.sum(axis=1), 1e-9)
+    return ratios, shrink, spread
 
 
 def size_limits(max_error: float, side_px: float, spread_px: float = 0.0) -> tuple[float, float]:
@@ -247,8 +267,47 @@ def place(board: GridBoard, x: float, y: float) -> tuple[Square | None, Square |
     return None, None, board.off_pitch_area(x, y) or OFF_PITCH
 
 
-def locate(setup: VisionSetup, detections: list[Detection]) -> FrameResult:
-    """Board positions of the detected markers; conflicts and doubtful markers set aside."""
+def remeasure(setup: VisionSetup, gray: np.ndarray, points_mm: np.ndarray, height_mm: float,
+              printed_mm: float) -> np.ndarray | None:
+    """A second measure of a marker whose size looked wrong: its corners (4, 2) px fitted again
+    to the grey frame's (H, W) uint8 edges, starting from where the camera model draws the
+    printed marker at the first measure's centre and turn (``points_mm`` (4, 2), its corners on
+    the plane at ``height_mm``, ArUco order), or None where the edges do not fit. At a steep tilt
+    a small marker's corners from the search are off by a pixel or two now and then (a cap's
+    margin is a pixel wide across the view): started from the model's shape, the lines fitted to
+    all four edges measure its size again on its own evidence, so a lifted cap still looks
+    larger and a standing one no longer does."""
+    centre = points_mm.mean(axis=0)
+    u = (points_mm[1] - points_mm[0]) + (points_mm[2] - points_mm[3])
+    v = (points_mm[3] - points_mm[0]) + (points_mm[2] - points_mm[1])
+    nu = float(np.linalg.norm(u))
+    if not np.isfinite(nu) or nu < 1e-9:
+        return None
+    u = u / nu
+    w = np.array([-u[1], u[0]]) * (1.0 if float(np.dot(v, [-u[1], u[0]])) >= 0 else -1.0)
+    half = printed_mm / 2
+    model = centre + np.array([[-half, -half], [half, -half], [half, half], [-half, half]]) @ np.stack([u, w])
+    quad = setup.camera.project(np.column_stack([model, np.full(4, height_mm)]))
+    x, y = quad[:, 0], quad[:, 1]
+    clockwise = float((x * np.roll(y, -1) - np.roll(x, -1) * y).sum()) > 0
+    order = [0, 1, 2, 3] if clockwise else [0, 3, 2, 1]  # fit_edges wants them clockwise on screen
+    fitted, ok = fit_edges(gray, quad[order][None], samples=REMEASURE_SAMPLES)
+    if not ok[0]:
+        return None
+    out = np.empty((4, 2))
+    out[order] = fitted[0]
+    return out
+
+
+# Edge points per side for :func:`remeasure` (7: as many misread caps at 25-40 degrees measured
+# within their limits as at 9 or 13, and fewer fits given up).
+REMEASURE_SAMPLES = 7
+
+
+def locate(setup: VisionSetup, detections: list[Detection], gray: np.ndarray | None = None) -> FrameResult:
+    """Board positions of the detected markers; conflicts and doubtful markers set aside. With
+    the grey frame (H, W) uint8 ``gray``, a marker whose size looks wrong is measured once more
+    (:func:`remeasure`) before it is set aside."""
     ms, board = setup.markers, setup.board
     if not detections:
         return FrameResult()
@@ -263,15 +322,15 @@ def locate(setup: VisionSetup, detections: list[Detection]) -> FrameResult:
     finite = np.isfinite(centres).all(axis=1)
     up = (pts[:, 0] + pts[:, 1]) / 2 - (pts[:, 2] + pts[:, 3]) / 2
     facings = (np.degrees(np.arctan2(up[:, 1], up[:, 0])) % 360.0).tolist()
-    # the size check: each marker's side on the plane at its own height, against its printed
-    # side (so 1.0 for a cap where the camera model says it is; a lifted cap is nearer the
-    # camera and larger), with the reader's edge shrink taken out (see size_ratios)
-    sides_mm = np.linalg.norm(pts - pts[:, [3, 0, 1, 2]], axis=2).mean(axis=1)
+    # the size check: each marker's edges against the camera model's drawing of its printed
+    # marker at its own height there (so 1.0 for a cap where the model says it is; a lifted cap
+    # is nearer the camera and larger), with the reader's edge shrink taken out (see size_ratios)
     printed = np.array([ms.side_of(d.marker) for d in detections])
     kinds = [ms.kind_of(d.marker) for d in detections]
     side_px = np.array([d.side_px for d in detections])
     is_cap = np.array([k == "figure" for k in kinds]) & finite
-    ratios_arr, _, spread = size_ratios(sides_mm / printed, side_px, is_cap)
+    edges_px, model_px = edge_lengths(corners, pts, printed)
+    ratios_arr, shrink, spread = size_ratios(edges_px, model_px, is_cap)
     ratios = ratios_arr.tolist()
     size_warning = _size_warning(ratios_arr[is_cap], ms)
     xy = centres.tolist()
@@ -301,6 +360,18 @@ def locate(setup: VisionSetup, detections: list[Detection]) -> FrameResult:
         high, low = size_limits(setup.max_size_error, float(side_px[i]), spread)
         if kind == "ball":  # a thin token: a hand holding it is what the size shows
             high, low = 1 + 2 * (high - 1), 1 - 2 * (1 - low)
+        if not low <= ratio <= high and gray is not None:
+            again = remeasure(setup, gray, pts[i], float(heights[i]), float(printed[i]))
+            if again is not None:
+                at = marker_points_mm(setup.camera, again[None], heights[i:i + 1], setup.plane_homography)
+                e_px, m_px = edge_lengths(again[None], at, printed[i:i + 1])
+                # the frame's own edge shrink, not the default one
+                second = float((e_px.sum() + 4 * shrink) / max(m_px.sum(), 1e-9))
+                if low <= second <= high:
+                    ratio = second
+                    xy[i] = at[0].mean(axis=0).tolist()
+                    u2 = (at[0, 0] + at[0, 1]) / 2 - (at[0, 2] + at[0, 3]) / 2
+                    facings[i] = float(np.degrees(np.arctan2(u2[1], u2[0])) % 360.0)
         if not low <= ratio <= high:
             state = "lifted" if ratio > 1 else "tipped over"
             warnings.append(f"marker {marker} looks {ratio:.2f} times the size it has there "

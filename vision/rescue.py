@@ -40,6 +40,7 @@ from .extent import board_extent_mm
 from .footprint import _likeness, _read_jittered, jacobian_at, patch_templates
 from .plane import plane_view, resample
 from .refine import STRONG_EDGE, _sample, fit_edges, square_homographies
+from .turned import look_turned
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +53,16 @@ class RescueSettings:
     (7: as many of the tuning scenes' markers were candidates as at 8, at three quarters of the
     pixels); a candidate's core darker than what is beside it by ``contrast`` on three sides of
     four and holding black and white ``spread`` apart (grey levels); with three or more markers
-    of its size read, only candidates scoring ``like_share`` of their median. The work per
-    frame: at most ``max_patches`` figure candidates, and ``per_unread`` for each figure id
-    not read yet; ``max_ball_patches`` for the ball. The patches: ``cell_px`` pixels a marker
+    of its size read, only candidates scoring ``like_share`` of their median (0, none: a small
+    blurred marker scores far below the sharp ones read, and at 0.4 10 of the 9 mm tuning
+    scenes' 499 markers were never looked at). The work per frame: at most ``max_patches``
+    figure candidates, and ``per_unread`` for each figure id not read yet (60 and 4: at 40 and 3
+    frames of 9 mm markers mostly unread spent them before reaching a third of their caps);
+    ``max_ball_patches`` for the ball. Of the candidates that read nothing, the likeliest are
+    drawn again at ``turned_turns`` turns (:mod:`vision.turned`: a small marker's turn, measured
+    on its patch at a third of the resolution, can be far off): ``turned_tries`` at most, and
+    ``turned_per_unread`` for each figure id not read yet; for the ball, where none was read,
+    ``ball_tries`` at ``ball_turns`` turns. The patches: ``cell_px`` pixels a marker
     cell, ``patch_sides`` marker sides across; a first look keeps candidates whose cap margin
     is ``min_rim`` grey levels brighter than a black border and whose cells correlate
     ``screen_corr`` with some marker. The reading: a correlation of ``min_corr``, a contrast of
@@ -68,12 +76,17 @@ class RescueSettings:
     view_marker_px: float = 7.0
     cell_px: int = 6
     patch_sides: float = 1.9
-    max_patches: int = 40
-    per_unread: float = 3.0
+    max_patches: int = 60
+    per_unread: float = 4.0
     min_rim: float = 15.0
     screen_corr: float = 0.8
-    like_share: float = 0.4
+    like_share: float = 0.0
     max_ball_patches: int = 30
+    ball_tries: int = 6
+    ball_turns: int = 8
+    turned_tries: int = 20
+    turned_per_unread: float = 2.0
+    turned_turns: int = 4
     contrast: float = 12.0
     spread: float = 35.0
     min_corr: float = 0.93
@@ -298,14 +311,15 @@ class Candidate:
 
 def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel, view: SearchView,
                  centres: np.ndarray, marker_mm: float, cap_mm: float, dictionary: str,
-                 accept: set[int]) -> tuple[list[Detection], list[Candidate]]:
+                 accept: set[int], turns: np.ndarray | None = None) -> tuple[list[Detection], list[Candidate]]:
     """Rectify, locate and read the candidates at view pixels ``centres`` (N, 2) from the grey
     frame (H, W) uint8: detections (frame pixels) whose id is in ``accept``, and every
     candidate's story for the debug image.
 
     Each patch is first drawn square to the board to find the marker's turn, then again turned
     with it, so that the marker's black border inside its cap's white margin is found with box
-    sums; its edges are fitted and its id read at its printed size (the patch is to scale)."""
+    sums; its edges are fitted and its id read at its printed size (the patch is to scale).
+    ``turns`` (N,) radians: the patches' turns given, instead of measured (:mod:`vision.turned`)."""
     n = len(centres)
     if not n:
         return [], []
@@ -318,11 +332,13 @@ def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel
     Hs = patch_homographies(camera, view.board_points(centres)[:, :2], view.z_mm, mm_px, size)
     flags = cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP
     # the marker's turn, from a first look at a third of the resolution (its edges are there)
-    small = size // 3
-    to_small = np.diag([(size - 1) / (small - 1), (size - 1) / (small - 1), 1.0])
-    firsts = [cv2.warpPerspective(gray, H @ to_small, (small, small), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                  borderMode=cv2.BORDER_REPLICATE) for H in Hs]
-    thetas = _turns(np.vstack(firsts), n, small, 0.5 * side * (small - 1) / (size - 1))
+    thetas = turns
+    if turns is None:
+        small = size // 3
+        to_small = np.diag([(size - 1) / (small - 1), (size - 1) / (small - 1), 1.0])
+        firsts = [cv2.warpPerspective(gray, H @ to_small, (small, small), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                      borderMode=cv2.BORDER_REPLICATE) for H in Hs]
+        thetas = _turns(np.vstack(firsts), n, small, 0.5 * side * (small - 1) / (size - 1))
     turned_H = [_turned(H, theta, (c0, c0)) for H, theta in zip(Hs, thetas)]
     tiles = [cv2.warpPerspective(gray, Ht, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
              for Ht in turned_H]
@@ -553,6 +569,14 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
         centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
         got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
                                   accept - {d.marker for d in out})
+        # the likeliest of those that read nothing, turned every way (the ball: where none was read)
+        tries = settings.ball_tries if name == "ball" else min(settings.turned_tries,
+                                                               int(settings.turned_per_unread * len(accept)))
+        left = accept - {d.marker for d in out} - {d.marker for d in got}
+        if tries and left and (name != "ball" or not got):
+            more, seen = look_turned(settings, gray, cam, view, story, marker_mm, cap_mm, ms.dictionary, left, tries,
+                                     settings.ball_turns if name == "ball" else settings.turned_turns)
+            got, story = got + more, story + seen
         out += one_per_id(got)
         stories[name] = story
         views[name] = (view, image)
