@@ -112,7 +112,7 @@ class Match:
         evolve = self.ruleset.evolve
         fold_payload = _payload_fold(self.ruleset)
         handler_of = _handlers(fold_payload).get
-        envelope = self.ruleset.envelope if fold_payload else None  # what evolve applies after the payload
+        envelope = getattr(self.ruleset, "envelope", None) if fold_payload else None  # applied after the payload
         saved, starts = self._saved, self._batch_starts
         state, batch, offset = self._state, None, len(self._events)
         unshared = UNSHARED  # what records.in_place sets, set here without a call per event
