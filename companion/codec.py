@@ -457,6 +457,9 @@ def _convert(hint: Any, dec: Decoder, var: str, key: str, env: dict[str, Any]) -
     inline = _INLINE.get(hint)
     if inline:
         return [f"if type({var}) is not {inline}:", f"    {bail}"]
+    if hint is float:  # a finite float is kept as it is (an int, NaN or infinity: the full decoder decides)
+        env["INF"] = _INF
+        return [f"if type({var}) is not float or not -INF < {var} < INF:", f"    {bail}"]
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
@@ -521,11 +524,16 @@ def _builder_lines(tp: type, names: list[str], variables: list[str], env: dict[s
     setters = _slot_setters(tp, names)
     if setters is None:
         return [f"return tp({', '.join(f'{n}={v}' for n, v in zip(names, variables))})"]
-    lines = ["o = new(tp)"]
-    env["new"] = object.__new__
-    for i, (setter, var) in enumerate(zip(setters, variables)):
-        env[f"s{i}"] = setter
-        lines.append(f"s{i}(o, {var})")
+    env["new"] = object.__new__  # (marks a record built slot by slot, for the callers)
+    twin = _twin(tp)
+    if twin is not None:
+        env["twin"] = twin
+        lines = ["o = twin()"] + [f"o.{name} = {var}" for name, var in zip(names, variables)] + ["o.__class__ = tp"]
+    else:
+        lines = ["o = new(tp)"]
+        for i, (setter, var) in enumerate(zip(setters, variables)):
+            env[f"s{i}"] = setter
+            lines.append(f"s{i}(o, {var})")
     post = getattr(tp, "__post_init__", None)
     if post is not None:
         env["post"] = post
@@ -556,6 +564,37 @@ def _slot_setters(tp: type, names: list[str]) -> list[Callable[[Any, Any], None]
             return None
         setters.append(slot.__set__)
     return setters
+
+
+_twins: dict[type, type | None] = {}
+
+
+def _twin(tp: type) -> type | None:
+    """A plain twin of a frozen slotted record class: the same bases and slots, with
+    ordinary attribute setting. A record is built as a twin, its slots set as attributes
+    (which Python does inline, where calling each slot's setter makes a call with an
+    argument tuple), then given its real class: Python checks, on that assignment, that
+    the two lay out their slots the same way, so it is the same instance, field for field,
+    that ``__init__`` would make. ``None`` where that does not apply (a name Python would
+    mangle, another metaclass or ``__new__``); its callers then fill the slots through
+    their setters."""
+    try:
+        return _twins[tp]
+    except KeyError:
+        pass
+    twin = None
+    slots = tp.__dict__.get("__slots__")
+    if (type(tp) is type and tp.__new__ is object.__new__ and isinstance(slots, tuple)
+            and not any(name.startswith("__") for name in slots)):
+        try:
+            twin = type(tp.__name__, tp.__bases__, {
+                "__slots__": slots, "__init__": object.__init__, "__setattr__": object.__setattr__,
+                "__module__": __name__, "__qualname__": f"_twin.{tp.__name__}"})
+            twin().__class__ = tp  # Python refuses (TypeError) unless the layouts agree
+        except TypeError:
+            twin = None
+    _twins[tp] = twin
+    return twin
 
 
 def constructor(tp: type) -> Callable[..., Any]:

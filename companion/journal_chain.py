@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from itertools import chain, compress
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .codec import _slot_setters, constructor, fast_decoder, from_json
+from .codec import _slot_setters, _twin, constructor, fast_decoder, from_json
 from .errors import DecodeError, TouchlineError
 from .events import Event, Source, parse_time, payload_type
 
@@ -260,20 +260,22 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
             keep(prev)
             add(_make_event(seq, b, when_of[at], source_of[source], payload_of[key]))
     else:
-        # Event's slots filled directly (its __init__ only sets them): no call per event.
-        new, set_seq, set_batch, set_at, set_source, set_payload = object.__new__, *_EVENT_SLOTS
+        # Each Event built as its twin with its slots set, then given its class (codec._twin:
+        # the same instance its __init__, which only sets them, would make): no call per event.
+        twin, event_class = _EVENT_SLOTS, Event
         events = []
         add = events.append
         for seq, b, at, source, type_, data, key in zip(seqs, batches, ats, sources, types_, datas, keys):
             prev = sha256(f"{prev}\n{seq}\n{b}\n{at}\n{source}\n{type_}\n{data}".encode("utf-8", "surrogatepass")
                           ).hexdigest()
             keep(prev)
-            event = new(Event)
-            set_seq(event, seq)
-            set_batch(event, b)
-            set_at(event, when_of[at])
-            set_source(event, source_of[source])
-            set_payload(event, payload_of[key])
+            event = twin()
+            event.seq = seq
+            event.batch = b
+            event.at = when_of[at]
+            event.source = source_of[source]
+            event.payload = payload_of[key]
+            event.__class__ = event_class
             add(event)
     if chained and stored != tuple(hashes):
         return None
@@ -384,9 +386,9 @@ def _walk(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tuple[int
 
 
 _make_event = constructor(Event)
-# Event's slot setters in field order, when its __init__ only sets them (no __post_init__).
-_EVENT_SLOTS = _slot_setters(Event, ["seq", "batch", "at", "source", "payload"]) \
-    if not hasattr(Event, "__post_init__") else None
+# Event's twin (codec._twin), when its __init__ only sets its slots (no __post_init__).
+_EVENT_SLOTS = _twin(Event) if _slot_setters(Event, ["seq", "batch", "at", "source", "payload"]) is not None \
+    and not hasattr(Event, "__post_init__") else None
 
 
 def _kind(type_: str, source: str) -> tuple[Any, Source, Callable[[Any], Any]]:

@@ -112,6 +112,7 @@ class Match:
         evolve = self.ruleset.evolve
         fold_payload = _payload_fold(self.ruleset)
         handler_of = _handlers(fold_payload).get
+        envelope = getattr(self.ruleset, "envelope", None) if fold_payload else None  # applied after the payload
         saved, starts = self._saved, self._batch_starts
         state, batch, offset = self._state, None, len(self._events)
         unshared = UNSHARED  # what records.in_place sets, set here without a call per event
@@ -128,6 +129,8 @@ class Match:
                         payload = event.payload
                         handler = handler_of(type(payload))
                         new = handler(state, payload) if handler else fold_payload(state, payload)
+                        if envelope is not None:
+                            new = envelope(state, new, event)
                     else:
                         new = evolve(state, event)
                 except Exception as exc:  # a stored event the rules cannot apply: name it

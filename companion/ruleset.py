@@ -144,6 +144,11 @@ class GameRules:
     over_phase: ClassVar[Enum]                    # the phase a finished match is in
     setup_section: ClassVar[str]                  # the rulebook section that says to create the match first
     ending_section: ClassVar[str]                 # ... and the one that ends the match
+    # A game whose fold also reads an event's envelope (the Fußball-Liga's clocks read its
+    # time) names a function (state before, state after the payload's fold, event) -> state
+    # here, as a staticmethod: ``evolve`` applies it after the payload's fold, and so does a
+    # replay (Match), which calls the payload's handler itself.
+    envelope: ClassVar[Callable[[Any, Any, Event], Any] | None] = None
 
     def refuse(self, section: str, message: str) -> RuleViolation:
         return RuleViolation(f"{self.title} rulebook, {section}", message)
@@ -162,7 +167,9 @@ class GameRules:
         return tx.out
 
     def evolve(self, state: Any, event: Event) -> Any:
-        return self.transaction.evolve(state, event.payload)
+        s = self.transaction.evolve(state, event.payload)
+        envelope = self.envelope
+        return s if envelope is None else envelope(state, s, event)
 
     def open_actions(self, state: Any) -> tuple[OpenAction, ...]:
         if not state.created or state.phase is self.over_phase:

@@ -108,3 +108,34 @@ def test_fast_payloads_are_the_classes_own_instances():
     make = constructor(Event)
     built = make(event.seq, event.batch, event.at, event.source, payload)
     assert built == event and hash(built) == hash(event) and repr(built) == repr(event)
+
+
+def test_records_built_through_their_twin_are_the_classes_own():
+    """A record built as its twin and given its class (codec._twin) is the instance the
+    class's __init__ makes: same class, fields, equality, hash and repr, frozen as ever;
+    a class whose slots Python would mangle gets no twin (its slots are set one by one)."""
+    import dataclasses
+
+    from companion.codec import _twin
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Base:
+        a: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Child(Base):
+        b: str
+        c: tuple[int, ...] = ()
+
+    make = constructor(Child)
+    assert _twin(Child) is not None
+    built = make(1, "x", (2, 3))
+    assert type(built) is Child and built == Child(1, "x", (2, 3)) and hash(built) == hash(Child(1, "x", (2, 3)))
+    assert repr(built) == repr(Child(1, "x", (2, 3)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.b = "y"  # type: ignore[misc]
+
+    class Mangled:
+        __slots__ = ("__secret",)
+
+    assert _twin(Mangled) is None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from ..codec import constructor
 from ..events import format_time, parse_time
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -33,6 +34,8 @@ class Instant:
         if at.tzinfo is None:
             raise ValueError(f"an instant needs a time zone: {at!r}")
         # Aware minus aware is taken in UTC (no conversion first); // counts whole microseconds.
+        if cls is Instant:  # built as the codec builds records (no frozen __init__): once per event time
+            return _new_instant((at - _EPOCH) // _MICROSECOND)
         return cls((at - _EPOCH) // _MICROSECOND)
 
     @classmethod
@@ -59,6 +62,9 @@ class Instant:
 
     def __repr__(self) -> str:
         return f"Instant.parse({self.to_json()!r})"
+
+
+_new_instant = constructor(Instant)
 
 
 @dataclass(frozen=True, slots=True)

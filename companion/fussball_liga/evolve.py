@@ -1,6 +1,6 @@
 """The fold: how each event changes the match state. No rules are decided here; ``decide``
 already wrote its conclusions into the events, so this stays small and fast. (The clocks
-are brought up to an event's time by timing.sync, which needs the envelope's time.)"""
+are brought up to an event's time by timing.stamp, which needs the envelope's time.)"""
 
 from __future__ import annotations
 

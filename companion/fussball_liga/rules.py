@@ -13,7 +13,6 @@ from . import (bonus, discipline, dribbling, interception, kicks, landing, movem
                timing)
 from . import commands as c
 from . import events as ev
-from .clock import Instant
 from .flow import advance
 from .model import (AdvantageCtx, Ask, BonusCtx, Choice, DribbleCtx, EndsCtx, GoalPostCtx, GoalShotCtx, InterceptCtx,
                     KeeperCtx, LigaState, PenaltyCtx, Phase, ReceiverCtx, SaveCtx, TakePassCtx, TossCtx, TossPickCtx)
@@ -22,8 +21,7 @@ from .open_actions import open_actions
 from .ranges import reachable
 from .sightings import command_for, standing
 from .summary import log_line, pending, summary
-from .evolve import HANDLERS as _HANDLERS, evolve_payload
-from .timing import sync as _sync
+from .timing import stamp as _stamp
 from .tx import Tx, refuse
 
 
@@ -104,27 +102,10 @@ class FussballLigaRules(GameRules):
     setup_section = "Set-Up"
     ending_section = "Game Duration"
 
-    def __init__(self) -> None:
-        self._last: tuple = (None, None)  # the last event time folded and its Instant
+    envelope = staticmethod(_stamp)  # the clocks brought to each event's time (timing.stamp)
 
     def initial_state(self) -> LigaState:
         return LigaState()
-
-    def evolve(self, state: LigaState, event: Event) -> LigaState:
-        payload = event.payload
-        fold = self.transaction.evolve
-        # What GameRules.evolve does, with the standard fold's handler called straight away.
-        handler = _HANDLERS.get(type(payload)) if fold is evolve_payload else None
-        s = handler(state, payload) if handler is not None else fold(state, payload)
-        if not s.created:
-            return s
-        at, last = event.at, self._last  # the events of one command share their time: convert it once
-        if last[0] is at:
-            instant = last[1]
-        else:
-            instant = Instant.of(at)
-            self._last = (at, instant)  # one assignment: safe if threads share the ruleset
-        return _sync(s, instant, s is not state)
 
     def pending(self, state: LigaState) -> tuple[Request, ...]:
         return pending(state)

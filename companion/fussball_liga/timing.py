@@ -1,7 +1,7 @@
 """Real time: the half's clock and the phase time limit, folded from journaled events.
 
 The tablet is the clock. Each event's envelope time starts or stops the stopwatches
-(``sync``): the half's clock runs from its kick-off until the half ends, except while
+(``stamp``): the half's clock runs from its kick-off until the half ends, except while
 paused; the phase timer (an egg timer: one for the phase; a chess clock: each coach's own,
 running while he is to act) runs in the shot and movement phases while nothing is
 pending. "Time up" is a proposal from the tablet, checked against these readings, so a
@@ -10,6 +10,7 @@ replay gives the same clocks and the same decisions.
 
 from __future__ import annotations
 
+from ..events import Event
 from ..records import _unshared as _UNSHARED
 from ..teams import Team
 from . import events as ev
@@ -44,19 +45,35 @@ _SHOT, _MOVEMENT, _OVER = Phase.SHOT, Phase.MOVEMENT, Phase.OVER
 _EGG, _CHESS = PhaseLimit.EGG_TIMER, PhaseLimit.CHESS_CLOCK
 
 
-def sync(s: LigaState, at: Instant, fresh: bool) -> LigaState:
-    """Start or stop each stopwatch as of ``at`` (an event's time), to match the state.
-    ``fresh``: ``s`` was made by this event's fold and is not shared yet, so it is stamped
-    in place (a fold step then copies the state once, not twice)."""
+# The last event time stamped and its Instant: the events of one command share their time,
+# converted once. One tuple, replaced whole: safe if threads fold at once.
+_last: list[tuple] = [(None, None)]
+
+
+def stamp(before: LigaState, s: LigaState, event: Event) -> LigaState:
+    """The fold's envelope step (GameRules.envelope): once the match exists, start or stop
+    each stopwatch as of the event's time, to match ``s``, the state its payload folded to
+    from ``before``. A state the payload's fold made (``s is not before``) is not shared
+    yet, so it is stamped in place (a fold step then copies the state once, not twice)."""
+    if not s.created:
+        return s
+    when = event.at
+    last = _last[0]
+    if last[0] is when:
+        at = last[1]
+    else:
+        at = Instant.of(when)
+        _last[0] = (when, at)
     # Runs on every event of a replay, so ``timed``, ``actor`` and the stopwatches' start
     # and stop are written out where they are cheap: most events start or stop nothing.
     c = s.clocks
     half = c.half
     phase = c.phase
+    chess = c.chess
+    limit = s.options.phase_limit
     if c.half_on and not c.paused and s.period in _TIMED_PERIODS and s.phase is not _OVER:
         if half.since is None:
             half = Stopwatch(half.used_us, at)
-        limit = s.options.phase_limit
         if limit is _EGG:
             ph = s.phase
             if not s.queue and not s.phase_time_up and (ph is _MOVEMENT or (ph is _SHOT and s.restart is None)):
@@ -75,21 +92,24 @@ def sync(s: LigaState, at: Instant, fresh: bool) -> LigaState:
         if phase.since is not None:
             phase = Stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
         on_clock = None
-    chess = c.chess
-    for team, sw in c.chess.items():
-        if on_clock is team:
-            new = sw.start(at)
-        elif sw.since is None:
-            continue  # stopped, and stays so
-        else:
-            new = sw.stop(at)
-        if new is not sw:
-            chess = {**chess, team: new}
+    # Only a chess clock ever starts a coach's stopwatch (on_clock is None under any other
+    # limit, and the options are the match's from its creation on): under another limit
+    # they all stay stopped, and there is nothing to start or stop.
+    if limit is _CHESS:
+        for team, sw in c.chess.items():
+            if on_clock is team:
+                new = sw.start(at)
+            elif sw.since is None:
+                continue  # stopped, and stays so
+            else:
+                new = sw.stop(at)
+            if new is not sw:
+                chess = {**chess, team: new}
     if half is c.half and phase is c.phase and chess is c.chess:
         clocks = c
     else:
         clocks = _with(c, half=half, phase=phase, chess=chess)
-    if fresh or s is _UNSHARED[0]:  # stamped in place (what changed() would do for the replay's state)
+    if s is not before or s is _UNSHARED[0]:  # stamped in place (what changed() would do for the replay's state)
         fields = s.__dict__
         fields["clocks"] = clocks
         fields["clock_at"] = at
