@@ -116,7 +116,7 @@ def test_a_best_id_just_short_of_its_margin_is_read_again_on_a_finer_grid(monkey
 def test_a_candidate_read_as_two_ids_at_two_turns_is_neither(monkeypatch):
     """Turned four ways, one candidate reads as 5 at one turn and as 9 (an id not asked for) at
     another: neither is given; another candidate read as 7 at two turns is 7, once."""
-    import vision.rescue
+    import vision.turned
     from vision.detect import Detection
     from vision.rescue import Candidate
 
@@ -132,7 +132,7 @@ def test_a_candidate_read_as_two_ids_at_two_turns_is_neither(monkeypatch):
         got = [Detection(m, sq + 30.0 * (i // 4)) for i, m in enumerate(reads) if m >= 0]
         return got, [replace(story[i // 4], marker=m) for i, m in enumerate(reads)]
 
-    monkeypatch.setattr(vision.rescue, "read_patches", fake)
+    monkeypatch.setattr(vision.turned, "read_patches", fake)
     got, seen = look_turned(s, None, None, None, story, 9.0, 12.0, "DICT_4X4_50", {5, 7}, 2, 4)
     assert [d.marker for d in got] == [7]
     assert [c.marker for c in seen] == [-1, -1, -1, -1, 7, 7, -1, -1]

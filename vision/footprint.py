@@ -14,7 +14,7 @@ at each sample point is the chance that a Gaussian of the patch's covariance (th
 and pixel, carried into the patch by the homography's Jacobian at the marker) falls in it:
 exact for the model, computed once per patch for a few blur levels and shared by every id and
 rotation (a template is a sum of its cells' images). :func:`patch_templates` draws them;
-:func:`_read_jittered` reads a located patch with them (:func:`vision.rescue.read_patches`
+:func:`_read_jittered` reads a located patch with them (:func:`vision.patches.read_patches`
 locates it).
 """
 

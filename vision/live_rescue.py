@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from .detect import Detection, Rect
-from .rescue import RescueSettings, dark_squares, one_per_id, read_patches, search_view
+from .patches import one_per_id, read_patches
+from .rescue import RescueSettings, dark_squares, search_view
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
                ) -> tuple[list[Detection], np.ndarray, list[int]]:
     """Markers read in the grey frame (H, W) uint8 at ``places`` by the rescue stage's candidate
     search (dark squares of a marker's size on the caps' plane seen from above, here only on the
-    part of that view under each place) and its reading (:func:`vision.rescue.read_patches`).
+    part of that view under each place) and its reading (:func:`vision.patches.read_patches`).
     ``found``: read in this frame already (never read again, their places not searched);
     ``known``: where markers were read before (an open place, ``accept`` empty, does not search
     there either, nor within a marker of the ``barren`` points (K, 2) frame pixels). Returns

@@ -26,7 +26,6 @@ measure a marker, not be given the size assumed here).
 from __future__ import annotations
 
 import logging
-import math
 import time
 from dataclasses import dataclass
 
@@ -37,9 +36,8 @@ from calibration.camera import CameraModel
 
 from .detect import Detection
 from .extent import board_extent_mm
-from .footprint import _likeness, _read_jittered, jacobian_at, patch_templates
+from .patches import Candidate, one_per_id, read_patches
 from .plane import plane_view, resample
-from .refine import STRONG_EDGE, _sample, fit_edges, square_homographies
 from .turned import look_turned
 
 log = logging.getLogger(__name__)
@@ -259,260 +257,6 @@ def _squared_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return dx * dx + dy * dy
 
 
-# --- patches --------------------------------------------------------------------------------------
-
-def patch_homographies(camera: CameraModel, centres_mm: np.ndarray, z_mm: float, mm_per_px: float,
-                       size: int) -> np.ndarray:
-    """Homographies (N, 3, 3) from patch pixels (u, v) to frame pixels, for square patches of
-    ``size`` px centred on board points ``centres_mm`` (N, 2) at ``z_mm``, ``mm_per_px`` each,
-    u along +x and v along -y (seen from above): exact at the patch's corners (the lens's
-    distortion is smooth over a cap: a few hundredths of a pixel in between)."""
-    n = len(centres_mm)
-    half = (size - 1) / 2 * mm_per_px
-    xy = centres_mm[:, None, :] + np.array([[-half, half], [half, half], [half, -half], [-half, -half]])[None]
-    pts = np.concatenate([xy, np.full((n, 4, 1), z_mm)], axis=2).reshape(-1, 3)
-    return square_homographies(camera.project(pts).reshape(n, 4, 2), float(size - 1))
-
-
-def _turns(stack: np.ndarray, n: int, size: int, sigma: float, at: np.ndarray | None = None) -> np.ndarray:
-    """Per patch (``n`` patches of ``size`` stacked in rows), the angle (n,) radians, modulo 90
-    degrees, of the square around its centre (or around the points ``at`` (n, 2)): its edges'
-    gradient directions times four, averaged with their strengths near it."""
-    p = stack.astype(np.float32)
-    gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3).reshape(n, size, size)
-    gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3).reshape(n, size, size)
-    c2, s2 = gx * gx - gy * gy, 2 * gx * gy
-    mm = np.maximum(gx * gx + gy * gy, 1e-6)
-    r = np.arange(size, dtype=np.float32)
-    if at is None:
-        at = np.full((n, 2), (size - 1) / 2, np.float32)
-    wx = np.exp(-(r[None, :] - at[:, 0:1]) ** 2 / (2 * sigma * sigma)).astype(np.float32)  # (n, size)
-    wy = np.exp(-(r[None, :] - at[:, 1:2]) ** 2 / (2 * sigma * sigma)).astype(np.float32)
-    wt = wy[:, :, None] * wx[:, None, :]
-    a = ((c2 * c2 - s2 * s2) / mm * wt).sum(axis=(1, 2))
-    b = ((2 * c2 * s2) / mm * wt).sum(axis=(1, 2))
-    return np.arctan2(b, a) / 4
-
-
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A looked-at cap top: its view pixel, its patch (P, P) uint8, the homography (3, 3) from
-    patch to frame pixels, the quad (4, 2) located in the patch, whether its edges fit, the id
-    read (-1: none), and how much brighter its cap's margin is than the marker's border."""
-
-    view_px: tuple[float, float]
-    patch: np.ndarray
-    to_frame: np.ndarray
-    quad: np.ndarray
-    fitted: bool
-    marker: int
-    rim: float = 0.0
-
-
-def read_patches(settings: RescueSettings, gray: np.ndarray, camera: CameraModel, view: SearchView,
-                 centres: np.ndarray, marker_mm: float, cap_mm: float, dictionary: str,
-                 accept: set[int], turns: np.ndarray | None = None) -> tuple[list[Detection], list[Candidate]]:
-    """Rectify, locate and read the candidates at view pixels ``centres`` (N, 2) from the grey
-    frame (H, W) uint8: detections (frame pixels) whose id is in ``accept``, and every
-    candidate's story for the debug image.
-
-    Each patch is first drawn square to the board to find the marker's turn, then again turned
-    with it, so that the marker's black border inside its cap's white margin is found with box
-    sums; its edges are fitted and its id read at its printed size (the patch is to scale).
-    ``turns`` (N,) radians: the patches' turns given, instead of measured (:mod:`vision.turned`)."""
-    n = len(centres)
-    if not n:
-        return [], []
-    cells = 6  # a 4 x 4 code and its black border
-    side = float(cells * settings.cell_px)  # the marker's side in the patch
-    mm_px = marker_mm / side
-    size = int(round(settings.patch_sides * side)) | 1
-    c0 = (size - 1) / 2
-    margin = int(max(2, round((cap_mm - marker_mm) / 2 / mm_px)))
-    Hs = patch_homographies(camera, view.board_points(centres)[:, :2], view.z_mm, mm_px, size)
-    flags = cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP
-    # the marker's turn, from a first look at a third of the resolution (its edges are there)
-    thetas = turns
-    if turns is None:
-        small = size // 3
-        to_small = np.diag([(size - 1) / (small - 1), (size - 1) / (small - 1), 1.0])
-        firsts = [cv2.warpPerspective(gray, H @ to_small, (small, small), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                      borderMode=cv2.BORDER_REPLICATE) for H in Hs]
-        thetas = _turns(np.vstack(firsts), n, small, 0.5 * side * (small - 1) / (size - 1))
-    turned_H = [_turned(H, theta, (c0, c0)) for H, theta in zip(Hs, thetas)]
-    tiles = [cv2.warpPerspective(gray, Ht, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-             for Ht in turned_H]
-    margin_cells = (cap_mm - marker_mm) / 2 / (marker_mm / cells)
-    found = _locate_read(settings, tiles, turned_H, side, margin, margin_cells, dictionary)
-    # a second look where the first turn, taken from the whole patch at a third of its
-    # resolution, was off (a neighbour or the board's lines in view, or a steep tilt's blur):
-    # the turn again, at full resolution about the marker's located centre
-    # (where the edges fitted, the reading took its turn from them already)
-    again = np.flatnonzero((found[0] >= settings.min_rim) & ~(found[3] & found[4]))
-    if len(again):
-        stack = np.vstack([tiles[i] for i in again])
-        more = _turns(stack, len(again), size, 0.35 * side, found[1][again])
-        redo = again[np.abs(more) > math.radians(4.0)]
-        more = more[np.abs(more) > math.radians(4.0)]
-        if len(redo):
-            Hts = [_turned(turned_H[i], t, found[1][i]) for i, t in zip(redo, more)]
-            tiles2 = [cv2.warpPerspective(gray, Ht, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-                      for Ht in Hts]
-            second = _locate_read(settings, tiles2, Hts, side, margin, margin_cells, dictionary)
-            for k, i in enumerate(redo):
-                if second[5][k] >= 0:
-                    turned_H[i], tiles[i] = Hts[k], tiles2[k]
-                    for arr, val in zip(found, second):
-                        arr[i] = val[k]
-    rim, _, fitted, ok, _, ids, rot = found
-    out: list[Detection] = []
-    stories: list[Candidate] = []
-    for i in range(n):
-        marker = int(ids[i]) if ok[i] and int(ids[i]) in accept else -1
-        q = fitted[i]
-        if marker >= 0:
-            # the fitted corners (measured: the size check downstream sees the marker's own
-            # size), in ArUco order for the rotation read
-            aruco = q[(np.arange(4) - rot[i]) % 4]
-            frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), turned_H[i]).reshape(4, 2)
-            out.append(Detection(marker, frame_q.astype(np.float32)))
-        stories.append(Candidate(tuple(centres[i]), tiles[i], turned_H[i], q, bool(ok[i]), marker, float(rim[i])))
-    return out, stories
-
-
-def _turned(H: np.ndarray, theta: float, pivot) -> np.ndarray:
-    """The patch homography ``H`` (3, 3) with its pixels turned by ``theta`` about ``pivot``
-    (x, y): the marker's edges along the axes."""
-    c, s_ = math.cos(theta), math.sin(theta)
-    px, py = float(pivot[0]), float(pivot[1])
-    R = np.array([[c, -s_, px - c * px + s_ * py], [s_, c, py - s_ * px - c * py], [0, 0, 1]])
-    return H @ R
-
-
-def _locate_read(settings: RescueSettings, tiles: list[np.ndarray], to_frame: list[np.ndarray], side: float,
-                 margin: int, margin_cells: float, dictionary: str) -> tuple[np.ndarray, ...]:
-    """Locate and read the marker in each turned patch (P, P) uint8 of ``tiles`` (N of them;
-    ``to_frame`` their homographies (3, 3) into the frame; the cap's white margin ``margin``
-    patch pixels, ``margin_cells`` cells wide): per patch, how much brighter its cap's margin is than a black
-    border (N,), the located centre (N, 2), the fitted quad (N, 4, 2), whether its edges fit
-    (N,), whether it passed the first look (N,), the id read (N,) (-1: none) and its rotation
-    (N,); points in patch pixels."""
-    n, size = len(tiles), tiles[0].shape[0]
-    # all patches in one tall image: the edge fit and the reading run once for them all
-    stack = np.vstack(tiles)
-    offs = np.arange(n)[:, None] * np.array([0.0, size])
-    centre, rim = _border_centres(stack, n, size, side, margin, settings.cell_px)
-    centre = centre + offs
-    quads = centre[:, None, :] + (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2)[None]
-    # a first look: a cap's white margin around a black border, and cells like some marker's;
-    # most of what is not a marker goes here, before the costlier fit and reading
-    look = rim >= settings.min_rim
-    # each patch's own templates: the frame's blur and pixel as its homography carries them into
-    # the patch (stretched one way at a tilt, wide in cells for a small marker)
-    c0 = (size - 1) / 2
-    templates = {i: patch_templates(jacobian_at(to_frame[i], c0, c0), settings.cell_px, margin_cells, dictionary)
-                 for i in np.flatnonzero(look)}
-    if look.any():
-        look[look] = _likeness(stack, centre[look], side, dictionary, [templates[i] for i in np.flatnonzero(look)]) \
-            >= settings.screen_corr
-    fitted, ok = quads.copy(), np.zeros(n, bool)
-    ids, rot = np.full(n, -1), np.zeros(n, int)
-    if look.any():
-        fitted[look], ok[look] = fit_edges(stack, quads[look], samples=9)
-        # a marker seen obliquely is sharp one way and blurred the other (the patch undoes its
-        # shape, not its pixels), too weak for the line fit on two sides: its edges are
-        # measured on the mean profiles across it instead
-        redo = look & ~ok
-        if redo.any():
-            fitted[redo], ok[redo] = _profile_box(stack, centre[redo], side)
-        # read at the printed size, centred and turned as the edges say
-        f = fitted[look]
-        e = f[:, [1, 2, 3, 0]] - f
-        ang = np.arctan2(e[..., 1], e[..., 0]) - np.arange(4) * np.pi / 2
-        turn = np.angle(np.exp(1j * ang).mean(axis=1))
-        # a cell's size in the frame: the patch's scale there (the root of the Jacobian's determinant)
-        cell = np.array([math.sqrt(abs(np.linalg.det(jacobian_at(to_frame[i], c0, c0)))) * settings.cell_px
-                         for i in np.flatnonzero(look)])
-        margins = np.where(cell >= settings.large_cell_px, settings.margin_large, settings.margin)
-        ids[look], rot[look] = _read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary,
-                                              templates=[templates[i] for i in np.flatnonzero(look)], margins=margins)
-    ids = np.where(ok, ids, -1)
-    return rim, centre - offs, fitted - offs[:, None, :], ok, look, ids, rot
-
-
-def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: int,
-                    cell: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per patch (``n`` patches of ``size`` stacked in rows), the point (n, 2) within half a
-    marker of its centre where a black border one cell wide inside a white margin fits best
-    (the mean of the margin less the mean of the border, from box sums; a parabola's vertex),
-    and that difference there (n,) in grey levels."""
-    img = stack.astype(np.float32)
-    s_in = int(round(side)) | 1
-    s_core = max(1, int(round(side - 2 * cell)) | 1)
-    s_out = s_in + 2 * margin
-    boxes = [cv2.boxFilter(img, cv2.CV_32F, (k, k), normalize=False, borderType=cv2.BORDER_REPLICATE)
-             for k in (s_core, s_in, s_out)]
-    border = (boxes[1] - boxes[0]) / (s_in ** 2 - s_core ** 2)
-    ring = (boxes[2] - boxes[1]) / (s_out ** 2 - s_in ** 2)
-    score = (ring - border).reshape(n, size, size)
-    c0 = (size - 1) // 2
-    reach = int(round(0.45 * side))
-    win = score[:, c0 - reach:c0 + reach + 1, c0 - reach:c0 + reach + 1]
-    m = win.shape[1]
-    k = win.reshape(n, -1).argmax(axis=1)
-    iy, ix = np.clip(k // m, 1, m - 2), np.clip(k % m, 1, m - 2)
-    rows = np.arange(n)
-
-    def vertex(lo, mid, hi):  # a parabola's highest point through three samples, -0.5..0.5
-        den = lo - 2 * mid + hi
-        return np.clip(np.where(den < -1e-9, 0.5 * (lo - hi) / np.where(den < -1e-9, den, -1.0), 0.0), -0.5, 0.5)
-
-    sx = vertex(win[rows, iy, ix - 1], win[rows, iy, ix], win[rows, iy, ix + 1])
-    sy = vertex(win[rows, iy - 1, ix], win[rows, iy, ix], win[rows, iy + 1, ix])
-    return np.column_stack([c0 - reach + ix + sx, c0 - reach + iy + sy]), win[rows, iy, ix]
-
-
-def _profile_box(image: np.ndarray, centre: np.ndarray, side: float) -> tuple[np.ndarray, np.ndarray]:
-    """Upright squares' edges measured on mean profiles: for markers of about ``side`` px
-    centred near ``centre`` (N, 2) in ``image`` (turned so that their edges run along the
-    axes), the steepest fall from the cap's white into the black border on each side (within a
-    cell of where it should be, to a tenth of a pixel), across the middle 70 % of the marker.
-    Returns the quads (N, 4, 2), clockwise, and whether all four edges were found with a
-    marker's proportions (N,)."""
-    n = len(centre)
-    half, band, reach = side / 2, 0.35 * side, side / 6
-    t = np.arange(-int(half + 2 * reach), int(half + 2 * reach) + 1, dtype=np.float64)  # along
-    u = np.linspace(-band, band, 9)  # across
-    # horizontal profiles (x varies, averaged over rows) and vertical ones, for all at once
-    px = np.stack([centre[:, None, None, 0] + t[None, None, :] + 0 * u[None, :, None],
-                   centre[:, None, None, 1] + u[None, :, None] + 0 * t[None, None, :]], axis=-1)
-    py = np.stack([centre[:, None, None, 0] + u[None, :, None] + 0 * t[None, None, :],
-                   centre[:, None, None, 1] + t[None, None, :] + 0 * u[None, :, None]], axis=-1)
-    prof = _sample(image, np.stack([px, py], axis=1)).mean(axis=2)  # (N, 2, T)
-    grad = np.diff(prof, axis=-1)  # grad[k] between t[k] and t[k + 1]
-    mid_t = (t[:-1] + t[1:]) / 2
-    edges = np.zeros((n, 2, 2))  # per axis: low edge, high edge (offsets from the centre)
-    found = np.ones(n, bool)
-    for e, sign, want in ((0, -1.0, -half), (1, 1.0, half)):  # falling into black, rising out
-        win = np.abs(mid_t - want) <= reach
-        g = np.where(win[None, None], sign * grad, -np.inf)
-        k = np.clip(np.argmax(g, axis=-1), 1, grad.shape[-1] - 2)
-        g0 = np.take_along_axis(grad, (k - 1)[..., None], -1)[..., 0] * sign
-        g1 = np.take_along_axis(grad, k[..., None], -1)[..., 0] * sign
-        g2 = np.take_along_axis(grad, (k + 1)[..., None], -1)[..., 0] * sign
-        den = g0 - 2 * g1 + g2
-        sub = np.clip(np.where(den < -1e-9, 0.5 * (g0 - g2) / np.where(den < -1e-9, den, -1.0), 0.0), -0.5, 0.5)
-        edges[:, :, e] = mid_t[k] + sub
-        found &= (g1 > STRONG_EDGE).all(axis=1)
-    size = edges[:, :, 1] - edges[:, :, 0]  # (N, 2) width, height
-    ok = found & (size > 0.8 * side).all(axis=1) & (size < 1.25 * side).all(axis=1)
-    x0, x1 = centre[:, 0] + edges[:, 0, 0], centre[:, 0] + edges[:, 0, 1]
-    y0, y1 = centre[:, 1] + edges[:, 1, 0], centre[:, 1] + edges[:, 1, 1]
-    quads = np.stack([np.column_stack([x0, y0]), np.column_stack([x1, y0]), np.column_stack([x1, y1]),
-                      np.column_stack([x0, y1])], axis=1)
-    return quads, ok
-
-
 # --- the stage ------------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -583,18 +327,6 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
     spent = 1000 * (time.thread_time() - t0)
     log.debug("rescue: %d read from %d candidates in %.1f ms", len(out), sum(map(len, stories.values())), spent)
     return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent)
-
-
-def one_per_id(got: list[Detection]) -> list[Detection]:
-    """One detection per id: readings of one id on one marker (two candidates on it) are one,
-    the first (strongest) kept; an id read at two places is no reading at all (as a conflict
-    it would cost the figure read correctly)."""
-    out = []
-    for marker in sorted({d.marker for d in got}):
-        same = [d for d in got if d.marker == marker]
-        if all(np.linalg.norm(d.center - same[0].center) < 0.7 * same[0].side_px for d in same):
-            out.append(same[0])
-    return out
 
 
 def draw_rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None) -> np.ndarray:

@@ -21,21 +21,20 @@ import numpy as np
 
 from .detect import Detection
 from .footprint import jacobian_at
+from .patches import one_per_id, read_patches
 from .refine import dictionary_codes
 
 
 def look_turned(settings, gray: np.ndarray, camera, view, story: list, marker_mm: float, cap_mm: float,
                 dictionary: str, accept: set[int], tries: int, turns: int) -> tuple[list[Detection], list]:
     """Detections (frame pixels, ids in ``accept``) in the grey frame (H, W) uint8 from a
-    search's candidates (``story``: :class:`vision.rescue.Candidate` s in its view ``view``,
+    search's candidates (``story``: :class:`vision.patches.Candidate` s in its view ``view``,
     strongest first) whose cap margin showed (``settings.min_rim``) but which read nothing: the
     first ``tries`` of them whose cells are under ``settings.large_cell_px`` frame pixels (a
     larger marker's turn is measured well), each drawn at ``turns`` turns spread evenly over a
     quarter turn.
-    Returns the detections (one per id, as :func:`vision.rescue.one_per_id` keeps them) and
+    Returns the detections (one per id, as :func:`vision.patches.one_per_id` keeps them) and
     the new candidates' stories for the debug image."""
-    from .rescue import one_per_id, read_patches  # the stage imports this module
-
     tried = [c for c in story if c.marker < 0 and c.rim >= settings.min_rim
              and _cell_px(c.to_frame, c.patch.shape[0], settings.cell_px) < settings.large_cell_px][:tries]
     if not tried or not accept:
