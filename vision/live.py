@@ -287,9 +287,7 @@ class LiveReader:
         def moving(rect: Rect) -> bool:
             if now is None:
                 return False
-            x0, y0, x1, y1 = rect
-            part = now[max(y0 // k, 0):max(y1 // k, 1), max(x0 // k, 0):max(x1 // k, 1)]
-            return bool(part.any())
+            return bool(_cells(now, rect, k).any())
         wanted: list[tuple[tuple[str, int], Place]] = []
         for m, (d, _) in self._last.items():
             if m in have:
@@ -402,9 +400,7 @@ class LiveReader:
         ``frame``."""
         if self._last_change is None:
             return True
-        k = self.settings.motion_scale
-        x0, y0, x1, y1 = rect
-        part = self._last_change[max(y0 // k, 0):max(y1 // k, 1), max(x0 // k, 0):max(x1 // k, 1)]
+        part = _cells(self._last_change, rect, self.settings.motion_scale)
         return part.size == 0 or int(part.max()) >= frame
 
     def _matches(self, marker: int, look: "_CapLook", gray: np.ndarray) -> bool:
@@ -499,6 +495,13 @@ class _CapLook:
             if n >= 4 and np.count_nonzero(same[m]) / n < share:
                 return False
         return True
+
+
+def _cells(grid: np.ndarray, rect: Rect, k: int) -> np.ndarray:
+    """The part of a motion grid (every ``k``-th frame pixel) under ``rect`` (x0, y0, x1, y1,
+    frame pixels); at least one cell where the rect starts inside the frame."""
+    x0, y0, x1, y1 = rect
+    return grid[max(y0 // k, 0):max(y1 // k, 1), max(x0 // k, 0):max(x1 // k, 1)]
 
 
 def _shot(gray: np.ndarray, rect: Rect) -> tuple[Rect, np.ndarray]:

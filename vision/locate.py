@@ -213,9 +213,21 @@ def size_ratios(px: np.ndarray, expected: np.ndarray, caps: np.ndarray) -> tuple
             spread = float(1.4826 * np.median(np.abs(each[caps] - np.median(each[caps]))))
     else:
         shrink = EDGE_SHRINK_PX
+    return shrunk_ratios(px, expected, shrink), shrink, spread
+
+
+def shrunk_ratios(px: np.ndarray, expected: np.ndarray, shrink: float) -> np.ndarray:
+    """Markers' sizes (N,): their measured edges (N, 4) px, each ``shrink`` px longer (the
+    reader's edge shrink taken out), summed, over the model's (:func:`size_ratios`)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratios = (px.sum(axis=1) + 4 * shrink) / np.maximum(expected.sum(axis=1), 1e-9)
-    return ratios, shrink, spread
+        return (px.sum(axis=1) + 4 * shrink) / np.maximum(expected.sum(axis=1), 1e-9)
+
+
+def facings_deg(points_mm: np.ndarray) -> np.ndarray:
+    """The way each marker (N, 4, 2 board points, ArUco order) faces, degrees (N,): from the
+    middle of its bottom edge to the middle of its top edge."""
+    up = (points_mm[:, 0] + points_mm[:, 1]) / 2 - (points_mm[:, 2] + points_mm[:, 3]) / 2
+    return np.degrees(np.arctan2(up[:, 1], up[:, 0])) % 360.0
 
 
 def size_limits(max_error: float, side_px: float, spread_px: float = 0.0) -> tuple[float, float]:
@@ -320,8 +332,7 @@ def locate(setup: VisionSetup, detections: list[Detection], gray: np.ndarray | N
     # everything per marker at once; the loop below only sorts markers into kinds
     centres = pts.mean(axis=1)
     finite = np.isfinite(centres).all(axis=1)
-    up = (pts[:, 0] + pts[:, 1]) / 2 - (pts[:, 2] + pts[:, 3]) / 2
-    facings = (np.degrees(np.arctan2(up[:, 1], up[:, 0])) % 360.0).tolist()
+    facings = facings_deg(pts).tolist()
     # the size check: each marker's edges against the camera model's drawing of its printed
     # marker at its own height there (so 1.0 for a cap where the model says it is; a lifted cap
     # is nearer the camera and larger), with the reader's edge shrink taken out (see size_ratios)
@@ -366,12 +377,11 @@ def locate(setup: VisionSetup, detections: list[Detection], gray: np.ndarray | N
                 at = marker_points_mm(setup.camera, again[None], heights[i:i + 1], setup.plane_homography)
                 e_px, m_px = edge_lengths(again[None], at, printed[i:i + 1])
                 # the frame's own edge shrink, not the default one
-                second = float((e_px.sum() + 4 * shrink) / max(m_px.sum(), 1e-9))
+                second = float(shrunk_ratios(e_px, m_px, shrink)[0])
                 if low <= second <= high:
                     ratio = second
                     xy[i] = at[0].mean(axis=0).tolist()
-                    u2 = (at[0, 0] + at[0, 1]) / 2 - (at[0, 2] + at[0, 3]) / 2
-                    facings[i] = float(np.degrees(np.arctan2(u2[1], u2[0])) % 360.0)
+                    facings[i] = float(facings_deg(at)[0])
         if not low <= ratio <= high:
             state = "lifted" if ratio > 1 else "tipped over"
             warnings.append(f"marker {marker} looks {ratio:.2f} times the size it has there "

@@ -139,6 +139,14 @@ def read_patches(settings, gray: np.ndarray, camera: CameraModel, view,
     return out, stories
 
 
+def cell_px_in_frame(to_frame: np.ndarray, size: int, cell_px: int) -> float:
+    """A marker cell's size in frame pixels at the centre of a patch of ``size`` px whose
+    homography into the frame is ``to_frame`` (3, 3), ``cell_px`` patch pixels a cell: the
+    patch's scale there (the root of the Jacobian's determinant)."""
+    c0 = (size - 1) / 2
+    return math.sqrt(abs(np.linalg.det(jacobian_at(to_frame, c0, c0)))) * cell_px
+
+
 def _turned(H: np.ndarray, theta: float, pivot) -> np.ndarray:
     """The patch homography ``H`` (3, 3) with its pixels turned by ``theta`` about ``pivot``
     (x, y): the marker's edges along the axes."""
@@ -189,9 +197,7 @@ def _locate_read(settings, tiles: list[np.ndarray], to_frame: list[np.ndarray], 
         e = f[:, [1, 2, 3, 0]] - f
         ang = np.arctan2(e[..., 1], e[..., 0]) - np.arange(4) * np.pi / 2
         turn = np.angle(np.exp(1j * ang).mean(axis=1))
-        # a cell's size in the frame: the patch's scale there (the root of the Jacobian's determinant)
-        cell = np.array([math.sqrt(abs(np.linalg.det(jacobian_at(to_frame[i], c0, c0)))) * settings.cell_px
-                         for i in np.flatnonzero(look)])
+        cell = np.array([cell_px_in_frame(to_frame[i], size, settings.cell_px) for i in np.flatnonzero(look)])
         margins = np.where(cell >= settings.large_cell_px, settings.margin_large, settings.margin)
         ids[look], rot[look] = _read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary,
                                               templates=[templates[i] for i in np.flatnonzero(look)], margins=margins)

@@ -20,8 +20,7 @@ from dataclasses import replace
 import numpy as np
 
 from .detect import Detection
-from .footprint import jacobian_at
-from .patches import one_per_id, read_patches
+from .patches import cell_px_in_frame, one_per_id, read_patches
 from .refine import dictionary_codes
 
 
@@ -36,7 +35,7 @@ def look_turned(settings, gray: np.ndarray, camera, view, story: list, marker_mm
     Returns the detections (one per id, as :func:`vision.patches.one_per_id` keeps them) and
     the new candidates' stories for the debug image."""
     tried = [c for c in story if c.marker < 0 and c.rim >= settings.min_rim
-             and _cell_px(c.to_frame, c.patch.shape[0], settings.cell_px) < settings.large_cell_px][:tries]
+             and cell_px_in_frame(c.to_frame, c.patch.shape[0], settings.cell_px) < settings.large_cell_px][:tries]
     if not tried or not accept:
         return [], []
     centres = np.array([c.view_px for c in tried], np.float64)
@@ -50,10 +49,3 @@ def look_turned(settings, gray: np.ndarray, camera, view, story: list, marker_mm
     torn = {int(m) for row in ids if len(set(row[row >= 0].tolist())) > 1 for m in row[row >= 0]}
     more = [replace(c, marker=c.marker if c.marker in accept and c.marker not in torn else -1) for c in more]
     return one_per_id([d for d in got if d.marker in accept and d.marker not in torn]), more
-
-
-def _cell_px(to_frame: np.ndarray, size: int, cell_px: int) -> float:
-    """A marker cell's size in frame pixels at the centre of a patch of ``size`` px whose
-    homography into the frame is ``to_frame`` (3, 3), ``cell_px`` patch pixels a cell."""
-    c0 = (size - 1) / 2
-    return math.sqrt(abs(np.linalg.det(jacobian_at(to_frame, c0, c0)))) * cell_px
