@@ -34,6 +34,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 
+from .ball import ball_candidates, read_ball
 from .detect import Detection
 from .extent import board_extent_mm
 from .patches import Candidate, one_per_id, read_patches
@@ -82,6 +83,8 @@ class RescueSettings:
     max_ball_patches: int = 30
     ball_tries: int = 6
     ball_turns: int = 8
+    ball_fits: int = 8
+    body_mm: float = 9.0
     turned_tries: int = 20
     turned_per_unread: float = 2.0
     turned_turns: int = 4
@@ -310,7 +313,14 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
         taken = corners.mean(axis=1)
         reach = np.linalg.norm(corners - taken[:, None], axis=2).max(axis=1) if len(known) else np.zeros(0)
         like = taken[[ms.side_of(d.marker) == marker_mm and ms.height_of(d.marker) == z for d in known]]
-        centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
+        if name == "ball":  # by its own pattern, not on the figures read (vision.ball)
+            caps = np.array([d.center for d in known if ms.kind_of(d.marker) == "figure"]).reshape(-1, 2)
+            centres = ball_candidates(lambda im: dark_squares(settings, im, settings.view_marker_px, taken, limit,
+                                                              reach, like)[0],
+                                      image, ms.dictionary, ms.ball_id, settings.view_marker_px, limit,
+                                      _bodies(view, cam, caps, ms.cap_height_mm), settings.body_mm / view.mm_per_px)
+        else:
+            centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
         got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
                                   accept - {d.marker for d in out})
         # the likeliest of those that read nothing, turned every way (the ball: where none was read)
@@ -321,12 +331,25 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
             more, seen = look_turned(settings, gray, cam, view, story, marker_mm, cap_mm, ms.dictionary, left, tries,
                                      settings.ball_turns if name == "ball" else settings.turned_turns)
             got, story = got + more, story + seen
+        if name == "ball" and settings.ball_fits and not got:  # measured by its pattern (vision.ball)
+            got = read_ball(settings, story, marker_mm, cap_mm, ms.dictionary, ms.ball_id, settings.ball_fits)
         out += one_per_id(got)
         stories[name] = story
         views[name] = (view, image)
     spent = 1000 * (time.thread_time() - t0)
     log.debug("rescue: %d read from %d candidates in %.1f ms", len(out), sum(map(len, stories.values())), spent)
     return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent)
+
+
+def _bodies(view: SearchView, camera: CameraModel, caps_px: np.ndarray, cap_height_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """Standing figures in the view (its plane below their caps): each one's foot, under its cap,
+    and where the ray through its cap's middle meets the view's plane, view pixels (M, 2) each,
+    for caps whose middles are ``caps_px`` (M, 2) frame pixels at ``cap_height_mm``."""
+    if not len(caps_px):
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    xy = camera.to_plane(caps_px, cap_height_mm)[:, :2]
+    feet = np.column_stack([(xy[:, 0] - view.x0_mm) / view.mm_per_px, (view.y1_mm - xy[:, 1]) / view.mm_per_px])
+    return feet, view.view_points(caps_px)
 
 
 def draw_rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None) -> np.ndarray:
