@@ -1,0 +1,140 @@
+"""The ball's own search (vision.ball): candidates by its printed pattern, and a token whose
+edges do not fit measured by that pattern. Seeded scenes and drawn patches; the ball is read
+where it lies or not at all, and nothing else is ever read as the ball."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.fublet.components import load_board
+from vision.ball import _segment_distances, ball_candidates, fit_by_pattern, middle_brightness, read_ball
+from vision.config import MarkerSet
+from vision.detect import to_gray
+from vision.footprint import patch_templates
+from vision.patches import Candidate
+from vision.plane import find_markers
+from vision.rescue import RescueSettings, rescue
+from vision.synth import random_scene, render
+
+from test_vision_plane import setup_for
+
+BOARD = load_board()
+BALL = MarkerSet(ball_marker_mm=9.5, ball_token_mm=12.0)
+DICT = BALL.dictionary
+
+
+def test_the_default_ball_has_a_white_middle():
+    # id 32 of DICT_4X4_50: three of its four central cells are white
+    assert middle_brightness(DICT, 32) == 0.75
+    assert middle_brightness(DICT, 0) <= 0.5
+
+
+def test_dark_squares_on_a_figure_read_come_last_and_a_white_middle_is_looked_for_first():
+    dark = np.array([[10.0, 10.0], [50.0, 10.0], [90.0, 10.0]])  # strongest first; the first on a body
+    bright = np.array([[200.0, 200.0]])
+    bodies = (np.array([[8.0, 12.0]]), np.array([[14.0, 30.0]]))
+    seen = []
+
+    def find(image):
+        seen.append(int(image[0, 0]))
+        return dark if image[0, 0] == 0 else bright
+
+    image = np.zeros((4, 4), np.uint8)
+    got = ball_candidates(find, image, DICT, 32, 7.0, 3, bodies, 5.0)
+    assert seen == [0, 255]  # the view and the view inverted
+    assert got.tolist() == [[200.0, 200.0], [50.0, 10.0], [90.0, 10.0]]
+    # a ball id with a dark middle: the dark squares alone, still the bodies' last
+    got = ball_candidates(find, image, DICT, 0, 7.0, 3, bodies, 5.0)
+    assert got.tolist() == [[50.0, 10.0], [90.0, 10.0], [10.0, 10.0]]
+
+
+def test_segment_distances():
+    d = _segment_distances(np.array([[0.0, 5.0], [20.0, 0.0], [-3.0, -4.0]]), np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]]))
+    assert d[:, 0] == pytest.approx([5.0, 10.0, 5.0])
+
+
+def _drawn_patch(marker: int, centre, turn_deg: float, side: float, blur: float, size: int = 69) -> np.ndarray:
+    """A patch (size, size) uint8: ``marker`` of ``side`` px on a white token (12 mm for 9.5 mm,
+    as the ball) on a grey board, centred at ``centre``, turned ``turn_deg``, blurred."""
+    cells = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, DICT)), marker, 6)
+    k = 20  # drawn at k px a cell, then carried onto the patch
+    margin = (12.0 - 9.5) / 2 / (9.5 / 6)
+    m = int(round(margin * k))
+    art = np.full((6 * k + 2 * m, 6 * k + 2 * m), 235, np.uint8)
+    art[m:m + 6 * k, m:m + 6 * k] = np.where(cv2.resize(cells, (6 * k, 6 * k), interpolation=cv2.INTER_NEAREST) > 0, 235, 25)
+    c = (art.shape[0] - 1) / 2
+    a = math.radians(turn_deg)
+    s = side / (6 * k)
+    A = np.array([[s * math.cos(a), -s * math.sin(a), 0.0], [s * math.sin(a), s * math.cos(a), 0.0]])
+    A[:, 2] = np.asarray(centre, float) - A[:, :2] @ [c, c]
+    out = cv2.warpAffine(art, A, (size, size), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=95)
+    mask = cv2.warpAffine(np.full(art.shape, 255, np.uint8), A, (size, size), flags=cv2.INTER_AREA)
+    out = np.where(mask > 0, out, 95).astype(np.float32)
+    return np.clip(cv2.GaussianBlur(out, (0, 0), blur), 0, 255).astype(np.uint8)
+
+
+# a patch cell of 6 px is 1.35 frame px (a 9.5 mm token 8 px across): the frame's blur of 0.7 px
+# is 3.1 patch px
+_TO_FRAME = np.diag([1.35 / 6, 1.35 / 6, 1.0])
+_MARGIN_CELLS = (12.0 - 9.5) / 2 / (9.5 / 6)
+
+
+def _ball_rows():
+    T, ids, _, _ = patch_templates(_TO_FRAME[:2, :2], 6, _MARGIN_CELLS, DICT)
+    return np.asarray(T[ids == 32], np.float64)
+
+
+@pytest.mark.parametrize("turn, shift, scale", [(17.0, (4.0, -5.0), 1.0), (-38.0, (-6.0, 2.0), 1.06), (71.0, (0.0, 6.0), 0.95)])
+def test_the_pattern_fit_finds_the_ball_s_centre_turn_and_size(turn, shift, scale):
+    side = 36.0 * scale
+    centre = np.array([34.0, 34.0]) + shift
+    patch = _drawn_patch(32, centre, turn, side, blur=3.1)
+    r, quad = fit_by_pattern(patch, _ball_rows(), 36.0, np.array([34.0, 34.0]))
+    assert r > 0.95
+    assert np.linalg.norm(quad.mean(axis=0) - centre) < 1.0  # patch px: a sixth of a cell
+    sides = np.linalg.norm(quad[[1, 2, 3, 0]] - quad, axis=1)
+    assert sides.mean() / side == pytest.approx(1.0, abs=0.04)
+    e = quad[1] - quad[0]
+    got = math.degrees(math.atan2(e[1], e[0]))
+    assert (got - turn + 45.0) % 90.0 - 45.0 == pytest.approx(0.0, abs=3.0)  # the code gives the quarter turn
+
+
+def _candidate(patch: np.ndarray) -> Candidate:
+    c0 = (patch.shape[0] - 1) / 2
+    quad = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * 18 + c0
+    return Candidate((0.0, 0.0), patch, _TO_FRAME, quad, False, -1, 30.0)
+
+
+def test_the_ball_is_read_from_a_patch_its_edges_did_not_fit_and_another_marker_never_is():
+    settings = RescueSettings()
+    centre, turn = np.array([37.0, 31.0]), 23.0
+    got = read_ball(settings, [_candidate(_drawn_patch(32, centre, turn, 36.0, blur=3.1))], 9.5, 12.0, DICT, 32, 1)
+    assert [d.marker for d in got] == [32]
+    # at the truth's corners, in frame pixels, to a third of a pixel (a twentieth of a cell's 1.35)
+    assert np.linalg.norm(got[0].center - centre * 1.35 / 6) < 0.35
+    for other in (5, 17, 31):
+        drawn = _drawn_patch(other, centre, turn, 36.0, blur=3.1)
+        assert read_ball(settings, [_candidate(drawn)], 9.5, 12.0, DICT, 32, 1) == []
+
+
+def test_a_9_5_mm_ball_token_the_stage_missed_is_read_where_it_lies():
+    """Seed 301: a 9.5 mm ball token 9.6 px across among 17 mm caps, which the rescue stage
+    looked at only as dark squares before (its middle is white: it was not among them)."""
+    scene = random_scene(301, BOARD, BALL, size=(1920, 1080), hand=False)
+    image, truth = render(scene)
+    setup = setup_for(scene, BOARD)
+    gray = to_gray(image)
+    found = [d for d in find_markers(setup, gray) if d.marker != BALL.ball_id]
+    extra = rescue(setup, gray, found)
+    ball = [d for d in extra if d.marker == BALL.ball_id]
+    assert len(ball) == 1
+    t = truth[BALL.ball_id]
+    assert np.linalg.norm(ball[0].center - t.corners_px.mean(axis=0)) < 1.0
+    assert np.abs(ball[0].corners - t.corners_px).max() < 1.5  # corners in ArUco order
+    # and nothing read that is not where its marker is
+    for d in extra:
+        assert np.linalg.norm(truth[d.marker].corners_px.mean(axis=0) - d.center) < 2.0
