@@ -84,33 +84,61 @@ def _padded(points: np.ndarray, n: int) -> list:
 # size check downstream still measures the token), and the id is then read at that pose as any
 # rescue patch is (every id of the dictionary, the same margin over the second-best).
 
-_COARSE_SHIFTS = np.linspace(-1.5, 1.5, 7)  # cells
+_COARSE_SHIFTS = np.linspace(-1.5, 1.5, 5)  # cells
 _COARSE_TURNS = np.radians(np.arange(-45.0, 45.0, 7.5))
-_FINE_SHIFTS = np.linspace(-0.25, 0.25, 3)
-_FINE_TURNS = np.radians(np.linspace(-3.75, 3.75, 3))
+_MID_SHIFTS = np.linspace(-0.375, 0.375, 3)
+_MID_TURNS = np.radians(np.linspace(-3.75, 3.75, 3))
+_FINE_SHIFTS = np.linspace(-0.2, 0.2, 3)
+_FINE_TURNS = np.radians(np.linspace(-2.0, 2.0, 3))
 _SCALES = (0.88, 0.94, 1.0, 1.06, 1.12)
 
 
+@lru_cache(maxsize=2)
+def _offsets(fine: bool) -> tuple[np.ndarray, int]:
+    """Where a marker's cells are sampled, in cells about its middle (S, 2), and the samples a
+    cell: as :func:`vision.footprint._cells` samples them (2 x 2 a cell), or only the cells'
+    middles (a coarse look, a quarter of the work)."""
+    from .refine import SUB_CELL
+
+    sub = np.array(SUB_CELL) if fine else np.zeros(1)
+    g = ((np.arange(6) + 0.5)[:, None] + sub[None, :]).ravel() - 3.0
+    u, v = np.meshgrid(g, g)
+    return np.column_stack([u.ravel(), v.ravel()]), len(sub)
+
+
+def _pose_cells(patch: np.ndarray, centres: np.ndarray, turns: np.ndarray, side: float, fine: bool) -> np.ndarray:
+    """The 6 x 6 cells' grey values (P, 36), centred and of unit length, of squares of ``side``
+    px at ``centres`` (P, 2) turned ``turns`` (P,) radians in ``patch``."""
+    from .refine import _sample_xy
+
+    uv, k = _offsets(fine)
+    uv = uv * (side / 6)
+    c, s = np.cos(turns)[:, None], np.sin(turns)[:, None]
+    x = centres[:, 0:1] + c * uv[:, 0] - s * uv[:, 1]
+    y = centres[:, 1:2] + s * uv[:, 0] + c * uv[:, 1]
+    vals = _sample_xy(patch, x, y).astype(np.float64)
+    if k > 1:
+        vals = vals.reshape(len(centres), 6, k, 6, k).mean(axis=(2, 4)).reshape(len(centres), 36)
+    vals -= vals.mean(axis=1, keepdims=True)
+    return vals / np.maximum(np.linalg.norm(vals, axis=1, keepdims=True), 1e-9)
+
+
 def _best_pose(patch: np.ndarray, templates: np.ndarray, centre: np.ndarray, turn: float, side: float,
-               shifts: np.ndarray, turns: np.ndarray, scales: tuple[float, ...]) -> tuple[float, np.ndarray, float, float]:
+               shifts: np.ndarray, turns: np.ndarray, scales: tuple[float, ...],
+               fine: bool = True) -> tuple[float, np.ndarray, float, float]:
     """The pose (correlation, centre (2,), turn radians, side px) among the grid around
     ``centre``, ``turn`` and ``side`` in ``patch`` (P, P) at which its cells best correlate with
     ``templates`` (K, 36, centred, unit length)."""
-    from .footprint import _cells
-
     dx, dy, dt = np.meshgrid(shifts, shifts, turns, indexing="ij")
-    dx, dy, dt = dx.ravel(), dy.ravel(), dt.ravel()
     best = (-2.0, centre, turn, side)
-    for s in scales:
-        size = side * s
-        at = centre[None, None, :] + np.stack([dx, dy], axis=-1)[None] * (size / 6)
-        obs = _cells(patch, at, turn + dt[None], size)
-        obs -= obs.mean(axis=1, keepdims=True)
-        obs /= np.maximum(np.linalg.norm(obs, axis=1, keepdims=True), 1e-9)
-        corr = (obs @ templates.T).max(axis=1)
+    for f in scales:
+        size = side * f
+        at = centre + np.column_stack([dx.ravel(), dy.ravel()]) * (size / 6)
+        ang = turn + dt.ravel()
+        corr = (_pose_cells(patch, at, ang, size, fine) @ templates.T).max(axis=1)
         k = int(np.argmax(corr))
         if corr[k] > best[0]:
-            best = (float(corr[k]), at[0, k], float(turn + dt[k]), size)
+            best = (float(corr[k]), at[k], float(ang[k]), size)
     return best
 
 
@@ -119,10 +147,12 @@ def fit_by_pattern(patch: np.ndarray, templates: np.ndarray, side: float,
     """The ball's pose in a candidate's patch (P, P) uint8 (turned as its edges seemed to run, a
     marker ``side`` px, located about ``start`` (2,)): its corners (4, 2), clockwise from the one
     that is top-left in the patch, where its cells best correlate with ``templates`` (the ball's
-    rows of :func:`vision.footprint.patch_templates`); and that correlation."""
-    r, centre, turn, _ = _best_pose(patch, templates, np.asarray(start, np.float64), 0.0, side, _COARSE_SHIFTS,
-                                    _COARSE_TURNS, (1.0,))
-    r, centre, turn, size = _best_pose(patch, templates, centre, turn, side, _FINE_SHIFTS, _FINE_TURNS, _SCALES)
+    rows of :func:`vision.footprint.patch_templates`), coarse (the cells' middles), then finer
+    with its size; and that correlation."""
+    pose = _best_pose(patch, templates, np.asarray(start, np.float64), 0.0, side, _COARSE_SHIFTS, _COARSE_TURNS,
+                      (1.0,), fine=False)
+    pose = _best_pose(patch, templates, pose[1], pose[2], side, _MID_SHIFTS, _MID_TURNS, (1.0,))
+    r, centre, turn, size = _best_pose(patch, templates, pose[1], pose[2], side, _FINE_SHIFTS, _FINE_TURNS, _SCALES)
     unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * size / 2
     c, s = np.cos(turn), np.sin(turn)
     quad = centre + unit @ np.array([[c, s], [-s, c]])
