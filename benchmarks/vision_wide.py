@@ -4,6 +4,8 @@ to tune.
     python benchmarks/vision_wide.py                  # evaluation seeds, the README's table
     python benchmarks/vision_wide.py --seeds tune     # the seeds the detector may be tuned on
     python benchmarks/vision_wide.py --quick          # a smoke run (3 frames a condition)
+    python benchmarks/vision_wide.py --seeds tune --only ball --frames 300 --sequences 0
+                                                      # the ball's larger tuning set; misses by seed
 
 Seeds: every scene is drawn from ``random`` seeded with ``base + 1000 * condition + frame``;
 ``--seeds tune`` uses base 10,000 (look at these while changing the code), ``--seeds eval`` base
@@ -127,6 +129,7 @@ class Row:
     missed_px: list[float] = field(default_factory=list)
     sides: list[float] = field(default_factory=list)
     warnings: int = 0
+    ball_missed: list[str] = field(default_factory=list)  # "seed (marker side px)" per visible ball not read
 
     def report(self) -> dict:
         e = np.array(self.errors or [np.nan])
@@ -145,7 +148,8 @@ class Row:
                 "time ratio ours/default": round(ratio, 3),
                 "time ratio, plane search alone (--fast)/default": round(float(np.median(self.fast_ms) / np.median(
                     self.default_ms)), 3) if self.fast_ms else None,
-                "size warnings (caps not placed as lifted or tipped)": self.warnings}
+                "size warnings (caps not placed as lifted or tipped)": self.warnings,
+                "balls missed: seed (side px)": ", ".join(self.ball_missed) or None}
 
 
 def scaled_lens(lens: LensCalibration, k: float) -> LensCalibration:
@@ -210,7 +214,10 @@ def run_condition(cond: Condition, n: int, base_seed: int, lenses: list, row: Ro
         row.ours_ms.append(1000 * spent["ours"])
         row.default_ms.append(1000 * spent["default"])
         row.fast_ms.append(1000 * spent["fast"])
+        missed = row.ball_visible - row.ball_right
         score(out["ours"], truth, markers, row)
+        if row.ball_visible - row.ball_right > missed:
+            row.ball_missed.append(f"{base_seed + i} ({truth[markers.ball_id].side_px:.1f})")
 
 
 def score(result, truth: dict, markers: MarkerSet, row: Row) -> None:
@@ -345,6 +352,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    if not 0 < args.frames <= 1000:
+        parser.error("--frames: 1 to 1000 (each condition's seeds are 1000 apart)")
     if args.quick:
         args.frames, args.sequences = 3, 1
     cv2.setNumThreads(1)

@@ -14,11 +14,14 @@ there, alternating, no two within a marker's side.
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 
 import numpy as np
 
 from .refine import dictionary_codes
+
+log = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=16)
@@ -174,7 +177,7 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
 
     side = 6.0 * settings.cell_px
     margin_cells = (cap_mm - marker_mm) / 2 / (marker_mm / 6)
-    for cand in story[:tries]:
+    for i, cand in enumerate(story[:tries]):
         patch = cand.patch
         c0 = (patch.shape[0] - 1) / 2
         T, t_ids, t_rots, _ = tmpl = patch_templates(jacobian_at(cand.to_frame, c0, c0), settings.cell_px,
@@ -192,5 +195,6 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
             continue
         aruco = quad[(np.arange(4) - int(rots[0])) % 4]
         frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), cand.to_frame).reshape(4, 2)
+        log.debug("the ball read by its pattern from candidate %d (correlation %.3f)", i, r)
         return [Detection(ball_id, frame_q.astype(np.float32))]
     return []

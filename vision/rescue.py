@@ -70,7 +70,13 @@ class RescueSettings:
     drawn per patch, which fit a small marker's true id closer than the fixed ones did at 4).
     A marker whose cells are ``large_cell_px`` frame pixels or more needs ``margin_large``:
     one that large which fits no better than that is partly hidden (a neighbour's figure, an
-    edge of a hand), and a hidden figure is never reported."""
+    edge of a hand), and a hidden figure is never reported.
+
+    The ball's own search (:mod:`vision.ball`): its candidates by its pattern (its dark squares
+    within ``body_mm`` of a figure read last), ``max_ball_patches`` of them read ``ball_batch`` at a
+    time until it is read (most balls are among the first); where none was read, after the turned
+    look, the first ``ball_fits`` measured by the ball's own pattern (its 1.25 mm margin is too
+    thin for the edges to fit)."""
 
     view_marker_px: float = 7.0
     cell_px: int = 6
@@ -80,10 +86,11 @@ class RescueSettings:
     min_rim: float = 15.0
     screen_corr: float = 0.8
     like_share: float = 0.0
-    max_ball_patches: int = 30
+    max_ball_patches: int = 45
+    ball_batch: int = 15
     ball_tries: int = 6
     ball_turns: int = 8
-    ball_fits: int = 8
+    ball_fits: int = 4
     body_mm: float = 9.0
     turned_tries: int = 20
     turned_per_unread: float = 2.0
@@ -321,8 +328,17 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
                                       _bodies(view, cam, caps, ms.cap_height_mm), settings.body_mm / view.mm_per_px)
         else:
             centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
-        got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
-                                  accept - {d.marker for d in out})
+        if name == "ball":  # the likeliest first: most balls are among them, and then the rest is not read
+            got, story = [], []
+            for start in range(0, len(centres), settings.ball_batch):
+                more, seen = read_patches(settings, gray, cam, view, centres[start:start + settings.ball_batch],
+                                          marker_mm, cap_mm, ms.dictionary, accept)
+                got, story = got + more, story + seen
+                if got:
+                    break
+        else:
+            got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
+                                      accept - {d.marker for d in out})
         # the likeliest of those that read nothing, turned every way (the ball: where none was read)
         tries = settings.ball_tries if name == "ball" else min(settings.turned_tries,
                                                                int(settings.turned_per_unread * len(accept)))
