@@ -53,7 +53,8 @@ def test_dark_squares_on_a_figure_read_come_last_and_a_white_middle_is_looked_fo
 
 
 def test_segment_distances():
-    d = _segment_distances(np.array([[0.0, 5.0], [20.0, 0.0], [-3.0, -4.0]]), np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]]))
+    points = np.array([[0.0, 5.0], [20.0, 0.0], [-3.0, -4.0]])
+    d = _segment_distances(points, np.array([[0.0, 0.0]]), np.array([[10.0, 0.0]]))
     assert d[:, 0] == pytest.approx([5.0, 10.0, 5.0])
 
 
@@ -65,7 +66,8 @@ def _drawn_patch(marker: int, centre, turn_deg: float, side: float, blur: float,
     margin = (12.0 - 9.5) / 2 / (9.5 / 6)
     m = int(round(margin * k))
     art = np.full((6 * k + 2 * m, 6 * k + 2 * m), 235, np.uint8)
-    art[m:m + 6 * k, m:m + 6 * k] = np.where(cv2.resize(cells, (6 * k, 6 * k), interpolation=cv2.INTER_NEAREST) > 0, 235, 25)
+    big = cv2.resize(cells, (6 * k, 6 * k), interpolation=cv2.INTER_NEAREST)
+    art[m:m + 6 * k, m:m + 6 * k] = np.where(big > 0, 235, 25)
     c = (art.shape[0] - 1) / 2
     a = math.radians(turn_deg)
     s = side / (6 * k)
@@ -88,7 +90,8 @@ def _ball_rows():
     return np.asarray(T[ids == 32], np.float64)
 
 
-@pytest.mark.parametrize("turn, shift, scale", [(17.0, (4.0, -5.0), 1.0), (-38.0, (-6.0, 2.0), 1.06), (71.0, (0.0, 6.0), 0.95)])
+@pytest.mark.parametrize("turn, shift, scale",
+                         [(17.0, (4.0, -5.0), 1.0), (-38.0, (-6.0, 2.0), 1.06), (71.0, (0.0, 6.0), 0.95)])
 def test_the_pattern_fit_finds_the_ball_s_centre_turn_and_size(turn, shift, scale):
     side = 36.0 * scale
     centre = np.array([34.0, 34.0]) + shift

@@ -1,15 +1,19 @@
-"""Where to look for the ball token: candidates by its own printed pattern.
+"""The ball token's own search: candidates by its printed pattern, and a pose by it.
 
 The rescue stage (:mod:`vision.rescue`) finds cap tops as dark squares on a view of their plane
 (a marker's middle darker than its cap's margin). The ball is one known marker, and the default
 ball id (32) has a white middle: three of its four central cells are white, so its dark squares
-sit a third of a marker off its centre, score below every figure's foot (a dark disc the size of
-a cap), hand edge and bench corner, and on the tuning scenes the ball was among the first 30
-candidates in only half of the frames where it was missed (36 of 286 balls, 9.5 mm on 12 mm).
-Its middle, searched as a bright square in a dark ring, is among the first few.
+sit a third of a marker off its centre and score below figures' feet (dark discs the size of a
+cap), hand edges and bench corners. Of the 36 balls (9.5 mm on 12 mm) missed in 286 tuning
+frames, 17 were among the first 30 dark squares; searched as a bright square in a dark ring
+(the view inverted), 29 were, 8 of them first. :func:`ball_candidates` takes both lists,
+alternating, the bright one first where the marker's middle is white, and puts the dark squares
+lying on a figure read already last (a token on the board is never on one).
 
-:func:`ball_candidates` takes both lists, the marker's middle first where its pattern is bright
-there, alternating, no two within a marker's side.
+Its white margin, 1.25 mm, is about a frame pixel at 1080p and lost in the blur: of 19 missed
+balls that did not read even from a candidate at their true centre, 13 read at their true
+corners, and on all 13 the edge fits of :mod:`vision.patches` gave up, even started there. :func:`read_ball` measures a candidate's patch by the ball's pattern
+instead (:func:`fit_by_pattern`) and reads it there as any rescue patch is read.
 """
 
 from __future__ import annotations
@@ -17,9 +21,12 @@ from __future__ import annotations
 import logging
 from functools import lru_cache
 
+import cv2
 import numpy as np
 
-from .refine import dictionary_codes
+from .detect import Detection
+from .footprint import _read_jittered, jacobian_at, patch_templates
+from .refine import SUB_CELL, _sample_xy, dictionary_codes
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +85,10 @@ def _padded(points: np.ndarray, n: int) -> list:
 # --- measuring the ball by its pattern ------------------------------------------------------------
 #
 # A 9.5 mm marker on a 12 mm token has a white margin of 1.25 mm: about a frame pixel at 1080p,
-# lost in the blur. Its edges then do not fit (the line fit and the mean profiles of
-# :mod:`vision.patches` gave up on 13 of the 19 tuning balls that read at their true corners, even
-# started there), so the rescue stage never read them. Here a candidate's patch is measured by
-# the ball's own pattern instead: the centre, turn and size at which the patch's cells best
-# correlate with the ball's templates drawn as that patch's camera draws it
-# (:func:`vision.footprint.patch_templates`), coarse then fine. The size comes from the fit (the
+# lost in the blur. Its edges then do not fit (see the module's notes), so the rescue stage never
+# read them. Here a candidate's patch is measured by the ball's own pattern instead: the centre,
+# turn and size at which the patch's cells best correlate with the ball's templates drawn as that
+# patch's camera draws it (:func:`vision.footprint.patch_templates`), coarse then fine. The size comes from the fit (the
 # size check downstream still measures the token), and the id is then read at that pose as any
 # rescue patch is (every id of the dictionary, the same margin over the second-best).
 
@@ -101,8 +106,6 @@ def _offsets(fine: bool) -> tuple[np.ndarray, int]:
     """Where a marker's cells are sampled, in cells about its middle (S, 2), and the samples a
     cell: as :func:`vision.footprint._cells` samples them (2 x 2 a cell), or only the cells'
     middles (a coarse look, a quarter of the work)."""
-    from .refine import SUB_CELL
-
     sub = np.array(SUB_CELL) if fine else np.zeros(1)
     g = ((np.arange(6) + 0.5)[:, None] + sub[None, :]).ravel() - 3.0
     u, v = np.meshgrid(g, g)
@@ -112,8 +115,6 @@ def _offsets(fine: bool) -> tuple[np.ndarray, int]:
 def _pose_cells(patch: np.ndarray, centres: np.ndarray, turns: np.ndarray, side: float, fine: bool) -> np.ndarray:
     """The 6 x 6 cells' grey values (P, 36), centred and of unit length, of squares of ``side``
     px at ``centres`` (P, 2) turned ``turns`` (P,) radians in ``patch``."""
-    from .refine import _sample_xy
-
     uv, k = _offsets(fine)
     uv = uv * (side / 6)
     c, s = np.cos(turns)[:, None], np.sin(turns)[:, None]
@@ -170,11 +171,6 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
     list, or an empty list. Each is read at its fitted pose as any rescue patch is
     (:func:`vision.footprint._read_jittered`: every id, the stage's margin), and only the ball's id
     is kept; a candidate read as another id is not the ball."""
-    import cv2
-
-    from .detect import Detection
-    from .footprint import _read_jittered, jacobian_at, patch_templates
-
     side = 6.0 * settings.cell_px
     margin_cells = (cap_mm - marker_mm) / 2 / (marker_mm / 6)
     for i, cand in enumerate(story[:tries]):

@@ -357,7 +357,8 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
     return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent)
 
 
-def _bodies(view: SearchView, camera: CameraModel, caps_px: np.ndarray, cap_height_mm: float) -> tuple[np.ndarray, np.ndarray]:
+def _bodies(view: SearchView, camera: CameraModel, caps_px: np.ndarray,
+            cap_height_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """Standing figures in the view (its plane below their caps): each one's foot, under its cap,
     and where the ray through its cap's middle meets the view's plane, view pixels (M, 2) each,
     for caps whose middles are ``caps_px`` (M, 2) frame pixels at ``cap_height_mm``."""
