@@ -12,8 +12,9 @@ lying on a figure read already last (a token on the board is never on one).
 
 Its white margin, 1.25 mm, is about a frame pixel at 1080p and lost in the blur: of 19 missed
 balls that did not read even from a candidate at their true centre, 13 read at their true
-corners, and on all 13 the edge fits of :mod:`vision.patches` gave up, even started there. :func:`read_ball` measures a candidate's patch by the ball's pattern
-instead (:func:`fit_by_pattern`) and reads it there as any rescue patch is read.
+corners, and on all 13 the edge fits of :mod:`vision.patches` gave up, even started there.
+:func:`read_ball` measures a candidate's patch by the ball's pattern instead
+(:func:`fit_by_pattern`) and reads it there as any rescue patch is read.
 """
 
 from __future__ import annotations
