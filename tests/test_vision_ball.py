@@ -35,17 +35,21 @@ def test_the_default_ball_has_a_white_middle():
 
 def test_dark_squares_on_a_figure_read_come_last_and_a_white_middle_is_looked_for_first():
     dark = np.array([[10.0, 10.0], [50.0, 10.0], [90.0, 10.0]])  # strongest first; the first on a body
-    bright = np.array([[200.0, 200.0]])
+    bright = np.array([[150.0, 100.0], [200.0, 200.0]])  # on a line; in a dark ring
     bodies = (np.array([[8.0, 12.0]]), np.array([[14.0, 30.0]]))
+    image = np.full((300, 300), 100, np.uint8)  # the board
+    image[99:102, :] = 220  # a pitch line
+    image[193:208, 193:208] = 30  # a marker's black border round its white middle
+    image[198:203, 198:203] = 220
     seen = []
 
-    def find(image):
-        seen.append(int(image[0, 0]))
-        return dark if image[0, 0] == 0 else bright
+    def find(view, n):
+        seen.append(int(view[0, 0]))
+        return dark[:n] if view[0, 0] == 100 else bright[:n]
 
-    image = np.zeros((4, 4), np.uint8)
     got = ball_candidates(find, image, DICT, 32, 7.0, 3, bodies, 5.0)
-    assert seen == [0, 255]  # the view and the view inverted
+    assert seen == [100, 155]  # the view and the view inverted
+    # the bright place on the line is not looked at: a line leaves two points of its ring bright
     assert got.tolist() == [[200.0, 200.0], [50.0, 10.0], [90.0, 10.0]]
     # a ball id with a dark middle: the dark squares alone, still the bodies' last
     got = ball_candidates(find, image, DICT, 0, 7.0, 3, bodies, 5.0)

@@ -322,10 +322,11 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
         like = taken[[ms.side_of(d.marker) == marker_mm and ms.height_of(d.marker) == z for d in known]]
         if name == "ball":  # by its own pattern, not on the figures read (vision.ball)
             caps = np.array([d.center for d in known if ms.kind_of(d.marker) == "figure"]).reshape(-1, 2)
-            centres = ball_candidates(lambda im: dark_squares(settings, im, settings.view_marker_px, taken, limit,
-                                                              reach, like)[0],
+            centres = ball_candidates(lambda im, n: dark_squares(settings, im, settings.view_marker_px, taken, n,
+                                                                 reach, like)[0],
                                       image, ms.dictionary, ms.ball_id, settings.view_marker_px, limit,
-                                      _bodies(view, cam, caps, ms.cap_height_mm), settings.body_mm / view.mm_per_px)
+                                      _bodies(view, cam, caps, ms.cap_height_mm), settings.body_mm / view.mm_per_px,
+                                      settings.contrast)
         else:
             centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
         if name == "ball":  # the likeliest first: most balls are among them, and then the rest is not read
