@@ -33,12 +33,11 @@ def patch_homographies(camera: CameraModel, centres_mm: np.ndarray, z_mm: float,
 
 
 def _turns(stack: np.ndarray, n: int, size: int, sigma: float, at: np.ndarray | None = None) -> np.ndarray:
-    """Per patch (``n`` patches of ``size`` stacked in rows), the angle (n,) radians, modulo 90
+    """Per patch (``n`` patches of ``size`` stacked in rows, uint8), the angle (n,) radians, modulo 90
     degrees, of the square around its centre (or around the points ``at`` (n, 2)): its edges'
     gradient directions times four, averaged with their strengths near it."""
-    p = stack.astype(np.float32)
-    gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3).reshape(n, size, size)
-    gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3).reshape(n, size, size)
+    # the 3 x 3 Sobel gradients in whole numbers (cv2.Sobel's, at a third of its time)
+    gx, gy = (g.astype(np.float32).reshape(n, size, size) for g in cv2.spatialGradient(stack))
     c2, s2 = gx * gx - gy * gy, 2 * gx * gy
     mm = np.maximum(gx * gx + gy * gy, 1e-6)
     r = np.arange(size, dtype=np.float32)
