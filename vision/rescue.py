@@ -65,8 +65,8 @@ class RescueSettings:
     figure id not read yet; for the ball, where none was read, ``ball_tries`` at ``ball_turns``
     turns. The patches: ``cell_px`` pixels a marker cell, ``patch_sides`` marker sides across; a
     first look keeps candidates whose cap margin is ``min_rim`` grey levels brighter than a black
-    border and whose cells correlate ``screen_corr`` with some marker. The reading: a correlation of ``min_corr``, a contrast of
-    ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
+    border and whose cells correlate ``screen_corr`` with some marker. The reading: a correlation
+    of ``min_corr``, a contrast of ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
     (stricter than the main search's 2.5: these candidates are not outlines; 3 with templates
     drawn per patch, which fit a small marker's true id closer than the fixed ones did at 4).
     A marker whose cells are ``large_cell_px`` frame pixels or more needs ``margin_large``:
