@@ -48,30 +48,30 @@ _STEP = 8  # view pixels between exactly projected grid points (bilinear in betw
 
 @dataclass(frozen=True, slots=True)
 class RescueSettings:
-    """How the rescue stage looks. The search view: ``view_marker_px``, a marker's side there
-    (7: as many of the tuning scenes' markers were candidates as at 8, at three quarters of the
-    pixels); a candidate's core darker than what is beside it by ``contrast`` on three sides of
-    four and holding black and white ``spread`` apart (grey levels); with three or more markers
-    of its size read, only candidates scoring ``like_share`` of their median (0, none: a small
-    blurred marker scores far below the sharp ones read, and at 0.4 10 of the 9 mm tuning
-    scenes' 499 markers were never looked at). The work per frame: at most ``max_patches``
-    figure candidates, and ``per_unread`` for each figure id not read yet (60 and 4: at 40 and 3
-    frames of 9 mm markers mostly unread spent them before reaching a third of their caps);
-    ``max_ball_patches`` for the ball, read ``ball_first`` at a time, the next only where those
-    read nothing (of 40 balls read on 160 tuning frames, 37 were among the first 8). Of the
-    candidates that read nothing, the likeliest are drawn again at ``turned_turns`` turns
-    (:mod:`vision.turned`: a small marker's turn, measured on its patch at a third of the
-    resolution, can be far off): ``turned_tries`` at most, and ``turned_per_unread`` for each
-    figure id not read yet; for the ball, where none was read, ``ball_tries`` at ``ball_turns``
-    turns. The patches: ``cell_px`` pixels a marker cell, ``patch_sides`` marker sides across; a
-    first look keeps candidates whose cap margin is ``min_rim`` grey levels brighter than a black
-    border and whose cells correlate ``screen_corr`` with some marker. The reading: a correlation
-    of ``min_corr``, a contrast of ``min_contrast``, and a best id whose misfit is ``margin`` times smaller than any other id's
-    (stricter than the main search's 2.5: these candidates are not outlines; 3 with templates
-    drawn per patch, which fit a small marker's true id closer than the fixed ones did at 4).
-    A marker whose cells are ``large_cell_px`` frame pixels or more needs ``margin_large``:
-    one that large which fits no better than that is partly hidden (a neighbour's figure, an
-    edge of a hand), and a hidden figure is never reported.
+    """How the rescue stage looks. The search view: ``view_marker_px``, a marker's side there (7: as
+    many of the tuning scenes' markers were candidates as at 8, at three quarters of the pixels); a
+    candidate's core darker than what is beside it by ``contrast`` on three sides of four and
+    holding black and white ``spread`` apart (grey levels); with three or more markers of its size
+    read, only candidates scoring ``like_share`` of their median (0, none: a small blurred marker
+    scores far below the sharp ones read, and at 0.4 10 of the 9 mm tuning scenes' 499 markers were
+    never looked at). The work per frame: at most ``max_patches`` figure candidates, and
+    ``per_unread`` for each figure id not read yet (60 and 4: at 40 and 3 frames of 9 mm markers
+    mostly unread spent them before reaching a third of their caps); ``max_ball_patches`` for the
+    ball, read ``ball_first`` at a time, the next only where those read nothing (of 40 balls read on
+    160 tuning frames, 37 were among the first 8). Of the candidates that read nothing, the
+    likeliest are drawn again at ``turned_turns`` turns (:mod:`vision.turned`: a small marker's
+    turn, measured on its patch at a third of the resolution, can be far off): ``turned_tries`` at
+    most, and ``turned_per_unread`` for each figure id not read yet; for the ball, where none was
+    read, ``ball_tries`` at ``ball_turns`` turns. The patches: ``cell_px`` pixels a marker cell,
+    ``patch_sides`` marker sides across; a first look keeps candidates whose cap margin is
+    ``min_rim`` grey levels brighter than a black border and whose cells correlate ``screen_corr``
+    with some marker. The reading: a correlation of ``min_corr``, a contrast of ``min_contrast``,
+    and a best id whose misfit is ``margin`` times smaller than any other id's (stricter than the
+    main search's 2.5: these candidates are not outlines; 3 with templates drawn per patch, which
+    fit a small marker's true id closer than the fixed ones did at 4). A marker whose cells are
+    ``large_cell_px`` frame pixels or more needs ``margin_large``: one that large which fits no
+    better than that is partly hidden (a neighbour's figure, an edge of a hand), and a hidden figure
+    is never reported.
 
     The ball's own search (:mod:`vision.ball`): its candidates by its pattern (its dark squares
     within ``body_mm`` of a figure read last); where none was read, after the turned
