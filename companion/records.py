@@ -31,20 +31,18 @@ def changed(obj: Any, **changes: Any) -> Any:
     if obj is _unshared[0]:
         obj.__dict__.update(changes)
         return obj
-    try:
-        fields = obj.__dict__
-    except AttributeError:
-        return _rebuilt(obj, changes)
     cls = obj.__class__
     try:
         twin = _plain[cls]
-    except KeyError:
-        twin = _plain[cls] = _plain_twin(cls)
+    except KeyError:  # first sight of the class (asked of the class, not by catching a miss per call)
+        twin = _plain[cls] = _plain_twin(cls) if hasattr(obj, "__dict__") else _SLOTTED
+    if twin is _SLOTTED:
+        return _rebuilt(obj, changes)
     # A new dict, not ``fields.copy()``: a record built by its class keeps its fields in a
     # dict sharing the class's keys, and a copy of that shares them too; Python 3.11 reads
     # an attribute of such a copy the slow, general way (about five times slower) every
     # time. This dict has its own keys, and so have the copies made from it.
-    fields = {**fields, **changes}
+    fields = {**obj.__dict__, **changes}
     if twin is None:
         new = _new(cls)
         _set_attr(new, "__dict__", fields)
@@ -55,8 +53,10 @@ def changed(obj: Any, **changes: Any) -> Any:
     return new
 
 
-# Record classes with a __dict__ -> a plain twin (or None): see ``_plain_twin``.
-_plain: dict[type, type | None] = {}
+# Record classes -> a plain twin (or None) for those with a __dict__ (see ``_plain_twin``),
+# _SLOTTED for those without.
+_SLOTTED = object()
+_plain: dict[type, Any] = {}
 
 
 def _plain_twin(cls: type) -> type | None:
