@@ -11,6 +11,10 @@ from ..teams import PlayerRef, Team
 from . import events as ev
 from .model import Booking, Clock, FutboardState, Goal, KickOff, Phase, PlayerState, Where
 
+# Enum members the fold reads per event, as module names: in Python 3.11 ``Phase.PLAY`` goes
+# through the enum metaclass's ``__getattr__`` hook, some forty times slower than a global.
+_PLAY = Phase.PLAY
+
 
 def _player(s: FutboardState, ref: PlayerRef, **changes: Any) -> FutboardState:
     players = dict(s.players)
@@ -98,7 +102,7 @@ def contest_resolved(s: FutboardState, e: ev.ContestResolved) -> FutboardState:
 
 
 def kick_off_taken(s: FutboardState, e: ev.KickOffTaken) -> FutboardState:
-    return _with(s, round=s.round + 1, phase=Phase.PLAY, restart=None, ball=e.player)
+    return _with(s, round=s.round + 1, phase=_PLAY, restart=None, ball=e.player)
 
 
 def turn_started(s: FutboardState, e: ev.TurnStarted) -> FutboardState:
@@ -110,7 +114,7 @@ def ball_set(s: FutboardState, e: ev.BallSet) -> FutboardState:
 
 
 def phase_started(s: FutboardState, e: ev.PhaseStarted) -> FutboardState:
-    if e.phase is Phase.PLAY:
+    if e.phase is _PLAY:
         return _with(s, phase=e.phase)
     return _with(s, phase=e.phase, turn=None, actions_left=0, moved=frozenset(), ball_moved=False)
 
