@@ -23,6 +23,14 @@ def _player(s: FootballLeaderState, ref: PlayerRef, **changes: Any) -> FootballL
     return _with(s, players=players)
 
 
+def _put(s: FootballLeaderState, ref: PlayerRef, player: PlayerState) -> FootballLeaderState:
+    """``s`` with ``player`` as ``ref``'s record: for a fold that has read the old record
+    already (one lookup of the player and one call with keywords less than ``_player``)."""
+    players = dict(s.players)
+    players[ref] = player
+    return _with(s, players=players)
+
+
 def _book(s: FootballLeaderState, team: Team, **changes: Any) -> FootballLeaderState:
     return _with(s, cards={**s.cards, team: _with(s.cards[team], **changes)})
 
@@ -120,9 +128,10 @@ def shootout_order_set(s: FootballLeaderState, e: ev.ShootoutOrderSet) -> Footba
 
 
 def figure_placed(s: FootballLeaderState, e: ev.FigurePlaced) -> FootballLeaderState:
-    p = s.players[e.player]
+    ref = e.player
+    p = s.players[ref]
     where = _PITCH if e.space is not None else p.where
-    return _player(s, e.player, space=e.space, where=where, manual=e.correction)
+    return _put(s, ref, _with(p, space=e.space, where=where, manual=e.correction))
 
 
 def pending_opened(s: FootballLeaderState, e: ev.PendingOpened) -> FootballLeaderState:
@@ -189,7 +198,8 @@ def turn_finished(s: FootballLeaderState, e: ev.TurnFinished) -> FootballLeaderS
 
 
 def counter_moved(s: FootballLeaderState, e: ev.CounterMoved) -> FootballLeaderState:
-    s = _player(s, e.player, space=e.to, manual=False)
+    ref = e.player
+    s = _put(s, ref, _with(s.players[ref], space=e.to, manual=False))
     if e.moved and s.turn is not None and e.player not in s.turn.moved:
         s = _turn(s, moved=s.turn.moved + (e.player,))
     return s

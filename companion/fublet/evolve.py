@@ -28,6 +28,14 @@ def _player(state: FubletState, ref, **changes: Any) -> FubletState:
     return _with(state, players=players)
 
 
+def _put(state: FubletState, ref: PlayerRef, player: PlayerState) -> FubletState:
+    """``state`` with ``player`` as ``ref``'s record: for a fold that has read the old record
+    already (one lookup of the player and one call with keywords less than ``_player``)."""
+    players = dict(state.players)
+    players[ref] = player
+    return _with(state, players=players)
+
+
 def _remove_pending(state: FubletState, kind: type, item_id: int) -> FubletState:
     return _with(state, queue=tuple(p for p in state.queue if not (isinstance(p, kind) and p.id == item_id)))
 
@@ -80,10 +88,11 @@ def board_chosen(s: FubletState, e: ev.BoardChosen) -> FubletState:
 
 
 def figure_placed(s: FubletState, e: ev.FigurePlaced) -> FubletState:
-    p = s.players[e.player]
+    ref = e.player
+    p = s.players[ref]
     facing = e.facing if e.facing is not None else p.facing
     where = _PITCH if e.ms is not None else p.where
-    return _player(s, e.player, ms=e.ms, facing=facing, where=where, manual=e.correction)
+    return _put(s, ref, _with(p, ms=e.ms, facing=facing, where=where, manual=e.correction))
 
 
 def kick_off_taken(s: FubletState, e: ev.KickOffTaken) -> FubletState:
@@ -107,16 +116,20 @@ def deflection_called(s: FubletState, e: ev.DeflectionCalled) -> FubletState:
 
 
 def player_moved(s: FubletState, e: ev.PlayerMoved) -> FubletState:
-    p = s.players[e.player]
-    s = _player(s, e.player, ms=e.to if e.to is not None else p.ms,
-                facing=e.facing if e.facing is not None else p.facing,
-                where=_PITCH, manual=False,
-                status=_EXHAUSTED if s.phase in _MOVING else p.status)
+    # The player's changes and the state's in one changed state (runs for most moves).
+    ref = e.player
+    p = s.players[ref]
+    moving = s.phase in _MOVING
+    players = dict(s.players)
+    players[ref] = _with(p, ms=e.to if e.to is not None else p.ms,
+                         facing=e.facing if e.facing is not None else p.facing,
+                         where=_PITCH, manual=False, status=_EXHAUSTED if moving else p.status)
+    changes: dict[str, Any] = {"players": players}
     if e.engage and s.ball.carrier is not None:
-        s = _with(s, engagements=s.engagements + (Engagement(e.player, s.ball.carrier, Skill(e.tackle)),))
-    if s.phase in _MOVING:
-        s = _with(s, turn=_OTHER[e.player.team], passes=0, moves_this_phase=s.moves_this_phase + 1)
-    return s
+        changes["engagements"] = s.engagements + (Engagement(ref, s.ball.carrier, Skill(e.tackle)),)
+    if moving:
+        changes.update(turn=_OTHER[ref.team], passes=0, moves_this_phase=s.moves_this_phase + 1)
+    return _with(s, **changes)
 
 
 def zone_moved(s: FubletState, e: ev.ZoneMoved) -> FubletState:
@@ -177,12 +190,15 @@ def ball_set(s: FubletState, e: ev.BallSet) -> FubletState:
 
 
 def player_relocated(s: FubletState, e: ev.PlayerRelocated) -> FubletState:
-    facing = e.facing if e.facing is not None else s.players[e.player].facing
-    return _player(s, e.player, ms=e.ms, where=e.where, facing=facing, manual=False)
+    ref = e.player
+    p = s.players[ref]
+    facing = e.facing if e.facing is not None else p.facing
+    return _put(s, ref, _with(p, ms=e.ms, where=e.where, facing=facing, manual=False))
 
 
 def status_set(s: FubletState, e: ev.StatusSet) -> FubletState:
-    return _player(s, e.player, status=e.status, stunned_until=e.stunned_until)
+    ref = e.player
+    return _put(s, ref, _with(s.players[ref], status=e.status, stunned_until=e.stunned_until))
 
 
 def player_injured(s: FubletState, e: ev.PlayerInjured) -> FubletState:

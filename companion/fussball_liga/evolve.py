@@ -28,6 +28,14 @@ def _player(s: LigaState, ref: PlayerRef, **changes: Any) -> LigaState:
     return _with(s, players=players)
 
 
+def _put(s: LigaState, ref: PlayerRef, player: PlayerState) -> LigaState:
+    """``s`` with ``player`` as ``ref``'s record: for a fold that has read the old record
+    already (one lookup of the player and one call with keywords less than ``_player``)."""
+    players = dict(s.players)
+    players[ref] = player
+    return _with(s, players=players)
+
+
 def _remove(s: LigaState, kind: type, item_id: int) -> LigaState:
     return _with(s, queue=tuple(p for p in s.queue if not (isinstance(p, kind) and p.id == item_id)))
 
@@ -53,9 +61,10 @@ def choice_made(s: LigaState, e: ev.ChoiceMade) -> LigaState:
 
 
 def figure_placed(s: LigaState, e: ev.FigurePlaced) -> LigaState:
-    p = s.players[e.player]
+    ref = e.player
+    p = s.players[ref]
     where = _PITCH if e.square is not None else p.where
-    return _player(s, e.player, square=e.square, where=where, manual=e.correction)
+    return _put(s, ref, _with(p, square=e.square, where=where, manual=e.correction))
 
 
 def ball_placed(s: LigaState, e: ev.BallPlaced) -> LigaState:

@@ -22,6 +22,13 @@ def _player(s: FutboardState, ref: PlayerRef, **changes: Any) -> FutboardState:
     return _with(s, players=players)
 
 
+def _put(s: FutboardState, ref: PlayerRef, player: PlayerState) -> FutboardState:
+    """``s`` with ``player`` as ``ref``'s record (one call with keywords less than ``_player``)."""
+    players = dict(s.players)
+    players[ref] = player
+    return _with(s, players=players)
+
+
 def match_created(s: FutboardState, e: ev.MatchCreated) -> FutboardState:
     players = {}
     for team, roster, lineup in ((Team.HOME, e.home, e.home_lineup), (Team.AWAY, e.away, e.away_lineup)):
@@ -34,15 +41,19 @@ def match_created(s: FutboardState, e: ev.MatchCreated) -> FutboardState:
 
 
 def figure_placed(s: FutboardState, e: ev.FigurePlaced) -> FutboardState:
-    return _player(s, e.player, space=e.space, manual=e.correction)
+    ref = e.player
+    return _put(s, ref, _with(s.players[ref], space=e.space, manual=e.correction))
 
 
 def player_moved(s: FutboardState, e: ev.PlayerMoved) -> FutboardState:
-    s = _player(s, e.player, space=e.to, manual=False)
+    ref = e.player
+    players = dict(s.players)
+    players[ref] = _with(players[ref], space=e.to, manual=False)
     if not e.action:
-        return s
-    return _with(s, moved=s.moved | {e.player}, actions_left=s.actions_left - 1,
-                 ball_moved=s.ball_moved or s.ball == e.player)
+        return _with(s, players=players)
+    # The player's changes and the turn's in one changed state (runs for most moves).
+    return _with(s, players=players, moved=s.moved | {ref}, actions_left=s.actions_left - 1,
+                 ball_moved=s.ball_moved or s.ball == ref)
 
 
 def ball_passed(s: FutboardState, e: ev.BallPassed) -> FutboardState:
