@@ -77,6 +77,9 @@ class LiveSettings:
     motion_scale: int = 4
     motion_threshold: int = 24
     motion_linger: int = 4
+    trail_foreign: bool = True
+    band_busy_share: float = 0.03
+    band_defer: int = 6
     full_every: int = 0  # 0: never (bands cover the board); else a whole-frame search every N frames
     reread_every: int = 6
     background_after: int = 45
@@ -128,6 +131,8 @@ class LiveReader:
     _band_done: dict[int, int] = field(default_factory=dict)  # band: frame its every candidate was tried
     _band_due: tuple[Rect, int] | None = None  # a band put off: its rect and number
     _band_looked: int = 0  # the last frame a band was looked at
+    _band_lag: int = 0  # frames the swept bands were put off in all (even between pairs of frames)
+    _band_waited: int = 0  # frames this band was put off so far
     _barren: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) frame px
     _barren_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (K,) frames
     searched_share: float = 1.0
@@ -174,8 +179,12 @@ class LiveReader:
         settled = age >= s.background_after
         cv2.copyTo(small, settled.view(np.uint8), self._background)  # in place, a tenth of a masked assignment
         # what is unlike the settled board, summed (an integral image): hands, held or moving
-        self._foreign = cv2.integral((cv2.absdiff(small, self._background) > s.motion_threshold).view(np.uint8))
-        trail = ((age >= 1) & (age <= s.motion_linger)).view(np.uint8)
+        foreign = cv2.absdiff(small, self._background) > s.motion_threshold
+        self._foreign = cv2.integral(foreign.view(np.uint8))
+        trail = (age >= 1) & (age <= s.motion_linger)
+        if s.trail_foreign:
+            trail &= foreign
+        trail = trail.view(np.uint8)
         rects: list[Rect] = []
         if trail.any():
             # each patch's outer outline's box: the boxes of its connected parts, but for those
@@ -242,16 +251,18 @@ class LiveReader:
                 x, y = int(d.center[0]) // k, int(d.center[1]) // k
                 if not now[min(max(y, 0), now.shape[0] - 1), min(max(x, 0), now.shape[1] - 1)]:
                     rects.append(self._window(d))
-            bx0, by0, bx1, by1 = self.board_rect()
-            band_h = (by1 - by0) / s.bands
-            b = self._frame % s.bands
+            rects = _drop_contained(rects)
             # bands overlap by a cap's size plus a little, so every cap lies whole in one of them
             overlap = 6 + int(np.median([d.side_px for d in self._known])) // 2
-            y0, y1 = int(by0 + b * band_h - overlap), int(by0 + (b + 1) * band_h + overlap)
-            step = 400  # the band in pieces packs tighter into the detector's mosaic
-            rects += [(x, y0, min(x + step + 2 * overlap, bx1), y1) for x in range(bx0, bx1, step)]
-            band = (bx0, y0, bx1, y1)
-            rects = _drop_contained(rects)
+            if not self._band_waits(sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects) / float(w * h)):
+                bx0, y0, bx1, y1 = self._band((self._frame - self._band_lag) % s.bands, overlap)
+                step = 400  # the band in pieces packs tighter into the detector's mosaic
+                rects += [(x, y0, min(x + step + 2 * overlap, bx1), y1) for x in range(bx0, bx1, step)]
+                rects = _drop_contained(rects)
+            # the second look sweeps the bands in turn all the same (a band put off is put off
+            # for the search alone)
+            b = self._frame % s.bands
+            band = self._band(b, overlap)
             self.searched_share = sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects) / float(w * h)
             # two threshold windows, one per frame, taking turns (the larger parts caps standing
             # side by side): an area searched on two frames running is searched with both
@@ -270,6 +281,25 @@ class LiveReader:
             self._last[f.marker] = (read[f.marker], self._frame)
             self._reads[f.marker] = self._reads.get(f.marker, 0) + 1
         return self._keep_in_place(gray, result)
+
+    def _band(self, b: int, overlap: int) -> Rect:
+        """Band ``b`` of the board (of ``bands``), ``overlap`` px more above and below."""
+        bx0, by0, bx1, by1 = self.board_rect()
+        band_h = (by1 - by0) / self.settings.bands
+        return bx0, int(by0 + b * band_h - overlap), bx1, int(by0 + (b + 1) * band_h + overlap)
+
+    def _band_waits(self, share: float) -> bool:
+        """Whether this frame's band is put off: the frame searches more than ``band_busy_share``
+        of itself elsewhere already (a hand sweeping leaves a wide trail), and the band has not
+        waited ``band_defer`` frames yet. It waits two frames at a time, so that each band still
+        comes round with the other threshold window (the frame's parity) on the next sweep."""
+        s = self.settings
+        if self._band_waited % 2 or (share > s.band_busy_share and self._band_waited < s.band_defer):
+            self._band_waited += 1
+            self._band_lag += 1
+            return True
+        self._band_waited = 0
+        return False
 
     def _look_again(self, gray: np.ndarray, found: list[Detection], now: np.ndarray | None,
                     band: Rect | None, band_no: int | None = None, busy: bool = False) -> list[Detection]:
@@ -419,19 +449,21 @@ class LiveReader:
         if self._foreign is None or not result.figures:
             return result
         s, k = self.settings, self.settings.motion_scale
-        h, w = self._foreign.shape[0] - 1, self._foreign.shape[1] - 1
-        out = []
-        for f in result.figures:
-            r = max(2, int(s.hand_reach * f.side_px / k))
-            cx, cy = int(f.center_px[0]) // k, int(f.center_px[1]) // k
-            x0, y0, x1, y1 = max(cx - r, 0), max(cy - r, 0), min(cx + r + 1, w), min(cy + r + 1, h)
-            if x1 <= x0 or y1 <= y0:
-                out.append(f)
-                continue
-            I = self._foreign
-            n = int(I[y1, x1]) - int(I[y0, x1]) - int(I[y1, x0]) + int(I[y0, x0])
-            out.append(replace(f, held=True) if n > s.hand_share * (x1 - x0) * (y1 - y0) else f)
-        return replace(result, figures=tuple(out))
+        I = self._foreign
+        h, w = I.shape[0] - 1, I.shape[1] - 1
+        # every figure at once: its window's count in the integral image (as int() and // would)
+        r = np.maximum(2, np.trunc(s.hand_reach * np.array([f.side_px for f in result.figures]) / k).astype(np.int64))
+        c = np.trunc(np.array([f.center_px for f in result.figures], np.float64)).astype(np.int64) // k
+        x0, y0 = np.maximum(c[:, 0] - r, 0), np.maximum(c[:, 1] - r, 0)
+        x1, y1 = np.minimum(c[:, 0] + r + 1, w), np.minimum(c[:, 1] + r + 1, h)
+        inside = (x1 > x0) & (y1 > y0)
+        x0, y0, x1, y1 = (np.clip(v, 0, m) for v, m in ((x0, w), (y0, h), (x1, w), (y1, h)))
+        n = I[y1, x1].astype(np.int64) - I[y0, x1] - I[y1, x0] + I[y0, x0]
+        held = inside & (n > s.hand_share * (x1 - x0) * (y1 - y0))
+        if not held.any():
+            return result
+        return replace(result, figures=tuple(replace(f, held=True) if hd else f
+                                             for f, hd in zip(result.figures, held.tolist())))
 
 
 @dataclass(frozen=True)
