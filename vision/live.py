@@ -116,6 +116,7 @@ class LiveReader:
     _frame: int = 0
     _board_rect: Rect | None = None
     _last_change: np.ndarray | None = None
+    _trail: np.ndarray | None = None  # (h, w) bool on every k-th pixel: changed lately, still now
     _age: np.ndarray | None = None
     _background: np.ndarray | None = None
     _foreign: np.ndarray | None = None
@@ -181,9 +182,9 @@ class LiveReader:
         # what is unlike the settled board, summed (an integral image): hands, held or moving
         foreign = cv2.absdiff(small, self._background) > s.motion_threshold
         self._foreign = cv2.integral(foreign.view(np.uint8))
-        trail = (age >= 1) & (age <= s.motion_linger)
+        trail = self._trail = (age >= 1) & (age <= s.motion_linger)
         if s.trail_foreign:
-            trail &= foreign
+            trail = trail & foreign
         trail = trail.view(np.uint8)
         rects: list[Rect] = []
         if trail.any():
@@ -251,6 +252,14 @@ class LiveReader:
                 x, y = int(d.center[0]) // k, int(d.center[1]) // k
                 if not now[min(max(y, 0), now.shape[0] - 1), min(max(x, 0), now.shape[1] - 1)]:
                     rects.append(self._window(d))
+            if s.trail_foreign:
+                # the trail is searched only where the board is unlike its settled look; a cap
+                # put back just where it stood looks settled: around figures read before and not
+                # read now, wherever something changed lately
+                have = {d.marker for d in confirmed}
+                for m, (d, _) in self._last.items():
+                    if m not in have and _cells(self._trail, self._window(d), k).any():
+                        rects.append(self._window(d))
             rects = _drop_contained(rects)
             # bands overlap by a cap's size plus a little, so every cap lies whole in one of them
             overlap = 6 + int(np.median([d.side_px for d in self._known])) // 2
