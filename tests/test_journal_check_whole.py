@@ -110,3 +110,66 @@ def test_mangled_exports_agree(bases, chained):
         if problem:
             problems.append(f"case {i}: {problem}")
     assert not problems, "\n".join(problems[:5])
+
+
+# --- the payload parser and the collector ---------------------------------------------------------
+
+def test_payloads_parse_as_the_standard_decoder_parses_them(bases, tmp_path):
+    """load_payload (orjson where it accepts the text) gives the very values json gives, types
+    included (repr tells 1 from 1.0 and True), on every payload of a played match; text orjson
+    refuses goes to the standard decoder, which accepts it or says why not."""
+    from companion.journal_chain import load_payload
+
+    path = tmp_path / "sound.sqlite"
+    path.write_bytes(bases["fublet_journal"])
+    texts = {row.data for row in read_stored(path).rows}
+    assert len(texts) > 10
+    for text in texts:
+        assert repr(load_payload(text)) == repr(load_json(text))
+    assert load_payload('{"name":"\\ud800"}') == {"name": "\ud800"}  # a lone surrogate: json keeps it
+    assert load_payload('{"a":1e999}') == {"a": float("inf")}  # as json gives it; the decoders refuse it
+    for bad in ('{"a":NaN}', '[' * 5000 + ']' * 5000, '{"a":1}x'):
+        with pytest.raises(ValueError):
+            load_payload(bad)
+
+
+def test_a_pause_of_the_collector_leaves_its_objects_old(tmp_path):
+    """What a replay builds while the collector is paused goes to the oldest generation, so
+    the first allocation afterwards does not walk it all; objects a program froze stay frozen
+    (and then the pause ends as it always did: the young objects are walked)."""
+    import gc
+
+    from companion.journal_chain import gc_paused
+
+    class Node:
+        pass
+
+    runs: list[int] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "start":
+            runs.append(info["generation"])
+
+    was = gc.isenabled()
+    gc.enable()
+    gc.collect()
+    gc.callbacks.append(seen)
+    try:
+        with gc_paused():
+            kept = [Node() for _ in range(5000)]
+        after = [Node() for _ in range(10)]  # the allocations that would start the walk
+        assert runs == [] and gc.get_count()[0] < 100
+        assert all(gc.is_tracked(n) for n in kept[:10])
+        gc.freeze()
+        frozen = gc.get_freeze_count()
+        with gc_paused():
+            more = [Node() for _ in range(5000)]
+        after_frozen = [Node() for _ in range(10)]
+        assert gc.get_freeze_count() == frozen  # not released by the pause
+        assert runs and runs[0] == 0  # left young: walked at once, as without the promotion
+        del kept, more, after, after_frozen
+    finally:
+        gc.callbacks.remove(seen)
+        gc.unfreeze()
+        if not was:
+            gc.disable()
