@@ -42,7 +42,11 @@ class LiveSettings:
     swept in this many bands, one per frame; ``motion_*``: change detection on every
     ``motion_scale``-th pixel, its grey-level threshold, and for how many frames after it stops
     changing an area is searched; ``reread_every``: a marker in a still part of the frame is
-    re-read in place every this many frames (else it is taken to be where it was). The board as
+    re-read in place every this many frames (else it is taken to be where it was). With
+    ``trail_foreign``, what changed lately is searched only where the frame is unlike the
+    settled board, and around figures read before that do not read now; a frame searching more
+    than ``band_busy_share`` of itself that way puts its band off (at most ``band_defer``
+    frames running, an even number: see :meth:`LiveReader._band_waits`). The board as
     it looks without hands is what has stood still for ``background_after`` frames; a figure
     with more than ``hand_share`` of the frame within ``hand_reach`` marker sides of it unlike
     that is ``held`` (a hand, even one held still, is large; a figure is small).
