@@ -108,31 +108,38 @@ class Match:
 
     def _fold_all(self, events: Sequence[Event]) -> None:
         """Fold stored events, keeping the state after every CHECKPOINT-th batch (what undo
-        refolds from). One pass, with little per batch: a replay runs this per event."""
-        evolve = self.ruleset.evolve
+        refolds from). One pass, with little per event: a replay runs this per event."""
         fold_payload = _payload_fold(self.ruleset)
-        handler_of = _handlers(fold_payload).get
-        envelope = getattr(self.ruleset, "envelope", None) if fold_payload else None  # applied after the payload
+        if fold_payload is None:  # a ruleset with its own evolve: hand it each event
+            evolve = self.ruleset.evolve
+            handlers: dict[type, Callable[[Any, Any], Any]] = {}
+        else:
+            handlers = _handlers(fold_payload)
+            envelope = getattr(self.ruleset, "envelope", None)  # applied after the payload
         saved, starts = self._saved, self._batch_starts
-        state, batch, offset = self._state, None, len(self._events)
+        state, batch, index = self._state, None, len(self._events) - 1
         unshared = UNSHARED  # what records.in_place sets, set here without a call per event
         try:
-            for i, event in enumerate(events):
+            for event in events:
+                index += 1
                 if event.batch != batch:
                     if batch is not None and not len(starts) % CHECKPOINT:
                         saved[len(starts)] = state
                         unshared[0] = None  # kept: the next step copies it
-                    starts.append(offset + i)
+                    starts.append(index)
                     batch = event.batch
                 try:
-                    if fold_payload:
+                    if fold_payload is None:
+                        new = evolve(state, event)
+                    else:
                         payload = event.payload
-                        handler = handler_of(type(payload))
-                        new = handler(state, payload) if handler else fold_payload(state, payload)
+                        try:
+                            handler = handlers[type(payload)]
+                        except KeyError:  # not in the table: the fold says why
+                            handler = fold_payload
+                        new = handler(state, payload)
                         if envelope is not None:
                             new = envelope(state, new, event)
-                    else:
-                        new = evolve(state, event)
                 except Exception as exc:  # a stored event the rules cannot apply: name it
                     raise ReplayError(event.seq, event.type, str(exc) or type(exc).__name__) from exc
                 if new is not state:

@@ -31,15 +31,52 @@ def changed(obj: Any, **changes: Any) -> Any:
     if obj is _unshared[0]:
         obj.__dict__.update(changes)
         return obj
+    cls = obj.__class__
     try:
-        fields = obj.__dict__
-    except AttributeError:
+        twin = _plain[cls]
+    except KeyError:  # first sight of the class (asked of the class, not by catching a miss per call)
+        twin = _plain[cls] = _plain_twin(cls) if hasattr(obj, "__dict__") else _SLOTTED
+    if twin is _SLOTTED:
         return _rebuilt(obj, changes)
-    new = _new(obj.__class__)
-    fields = fields.copy()
-    fields.update(changes)
-    _set_attr(new, "__dict__", fields)
+    # A new dict, not ``fields.copy()``: a record built by its class keeps its fields in a
+    # dict sharing the class's keys, and a copy of that shares them too; Python 3.11 reads
+    # an attribute of such a copy the slow, general way (about five times slower) every
+    # time. This dict has its own keys, and so have the copies made from it.
+    fields = {**obj.__dict__, **changes}
+    if twin is None:
+        new = _new(cls)
+        _set_attr(new, "__dict__", fields)
+        return new
+    new = twin()
+    new.__dict__ = fields
+    new.__class__ = cls
     return new
+
+
+# Record classes -> a plain twin (or None) for those with a __dict__ (see ``_plain_twin``),
+# _SLOTTED for those without.
+_SLOTTED = object()
+_plain: dict[type, Any] = {}
+
+
+def _plain_twin(cls: type) -> type | None:
+    """A plain class laid out as ``cls`` (same bases, an instance ``__dict__``), with
+    ordinary attribute setting: a copy is made as a twin, given its fields' dict, then its
+    real class, which is cheaper than ``object.__new__`` and ``object.__setattr__``, two
+    calls through argument tuples. Python checks on the class assignment that the layouts
+    agree; ``None`` where they do not (slots, another metaclass or ``__new__``)."""
+    if type(cls) is not type or cls.__new__ is not object.__new__ or "__slots__" in cls.__dict__:
+        return None
+    try:
+        twin = type(cls.__name__, cls.__bases__, {
+            "__init__": object.__init__, "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+            "__module__": __name__, "__qualname__": f"_plain_twin.{cls.__name__}"})
+        probe = twin()
+        probe.__dict__ = {}
+        probe.__class__ = cls  # Python refuses (TypeError) unless the layouts agree
+    except TypeError:
+        return None
+    return twin
 
 
 def unshadowed(cls: type) -> type:

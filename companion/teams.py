@@ -39,7 +39,7 @@ class Team(CodeEnum):
 
     @property
     def other(self) -> "Team":
-        return Team.AWAY if self is Team.HOME else Team.HOME
+        return _AWAY if self is _HOME else _HOME
 
     @property
     def label(self) -> str:
@@ -47,6 +47,10 @@ class Team(CodeEnum):
 
 
 _SIDES = {team.value: team for team in Team}
+# The members as module names, for code that runs per event: in Python 3.11 ``Team.HOME``
+# goes through the enum metaclass's ``__getattr__`` hook, some forty times slower than
+# reading a module global.
+_HOME, _AWAY = Team.HOME, Team.AWAY
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -66,7 +70,7 @@ class PlayerRef:
     # Hashed without hashing the Team member (an enum's hash is a Python call): a fold looks
     # players up by ref thousands of times per replay. Equal refs hash equal, as before.
     def __hash__(self) -> int:
-        return self.number if self.team is Team.HOME else 100 + self.number
+        return self.number if self.team is _HOME else 100 + self.number
 
     @classmethod
     def of(cls, team: Team, number: int) -> "PlayerRef":

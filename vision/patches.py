@@ -33,12 +33,11 @@ def patch_homographies(camera: CameraModel, centres_mm: np.ndarray, z_mm: float,
 
 
 def _turns(stack: np.ndarray, n: int, size: int, sigma: float, at: np.ndarray | None = None) -> np.ndarray:
-    """Per patch (``n`` patches of ``size`` stacked in rows), the angle (n,) radians, modulo 90
+    """Per patch (``n`` patches of ``size`` stacked in rows, uint8), the angle (n,) radians, modulo 90
     degrees, of the square around its centre (or around the points ``at`` (n, 2)): its edges'
     gradient directions times four, averaged with their strengths near it."""
-    p = stack.astype(np.float32)
-    gx = cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3).reshape(n, size, size)
-    gy = cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3).reshape(n, size, size)
+    # the 3 x 3 Sobel gradients in whole numbers (cv2.Sobel's, at a third of its time)
+    gx, gy = (g.astype(np.float32).reshape(n, size, size) for g in cv2.spatialGradient(stack))
     c2, s2 = gx * gx - gy * gy, 2 * gx * gy
     mm = np.maximum(gx * gx + gy * gy, 1e-6)
     r = np.arange(size, dtype=np.float32)
@@ -211,19 +210,30 @@ def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: i
     marker of its centre where a black border one cell wide inside a white margin fits best
     (the mean of the margin less the mean of the border, from box sums; a parabola's vertex),
     and that difference there (n,) in grey levels."""
-    img = stack.astype(np.float32)
     s_in = int(round(side)) | 1
     s_core = max(1, int(round(side - 2 * cell)) | 1)
     s_out = s_in + 2 * margin
-    boxes = [cv2.boxFilter(img, cv2.CV_32F, (k, k), normalize=False, borderType=cv2.BORDER_REPLICATE)
-             for k in (s_core, s_in, s_out)]
-    border = (boxes[1] - boxes[0]) / (s_in ** 2 - s_core ** 2)
-    ring = (boxes[2] - boxes[1]) / (s_out ** 2 - s_in ** 2)
-    score = (ring - border).reshape(n, size, size)
     c0 = (size - 1) // 2
     reach = int(round(0.45 * side))
-    win = score[:, c0 - reach:c0 + reach + 1, c0 - reach:c0 + reach + 1]
-    m = win.shape[1]
+    m = 2 * reach + 1
+    # box sums only where the centre is looked for (a fifth of the patch), from one integral
+    # image of the stack with its edges repeated (what a box filter of the stack would sum)
+    pad = s_out // 2
+    integral = cv2.integral(cv2.copyMakeBorder(stack, pad, pad, pad, pad, cv2.BORDER_REPLICATE))
+    rs, cs = integral.strides
+    first = c0 - reach + pad  # the window's first row and column, in the padded stack
+
+    def at(row: int, col: int) -> np.ndarray:  # integral[i * size + row + y, col + x] (n, m, m)
+        return np.lib.stride_tricks.as_strided(integral[row:, col:], (n, m, m), (size * rs, rs, cs))
+
+    def box(k: int) -> np.ndarray:  # sums of k x k boxes centred on the window's points (n, m, m)
+        lo, hi = first - k // 2, first + k // 2 + 1
+        return (at(hi, hi) - at(lo, hi) - at(hi, lo) + at(lo, lo)).astype(np.float32)
+
+    core, inner, outer = box(s_core), box(s_in), box(s_out)
+    border = (inner - core) / (s_in ** 2 - s_core ** 2)
+    ring = (outer - inner) / (s_out ** 2 - s_in ** 2)
+    win = ring - border
     k = win.reshape(n, -1).argmax(axis=1)
     iy, ix = np.clip(k // m, 1, m - 2), np.clip(k % m, 1, m - 2)
     rows = np.arange(n)

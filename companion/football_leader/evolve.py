@@ -12,10 +12,22 @@ from . import events as ev
 from .model import (Booking, CardBook, Choice, FootballLeaderState, Goal, Period, Phase, PlayerState, Roll,
                     ShootoutKick, Stage, StrategySheet, Turn, Where)
 
+# Enum members the fold reads per event, as module names: in Python 3.11 ``Where.PITCH`` goes
+# through the enum metaclass's ``__getattr__`` hook, some forty times slower than a global.
+_PITCH, _DONE, _SET_UP = Where.PITCH, Stage.DONE, Phase.SET_UP
+
 
 def _player(s: FootballLeaderState, ref: PlayerRef, **changes: Any) -> FootballLeaderState:
     players = dict(s.players)
     players[ref] = _with(players[ref], **changes)
+    return _with(s, players=players)
+
+
+def _put(s: FootballLeaderState, ref: PlayerRef, player: PlayerState) -> FootballLeaderState:
+    """``s`` with ``player`` as ``ref``'s record: for a fold that has read the old record
+    already (one lookup of the player and one call with keywords less than ``_player``)."""
+    players = dict(s.players)
+    players[ref] = player
     return _with(s, players=players)
 
 
@@ -108,7 +120,7 @@ def unchanged(s: FootballLeaderState, e: EventPayload) -> FootballLeaderState:
 
 
 def turn_end_called(s: FootballLeaderState, e: ev.TurnEndCalled) -> FootballLeaderState:
-    return _turn(s, stage=Stage.DONE)
+    return _turn(s, stage=_DONE)
 
 
 def shootout_order_set(s: FootballLeaderState, e: ev.ShootoutOrderSet) -> FootballLeaderState:
@@ -116,9 +128,10 @@ def shootout_order_set(s: FootballLeaderState, e: ev.ShootoutOrderSet) -> Footba
 
 
 def figure_placed(s: FootballLeaderState, e: ev.FigurePlaced) -> FootballLeaderState:
-    p = s.players[e.player]
-    where = Where.PITCH if e.space is not None else p.where
-    return _player(s, e.player, space=e.space, where=where, manual=e.correction)
+    ref = e.player
+    p = s.players[ref]
+    where = _PITCH if e.space is not None else p.where
+    return _put(s, ref, _with(p, space=e.space, where=where, manual=e.correction))
 
 
 def pending_opened(s: FootballLeaderState, e: ev.PendingOpened) -> FootballLeaderState:
@@ -140,7 +153,7 @@ def period_started(s: FootballLeaderState, e: ev.PeriodStarted) -> FootballLeade
 
 
 def phase_set(s: FootballLeaderState, e: ev.PhaseSet) -> FootballLeaderState:
-    if e.phase is Phase.SET_UP:
+    if e.phase is _SET_UP:
         return _with(s, phase=e.phase, ready=())
     return _with(s, phase=e.phase)
 
@@ -185,7 +198,8 @@ def turn_finished(s: FootballLeaderState, e: ev.TurnFinished) -> FootballLeaderS
 
 
 def counter_moved(s: FootballLeaderState, e: ev.CounterMoved) -> FootballLeaderState:
-    s = _player(s, e.player, space=e.to, manual=False)
+    ref = e.player
+    s = _put(s, ref, _with(s.players[ref], space=e.to, manual=False))
     if e.moved and s.turn is not None and e.player not in s.turn.moved:
         s = _turn(s, moved=s.turn.moved + (e.player,))
     return s
@@ -252,7 +266,7 @@ def restart_set(s: FootballLeaderState, e: ev.RestartSet) -> FootballLeaderState
 def formation_set(s: FootballLeaderState, e: ev.FormationSet) -> FootballLeaderState:
     players = {ref: (_with(p, markers=0) if p.markers else p) for ref, p in s.players.items()}
     for ref, space in e.positions:
-        players[ref] = _with(players[ref], space=space, where=Where.PITCH, manual=False)
+        players[ref] = _with(players[ref], space=space, where=_PITCH, manual=False)
     return _with(s, players=players, unmarked=None, guard=None, movement=None)
 
 

@@ -13,10 +13,26 @@ from .components import Skill
 from .model import (ActionCtx, Ball, Booking, Choice, Contest, Engagement, FubletState, Goal, Period, Phase, PlayerState,
                     Restart, RestartKind, ShootoutKick, Status, Where)
 
+# Enum members the fold reads per event, as module names (and the other side by lookup, not
+# the ``Team.other`` property): in Python 3.11 ``Where.PITCH`` goes through the enum
+# metaclass's ``__getattr__`` hook, some forty times slower than a global.
+_PITCH, _EXHAUSTED = Where.PITCH, Status.EXHAUSTED
+_MOVING = (Phase.MOVEMENT, Phase.TACTICAL_MOVEMENT)  # the phases a move exhausts the mover in
+_EVENT, _TACTICAL = Phase.EVENT, Phase.TACTICAL_MOVEMENT
+_OTHER = {Team.HOME: Team.AWAY, Team.AWAY: Team.HOME}
+
 
 def _player(state: FubletState, ref, **changes: Any) -> FubletState:
     players = dict(state.players)
     players[ref] = _with(players[ref], **changes)
+    return _with(state, players=players)
+
+
+def _put(state: FubletState, ref: PlayerRef, player: PlayerState) -> FubletState:
+    """``state`` with ``player`` as ``ref``'s record: for a fold that has read the old record
+    already (one lookup of the player and one call with keywords less than ``_player``)."""
+    players = dict(state.players)
+    players[ref] = player
     return _with(state, players=players)
 
 
@@ -72,10 +88,11 @@ def board_chosen(s: FubletState, e: ev.BoardChosen) -> FubletState:
 
 
 def figure_placed(s: FubletState, e: ev.FigurePlaced) -> FubletState:
-    p = s.players[e.player]
+    ref = e.player
+    p = s.players[ref]
     facing = e.facing if e.facing is not None else p.facing
-    where = Where.PITCH if e.ms is not None else p.where
-    return _player(s, e.player, ms=e.ms, facing=facing, where=where, manual=e.correction)
+    where = _PITCH if e.ms is not None else p.where
+    return _put(s, ref, _with(p, ms=e.ms, facing=facing, where=where, manual=e.correction))
 
 
 def kick_off_taken(s: FubletState, e: ev.KickOffTaken) -> FubletState:
@@ -99,27 +116,31 @@ def deflection_called(s: FubletState, e: ev.DeflectionCalled) -> FubletState:
 
 
 def player_moved(s: FubletState, e: ev.PlayerMoved) -> FubletState:
-    p = s.players[e.player]
-    s = _player(s, e.player, ms=e.to if e.to is not None else p.ms,
-                facing=e.facing if e.facing is not None else p.facing,
-                where=Where.PITCH, manual=False,
-                status=Status.EXHAUSTED if s.phase in (Phase.MOVEMENT, Phase.TACTICAL_MOVEMENT) else p.status)
+    # The player's changes and the state's in one changed state (runs for most moves).
+    ref = e.player
+    p = s.players[ref]
+    moving = s.phase in _MOVING
+    players = dict(s.players)
+    players[ref] = _with(p, ms=e.to if e.to is not None else p.ms,
+                         facing=e.facing if e.facing is not None else p.facing,
+                         where=_PITCH, manual=False, status=_EXHAUSTED if moving else p.status)
+    changes: dict[str, Any] = {"players": players}
     if e.engage and s.ball.carrier is not None:
-        s = _with(s, engagements=s.engagements + (Engagement(e.player, s.ball.carrier, Skill(e.tackle)),))
-    if s.phase in (Phase.MOVEMENT, Phase.TACTICAL_MOVEMENT):
-        s = _with(s, turn=e.player.team.other, passes=0, moves_this_phase=s.moves_this_phase + 1)
-    return s
+        changes["engagements"] = s.engagements + (Engagement(ref, s.ball.carrier, Skill(e.tackle)),)
+    if moving:
+        changes.update(turn=_OTHER[ref.team], passes=0, moves_this_phase=s.moves_this_phase + 1)
+    return _with(s, **changes)
 
 
 def zone_moved(s: FubletState, e: ev.ZoneMoved) -> FubletState:
     players = dict(s.players)
     for ref, to in e.moves:
-        players[ref] = _with(players[ref], ms=to, status=Status.EXHAUSTED, manual=False)
-    return _with(s, players=players, turn=e.team.other, passes=0, moves_this_phase=s.moves_this_phase + 1)
+        players[ref] = _with(players[ref], ms=to, status=_EXHAUSTED, manual=False)
+    return _with(s, players=players, turn=_OTHER[e.team], passes=0, moves_this_phase=s.moves_this_phase + 1)
 
 
 def tactical_move_attempted(s: FubletState, e: ev.TacticalMoveAttempted) -> FubletState:
-    return _with(s, turn=e.player.team.other, passes=0, moves_this_phase=s.moves_this_phase + 1)
+    return _with(s, turn=_OTHER[e.player.team], passes=0, moves_this_phase=s.moves_this_phase + 1)
 
 
 def offside_called(s: FubletState, e: ev.OffsideCalled) -> FubletState:
@@ -127,7 +148,7 @@ def offside_called(s: FubletState, e: ev.OffsideCalled) -> FubletState:
 
 
 def turn_passed(s: FubletState, e: ev.TurnPassed) -> FubletState:
-    return _with(s, turn=e.team.other, passes=s.passes + 1)
+    return _with(s, turn=_OTHER[e.team], passes=s.passes + 1)
 
 
 def substitution_called(s: FubletState, e: ev.SubstitutionCalled) -> FubletState:
@@ -137,7 +158,7 @@ def substitution_called(s: FubletState, e: ev.SubstitutionCalled) -> FubletState
 def wall_set(s: FubletState, e: ev.WallSet) -> FubletState:
     players = dict(s.players)
     for ref in e.players:
-        players[ref] = _with(players[ref], status=Status.EXHAUSTED)
+        players[ref] = _with(players[ref], status=_EXHAUSTED)
     return _with(s, players=players, restart=_with(s.restart, wall=e.players))
 
 
@@ -169,12 +190,15 @@ def ball_set(s: FubletState, e: ev.BallSet) -> FubletState:
 
 
 def player_relocated(s: FubletState, e: ev.PlayerRelocated) -> FubletState:
-    facing = e.facing if e.facing is not None else s.players[e.player].facing
-    return _player(s, e.player, ms=e.ms, where=e.where, facing=facing, manual=False)
+    ref = e.player
+    p = s.players[ref]
+    facing = e.facing if e.facing is not None else p.facing
+    return _put(s, ref, _with(p, ms=e.ms, where=e.where, facing=facing, manual=False))
 
 
 def status_set(s: FubletState, e: ev.StatusSet) -> FubletState:
-    return _player(s, e.player, status=e.status, stunned_until=e.stunned_until)
+    ref = e.player
+    return _put(s, ref, _with(s.players[ref], status=e.status, stunned_until=e.stunned_until))
 
 
 def player_injured(s: FubletState, e: ev.PlayerInjured) -> FubletState:
@@ -220,8 +244,8 @@ def phase_started(s: FubletState, e: ev.PhaseStarted) -> FubletState:
                                "attacking": e.attacking, "turn": None, "passes": 0, "moves_this_phase": 0}
     if e.round != s.round:
         changes.update(declaration=None, engagements=(), round_ended_by="", pace=0, zone_pace=0)
-    if e.phase is Phase.EVENT or e.phase is Phase.TACTICAL_MOVEMENT:
-        changes["engagements"] = s.engagements if e.phase is Phase.EVENT else ()
+    if e.phase is _EVENT or e.phase is _TACTICAL:
+        changes["engagements"] = s.engagements if e.phase is _EVENT else ()
     return _with(s, **changes)
 
 

@@ -96,3 +96,4 @@ class Stopwatch:
 
 
 STOPPED = Stopwatch()
+_new_stopwatch = constructor(Stopwatch)

@@ -15,11 +15,24 @@ from .model import (EMPTY_MOVEMENT, Ball, Booking, Choice, Ask, Attempt, Control
                     Period, Phase, PlayerState, RestartKind, ShootoutKick, Where)
 
 RESTART_KINDS = frozenset(k.value for k in RestartKind)
+# Enum members the fold reads per event, as module names: in Python 3.11 ``Where.PITCH``
+# goes through the enum metaclass's ``__getattr__`` hook, some forty times slower.
+_PITCH, _MOVEMENT, _SHOT = Where.PITCH, Phase.MOVEMENT, Phase.SHOT
+_CLOSE, _LOOSE = Control.CLOSE, Control.LOOSE
+_HOME, _AWAY = Team.HOME, Team.AWAY
 
 
 def _player(s: LigaState, ref: PlayerRef, **changes: Any) -> LigaState:
     players = dict(s.players)
     players[ref] = _with(players[ref], **changes)
+    return _with(s, players=players)
+
+
+def _put(s: LigaState, ref: PlayerRef, player: PlayerState) -> LigaState:
+    """``s`` with ``player`` as ``ref``'s record: for a fold that has read the old record
+    already (one lookup of the player and one call with keywords less than ``_player``)."""
+    players = dict(s.players)
+    players[ref] = player
     return _with(s, players=players)
 
 
@@ -48,9 +61,10 @@ def choice_made(s: LigaState, e: ev.ChoiceMade) -> LigaState:
 
 
 def figure_placed(s: LigaState, e: ev.FigurePlaced) -> LigaState:
-    p = s.players[e.player]
-    where = Where.PITCH if e.square is not None else p.where
-    return _player(s, e.player, square=e.square, where=where, manual=e.correction)
+    ref = e.player
+    p = s.players[ref]
+    where = _PITCH if e.square is not None else p.where
+    return _put(s, ref, _with(p, square=e.square, where=where, manual=e.correction))
 
 
 def ball_placed(s: LigaState, e: ev.BallPlaced) -> LigaState:
@@ -75,10 +89,10 @@ def player_moved(s: LigaState, e: ev.PlayerMoved) -> LigaState:
     # _player's changes and the movement books in one changed state (runs for most moves).
     ref, cost = e.player, e.cost
     players = dict(s.players)
-    players[ref] = _with(players[ref], square=e.path[-1], where=Where.PITCH, manual=False)
+    players[ref] = _with(players[ref], square=e.path[-1], where=_PITCH, manual=False)
     m = s.movement
     by_player = {**m.by_player, ref: m.by_player.get(ref, 0) + cost}
-    if s.phase is Phase.MOVEMENT:
+    if s.phase is _MOVEMENT:
         team = ref.team
         spent = {**m.spent, team: m.spent[team] + cost}
         moved = m.attacker_moved or team is s.attacking
@@ -89,7 +103,7 @@ def player_moved(s: LigaState, e: ev.PlayerMoved) -> LigaState:
 
 def ball_moved(s: LigaState, e: ev.BallMoved) -> LigaState:
     holder = s.players[e.player]
-    control = Control.CLOSE if e.to == holder.square else Control.LOOSE
+    control = _CLOSE if e.to == holder.square else _LOOSE
     s = _with(s, ball=_with(s.ball, square=e.to, control=control))
     m = s.movement
     team = e.player.team
@@ -155,7 +169,7 @@ def pending_dropped(s: LigaState, e: ev.PendingDropped) -> LigaState:
 
 
 def ball_set(s: LigaState, e: ev.BallSet) -> LigaState:
-    if s.phase is Phase.MOVEMENT and e.ball.square != s.ball.square:
+    if s.phase is _MOVEMENT and e.ball.square != s.ball.square:
         s = _with(s, movement=_with(s.movement, tackled=False))
     return _with(s, ball=e.ball)
 
@@ -165,10 +179,10 @@ def flight_ended(s: LigaState, e: ev.FlightEnded) -> LigaState:
 
 
 def phase_started(s: LigaState, e: ev.PhaseStarted) -> LigaState:
-    movement = _with(EMPTY_MOVEMENT, turn=e.attacking) if e.phase is Phase.MOVEMENT else EMPTY_MOVEMENT
-    clocks = _with(s.clocks, phase=STOPPED, chess={Team.HOME: STOPPED, Team.AWAY: STOPPED})
+    movement = _with(EMPTY_MOVEMENT, turn=e.attacking) if e.phase is _MOVEMENT else EMPTY_MOVEMENT
+    clocks = _with(s.clocks, phase=STOPPED, chess={_HOME: STOPPED, _AWAY: STOPPED})
     # The last kick is kept through a stoppage's set-up (a coach may call it misconduct).
-    last_kick = None if e.phase is Phase.SHOT else s.last_kick
+    last_kick = None if e.phase is _SHOT else s.last_kick
     return _with(s, phase=e.phase, turn_no=e.turn, attacking=e.attacking, movement=movement, kicked=False,
                  last_kick=last_kick, phase_time_up=False, clocks=clocks)
 

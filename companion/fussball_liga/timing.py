@@ -15,11 +15,11 @@ from ..records import _unshared as _UNSHARED
 from ..teams import Team
 from . import events as ev
 from . import flow
-from .clock import TIME_UP_TOLERANCE_S, Instant, Stopwatch
+from .clock import _EPOCH, _MICROSECOND, TIME_UP_TOLERANCE_S, Instant, Stopwatch, _new_instant, _new_stopwatch
 from .commands import CallTimeUp, PauseClock, ResumeClock
 from .evolve import _with
 from .landing import arrive
-from .model import LigaState, Period, Phase, PhaseLimit
+from .model import Clocks, LigaState, Period, Phase, PhaseLimit
 from .tx import Tx, refuse
 
 TIME = "Time Limit"
@@ -43,11 +43,18 @@ def actor(s: LigaState) -> Team | None:
 _TIMED_PERIODS = frozenset(p for p in Period if p.timed)
 _SHOT, _MOVEMENT, _OVER = Phase.SHOT, Phase.MOVEMENT, Phase.OVER
 _EGG, _CHESS = PhaseLimit.EGG_TIMER, PhaseLimit.CHESS_CLOCK
+_stopwatch = _new_stopwatch  # Stopwatch(used_us, since), built as the codec builds records
 
 
 # The last event time stamped and its Instant: the events of one command share their time,
 # converted once. One tuple, replaced whole: safe if threads fold at once.
 _last: list[tuple] = [(None, None)]
+# What the last stamp settled, when no chess clock runs: the clocks it left, and what they
+# were synced to (the phase limit, the period, the phase, the queue, the phase's time-up
+# flag, the restart). A state with those very clocks and inputs has nothing to start or
+# stop (the stopwatches run exactly as those inputs say), whatever its time. One tuple,
+# replaced whole.
+_settled: list[tuple] = [(None,) * 7]
 
 
 def stamp(before: LigaState, s: LigaState, event: Event) -> LigaState:
@@ -62,35 +69,58 @@ def stamp(before: LigaState, s: LigaState, event: Event) -> LigaState:
     if last[0] is when:
         at = last[1]
     else:
-        at = Instant.of(when)
+        try:  # Instant.of written out (no classmethod call): once per command of a replay
+            at = _new_instant((when - _EPOCH) // _MICROSECOND)
+        except TypeError:  # a time with no zone: Instant.of says so
+            at = Instant.of(when)
         _last[0] = (when, at)
-    # Runs on every event of a replay, so ``timed``, ``actor`` and the stopwatches' start
-    # and stop are written out where they are cheap: most events start or stop nothing.
+    # Runs on every event of a replay: most events change nothing the clocks follow.
     c = s.clocks
+    limit = s.options.phase_limit
+    settled = _settled[0]
+    if (c is settled[0] and limit is settled[1] and s.period is settled[2] and s.phase is settled[3]
+            and s.queue is settled[4] and s.phase_time_up is settled[5] and s.restart is settled[6]):
+        clocks = c
+        if s.clock_at is at:
+            return s
+    else:
+        clocks = _synced(s, c, limit, at)
+        if limit is not _CHESS:  # a chess clock also follows who is to act: never settled here
+            _settled[0] = (clocks, limit, s.period, s.phase, s.queue, s.phase_time_up, s.restart)
+    if s is not before or s is _UNSHARED[0]:  # stamped in place (what changed() would do for the replay's state)
+        fields = s.__dict__
+        fields["clocks"] = clocks
+        fields["clock_at"] = at
+        return s
+    return _with(s, clocks=clocks, clock_at=at)
+
+
+def _synced(s: LigaState, c: Clocks, limit: PhaseLimit, at: Instant) -> Clocks:
+    """``s``'s clocks ``c`` with each stopwatch started or stopped at ``at`` as ``s`` says.
+    ``timed``, ``actor`` and the stopwatches' start and stop are written out where cheap."""
     half = c.half
     phase = c.phase
     chess = c.chess
-    limit = s.options.phase_limit
     if c.half_on and not c.paused and s.period in _TIMED_PERIODS and s.phase is not _OVER:
         if half.since is None:
-            half = Stopwatch(half.used_us, at)
+            half = _stopwatch(half.used_us, at)
         if limit is _EGG:
             ph = s.phase
             if not s.queue and not s.phase_time_up and (ph is _MOVEMENT or (ph is _SHOT and s.restart is None)):
                 if phase.since is None:
-                    phase = Stopwatch(phase.used_us, at)
+                    phase = _stopwatch(phase.used_us, at)
             elif phase.since is not None:
-                phase = Stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
+                phase = _stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
             on_clock = None
         else:
             if phase.since is not None:
-                phase = Stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
+                phase = _stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
             on_clock = actor(s) if limit is _CHESS else None
     else:
         if half.since is not None:
-            half = Stopwatch(half.used_us + max(0, at.us - half.since.us), None)
+            half = _stopwatch(half.used_us + max(0, at.us - half.since.us), None)
         if phase.since is not None:
-            phase = Stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
+            phase = _stopwatch(phase.used_us + max(0, at.us - phase.since.us), None)
         on_clock = None
     # Only a chess clock ever starts a coach's stopwatch (on_clock is None under any other
     # limit, and the options are the match's from its creation on): under another limit
@@ -106,15 +136,8 @@ def stamp(before: LigaState, s: LigaState, event: Event) -> LigaState:
             if new is not sw:
                 chess = {**chess, team: new}
     if half is c.half and phase is c.phase and chess is c.chess:
-        clocks = c
-    else:
-        clocks = _with(c, half=half, phase=phase, chess=chess)
-    if s is not before or s is _UNSHARED[0]:  # stamped in place (what changed() would do for the replay's state)
-        fields = s.__dict__
-        fields["clocks"] = clocks
-        fields["clock_at"] = at
-        return s
-    return _with(s, clocks=clocks, clock_at=at)
+        return c
+    return _with(c, half=half, phase=phase, chess=chess)
 
 
 def pause_clock(tx: Tx, cmd: PauseClock) -> None:

@@ -11,10 +11,21 @@ from ..teams import PlayerRef, Team
 from . import events as ev
 from .model import Booking, Clock, FutboardState, Goal, KickOff, Phase, PlayerState, Where
 
+# Enum members the fold reads per event, as module names: in Python 3.11 ``Phase.PLAY`` goes
+# through the enum metaclass's ``__getattr__`` hook, some forty times slower than a global.
+_PLAY = Phase.PLAY
+
 
 def _player(s: FutboardState, ref: PlayerRef, **changes: Any) -> FutboardState:
     players = dict(s.players)
     players[ref] = _with(players[ref], **changes)
+    return _with(s, players=players)
+
+
+def _put(s: FutboardState, ref: PlayerRef, player: PlayerState) -> FutboardState:
+    """``s`` with ``player`` as ``ref``'s record (one call with keywords less than ``_player``)."""
+    players = dict(s.players)
+    players[ref] = player
     return _with(s, players=players)
 
 
@@ -30,15 +41,19 @@ def match_created(s: FutboardState, e: ev.MatchCreated) -> FutboardState:
 
 
 def figure_placed(s: FutboardState, e: ev.FigurePlaced) -> FutboardState:
-    return _player(s, e.player, space=e.space, manual=e.correction)
+    ref = e.player
+    return _put(s, ref, _with(s.players[ref], space=e.space, manual=e.correction))
 
 
 def player_moved(s: FutboardState, e: ev.PlayerMoved) -> FutboardState:
-    s = _player(s, e.player, space=e.to, manual=False)
+    ref = e.player
+    players = dict(s.players)
+    players[ref] = _with(players[ref], space=e.to, manual=False)
     if not e.action:
-        return s
-    return _with(s, moved=s.moved | {e.player}, actions_left=s.actions_left - 1,
-                 ball_moved=s.ball_moved or s.ball == e.player)
+        return _with(s, players=players)
+    # The player's changes and the turn's in one changed state (runs for most moves).
+    return _with(s, players=players, moved=s.moved | {ref}, actions_left=s.actions_left - 1,
+                 ball_moved=s.ball_moved or s.ball == ref)
 
 
 def ball_passed(s: FutboardState, e: ev.BallPassed) -> FutboardState:
@@ -98,7 +113,7 @@ def contest_resolved(s: FutboardState, e: ev.ContestResolved) -> FutboardState:
 
 
 def kick_off_taken(s: FutboardState, e: ev.KickOffTaken) -> FutboardState:
-    return _with(s, round=s.round + 1, phase=Phase.PLAY, restart=None, ball=e.player)
+    return _with(s, round=s.round + 1, phase=_PLAY, restart=None, ball=e.player)
 
 
 def turn_started(s: FutboardState, e: ev.TurnStarted) -> FutboardState:
@@ -110,7 +125,7 @@ def ball_set(s: FutboardState, e: ev.BallSet) -> FutboardState:
 
 
 def phase_started(s: FutboardState, e: ev.PhaseStarted) -> FutboardState:
-    if e.phase is Phase.PLAY:
+    if e.phase is _PLAY:
         return _with(s, phase=e.phase)
     return _with(s, phase=e.phase, turn=None, actions_left=0, moved=frozenset(), ball_moved=False)
 
