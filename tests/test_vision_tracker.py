@@ -362,6 +362,49 @@ def test_the_live_reader_keeps_a_covered_cap_in_place_and_lets_a_removed_one_go(
     assert marker in {f.marker for f in again.figures} and again.in_place == ()
 
 
+
+def test_a_hand_that_passed_over_empty_board_leaves_nothing_to_search():
+    import cv2
+
+    markers = MarkerSet()
+    scene = random_scene(22, BOARD, markers, size=(640, 480), hand=False, distortion=0.0, look_strength=0.4, figures=6)
+    cam = scene.camera
+    lens = LensCalibration(cam.width, cam.height, cam.fx, cam.fy, cam.cx, cam.cy, cam.dist)
+    image, _ = render(scene)
+    setup = VisionSetup.from_calibration(calibrate_from_frame(image, BOARD, markers, lens), BOARD, markers=markers)
+    # a hand-sized blob over bare board far from every figure, then gone
+    figures = [f.center_px for f in LiveReader(setup).read(image).figures]
+    spot = max(((x, y) for x in range(120, 520, 20) for y in range(120, 360, 20)),
+               key=lambda p: min(np.hypot(p[0] - c[0], p[1] - c[1]) for c in figures))
+    hand = image.copy()
+    cv2.circle(hand, spot, 40, (120, 160, 215), -1)
+    shares = {}
+    for foreign, frames in ((False, (hand, hand, image)), (True, (hand, hand, image)), (None, (image,) * 3)):
+        settings = replace(LiveReader(setup).settings, trail_foreign=bool(foreign), band_busy_share=9.0)
+        reader = LiveReader(setup, settings)
+        for frame in (image, image, *frames):
+            reader.read(frame)
+        reader.read(image)  # the hand's trail, the board as it was
+        shares[foreign] = reader.searched_share
+    # the same band and nothing more, as if no hand had come; before, the trail's box as well
+    assert shares[True] == shares[None] < shares[False] - 0.01
+
+
+def test_the_band_is_put_off_two_frames_at_a_time_and_never_for_long():
+    reader = LiveReader(None)
+    s = reader.settings
+    busy = [reader._band_waits(1.0) for _ in range(20)]
+    # waits band_defer frames, searches once, waits again: each band still meets the other
+    # threshold window on its next sweep (the lag stays even between pairs)
+    run = [True] * s.band_defer + [False]
+    assert busy[:2 * len(run)] == run * 2
+    assert reader._band_lag % 2 == busy.count(True) % 2
+    calm = LiveReader(None)
+    assert [calm._band_waits(0.0) for _ in range(3)] == [False] * 3
+    # a frame that waits on a quiet frame's turn: its pair waits too
+    odd = LiveReader(None)
+    assert [odd._band_waits(x) for x in (1.0, 0.0, 0.0)] == [True, True, False]
+
 # --- the rules' positions as expectations ----------------------------------------------------------
 
 AWAY3 = PlayerRef(Team.AWAY, 3)

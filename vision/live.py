@@ -11,6 +11,7 @@ its own thread; the app only reads its queues.
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import threading
 import time
@@ -41,7 +42,11 @@ class LiveSettings:
     swept in this many bands, one per frame; ``motion_*``: change detection on every
     ``motion_scale``-th pixel, its grey-level threshold, and for how many frames after it stops
     changing an area is searched; ``reread_every``: a marker in a still part of the frame is
-    re-read in place every this many frames (else it is taken to be where it was). The board as
+    re-read in place every this many frames (else it is taken to be where it was). With
+    ``trail_foreign``, what changed lately is searched only where the frame is unlike the
+    settled board, and around figures read before that do not read now; a frame searching more
+    than ``band_busy_share`` of itself that way puts its band off (at most ``band_defer``
+    frames running, an even number: see :meth:`LiveReader._band_waits`). The board as
     it looks without hands is what has stood still for ``background_after`` frames; a figure
     with more than ``hand_share`` of the frame within ``hand_reach`` marker sides of it unlike
     that is ``held`` (a hand, even one held still, is large; a figure is small).
@@ -76,6 +81,9 @@ class LiveSettings:
     motion_scale: int = 4
     motion_threshold: int = 24
     motion_linger: int = 4
+    trail_foreign: bool = True
+    band_busy_share: float = 0.03
+    band_defer: int = 6
     full_every: int = 0  # 0: never (bands cover the board); else a whole-frame search every N frames
     reread_every: int = 6
     background_after: int = 45
@@ -112,6 +120,7 @@ class LiveReader:
     _frame: int = 0
     _board_rect: Rect | None = None
     _last_change: np.ndarray | None = None
+    _trail: np.ndarray | None = None  # (h, w) bool on every k-th pixel: changed lately, still now
     _age: np.ndarray | None = None
     _background: np.ndarray | None = None
     _foreign: np.ndarray | None = None
@@ -127,6 +136,8 @@ class LiveReader:
     _band_done: dict[int, int] = field(default_factory=dict)  # band: frame its every candidate was tried
     _band_due: tuple[Rect, int] | None = None  # a band put off: its rect and number
     _band_looked: int = 0  # the last frame a band was looked at
+    _band_lag: int = 0  # frames the swept bands were put off in all (even between pairs of frames)
+    _band_waited: int = 0  # frames this band was put off so far
     _barren: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) frame px
     _barren_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (K,) frames
     searched_share: float = 1.0
@@ -167,14 +178,18 @@ class LiveReader:
             self._foreign = None
             return None
         now = cv2.absdiff(small, prev) > s.motion_threshold
-        self._last_change[now] = self._frame
+        np.copyto(self._last_change, self._frame, where=now)
         age = self._frame - self._last_change
         self._age = age
         settled = age >= s.background_after
-        self._background[settled] = small[settled]
+        cv2.copyTo(small, settled.view(np.uint8), self._background)  # in place, a tenth of a masked assignment
         # what is unlike the settled board, summed (an integral image): hands, held or moving
-        self._foreign = cv2.integral((cv2.absdiff(small, self._background) > s.motion_threshold).view(np.uint8))
-        trail = ((age >= 1) & (age <= s.motion_linger)).astype(np.uint8)
+        foreign = cv2.absdiff(small, self._background) > s.motion_threshold
+        self._foreign = cv2.integral(foreign.view(np.uint8))
+        trail = self._trail = (age >= 1) & (age <= s.motion_linger)
+        if s.trail_foreign:
+            trail = trail & foreign
+        trail = trail.view(np.uint8)
         rects: list[Rect] = []
         if trail.any():
             # each patch's outer outline's box: the boxes of its connected parts, but for those
@@ -241,16 +256,26 @@ class LiveReader:
                 x, y = int(d.center[0]) // k, int(d.center[1]) // k
                 if not now[min(max(y, 0), now.shape[0] - 1), min(max(x, 0), now.shape[1] - 1)]:
                     rects.append(self._window(d))
-            bx0, by0, bx1, by1 = self.board_rect()
-            band_h = (by1 - by0) / s.bands
-            b = self._frame % s.bands
+            if s.trail_foreign:
+                # the trail is searched only where the board is unlike its settled look; a cap
+                # put back just where it stood looks settled: around figures read before and not
+                # read now, wherever something changed lately
+                have = {d.marker for d in confirmed}
+                for m, (d, _) in self._last.items():
+                    if m not in have and _cells(self._trail, self._window(d), k).any():
+                        rects.append(self._window(d))
+            rects = _drop_contained(rects)
             # bands overlap by a cap's size plus a little, so every cap lies whole in one of them
             overlap = 6 + int(np.median([d.side_px for d in self._known])) // 2
-            y0, y1 = int(by0 + b * band_h - overlap), int(by0 + (b + 1) * band_h + overlap)
-            step = 400  # the band in pieces packs tighter into the detector's mosaic
-            rects += [(x, y0, min(x + step + 2 * overlap, bx1), y1) for x in range(bx0, bx1, step)]
-            band = (bx0, y0, bx1, y1)
-            rects = _drop_contained(rects)
+            if not self._band_waits(sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects) / float(w * h)):
+                bx0, y0, bx1, y1 = self._band((self._frame - self._band_lag) % s.bands, overlap)
+                step = 400  # the band in pieces packs tighter into the detector's mosaic
+                rects += [(x, y0, min(x + step + 2 * overlap, bx1), y1) for x in range(bx0, bx1, step)]
+                rects = _drop_contained(rects)
+            # the second look sweeps the bands in turn all the same (a band put off is put off
+            # for the search alone)
+            b = self._frame % s.bands
+            band = self._band(b, overlap)
             self.searched_share = sum((r[2] - r[0]) * (r[3] - r[1]) for r in rects) / float(w * h)
             # two threshold windows, one per frame, taking turns (the larger parts caps standing
             # side by side): an area searched on two frames running is searched with both
@@ -269,6 +294,25 @@ class LiveReader:
             self._last[f.marker] = (read[f.marker], self._frame)
             self._reads[f.marker] = self._reads.get(f.marker, 0) + 1
         return self._keep_in_place(gray, result)
+
+    def _band(self, b: int, overlap: int) -> Rect:
+        """Band ``b`` of the board (of ``bands``), ``overlap`` px more above and below."""
+        bx0, by0, bx1, by1 = self.board_rect()
+        band_h = (by1 - by0) / self.settings.bands
+        return bx0, int(by0 + b * band_h - overlap), bx1, int(by0 + (b + 1) * band_h + overlap)
+
+    def _band_waits(self, share: float) -> bool:
+        """Whether this frame's band is put off: the frame searches more than ``band_busy_share``
+        of itself elsewhere already (a hand sweeping leaves a wide trail), and the band has not
+        waited ``band_defer`` frames yet. It waits two frames at a time, so that each band still
+        comes round with the other threshold window (the frame's parity) on the next sweep."""
+        s = self.settings
+        if self._band_waited % 2 or (share > s.band_busy_share and self._band_waited < s.band_defer):
+            self._band_waited += 1
+            self._band_lag += 1
+            return True
+        self._band_waited = 0
+        return False
 
     def _look_again(self, gray: np.ndarray, found: list[Detection], now: np.ndarray | None,
                     band: Rect | None, band_no: int | None = None, busy: bool = False) -> list[Detection]:
@@ -418,19 +462,21 @@ class LiveReader:
         if self._foreign is None or not result.figures:
             return result
         s, k = self.settings, self.settings.motion_scale
-        h, w = self._foreign.shape[0] - 1, self._foreign.shape[1] - 1
-        out = []
-        for f in result.figures:
-            r = max(2, int(s.hand_reach * f.side_px / k))
-            cx, cy = int(f.center_px[0]) // k, int(f.center_px[1]) // k
-            x0, y0, x1, y1 = max(cx - r, 0), max(cy - r, 0), min(cx + r + 1, w), min(cy + r + 1, h)
-            if x1 <= x0 or y1 <= y0:
-                out.append(f)
-                continue
-            I = self._foreign
-            n = int(I[y1, x1]) - int(I[y0, x1]) - int(I[y1, x0]) + int(I[y0, x0])
-            out.append(replace(f, held=True) if n > s.hand_share * (x1 - x0) * (y1 - y0) else f)
-        return replace(result, figures=tuple(out))
+        I = self._foreign
+        h, w = I.shape[0] - 1, I.shape[1] - 1
+        # every figure at once: its window's count in the integral image (as int() and // would)
+        r = np.maximum(2, np.trunc(s.hand_reach * np.array([f.side_px for f in result.figures]) / k).astype(np.int64))
+        c = np.trunc(np.array([f.center_px for f in result.figures], np.float64)).astype(np.int64) // k
+        x0, y0 = np.maximum(c[:, 0] - r, 0), np.maximum(c[:, 1] - r, 0)
+        x1, y1 = np.minimum(c[:, 0] + r + 1, w), np.minimum(c[:, 1] + r + 1, h)
+        inside = (x1 > x0) & (y1 > y0)
+        x0, y0, x1, y1 = (np.clip(v, 0, m) for v, m in ((x0, w), (y0, h), (x1, w), (y1, h)))
+        n = I[y1, x1].astype(np.int64) - I[y0, x1] - I[y1, x0] + I[y0, x0]
+        held = inside & (n > s.hand_share * (x1 - x0) * (y1 - y0))
+        if not held.any():
+            return result
+        return replace(result, figures=tuple(replace(f, held=True) if hd else f
+                                             for f, hd in zip(result.figures, held.tolist())))
 
 
 @dataclass(frozen=True)
@@ -468,12 +514,14 @@ class _CapLook:
         whole, code = mask(0.85), mask(0.6)  # the marker without its blurred edge; its 4 x 4 code cells
         if whole.sum() < 12:
             return None
-        lo, hi = np.percentile(patch[whole], (5, 95))
+        values = np.sort(patch[whole])  # sorted once: the percentiles and the light pixels' median from it
+        lo, hi = _sorted_quantile(values, 0.05), _sorted_quantile(values, 0.95)
         if hi - lo < 40:  # too little contrast to tell the cap from anything
             return None
         mid, margin = (lo + hi) / 2, 0.15 * (hi - lo)
         dark, light = patch < mid - margin, patch > mid + margin
-        light_level = float(np.median(patch[whole & light])) if (whole & light).any() else 0.0
+        lights = values[values > mid + margin]  # patch[whole & light], sorted
+        light_level = _sorted_median(lights) if len(lights) else 0.0
         return cls(d, seen, frame, (int(x0), int(y0)), patch, whole & dark, whole & light, code & dark, code & light,
                    light_level)
 
@@ -488,13 +536,32 @@ class _CapLook:
         if not self.light_level or not self.dark.any():
             return False
         # the camera's exposure follows a hand coming into view: match the light pixels' level
-        gain = float(np.clip(np.median(now[self.light]) / max(self.light_level, 1.0), 0.7, 1.3))
+        gain = float(np.clip(_sorted_median(np.sort(now[self.light])) / max(self.light_level, 1.0), 0.7, 1.3))
         same = cv2.absdiff(now.astype(np.float32), self.patch.astype(np.float32) * np.float32(gain)) < grey
         for m in (self.dark, self.light, self.code_dark, self.code_light):
             n = np.count_nonzero(m)
             if n >= 4 and np.count_nonzero(same[m]) / n < share:
                 return False
         return True
+
+
+def _sorted_quantile(values: np.ndarray, q: float) -> float:
+    """``np.percentile(values, 100 * q)`` of sorted ``values`` (N,), N >= 1, to the last bit (its
+    linear method, the same arithmetic), at a twentieth of its overhead on a cap's few pixels."""
+    n = len(values)
+    at = (n - 1) * q
+    i = math.floor(at)
+    if i >= n - 1:
+        return float(values[-1])
+    a, b = float(values[i]), float(values[i + 1])
+    t, d = at - i, b - a
+    return b - d * (1 - t) if t >= 0.5 else a + d * t
+
+
+def _sorted_median(values: np.ndarray) -> float:
+    """``np.median`` of sorted ``values`` (N,), N >= 1."""
+    h = len(values) // 2
+    return float(values[h]) if len(values) % 2 else (float(values[h - 1]) + float(values[h])) / 2
 
 
 def _cells(grid: np.ndarray, rect: Rect, k: int) -> np.ndarray:
