@@ -330,15 +330,21 @@ def test_an_id_read_twice_once_where_it_stands_and_once_on_an_unread_figure_stay
     assert [e.reason for e in events if isinstance(e, ConflictNotice)] == ["marker 9 seen 2 times"]
 
 
-def test_the_live_reader_keeps_a_covered_cap_in_place_and_lets_a_removed_one_go():
-    import cv2
-
+def _six_figures():
+    """A 640x480 frame of six figures, its truth, and the setup calibrated from it."""
     markers = MarkerSet()
     scene = random_scene(22, BOARD, markers, size=(640, 480), hand=False, distortion=0.0, look_strength=0.4, figures=6)
     cam = scene.camera
     lens = LensCalibration(cam.width, cam.height, cam.fx, cam.fy, cam.cx, cam.cy, cam.dist)
     image, truth = render(scene)
-    setup = VisionSetup.from_calibration(calibrate_from_frame(image, BOARD, markers, lens), BOARD, markers=markers)
+    return image, truth, VisionSetup.from_calibration(calibrate_from_frame(image, BOARD, markers, lens), BOARD,
+                                                      markers=markers)
+
+
+def test_the_live_reader_keeps_a_covered_cap_in_place_and_lets_a_removed_one_go():
+    import cv2
+
+    image, truth, setup = _six_figures()
     reader = LiveReader(setup)
     for _ in range(3):
         first = reader.read(image)
@@ -362,16 +368,10 @@ def test_the_live_reader_keeps_a_covered_cap_in_place_and_lets_a_removed_one_go(
     assert marker in {f.marker for f in again.figures} and again.in_place == ()
 
 
-
 def test_a_hand_that_passed_over_empty_board_leaves_nothing_to_search():
     import cv2
 
-    markers = MarkerSet()
-    scene = random_scene(22, BOARD, markers, size=(640, 480), hand=False, distortion=0.0, look_strength=0.4, figures=6)
-    cam = scene.camera
-    lens = LensCalibration(cam.width, cam.height, cam.fx, cam.fy, cam.cx, cam.cy, cam.dist)
-    image, _ = render(scene)
-    setup = VisionSetup.from_calibration(calibrate_from_frame(image, BOARD, markers, lens), BOARD, markers=markers)
+    image, _, setup = _six_figures()
     # a hand-sized blob over bare board far from every figure, then gone
     figures = [f.center_px for f in LiveReader(setup).read(image).figures]
     spot = max(((x, y) for x in range(120, 520, 20) for y in range(120, 360, 20)),
