@@ -162,7 +162,7 @@ def gc_paused() -> Iterator[None]:
 
     On the way out the objects built meanwhile go straight to the collector's oldest
     generation (``_promote_young``): they are the match's long-lived history, and left young
-    they would all be walked at the next allocation, a pass as long as a third of the replay."""
+    they would all be walked at the next allocation (about 2 ms after a 5,000-event open)."""
     was = gc.isenabled()
     gc.disable()
     try:

@@ -53,6 +53,22 @@ def changed(obj: Any, **changes: Any) -> Any:
     return new
 
 
+def player_changed(state: Any, ref: Any, **changes: Any) -> Any:
+    """``state`` with ``ref``'s record in its ``players`` dict changed (every game's fold)."""
+    players = dict(state.players)
+    players[ref] = changed(players[ref], **changes)
+    return changed(state, players=players)
+
+
+def player_put(state: Any, ref: Any, player: Any) -> Any:
+    """``state`` with ``player`` as ``ref``'s record in its ``players`` dict: for a fold that
+    has read the old record already (one lookup and one keyword call less than
+    ``player_changed``)."""
+    players = dict(state.players)
+    players[ref] = player
+    return changed(state, players=players)
+
+
 # Record classes -> a plain twin (or None) for those with a __dict__ (see ``_plain_twin``),
 # _SLOTTED for those without.
 _SLOTTED = object()
@@ -160,4 +176,4 @@ def _init_names(cls: type) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-__all__ = ["changed", "in_place", "unshadowed"]
+__all__ = ["changed", "in_place", "player_changed", "player_put", "unshadowed"]

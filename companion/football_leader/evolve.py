@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from ..events import EventPayload
 from ..records import changed as _with  # a record's changed copy, fast (see records.py)
+from ..records import player_changed as _player, player_put as _put
 from ..teams import PlayerRef, Team
 from . import events as ev
 from .model import (Booking, CardBook, Choice, FootballLeaderState, Goal, Period, Phase, PlayerState, Roll,
@@ -17,18 +18,6 @@ from .model import (Booking, CardBook, Choice, FootballLeaderState, Goal, Period
 _PITCH, _DONE, _SET_UP = Where.PITCH, Stage.DONE, Phase.SET_UP
 
 
-def _player(s: FootballLeaderState, ref: PlayerRef, **changes: Any) -> FootballLeaderState:
-    players = dict(s.players)
-    players[ref] = _with(players[ref], **changes)
-    return _with(s, players=players)
-
-
-def _put(s: FootballLeaderState, ref: PlayerRef, player: PlayerState) -> FootballLeaderState:
-    """``s`` with ``player`` as ``ref``'s record: for a fold that has read the old record
-    already (one lookup of the player and one call with keywords less than ``_player``)."""
-    players = dict(s.players)
-    players[ref] = player
-    return _with(s, players=players)
 
 
 def _book(s: FootballLeaderState, team: Team, **changes: Any) -> FootballLeaderState:

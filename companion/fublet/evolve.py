@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from ..events import EventPayload
 from ..records import changed as _with  # a record's changed copy, fast (see records.py)
+from ..records import player_changed as _player, player_put as _put
 from ..teams import PlayerRef, Team
 from . import events as ev
 from .components import Skill
@@ -22,18 +23,6 @@ _EVENT, _TACTICAL = Phase.EVENT, Phase.TACTICAL_MOVEMENT
 _OTHER = {Team.HOME: Team.AWAY, Team.AWAY: Team.HOME}
 
 
-def _player(state: FubletState, ref, **changes: Any) -> FubletState:
-    players = dict(state.players)
-    players[ref] = _with(players[ref], **changes)
-    return _with(state, players=players)
-
-
-def _put(state: FubletState, ref: PlayerRef, player: PlayerState) -> FubletState:
-    """``state`` with ``player`` as ``ref``'s record: for a fold that has read the old record
-    already (one lookup of the player and one call with keywords less than ``_player``)."""
-    players = dict(state.players)
-    players[ref] = player
-    return _with(state, players=players)
 
 
 def _remove_pending(state: FubletState, kind: type, item_id: int) -> FubletState:

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from ..events import EventPayload
 from ..records import changed as _with  # a record's changed copy, fast (see records.py)
+from ..records import player_changed as _player, player_put as _put
 from ..teams import PlayerRef, Team
 from . import events as ev
 from .clock import STOPPED
@@ -22,18 +23,6 @@ _CLOSE, _LOOSE = Control.CLOSE, Control.LOOSE
 _HOME, _AWAY = Team.HOME, Team.AWAY
 
 
-def _player(s: LigaState, ref: PlayerRef, **changes: Any) -> LigaState:
-    players = dict(s.players)
-    players[ref] = _with(players[ref], **changes)
-    return _with(s, players=players)
-
-
-def _put(s: LigaState, ref: PlayerRef, player: PlayerState) -> LigaState:
-    """``s`` with ``player`` as ``ref``'s record: for a fold that has read the old record
-    already (one lookup of the player and one call with keywords less than ``_player``)."""
-    players = dict(s.players)
-    players[ref] = player
-    return _with(s, players=players)
 
 
 def _remove(s: LigaState, kind: type, item_id: int) -> LigaState:

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from ..events import EventPayload, parse_time
 from ..records import changed as _with  # a record's changed copy, fast (see records.py)
+from ..records import player_changed as _player, player_put as _put
 from ..teams import PlayerRef, Team
 from . import events as ev
 from .model import Booking, Clock, FutboardState, Goal, KickOff, Phase, PlayerState, Where
@@ -16,17 +17,6 @@ from .model import Booking, Clock, FutboardState, Goal, KickOff, Phase, PlayerSt
 _PLAY = Phase.PLAY
 
 
-def _player(s: FutboardState, ref: PlayerRef, **changes: Any) -> FutboardState:
-    players = dict(s.players)
-    players[ref] = _with(players[ref], **changes)
-    return _with(s, players=players)
-
-
-def _put(s: FutboardState, ref: PlayerRef, player: PlayerState) -> FutboardState:
-    """``s`` with ``player`` as ``ref``'s record (one call with keywords less than ``_player``)."""
-    players = dict(s.players)
-    players[ref] = player
-    return _with(s, players=players)
 
 
 def match_created(s: FutboardState, e: ev.MatchCreated) -> FutboardState:
