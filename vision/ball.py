@@ -171,13 +171,22 @@ def _best_pose(patch: np.ndarray, templates: np.ndarray, centre: np.ndarray, tur
 def fit_by_pattern(patch: np.ndarray, templates: np.ndarray, side: float,
                    start: np.ndarray) -> tuple[float, np.ndarray]:
     """The ball's pose in a candidate's patch (P, P) uint8 (turned as its edges seemed to run, a
-    marker ``side`` px, located about ``start`` (2,)): its corners (4, 2), clockwise from the one
-    that is top-left in the patch, where its cells best correlate with ``templates`` (the ball's
-    rows of :func:`vision.footprint.patch_templates`), coarse (the cells' middles), then finer
-    with its size; and that correlation."""
-    pose = _best_pose(patch, templates, np.asarray(start, np.float64), 0.0, side, _COARSE_SHIFTS, _COARSE_TURNS,
-                      (1.0,), fine=False)
-    pose = _best_pose(patch, templates, pose[1], pose[2], side, _MID_SHIFTS, _MID_TURNS, (1.0,))
+    marker ``side`` px, located about ``start`` (2,), or about the likeliest of several (S, 2)):
+    its corners (4, 2), clockwise from the one that is top-left in the patch, where its cells
+    best correlate with ``templates`` (the ball's rows of :func:`vision.footprint.patch_templates`),
+    coarse (the cells' middles, :func:`coarse_poses`), then finer with its size; and that
+    correlation."""
+    starts = np.asarray(start, np.float64).reshape(1, -1, 2)
+    _, centre, turn = coarse_poses(patch[None], [templates], starts, side)
+    return refine_pose(patch, templates, centre[0], float(turn[0]), side)
+
+
+def refine_pose(patch: np.ndarray, templates: np.ndarray, centre: np.ndarray, turn: float,
+                side: float) -> tuple[float, np.ndarray]:
+    """The ball's corners (4, 2) in ``patch`` (P, P) uint8 from a coarse pose (``centre`` (2,),
+    ``turn`` radians, a marker ``side`` px): a finer grid about it, then finer still with its
+    size (as :func:`fit_by_pattern`); and the correlation there."""
+    pose = _best_pose(patch, templates, np.asarray(centre, np.float64), turn, side, _MID_SHIFTS, _MID_TURNS, (1.0,))
     r, centre, turn, size = _best_pose(patch, templates, pose[1], pose[2], side, _FINE_SHIFTS, _FINE_TURNS, _SCALES)
     unit = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * size / 2
     c, s = np.cos(turn), np.sin(turn)
@@ -185,34 +194,136 @@ def fit_by_pattern(patch: np.ndarray, templates: np.ndarray, side: float,
     return r, quad
 
 
+def coarse_poses(patches: np.ndarray, templates: list, starts: np.ndarray,
+                 side: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The coarse pose of the ball in each of ``patches`` (N, P, P) uint8 at once: over the
+    grid of centres about each of its ``starts`` (N, S, 2) and turns over a quarter turn, the
+    cells' middles of a marker ``side`` px correlated with its ``templates`` ((K, 36) each, the
+    ball's rows). Returns the best correlations (N,), centres (N, 2) and turns (N,) radians.
+    All patches are sampled in one pass (a candidate's look costs a twentieth of its fit)."""
+    n, size = len(patches), patches.shape[1]
+    n_starts = starts.shape[1]
+    uv, _ = _offsets(False)
+    uv = uv * (side / 6)
+    dx, dy, dt = np.meshgrid(_COARSE_SHIFTS, _COARSE_SHIFTS, _COARSE_TURNS, indexing="ij")
+    shift = np.column_stack([dx.ravel(), dy.ravel()]) * (side / 6)  # (G, 2)
+    ang = dt.ravel()  # (G,)
+    c, s = np.cos(ang)[:, None], np.sin(ang)[:, None]
+    # each pose's cells' middles about its start (G, 36), and the starts kept inside the patch
+    ox = (shift[:, 0:1] + c * uv[:, 0] - s * uv[:, 1]).astype(np.float32).ravel()
+    oy = (shift[:, 1:2] + s * uv[:, 0] + c * uv[:, 1]).astype(np.float32).ravel()
+    at = np.clip(starts.reshape(-1, 2), 0.0, size - 1.0)
+    # the patches with their edges repeated far enough that no pose samples beyond them (as a
+    # patch sampled alone would be), stacked in rows
+    pad = int(np.ceil(max(np.abs(ox).max(), np.abs(oy).max()))) + 1
+    big = size + 2 * pad
+    stack = np.pad(patches, ((0, 0), (pad, pad), (pad, pad)), mode="edge").reshape(n * big, big)
+    row0 = np.repeat(np.arange(n) * big, n_starts).astype(np.float32)
+    mx = (at[:, 0:1] + pad).astype(np.float32) + ox  # (N * S, G * 36)
+    my = (at[:, 1:2] + pad + row0[:, None]).astype(np.float32) + oy
+    vals = cv2.remap(stack, mx, my, cv2.INTER_LINEAR).astype(np.float32).reshape(n * n_starts, len(ang), 36)
+    # the templates are centred: a dot product with them ignores the cells' mean, which only
+    # the norm needs taken out
+    norm = np.sqrt(np.maximum((vals * vals).sum(axis=2) - vals.sum(axis=2) ** 2 / 36, 1e-6))
+    corr = np.empty(vals.shape[:2], np.float32)
+    groups: dict[int, list[int]] = {}
+    for i, t in enumerate(templates):
+        groups.setdefault(id(t), []).extend(range(i * n_starts, (i + 1) * n_starts))
+    for rows in groups.values():
+        corr[rows] = (vals[rows] @ templates[rows[0] // n_starts].T.astype(np.float32)).max(axis=2)
+    corr = (corr / norm).reshape(n, -1)
+    k = corr.argmax(axis=1)
+    rows = np.arange(n)
+    centres = at.reshape(n, n_starts, 1, 2) + shift[None, None]
+    return corr[rows, k].astype(np.float64), centres.reshape(n, -1, 2)[rows, k], np.tile(ang, n_starts)[k]
+
+
 def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary: str, ball_id: int,
-              tries: int) -> list:
-    """The ball read from the first ``tries`` candidates of the ball's search (``story``:
-    :class:`vision.patches.Candidate` s, in the order they were found) whose pattern fits it
-    (:func:`fit_by_pattern`): a :class:`vision.detect.Detection` (frame pixels, ArUco order) in a
-    list, or an empty list. Each is read at its fitted pose as any rescue patch is
-    (:func:`vision.footprint._read_jittered`: every id, the stage's margin), and only the ball's id
-    is kept; a candidate read as another id is not the ball."""
+              tries: int, elsewhere: frozenset[int] = frozenset()) -> list:
+    """The ball read by its pattern from the ball's search's candidates (``story``:
+    :class:`vision.patches.Candidate` s): a :class:`vision.detect.Detection` (frame pixels, ArUco
+    order) in a list, or an empty list. Every candidate place is looked at coarsely
+    (:func:`coarse_poses`, from where its patch located a marker and from the patch's middle:
+    a border located on a neighbour can be most of a marker off), and the ``tries`` likeliest
+    are fitted (:func:`refine_pose`) and read at their fitted pose as any rescue patch is
+    (:func:`vision.footprint._read_jittered`: every id, the stage's margin), but for the ids in
+    ``elsewhere``: markers read at other places in the frame, which cannot be this one (each is
+    printed once). Only the ball's id is kept; a candidate read as another id is not the ball."""
     side = 6.0 * settings.cell_px
     margin_cells = (cap_mm - marker_mm) / 2 / (marker_mm / 6)
-    for i, cand in enumerate(story[:tries]):
-        patch = cand.patch
-        c0 = (patch.shape[0] - 1) / 2
-        T, t_ids, t_rots, _ = tmpl = patch_templates(jacobian_at(cand.to_frame, c0, c0), settings.cell_px,
-                                                     margin_cells, dictionary)
-        mine = np.asarray(T[t_ids == ball_id], np.float64)
-        r, quad = fit_by_pattern(patch, mine, side, cand.quad.mean(axis=0))
+    places, cands = set(), []
+    for cand in story:  # the turned look draws the same places again
+        if cand.view_px not in places:
+            places.add(cand.view_px)
+            cands.append(cand)
+    if not cands or tries <= 0:
+        return []
+    c0 = (cands[0].patch.shape[0] - 1) / 2
+
+    def templates(cand) -> tuple:
+        return patch_templates(jacobian_at(cand.to_frame, c0, c0), settings.cell_px, margin_cells, dictionary)
+
+    # looked at coarsely with one set of templates (the strongest candidate's: drawing a set
+    # costs more than the look), each fitted and read with its own
+    first = _ball_rows(templates(cands[0]), ball_id)
+    starts = np.array([[c.quad.mean(axis=0), (c0, c0)] for c in cands], np.float64)
+    r0, centres, turns = coarse_poses(np.stack([c.patch for c in cands]), [first] * len(cands), starts, side)
+    for i in np.argsort(-r0, kind="stable")[:tries]:
+        cand = cands[i]
+        tmpl = templates(cand)
+        r, quad = refine_pose(cand.patch, _ball_rows(tmpl, ball_id), centres[i], float(turns[i]), side)
         if r < settings.min_corr:
             continue
         e = quad[[1, 2, 3, 0]] - quad
         turn = float(np.angle(np.exp(1j * (np.arctan2(e[:, 1], e[:, 0]) - np.arange(4) * np.pi / 2)).mean()))
         size = float(np.linalg.norm(e, axis=1).mean())
-        ids, rots = _read_jittered(settings, patch, quad.mean(axis=0)[None], np.array([turn]), size, dictionary,
-                                   templates=[tmpl])
+        ids, rots = _read_jittered(settings, cand.patch, quad.mean(axis=0)[None], np.array([turn]), size, dictionary,
+                                   templates=[_possible(tmpl, elsewhere - {ball_id})])
         if int(ids[0]) != ball_id:
             continue
         aruco = quad[(np.arange(4) - int(rots[0])) % 4]
         frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), cand.to_frame).reshape(4, 2)
-        log.debug("the ball read by its pattern from candidate %d (correlation %.3f)", i, r)
+        log.debug("the ball read by its pattern from candidate %d (correlation %.3f, coarse %.3f)", i, r, r0[i])
         return [Detection(ball_id, frame_q.astype(np.float32))]
     return []
+
+
+_rows_cache: dict = {}
+
+
+def _ball_rows(templates: tuple, ball_id: int) -> np.ndarray:
+    """The ball's rows (K, 36) float64 of a set of templates, one array per set (so that
+    :func:`coarse_poses` correlates the patches sharing a set at once)."""
+    key = (id(templates[0]), ball_id)
+    hit = _rows_cache.get(key)
+    if hit is None or hit[0] is not templates[0]:
+        if len(_rows_cache) >= 256:
+            _rows_cache.clear()
+        hit = _rows_cache[key] = (templates[0], np.asarray(templates[0][templates[1] == ball_id], np.float64))
+    return hit[1]
+
+
+def _possible(templates: tuple, elsewhere: frozenset[int]) -> tuple:
+    """``templates`` (as :func:`vision.footprint.patch_templates` gives them) with the rows of the
+    ids in ``elsewhere`` zeroed: markers read at other places in the frame, which cannot be this
+    one (each id is printed once), so they do not stand against the ball in the margin."""
+    if not elsewhere:
+        return templates
+    return _zeroed(templates, frozenset(elsewhere))
+
+
+_zeroed_cache: dict = {}
+
+
+def _zeroed(templates: tuple, elsewhere: frozenset[int]) -> tuple:
+    key = (id(templates[0]), elsewhere)
+    hit = _zeroed_cache.get(key)
+    if hit is not None and hit[0] is templates[0]:
+        return hit[1]
+    T, ids, rots, span = templates
+    out = np.array(T)
+    out[np.isin(ids, list(elsewhere))] = 0.0
+    if len(_zeroed_cache) >= 64:
+        _zeroed_cache.clear()
+    _zeroed_cache[key] = (T, (out, ids, rots, span))
+    return _zeroed_cache[key][1]

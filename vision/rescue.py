@@ -370,7 +370,8 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
                                      settings.ball_turns if name == "ball" else settings.turned_turns)
             got, story = got + more, story + seen
         if name == "ball" and settings.ball_fits and not got:  # measured by its pattern (vision.ball)
-            got = read_ball(settings, story, marker_mm, cap_mm, ms.dictionary, ms.ball_id, settings.ball_fits)
+            got = read_ball(settings, story, marker_mm, cap_mm, ms.dictionary, ms.ball_id, settings.ball_fits,
+                            frozenset(d.marker for d in known))
         out += one_per_id(got)
         stories[name] = story
         views[name] = (view, image)
