@@ -266,8 +266,9 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
     # looked at coarsely with one set of templates (the strongest candidate's: drawing a set
     # costs more than the look), each fitted and read with its own
     first = _ball_rows(templates(cands[0]), ball_id)
-    starts = np.array([[c.quad.mean(axis=0), (c0, c0)] for c in cands], np.float64)
-    r0, centres, turns = coarse_poses(np.stack([c.patch for c in cands]), [first] * len(cands), starts, side)
+    patches = np.stack([c.patch for c in cands])
+    starts = np.stack([np.array([c.quad.mean(axis=0) for c in cands]), _bright_middles(patches, side)], axis=1)
+    r0, centres, turns = coarse_poses(patches, [first] * len(cands), starts, side)
     for i in np.argsort(-r0, kind="stable")[:tries]:
         cand = cands[i]
         tmpl = templates(cand)
@@ -327,3 +328,17 @@ def _zeroed(templates: tuple, elsewhere: frozenset[int]) -> tuple:
         _zeroed_cache.clear()
     _zeroed_cache[key] = (T, (out, ids, rots, span))
     return _zeroed_cache[key][1]
+
+
+def _bright_middles(patches: np.ndarray, side: float) -> np.ndarray:
+    """Per patch (N, P, P) uint8, the marker's middle (N, 2) if it is the ball's: where a box of
+    two cells is brightest within half a marker of the patch's middle."""
+    n, size = patches.shape[:2]
+    k = int(round(side / 3)) | 1
+    box = cv2.blur(patches.reshape(n * size, size), (k, k)).reshape(n, size, size)
+    c0 = (size - 1) // 2
+    reach = int(round(side / 2))
+    win = box[:, c0 - reach:c0 + reach + 1, c0 - reach:c0 + reach + 1].reshape(n, -1)
+    j = win.argmax(axis=1)
+    m = 2 * reach + 1
+    return np.column_stack([j % m, j // m]).astype(np.float64) + (c0 - reach)
