@@ -177,8 +177,9 @@ def fit_by_pattern(patch: np.ndarray, templates: np.ndarray, side: float,
     coarse (the cells' middles, :func:`coarse_poses`), then finer with its size; and that
     correlation."""
     starts = np.asarray(start, np.float64).reshape(1, -1, 2)
-    _, centre, turn = coarse_poses(patch[None], [templates], starts, side)
-    return refine_pose(patch, templates, centre[0], float(turn[0]), side)
+    r, centre, turn = coarse_poses(patch[None], [templates], starts, side)
+    k = int(np.argmax(r[0]))
+    return refine_pose(patch, templates, centre[0, k], float(turn[0, k]), side)
 
 
 def refine_pose(patch: np.ndarray, templates: np.ndarray, centre: np.ndarray, turn: float,
@@ -231,11 +232,12 @@ def coarse_poses(patches: np.ndarray, templates: list, starts: np.ndarray,
         groups.setdefault(id(t), []).extend(range(i * n_starts, (i + 1) * n_starts))
     for rows in groups.values():
         corr[rows] = (vals[rows] @ templates[rows[0] // n_starts].T.astype(np.float32)).max(axis=2)
-    corr = (corr / norm).reshape(n, -1)
-    k = corr.argmax(axis=1)
-    rows = np.arange(n)
-    centres = at.reshape(n, n_starts, 1, 2) + shift[None, None]
-    return corr[rows, k].astype(np.float64), centres.reshape(n, -1, 2)[rows, k], np.tile(ang, n_starts)[k]
+    corr /= norm
+    k = corr.argmax(axis=1)  # per patch and start
+    rows = np.arange(n * n_starts)
+    centres = at + shift[k]
+    return (corr[rows, k].astype(np.float64).reshape(n, n_starts), centres.reshape(n, n_starts, 2),
+            ang[k].reshape(n, n_starts))
 
 
 def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary: str, ball_id: int,
@@ -269,10 +271,13 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
     patches = np.stack([c.patch for c in cands])
     starts = np.stack([np.array([c.quad.mean(axis=0) for c in cands]), _bright_middles(patches, side)], axis=1)
     r0, centres, turns = coarse_poses(patches, [first] * len(cands), starts, side)
-    for i in np.argsort(-r0, kind="stable")[:tries]:
+    best = r0.argmax(axis=1)
+    top = r0.max(axis=1)
+    for i in np.argsort(-top, kind="stable")[:tries]:
+        j = best[i]
         cand = cands[i]
         tmpl = templates(cand)
-        r, quad = refine_pose(cand.patch, _ball_rows(tmpl, ball_id), centres[i], float(turns[i]), side)
+        r, quad = refine_pose(cand.patch, _ball_rows(tmpl, ball_id), centres[i, j], float(turns[i, j]), side)
         if r < settings.min_corr:
             continue
         e = quad[[1, 2, 3, 0]] - quad
@@ -284,7 +289,7 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
             continue
         aruco = quad[(np.arange(4) - int(rots[0])) % 4]
         frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), cand.to_frame).reshape(4, 2)
-        log.debug("the ball read by its pattern from candidate %d (correlation %.3f, coarse %.3f)", i, r, r0[i])
+        log.debug("the ball read by its pattern from candidate %d (correlation %.3f, coarse %.3f)", i, r, r0[i, j])
         return [Detection(ball_id, frame_q.astype(np.float32))]
     return []
 
@@ -302,6 +307,24 @@ def _ball_rows(templates: tuple, ball_id: int) -> np.ndarray:
             _rows_cache.clear()
         hit = _rows_cache[key] = (templates[0], np.asarray(templates[0][templates[1] == ball_id], np.float64))
     return hit[1]
+
+
+# A marker this many times the ball's printed size or more is never fitted as the ball: the fit
+# measures the ball's size within 12 %, and a figure's cap, higher than the token, looks larger
+# still.
+SIZE_APART = 1.25
+
+
+def not_the_ball(markers, read: set[int]) -> frozenset[int]:
+    """The ids that a patch read as the ball cannot be, in a frame where the ids ``read`` were
+    read (``markers``: the :class:`vision.config.MarkerSet`): those read elsewhere (each marker
+    is printed once), and figure and corner markers printed :data:`SIZE_APART` times the ball's
+    size or more (a 17 mm cap's pattern does not fit a 9.5 mm token's size). Ids outside the
+    set, and unread markers of about the ball's size (a partly covered 9 mm cap), still stand
+    against the ball in the reading's margin."""
+    large = {m for m in (*markers.figure_ids, *markers.corners.ids)
+             if markers.side_of(m) >= SIZE_APART * markers.ball_marker_mm}
+    return frozenset((set(read) | large) - {markers.ball_id})
 
 
 def _possible(templates: tuple, elsewhere: frozenset[int]) -> tuple:

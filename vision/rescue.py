@@ -34,7 +34,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 
-from .ball import ball_candidates, read_ball
+from .ball import ball_candidates, not_the_ball, read_ball
 from .detect import Detection
 from .extent import board_extent_mm
 from .patches import Candidate, one_per_id, read_patches
@@ -371,7 +371,7 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
             got, story = got + more, story + seen
         if name == "ball" and settings.ball_fits and not got:  # measured by its pattern (vision.ball)
             got = read_ball(settings, story, marker_mm, cap_mm, ms.dictionary, ms.ball_id, settings.ball_fits,
-                            frozenset(d.marker for d in known))
+                            not_the_ball(ms, {d.marker for d in known}))
         out += one_per_id(got)
         stories[name] = story
         views[name] = (view, image)
