@@ -27,6 +27,7 @@ import numpy as np
 
 from .detect import Detection
 from .footprint import _read_jittered, jacobian_at, patch_templates
+from .patches import Candidate, patch_homographies
 from .refine import SUB_CELL, _sample_xy, dictionary_codes
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,36 @@ def ball_candidates(find, image: np.ndarray, dictionary: str, marker: int, side:
         if len(picks) >= limit:
             break
     return np.array(picks[:limit], np.float64).reshape(-1, 2)
+
+
+def more_places(find, image: np.ndarray, dictionary: str, marker: int, side: float, limit: int,
+                have: np.ndarray, contrast: float = 12.0) -> np.ndarray:
+    """Places (N, 2), view pixels, to look at for the ball besides those looked at already
+    (``have`` (M, 2)): :func:`ball_candidates` taken ``limit`` deep (no two within ``side``),
+    but for those within half a ``side`` of one in ``have``."""
+    pts = ball_candidates(find, image, dictionary, marker, side, limit, contrast=contrast)
+    if not len(have) or not len(pts):
+        return pts
+    d = np.hypot(pts[:, None, 0] - have[None, :, 0], pts[:, None, 1] - have[None, :, 1])
+    return pts[(d >= side / 2).all(axis=1)]
+
+
+def ball_patches(settings, gray: np.ndarray, camera, view, centres: np.ndarray, marker_mm: float) -> list:
+    """Candidates (:class:`vision.patches.Candidate`, unlocated: their square at the patch's
+    middle) for the view's ``centres`` (N, 2): each a patch of the grey frame (H, W) uint8
+    square to the board at the ball's height, as :func:`vision.patches.read_patches` draws
+    them, but not turned, located or read (a twentieth of the work: :func:`read_ball` looks at
+    every turn)."""
+    if not len(centres):
+        return []
+    side = 6.0 * settings.cell_px
+    size = int(round(settings.patch_sides * side)) | 1
+    c0 = (size - 1) / 2
+    quad = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2 + c0
+    Hs = patch_homographies(camera, view.board_points(centres)[:, :2], view.z_mm, marker_mm / side, size)
+    flags = cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP
+    return [Candidate(tuple(p), cv2.warpPerspective(gray, H, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE),
+                      H, quad, False, -1) for p, H in zip(centres, Hs)]
 
 
 def _ringed(image: np.ndarray, points: np.ndarray, side: float, contrast: float) -> np.ndarray:
@@ -241,7 +272,7 @@ def coarse_poses(patches: np.ndarray, templates: list, starts: np.ndarray,
 
 
 def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary: str, ball_id: int,
-              tries: int, elsewhere: frozenset[int] = frozenset()) -> list:
+              tries: int, elsewhere: frozenset[int] = frozenset(), more: list = ()) -> list:
     """The ball read by its pattern from the ball's search's candidates (``story``:
     :class:`vision.patches.Candidate` s): a :class:`vision.detect.Detection` (frame pixels, ArUco
     order) in a list, or an empty list. Every candidate place is looked at coarsely
@@ -258,6 +289,8 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
         if cand.view_px not in places:
             places.add(cand.view_px)
             cands.append(cand)
+    read = len(cands)
+    cands += [c for c in more if c.view_px not in places]
     if not cands or tries <= 0:
         return []
     c0 = (cands[0].patch.shape[0] - 1) / 2
@@ -273,7 +306,10 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
     r0, centres, turns = coarse_poses(patches, [first] * len(cands), starts, side)
     best = r0.argmax(axis=1)
     top = r0.max(axis=1)
-    for i in np.argsort(-top, kind="stable")[:tries]:
+    # the likeliest of those read first, then of the places only looked at (fewer of which are
+    # the ball: they were weaker dark or bright squares)
+    order = [*np.argsort(-top[:read], kind="stable")[:tries], *(read + np.argsort(-top[read:], kind="stable")[:tries])]
+    for i in order:
         j = best[i]
         cand = cands[i]
         tmpl = templates(cand)

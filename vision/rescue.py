@@ -34,7 +34,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 
-from .ball import ball_candidates, not_the_ball, read_ball
+from .ball import ball_candidates, ball_patches, more_places, not_the_ball, read_ball
 from .detect import Detection
 from .extent import board_extent_mm
 from .patches import Candidate, one_per_id, read_patches
@@ -91,6 +91,7 @@ class RescueSettings:
     ball_tries: int = 6
     ball_turns: int = 8
     ball_fits: int = 4
+    ball_places: int = 135
     body_mm: float = 9.0
     turned_tries: int = 20
     turned_per_unread: float = 2.0
@@ -370,8 +371,11 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
                                      settings.ball_turns if name == "ball" else settings.turned_turns)
             got, story = got + more, story + seen
         if name == "ball" and settings.ball_fits and not got:  # measured by its pattern (vision.ball)
+            places = more_places(find, image, ms.dictionary, ms.ball_id, settings.view_marker_px,
+                                 settings.ball_places, centres, settings.contrast)
             got = read_ball(settings, story, marker_mm, cap_mm, ms.dictionary, ms.ball_id, settings.ball_fits,
-                            not_the_ball(ms, {d.marker for d in known}))
+                            not_the_ball(ms, {d.marker for d in known}),
+                            ball_patches(settings, gray, cam, view, places, marker_mm))
         out += one_per_id(got)
         stories[name] = story
         views[name] = (view, image)
