@@ -64,15 +64,22 @@ def ball_candidates(find, image: np.ndarray, dictionary: str, marker: int, side:
     inverted = 255 - image
     bright = find(inverted, 3 * limit)
     bright = bright[_ringed(inverted, bright, side, contrast)][:limit]
-    picks: list[np.ndarray] = []
-    for a, b in zip(_padded(bright, len(dark)), _padded(dark, len(bright))):
-        for p in (a, b):
-            if p is None or any(float(np.hypot(*(p - q))) < side for q in picks):
-                continue
-            picks.append(p)
-        if len(picks) >= limit:
-            break
-    return np.array(picks[:limit], np.float64).reshape(-1, 2)
+    # alternating, bright first; the same greedy pick as one point at a time, on a matrix of
+    # which points are within a side of which (a Python loop over pairs cost 20 ms at 135)
+    both = [p for a, b in zip(_padded(bright, len(dark)), _padded(dark, len(bright))) for p in (a, b) if p is not None]
+    if not both:
+        return np.zeros((0, 2))
+    pts = np.array(both, np.float64)
+    close = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]) < side
+    keep: list[int] = []
+    free = np.ones(len(pts), bool)
+    for i in range(len(pts)):
+        if free[i]:
+            keep.append(i)
+            free &= ~close[i]
+            if len(keep) == limit:
+                break
+    return pts[keep]
 
 
 def more_places(find, image: np.ndarray, dictionary: str, marker: int, side: float, limit: int,
@@ -302,14 +309,24 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
     # costs more than the look), each fitted and read with its own
     first = _ball_rows(templates(cands[0]), ball_id)
     patches = np.stack([c.patch for c in cands])
-    starts = np.stack([np.array([c.quad.mean(axis=0) for c in cands]), _bright_middles(patches, side)], axis=1)
-    r0, centres, turns = coarse_poses(patches, [first] * len(cands), starts, side)
-    best = r0.argmax(axis=1)
-    top = r0.max(axis=1)
+    bright = _bright_middles(patches, side)
+    # those read from where their border was located and from their bright middle; those only
+    # looked at (located nowhere) from their bright middle
+    starts = np.stack([np.array([c.quad.mean(axis=0) for c in cands[:read]]), bright[:read]], axis=1)
+    r0, centres, turns = coarse_poses(patches[:read], [first] * read, starts, side)
+    best, top = r0.argmax(axis=1), r0.max(axis=1)
+    if len(cands) > read:
+        r1, c1, t1 = coarse_poses(patches[read:], [first] * (len(cands) - read), bright[read:, None], side)
+        best = np.concatenate([best, np.zeros(len(r1), int)])
+        top = np.concatenate([top, r1[:, 0]])
+        centres = np.concatenate([centres, np.repeat(c1, centres.shape[1], axis=1)])
+        turns = np.concatenate([turns, np.repeat(t1, turns.shape[1], axis=1)])
     # the likeliest of those read first, then of the places only looked at (fewer of which are
     # the ball: they were weaker dark or bright squares)
     order = [*np.argsort(-top[:read], kind="stable")[:tries], *(read + np.argsort(-top[read:], kind="stable")[:tries])]
     for i in order:
+        if top[i] < COARSE_FLOOR:
+            continue
         j = best[i]
         cand = cands[i]
         tmpl = templates(cand)
@@ -325,10 +342,14 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
             continue
         aruco = quad[(np.arange(4) - int(rots[0])) % 4]
         frame_q = cv2.perspectiveTransform(aruco.reshape(1, 4, 2), cand.to_frame).reshape(4, 2)
-        log.debug("the ball read by its pattern from candidate %d (correlation %.3f, coarse %.3f)", i, r, r0[i, j])
+        log.debug("the ball read by its pattern from candidate %d (correlation %.3f, coarse %.3f)", i, r, top[i])
         return [Detection(ball_id, frame_q.astype(np.float32))]
     return []
 
+
+# A candidate whose coarse look correlates less than this is not fitted: the 63 balls read by
+# the fit on 900 tuning frames looked 0.89 or more coarsely (the fit raised them by up to 0.07).
+COARSE_FLOOR = 0.85
 
 _rows_cache: dict = {}
 
