@@ -5,19 +5,21 @@ where it lies or not at all, and nothing else is ever read as the ball."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
 import pytest
 
 from companion.fublet.components import load_board
-from vision.ball import _segment_distances, ball_candidates, fit_by_pattern, middle_brightness, read_ball
+from vision.ball import (_segment_distances, ball_candidates, ball_patches, fit_by_pattern, middle_brightness,
+                         more_places, not_the_ball, read_ball)
 from vision.config import MarkerSet
 from vision.detect import to_gray
 from vision.footprint import patch_templates
 from vision.patches import Candidate
 from vision.plane import find_markers
-from vision.rescue import RescueSettings, rescue
+from vision.rescue import RescueSettings, rescue, search_view
 from vision.synth import random_scene, render
 
 from test_vision_plane import setup_for
@@ -110,10 +112,11 @@ def test_the_pattern_fit_finds_the_ball_s_centre_turn_and_size(turn, shift, scal
     assert (got - turn + 45.0) % 90.0 - 45.0 == pytest.approx(0.0, abs=3.0)  # the code gives the quarter turn
 
 
-def _candidate(patch: np.ndarray) -> Candidate:
+def _candidate(patch: np.ndarray, at: tuple[float, float] = (0.0, 0.0)) -> Candidate:
+    """A candidate whose patch is ``patch``, at view pixel ``at`` (one place, one candidate)."""
     c0 = (patch.shape[0] - 1) / 2
     quad = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], float) * 18 + c0
-    return Candidate((0.0, 0.0), patch, _TO_FRAME, quad, False, -1, 30.0)
+    return Candidate(at, patch, _TO_FRAME, quad, False, -1, 30.0)
 
 
 def test_the_ball_is_read_from_a_patch_its_edges_did_not_fit_and_another_marker_never_is():
@@ -145,3 +148,106 @@ def test_a_9_5_mm_ball_token_the_stage_missed_is_read_where_it_lies():
     # and nothing read that is not where its marker is
     for d in extra:
         assert np.linalg.norm(truth[d.marker].corners_px.mean(axis=0) - d.center) < 2.0
+
+
+# --- the ball among many candidates, and the ids that cannot be it ------------------------------------
+
+def _between(weight: float, centre=(36.0, 33.0), turn: float = 23.0) -> np.ndarray:
+    """A ball patch (id 32) drawn ``weight`` of the way from id 8 to it (8 is the id nearest the
+    ball's: five cells apart): at 0.7 the ball's best id, not 3 times clear of 8."""
+    a = _drawn_patch(32, np.array(centre), turn, 36.0, blur=3.1).astype(np.float64)
+    b = _drawn_patch(8, np.array(centre), turn, 36.0, blur=3.1).astype(np.float64)
+    return np.clip(weight * a + (1 - weight) * b, 0, 255).astype(np.uint8)
+
+
+def test_an_id_read_elsewhere_in_the_frame_does_not_stand_against_the_ball():
+    settings = RescueSettings()
+    story = [_candidate(_between(0.7))]
+    # figure 8 unread (it may be under a hand, or be this very patch): no ball
+    assert read_ball(settings, story, 9.5, 12.0, DICT, 32, 1) == []
+    assert read_ball(settings, story, 9.5, 12.0, DICT, 32, 1, frozenset({3, 17})) == []
+    # figure 8 read at another place: this patch is not 8, and it is the ball
+    got = read_ball(settings, story, 9.5, 12.0, DICT, 32, 1, frozenset({8}))
+    assert [d.marker for d in got] == [32]
+    # halfway between the two it is neither, whatever else was read
+    assert read_ball(settings, [_candidate(_between(0.5))], 9.5, 12.0, DICT, 32, 1, frozenset({8})) == []
+
+
+def _covered(marker: int, angle_deg: float, reach: float) -> np.ndarray:
+    """A ball-sized cap (``marker``) drawn as :func:`_drawn_patch` draws it, the part beyond
+    ``reach`` px from its middle along ``angle_deg`` under a hand's dark edge."""
+    centre = np.array([36.0, 33.0])
+    patch = _drawn_patch(marker, centre, 23.0, 36.0, blur=0.01).astype(np.float64)
+    yy, xx = np.mgrid[0:patch.shape[0], 0:patch.shape[1]]
+    a = math.radians(angle_deg)
+    patch[(xx - centre[0]) * math.cos(a) + (yy - centre[1]) * math.sin(a) > reach] = 45.0
+    return np.clip(cv2.GaussianBlur(patch, (0, 0), 3.1), 0, 255).astype(np.uint8)
+
+
+def test_a_partly_covered_cap_is_never_read_as_the_ball_even_with_every_other_figure_read():
+    settings = RescueSettings()
+    for marker in range(32):
+        others = frozenset(set(range(32)) - {marker})
+        for angle, reach in ((0.0, 8.0), (90.0, 14.0), (200.0, 8.0), (300.0, 14.0)):
+            story = [_candidate(_covered(marker, angle, reach))]
+            assert read_ball(settings, story, 9.5, 12.0, DICT, 32, 1, others) == [], (marker, angle, reach)
+
+
+def test_the_ids_that_cannot_be_the_ball():
+    # 17 mm caps (and the 30 mm corners) cannot fit a 9.5 mm token's size: none stands against it
+    small_ball = MarkerSet(ball_marker_mm=9.5, ball_token_mm=12.0)
+    assert not_the_ball(small_ball, set()) == frozenset(small_ball.figure_ids) | frozenset(small_ball.corners.ids)
+    # caps of the ball's size: only those read elsewhere, never the ball itself; ids outside the
+    # set (33-39, 44-49) always stand
+    same = MarkerSet(figure_marker_mm=9.0, cap_mm=12.0, ball_marker_mm=9.0, ball_token_mm=12.0)
+    assert not_the_ball(same, {3, 8, 32, 40}) == frozenset({3, 8}) | {m for m in same.corners.ids
+                                                                     if same.side_of(m) >= 1.25 * 9.0} | {40}
+    assert not any(m in not_the_ball(same, {3, 8}) for m in (*range(33, 40), *range(44, 50)))
+
+
+def test_the_ball_is_fitted_wherever_it_ranks_among_the_candidates_and_however_far_its_border_was_located():
+    settings = RescueSettings()
+    board = np.full((69, 69), 95, np.uint8)
+    lines = np.where(np.indices((69, 69)).sum(axis=0) % 23 < 4, 220, 95).astype(np.uint8)
+    junk = [_candidate(_drawn_patch(m, np.array([34.0, 34.0]), 10.0 * m, 36.0, blur=3.1), (10.0 * k, 0.0))
+            for k, m in enumerate((5, 17, 31, 0, 12))]
+    junk += [_candidate(board, (0.0, 10.0)), _candidate(cv2.GaussianBlur(lines, (0, 0), 2.0), (0.0, 20.0))]
+    ball = _candidate(_drawn_patch(32, np.array([31.0, 37.0]), 31.0, 36.0, blur=3.1), (50.0, 50.0))
+    # the ball's candidate seventh of eight, its border located on something a marker away
+    off = replace(ball, quad=ball.quad + np.array([26.0, -22.0]))
+    got = read_ball(settings, junk + [off, _candidate(board, (60.0, 60.0))], 9.5, 12.0, DICT, 32, 4)
+    assert [d.marker for d in got] == [32]
+    assert np.linalg.norm(got[0].center - np.array([31.0, 37.0]) * 1.35 / 6) < 0.35
+    assert read_ball(settings, junk, 9.5, 12.0, DICT, 32, 4) == []
+
+
+def test_a_ball_only_looked_at_is_read_from_its_patch_where_it_lies():
+    """Seed 301's ball, 9.6 px across: drawn as a place only looked at (:func:`ball_patches`,
+    the view's point for its true middle plus a third of a marker), it is read there; a place
+    on the bare board beside it reads nothing."""
+    scene = random_scene(301, BOARD, BALL, size=(1920, 1080), hand=False)
+    image, truth = render(scene)
+    setup = setup_for(scene, BOARD)
+    gray = to_gray(image)
+    settings = RescueSettings()
+    view = search_view(setup.camera, BOARD, BALL, BALL.ball_height_mm, BALL.ball_marker_mm, settings.view_marker_px)
+    t = truth[BALL.ball_id]
+    at = view.view_points(t.corners_px.mean(axis=0)[None]) + np.array([[2.3, -1.0]])
+    more = ball_patches(settings, gray, setup.camera, view, at, BALL.ball_marker_mm)
+    assert len(more) == 1 and more[0].patch.shape == (69, 69)
+    # the patch's middle is the place asked for
+    c0 = (more[0].patch.shape[0] - 1) / 2
+    mid = cv2.perspectiveTransform(np.array([[[c0, c0]]]), more[0].to_frame)[0, 0]
+    assert np.linalg.norm(view.view_points(mid[None])[0] - at[0]) < 0.05
+    got = read_ball(settings, [], BALL.ball_marker_mm, BALL.ball_token_mm, DICT, BALL.ball_id, 4, more=more)
+    assert [d.marker for d in got] == [BALL.ball_id]
+    assert np.linalg.norm(got[0].center - t.corners_px.mean(axis=0)) < 1.0
+    beside = ball_patches(settings, gray, setup.camera, view, at + np.array([[25.0, 0.0]]), BALL.ball_marker_mm)
+    assert read_ball(settings, [], BALL.ball_marker_mm, BALL.ball_token_mm, DICT, BALL.ball_id, 4, more=beside) == []
+
+
+def test_more_places_leave_out_those_looked_at():
+    image = np.full((120, 120), 100, np.uint8)
+    places = np.array([[20.0, 20.0], [60.0, 60.0], [100.0, 30.0]])
+    got = more_places(lambda view, n: places[:n], image, DICT, 0, 7.0, 10, np.array([[61.0, 62.0]]))
+    assert got.tolist() == [[20.0, 20.0], [100.0, 30.0]]

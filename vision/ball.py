@@ -312,25 +312,25 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
     bright = _bright_middles(patches, side)
     # those read from where their border was located and from their bright middle; those only
     # looked at (located nowhere) from their bright middle
-    starts = np.stack([np.array([c.quad.mean(axis=0) for c in cands[:read]]), bright[:read]], axis=1)
-    r0, centres, turns = coarse_poses(patches[:read], [first] * read, starts, side)
-    best, top = r0.argmax(axis=1), r0.max(axis=1)
-    if len(cands) > read:
-        r1, c1, t1 = coarse_poses(patches[read:], [first] * (len(cands) - read), bright[read:, None], side)
-        best = np.concatenate([best, np.zeros(len(r1), int)])
-        top = np.concatenate([top, r1[:, 0]])
-        centres = np.concatenate([centres, np.repeat(c1, centres.shape[1], axis=1)])
-        turns = np.concatenate([turns, np.repeat(t1, turns.shape[1], axis=1)])
+    located = np.array([c.quad.mean(axis=0) for c in cands]).reshape(-1, 2)
+    top, centres, turns = np.zeros(0), np.zeros((0, 2)), np.zeros(0)
+    for lo, hi, starts in ((0, read, np.stack([located, bright], axis=1)), (read, len(cands), bright[:, None])):
+        if hi > lo:
+            r, c, t = coarse_poses(patches[lo:hi], [first] * (hi - lo), starts[lo:hi], side)
+            k = r.argmax(axis=1)
+            rows = np.arange(hi - lo)
+            top = np.concatenate([top, r[rows, k]])
+            centres = np.concatenate([centres, c[rows, k]])
+            turns = np.concatenate([turns, t[rows, k]])
     # the likeliest of those read first, then of the places only looked at (fewer of which are
     # the ball: they were weaker dark or bright squares)
     order = [*np.argsort(-top[:read], kind="stable")[:tries], *(read + np.argsort(-top[read:], kind="stable")[:tries])]
     for i in order:
         if top[i] < COARSE_FLOOR:
             continue
-        j = best[i]
         cand = cands[i]
         tmpl = templates(cand)
-        r, quad = refine_pose(cand.patch, _ball_rows(tmpl, ball_id), centres[i, j], float(turns[i, j]), side)
+        r, quad = refine_pose(cand.patch, _ball_rows(tmpl, ball_id), centres[i], float(turns[i]), side)
         if r < settings.min_corr:
             continue
         e = quad[[1, 2, 3, 0]] - quad
