@@ -75,8 +75,9 @@ class RescueSettings:
 
     The ball's own search (:mod:`vision.ball`): its candidates by its pattern (its dark squares
     within ``body_mm`` of a figure read last); where none was read, after the turned
-    look, the first ``ball_fits`` measured by the ball's own pattern (its 1.25 mm margin is too
-    thin for the edges to fit)."""
+    look, the likeliest ``ball_fits`` of its candidates, and of ``ball_places`` places taken as
+    deep (drawn, not read), measured by the ball's own pattern (its 1.25 mm margin is too thin
+    for the edges to fit)."""
 
     view_marker_px: float = 7.0
     cell_px: int = 6
