@@ -235,7 +235,7 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
     order = np.argsort(-sc, kind="stable")
     pts = np.column_stack([xs[order], ys[order]]).astype(np.float64)
     sc = sc[order]
-    if like is not None and len(like) >= 3:
+    if like is not None and len(like) >= 3 and settings.like_share > 0:  # (at 0 it keeps every candidate)
         best = cv2.dilate(score, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
         at = np.round(like).astype(int)
         inside = (at[:, 0] >= 0) & (at[:, 1] >= 0) & (at[:, 0] < w) & (at[:, 1] < h)
