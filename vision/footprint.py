@@ -186,7 +186,11 @@ def _templates(key: tuple[int, int, int, int], dictionary: str) -> tuple[np.ndar
 
 def jacobian_at(H: np.ndarray, u: float, v: float) -> np.ndarray:
     """d(frame)/d(patch) (2, 2) of the homography ``H`` (3, 3, patch -> frame) at patch point (u, v)."""
-    return jacobians_at(np.asarray(H, np.float64)[None], u, v)[0]
+    p = H @ np.array([u, v, 1.0])
+    w = p[2]
+    x, y = p[0] / w, p[1] / w
+    return np.array([[(H[0, 0] - x * H[2, 0]) / w, (H[0, 1] - x * H[2, 1]) / w],
+                     [(H[1, 0] - y * H[2, 0]) / w, (H[1, 1] - y * H[2, 1]) / w]])
 
 
 def jacobians_at(Hs: np.ndarray, u: float, v: float) -> np.ndarray:

@@ -36,8 +36,10 @@ def _turns(stack: np.ndarray, n: int, size: int, sigma: float, at: np.ndarray | 
     """Per patch (``n`` patches of ``size`` stacked in rows, uint8), the angle (n,) radians, modulo 90
     degrees, of the square around its centre (or around the points ``at`` (n, 2)): its edges'
     gradient directions times four, averaged with their strengths near it."""
-    # the 3 x 3 Sobel gradients in whole numbers (cv2.Sobel's, at a third of its time)
-    gx, gy = (g.astype(np.float32).reshape(n, size, size) for g in cv2.spatialGradient(stack))
+    # the 3 x 3 Sobel gradients in whole numbers (cv2.Sobel's, at a third of its time), each patch
+    # reflected at its own top and bottom (a patch's turn does not depend on the others')
+    tall = np.pad(stack.reshape(n, size, size), ((0, 0), (1, 1), (0, 0)), mode="reflect").reshape(-1, size)
+    gx, gy = (g.reshape(n, size + 2, size)[:, 1:-1].astype(np.float32) for g in cv2.spatialGradient(tall))
     c2, s2 = gx * gx - gy * gy, 2 * gx * gy
     mm = np.maximum(gx * gx + gy * gy, 1e-6)
     r = np.arange(size, dtype=np.float32)
@@ -226,15 +228,16 @@ def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: i
     reach = int(round(0.45 * side))
     m = 2 * reach + 1
     # box sums only where the centre is looked for (a fifth of the patch), from one integral
-    # image of the stack with its edges repeated (what a box filter of the stack would sum),
-    # padded below so that every patch's rows can be taken as one (n, size, width) view
+    # image of the patches, each with its own edges repeated (a box never reaches into the next
+    # patch: what is read in one patch does not depend on the others looked at with it)
     pad = s_out // 2
-    padded = cv2.copyMakeBorder(stack, pad, pad + size, pad, pad, cv2.BORDER_REPLICATE)
-    integral = cv2.integral(padded)[:n * size + 2 * pad + size]
-    first = c0 - reach + pad  # the window's first row and column, in the padded stack
+    big = size + 2 * pad
+    tiles = np.pad(stack.reshape(n, size, size), ((0, 1), (pad, pad), (pad, pad)), mode="edge")
+    integral = cv2.integral(tiles.reshape(-1, big))  # (n + 1) * big + 1 rows: the last patch's view fits
+    first = c0 - reach + pad  # the window's first row and column, in a padded patch
 
-    def at(row: int, col: int) -> np.ndarray:  # integral[i * size + row + y, col + x] (n, m, m)
-        return integral[row:row + n * size].reshape(n, size, -1)[:, :m, col:col + m]
+    def at(row: int, col: int) -> np.ndarray:  # integral[i * big + row + y, col + x] (n, m, m)
+        return integral[row:row + n * big].reshape(n, big, -1)[:, :m, col:col + m]
 
     def box(k: int) -> np.ndarray:  # sums of k x k boxes centred on the window's points (n, m, m)
         lo, hi = first - k // 2, first + k // 2 + 1

@@ -26,6 +26,7 @@ measure a marker, not be given the size assumed here).
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass
 
@@ -92,6 +93,9 @@ class RescueSettings:
     ball_turns: int = 8
     ball_fits: int = 4
     body_mm: float = 9.0
+    body_caps: float = 1.4
+    body_angle: float = 40.0
+    body_texture: float = 0.5
     turned_tries: int = 20
     turned_per_unread: float = 2.0
     turned_turns: int = 4
@@ -359,6 +363,10 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
                     break
         else:
             centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
+            if shared is not None and settings.body_texture > 0:
+                # the dark bodies beside the caps read, seen from above at the caps' height
+                mine = taken[[d.marker in ms.figure_ids for d in known]]
+                centres = centres[~figure_bodies(settings, view, plane[1], centres, mine, ms.cap_mm)]
             got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
                                       accept - {d.marker for d in out})
         # the likeliest of those that read nothing, turned every way (the ball: where none was read)
@@ -377,6 +385,57 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
     spent = 1000 * (time.thread_time() - t0)
     log.debug("rescue: %d read from %d candidates in %.1f ms", len(out), sum(map(len, stories.values())), spent)
     return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent)
+
+
+def figure_bodies(settings: RescueSettings, view: SearchView, fine: np.ndarray, centres: np.ndarray,
+                  caps: np.ndarray, cap_mm: float) -> np.ndarray:
+    """Which candidates (``centres`` (N, 2), view pixels) are a read figure's own body (N,) bool.
+
+    Seen from above at the caps' height, a standing figure's body lies beside its cap on the
+    side toward the camera's nadir (its lower parts meet that plane nearer the camera), a dark
+    blob in which the caps' search finds a dark square: on ordinary tuning frames most of its
+    candidates, none of which read. A candidate within ``body_caps`` cap widths of the nearest
+    figure read (``caps`` (M, 2), view pixels) and within ``body_angle`` degrees of that cap's
+    line away from the nadir is taken for its body if its texture (the mean squared gradient
+    around it, on ``fine``, the plane search's view at twice the resolution: (2h, 2w) uint8) is
+    under ``body_texture`` of the cap's own: a marker there, blurred or tilted, had at least
+    three quarters of its neighbour's (tuning frames), a body a fraction."""
+    out = np.zeros(len(centres), bool)
+    if not len(centres) or not len(caps):
+        return out
+    cx, cy, _ = view.camera.center_mm
+    nadir = np.array([(cx - view.x0_mm) / view.mm_per_px, (view.y1_mm - cy) / view.mm_per_px])
+    d2 = _squared_distances(centres, caps)
+    near = d2.argmin(axis=1)
+    away = centres - caps[near]  # from the nearest cap read to the candidate
+    inward = nadir - caps[near]  # from that cap toward the nadir
+    dist = np.sqrt(d2[np.arange(len(centres)), near])
+    cos = (away * inward).sum(axis=1) / np.maximum(dist * np.linalg.norm(inward, axis=1), 1e-9)
+    zone = (dist * view.mm_per_px < settings.body_caps * cap_mm) & (cos > math.cos(math.radians(settings.body_angle)))
+    if not zone.any():
+        return out
+    side = 2 * settings.view_marker_px  # a marker's side on the fine view
+    texture = _texture(fine, 2 * np.vstack([centres[zone], caps[near[zone]]]), side)
+    k = int(zone.sum())
+    out[zone] = texture[:k] < settings.body_texture * texture[k:]
+    return out
+
+
+def _texture(image: np.ndarray, points: np.ndarray, side: float) -> np.ndarray:
+    """The mean squared gradient (N,) (3 x 3 Sobel) of ``image`` (H, W) uint8 within a marker's
+    side of ``points`` (N, 2) (pixels), weighted by a Gaussian of half a side."""
+    r = int(round(side))
+    span = np.arange(-r - 1, r + 2)
+    h, w = image.shape
+    xs = np.clip(np.round(points[:, 0]).astype(int)[:, None] + span, 0, w - 1)
+    ys = np.clip(np.round(points[:, 1]).astype(int)[:, None] + span, 0, h - 1)
+    crops = image[ys[:, :, None], xs[:, None, :]]  # (N, 2r + 3, 2r + 3), the edge repeated
+    m = 2 * r + 3
+    gx, gy = (g.reshape(-1, m, m)[:, 1:-1, 1:-1].astype(np.float32) for g in cv2.spatialGradient(crops.reshape(-1, m)))
+    t = np.arange(-r, r + 1, dtype=np.float32)
+    g1 = np.exp(-t * t / (2 * (side / 2) ** 2))
+    wt = g1[:, None] * g1[None, :]
+    return ((gx * gx + gy * gy) * wt).sum(axis=(1, 2)) / wt.sum()
 
 
 def _bodies(view: SearchView, camera: CameraModel, caps_px: np.ndarray,
