@@ -228,24 +228,21 @@ def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: i
     reach = int(round(0.45 * side))
     m = 2 * reach + 1
     # box sums only where the centre is looked for (a fifth of the patch), from one integral
-    # image of the patches, each with its own edges repeated (a box never reaches into the next
-    # patch: what is read in one patch does not depend on the others looked at with it)
-    pad = s_out // 2
-    big = size + 2 * pad
-    tiles = np.pad(stack.reshape(n, size, size), ((0, 1), (pad, pad), (pad, pad)), mode="edge")
-    integral = cv2.integral(tiles.reshape(-1, big))  # (n + 1) * big + 1 rows: the last patch's view fits
-    first = c0 - reach + pad  # the window's first row and column, in a padded patch
+    # image per patch; a box reaching past its patch's edge sums what lies inside (a patch's
+    # centre does not depend on the others looked at with it, nor on pixels made up for it)
+    integral = cv2.integral(stack.reshape(n * size, size))  # rows i * size + y: patch i's row y
+    per = np.lib.stride_tricks.sliding_window_view(integral, (size + 1, size + 1))[::size, 0]  # (n, size+1, size+1)
+    pos = np.arange(c0 - reach, c0 + reach + 1)  # the window's points, along either axis
 
-    def at(row: int, col: int) -> np.ndarray:  # integral[i * big + row + y, col + x] (n, m, m)
-        return integral[row:row + n * big].reshape(n, big, -1)[:, :m, col:col + m]
+    def box(k: int) -> tuple[np.ndarray, np.ndarray]:  # sums (n, m, m) and areas (m, m) of k x k boxes
+        lo, hi = np.clip(pos - k // 2, 0, size), np.clip(pos + k // 2 + 1, 0, size)
+        sums = (per[:, hi[:, None], hi[None, :]] - per[:, lo[:, None], hi[None, :]]
+                - per[:, hi[:, None], lo[None, :]] + per[:, lo[:, None], lo[None, :]])
+        return sums.astype(np.float32), ((hi - lo)[:, None] * (hi - lo)[None, :]).astype(np.float32)
 
-    def box(k: int) -> np.ndarray:  # sums of k x k boxes centred on the window's points (n, m, m)
-        lo, hi = first - k // 2, first + k // 2 + 1
-        return (at(hi, hi) - at(lo, hi) - at(hi, lo) + at(lo, lo)).astype(np.float32)
-
-    core, inner, outer = box(s_core), box(s_in), box(s_out)
-    border = (inner - core) / (s_in ** 2 - s_core ** 2)
-    ring = (outer - inner) / (s_out ** 2 - s_in ** 2)
+    (core, a_core), (inner, a_in), (outer, a_out) = box(s_core), box(s_in), box(s_out)
+    border = (inner - core) / (a_in - a_core)
+    ring = (outer - inner) / (a_out - a_in)
     win = ring - border
     k = win.reshape(n, -1).argmax(axis=1)
     iy, ix = np.clip(k // m, 1, m - 2), np.clip(k % m, 1, m - 2)

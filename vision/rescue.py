@@ -99,6 +99,7 @@ class RescueSettings:
     turned_tries: int = 20
     turned_per_unread: float = 2.0
     turned_turns: int = 4
+    turned_min_rim: float = 12.0
     contrast: float = 12.0
     spread: float = 35.0
     min_corr: float = 0.93
