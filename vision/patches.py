@@ -228,17 +228,25 @@ def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: i
     reach = int(round(0.45 * side))
     m = 2 * reach + 1
     # box sums only where the centre is looked for (a fifth of the patch), from one integral
-    # image per patch; a box reaching past its patch's edge sums what lies inside (a patch's
-    # centre does not depend on the others looked at with it, nor on pixels made up for it)
-    integral = cv2.integral(stack.reshape(n * size, size))  # rows i * size + y: patch i's row y
-    per = np.lib.stride_tricks.sliding_window_view(integral, (size + 1, size + 1))[::size, 0]  # (n, size+1, size+1)
+    # image of the patches, each padded with zeros: a box reaching past its patch's edge sums what
+    # lies inside, over the area inside (a patch's centre depends neither on the others looked at
+    # with it nor on pixels made up for it)
+    pad = s_out // 2
+    big = size + 2 * pad
+    padded = np.zeros((n + 1, big, big), np.uint8)  # one more: the last patch's rows as a view
+    padded[:n, pad:pad + size, pad:pad + size] = stack.reshape(n, size, size)
+    integral = cv2.integral(padded.reshape(-1, big))
+    first = c0 - reach + pad  # the window's first row and column, in a padded patch
     pos = np.arange(c0 - reach, c0 + reach + 1)  # the window's points, along either axis
 
+    def at(row: int, col: int) -> np.ndarray:  # integral[i * big + row + y, col + x] (n, m, m)
+        return integral[row:row + n * big].reshape(n, big, -1)[:, :m, col:col + m]
+
     def box(k: int) -> tuple[np.ndarray, np.ndarray]:  # sums (n, m, m) and areas (m, m) of k x k boxes
-        lo, hi = np.clip(pos - k // 2, 0, size), np.clip(pos + k // 2 + 1, 0, size)
-        sums = (per[:, hi[:, None], hi[None, :]] - per[:, lo[:, None], hi[None, :]]
-                - per[:, hi[:, None], lo[None, :]] + per[:, lo[:, None], lo[None, :]])
-        return sums.astype(np.float32), ((hi - lo)[:, None] * (hi - lo)[None, :]).astype(np.float32)
+        lo, hi = first - k // 2, first + k // 2 + 1
+        inside = np.clip(pos + k // 2 + 1, 0, size) - np.clip(pos - k // 2, 0, size)
+        sums = (at(hi, hi) - at(lo, hi) - at(hi, lo) + at(lo, lo)).astype(np.float32)
+        return sums, (inside[:, None] * inside[None, :]).astype(np.float32)
 
     (core, a_core), (inner, a_in), (outer, a_out) = box(s_core), box(s_in), box(s_out)
     border = (inner - core) / (a_in - a_core)

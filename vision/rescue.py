@@ -62,8 +62,12 @@ class RescueSettings:
     160 tuning frames, 37 were among the first 8). Of the candidates that read nothing, the
     likeliest are drawn again at ``turned_turns`` turns (:mod:`vision.turned`: a small marker's
     turn, measured on its patch at a third of the resolution, can be far off): ``turned_tries`` at
-    most, and ``turned_per_unread`` for each figure id not read yet; for the ball, where none was
-    read, ``ball_tries`` at ``ball_turns`` turns. The patches: ``cell_px`` pixels a marker cell,
+    most, and ``turned_per_unread`` for each figure id not read yet, of those whose cap margin
+    showed ``turned_min_rim`` grey levels; for the ball, where none was read, ``ball_tries`` at
+    ``ball_turns`` turns. Before any patch is drawn, a figure candidate beside a cap read
+    (within ``body_caps`` caps, ``body_angle`` degrees of the line toward the camera's nadir)
+    with under ``body_texture`` of that cap's texture is taken for its figure's body
+    (:func:`figure_bodies`). The patches: ``cell_px`` pixels a marker cell,
     ``patch_sides`` marker sides across; a first look keeps candidates whose cap margin is
     ``min_rim`` grey levels brighter than a black border and whose cells correlate ``screen_corr``
     with some marker. The reading: a correlation of ``min_corr``, a contrast of ``min_contrast``,
@@ -396,8 +400,8 @@ def figure_bodies(settings: RescueSettings, view: SearchView, fine: np.ndarray, 
     side toward the camera's nadir (its lower parts meet that plane nearer the camera), a dark
     blob in which the caps' search finds a dark square: on ordinary tuning frames most of its
     candidates, none of which read. A candidate within ``body_caps`` cap widths of the nearest
-    figure read (``caps`` (M, 2), view pixels) and within ``body_angle`` degrees of that cap's
-    line away from the nadir is taken for its body if its texture (the mean squared gradient
+    figure read (``caps`` (M, 2), view pixels) and within ``body_angle`` degrees of the line
+    from that cap toward the nadir is taken for its body if its texture (the mean squared gradient
     around it, on ``fine``, the plane search's view at twice the resolution: (2h, 2w) uint8) is
     under ``body_texture`` of the cap's own: a marker there, blurred or tilted, had at least
     three quarters of its neighbour's (tuning frames), a body a fraction."""
