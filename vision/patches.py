@@ -172,10 +172,13 @@ def _locate_read(settings, tiles: list[np.ndarray], to_frame: list[np.ndarray], 
     (N,), whether it passed the first look (N,), the id read (N,) (-1: none) and its rotation
     (N,); points in patch pixels."""
     n, size = len(tiles), tiles[0].shape[0]
-    # all patches in one tall image: the edge fit and the reading run once for them all
-    stack = np.vstack(tiles)
-    offs = np.arange(n)[:, None] * np.array([0.0, size])
-    centre, rim = _border_centres(stack, n, size, side, margin, settings.cell_px)
+    # all patches in one tall image: the edge fit and the reading run once for them all, each
+    # patch's edge rows repeated a quarter patch above and below it (what is sampled past a
+    # patch's edge is its own, not the next patch's)
+    gap = size // 4
+    stack = np.pad(np.stack(tiles), ((0, 0), (gap, gap), (0, 0)), mode="edge").reshape(-1, size)
+    offs = np.arange(n)[:, None] * np.array([0.0, size + 2 * gap]) + np.array([0.0, gap])
+    centre, rim = _border_centres(np.vstack(tiles), n, size, side, margin, settings.cell_px)
     centre = centre + offs
     quads = centre[:, None, :] + (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2)[None]
     # a first look: a cap's white margin around a black border, and cells like some marker's;
