@@ -234,7 +234,7 @@ def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: i
     # image of the patches, each padded with zeros: a box reaching past its patch's edge sums what
     # lies inside, over the area inside (a patch's centre depends neither on the others looked at
     # with it nor on pixels made up for it)
-    pad = s_out // 2
+    pad = max(1, reach + s_out // 2 - c0 + 1)  # as far as the largest box reaches past the patch
     big = size + 2 * pad
     padded = np.zeros((n + 1, big, big), np.uint8)  # one more: the last patch's rows as a view
     padded[:n, pad:pad + size, pad:pad + size] = stack.reshape(n, size, size)
