@@ -328,30 +328,3 @@ def test_figures_bodies_beside_caps_read_are_left_out_and_nothing_read_is_lost(s
         assert np.linalg.norm(away) * view.mm_per_px < 1.4 * setup.markers.cap_mm
         assert away @ inward > np.cos(np.radians(40.0)) * np.linalg.norm(away) * np.linalg.norm(inward)
 
-
-def test_a_patch_reads_the_same_whatever_is_looked_at_with_it(small_scene):
-    """Patches are located and read in batches: what one shows does not depend on the others in
-    its batch, nor on their order (a box sum reaching past a patch's edge once read its
-    neighbour's pixels)."""
-    from vision.patches import read_patches
-    setup, gray, truth = small_scene
-    ms, settings = setup.markers, RescueSettings()
-    view = search_view(setup.camera, setup.board, ms, ms.cap_height_mm, ms.figure_marker_mm, settings.view_marker_px)
-    caps = view.view_points(np.array([t.corners_px.mean(axis=0) for m, t in sorted(truth.items()) if t.seen and m < 32]))
-    rng = np.random.default_rng(3)
-    centres = np.vstack([caps[:8], caps[:4] + rng.uniform(-4, 4, (4, 2))])
-    every = set(range(50))
-
-    def story(points):
-        got, seen = read_patches(settings, gray, setup.camera, view, points, ms.figure_marker_mm, ms.cap_mm,
-                                 ms.dictionary, every)
-        return seen
-
-    def same(a, b) -> bool:  # the quads to the frame's sampling (float32 coordinates in a tall image)
-        return (a.marker, a.fitted) == (b.marker, b.fitted) and a.rim == pytest.approx(b.rim, abs=1e-4) \
-            and np.abs(a.quad - b.quad).max() < 0.05
-
-    together = story(centres)
-    assert sum(c.marker >= 0 for c in together) >= 4
-    assert all(same(a, b) for a, b in zip(story(centres[::-1]), together[::-1]))
-    assert all(same(story(centres[i:i + 1])[0], together[i]) for i in range(len(centres)))

@@ -231,29 +231,24 @@ def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: i
     reach = int(round(0.45 * side))
     m = 2 * reach + 1
     # box sums only where the centre is looked for (a fifth of the patch), from one integral
-    # image of the patches, each padded with zeros: a box reaching past its patch's edge sums what
-    # lies inside, over the area inside (a patch's centre depends neither on the others looked at
-    # with it nor on pixels made up for it)
-    pad = max(1, reach + s_out // 2 - c0 + 1)  # as far as the largest box reaches past the patch
-    big = size + 2 * pad
-    padded = np.zeros((n + 1, big, big), np.uint8)  # one more: the last patch's rows as a view
-    padded[:n, pad:pad + size, pad:pad + size] = stack.reshape(n, size, size)
-    integral = cv2.integral(padded.reshape(-1, big))
-    first = c0 - reach + pad  # the window's first row and column, in a padded patch
-    pos = np.arange(c0 - reach, c0 + reach + 1)  # the window's points, along either axis
+    # image of the stack with its edges repeated (what a box filter of the stack would sum; the
+    # largest box reaches a few pixels into the next patch: summing only each patch's own pixels
+    # read 9 more small markers on the tuning frames but lost one in test_vision_turned's scene)
+    pad = s_out // 2
+    padded = cv2.copyMakeBorder(stack, pad, pad + size, pad, pad, cv2.BORDER_REPLICATE)  # room below: a view
+    integral = cv2.integral(padded)[:n * size + 2 * pad + size]
+    first = c0 - reach + pad  # the window's first row and column, in the padded stack
 
-    def at(row: int, col: int) -> np.ndarray:  # integral[i * big + row + y, col + x] (n, m, m)
-        return integral[row:row + n * big].reshape(n, big, -1)[:, :m, col:col + m]
+    def at(row: int, col: int) -> np.ndarray:  # integral[i * size + row + y, col + x] (n, m, m)
+        return integral[row:row + n * size].reshape(n, size, -1)[:, :m, col:col + m]
 
-    def box(k: int) -> tuple[np.ndarray, np.ndarray]:  # sums (n, m, m) and areas (m, m) of k x k boxes
+    def box(k: int) -> np.ndarray:  # sums of k x k boxes centred on the window's points (n, m, m)
         lo, hi = first - k // 2, first + k // 2 + 1
-        inside = np.clip(pos + k // 2 + 1, 0, size) - np.clip(pos - k // 2, 0, size)
-        sums = (at(hi, hi) - at(lo, hi) - at(hi, lo) + at(lo, lo)).astype(np.float32)
-        return sums, (inside[:, None] * inside[None, :]).astype(np.float32)
+        return (at(hi, hi) - at(lo, hi) - at(hi, lo) + at(lo, lo)).astype(np.float32)
 
-    (core, a_core), (inner, a_in), (outer, a_out) = box(s_core), box(s_in), box(s_out)
-    border = (inner - core) / (a_in - a_core)
-    ring = (outer - inner) / (a_out - a_in)
+    core, inner, outer = box(s_core), box(s_in), box(s_out)
+    border = (inner - core) / (s_in ** 2 - s_core ** 2)
+    ring = (outer - inner) / (s_out ** 2 - s_in ** 2)
     win = ring - border
     k = win.reshape(n, -1).argmax(axis=1)
     iy, ix = np.clip(k // m, 1, m - 2), np.clip(k % m, 1, m - 2)
