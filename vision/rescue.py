@@ -63,17 +63,19 @@ class RescueSettings:
     likeliest are drawn again at ``turned_turns`` turns (:mod:`vision.turned`: a small marker's
     turn, measured on its patch at a third of the resolution, can be far off): ``turned_tries`` at
     most, and ``turned_per_unread`` for each figure id not read yet, of those whose cap margin
-    showed ``turned_min_rim`` grey levels; for the ball, where none was read, ``ball_tries`` at
+    showed ``turned_min_rim`` grey levels (12: at the first look's 15, one of the 9 mm tuning
+    frames' markers was never tried); for the ball, where none was read, ``ball_tries`` at
     ``ball_turns`` turns. Before any patch is drawn, a figure candidate beside a cap read
     (within ``body_caps`` caps, ``body_angle`` degrees of the line toward the camera's nadir)
     with under ``body_texture`` of that cap's texture is taken for its figure's body
-    (:func:`figure_bodies`). The patches: ``cell_px`` pixels a marker cell,
-    ``patch_sides`` marker sides across; a first look keeps candidates whose cap margin is
-    ``min_rim`` grey levels brighter than a black border and whose cells correlate ``screen_corr``
-    with some marker. The reading: a correlation of ``min_corr``, a contrast of ``min_contrast``,
-    and a best id whose misfit is ``margin`` times smaller than any other id's (stricter than the
-    main search's 2.5: these candidates are not outlines; 3 with templates drawn per patch, which
-    fit a small marker's true id closer than the fixed ones did at 4). A marker whose cells are
+    (:func:`figure_bodies`: 43 % of the ordinary tuning frames' candidates, none of which read).
+    The patches: ``cell_px`` pixels a marker cell, ``patch_sides`` marker sides across; a first
+    look keeps candidates whose cap margin is ``min_rim`` grey levels brighter than a black border
+    and whose cells correlate ``screen_corr`` with some marker. The reading: a correlation of
+    ``min_corr``, a contrast of ``min_contrast``, and a best id whose misfit is ``margin`` times
+    smaller than any other id's (stricter than the main search's 2.5: these candidates are not
+    outlines; 3 with templates drawn per patch, which fit a small marker's true id closer than the
+    fixed ones did at 4). A marker whose cells are
     ``large_cell_px`` frame pixels or more needs ``margin_large``: one that large which fits no
     better than that is partly hidden (a neighbour's figure, an edge of a hand), and a hidden figure
     is never reported.
@@ -398,13 +400,13 @@ def figure_bodies(settings: RescueSettings, view: SearchView, fine: np.ndarray, 
 
     Seen from above at the caps' height, a standing figure's body lies beside its cap on the
     side toward the camera's nadir (its lower parts meet that plane nearer the camera), a dark
-    blob in which the caps' search finds a dark square: on ordinary tuning frames most of its
-    candidates, none of which read. A candidate within ``body_caps`` cap widths of the nearest
+    blob in which the caps' search finds a dark square (on the ordinary tuning frames 77 of its
+    180 candidates, none of which read). A candidate within ``body_caps`` cap widths of the nearest
     figure read (``caps`` (M, 2), view pixels) and within ``body_angle`` degrees of the line
     from that cap toward the nadir is taken for its body if its texture (the mean squared gradient
     around it, on ``fine``, the plane search's view at twice the resolution: (2h, 2w) uint8) is
-    under ``body_texture`` of the cap's own: a marker there, blurred or tilted, had at least
-    three quarters of its neighbour's (tuning frames), a body a fraction."""
+    under ``body_texture`` of the cap's own: a marker read there, blurred or tilted, had 0.74 of
+    its neighbour's or more on the tuning frames, most bodies under 0.4."""
     out = np.zeros(len(centres), bool)
     if not len(centres) or not len(caps):
         return out
