@@ -147,9 +147,8 @@ def format_time(at: datetime) -> str:
 def parse_time(value: Any) -> datetime:
     if not isinstance(value, str):
         raise DecodeError("at", f"expected an ISO 8601 time string, got {value!r}")
-    text = value[:-1] + "+00:00" if value.endswith("Z") else value
     try:
-        at = datetime.fromisoformat(text)
+        at = datetime.fromisoformat(value)  # Python 3.11 on reads a trailing Z as UTC
     except ValueError:
         raise DecodeError("at", f"not an ISO 8601 time: {value!r}") from None
     if at.tzinfo is None:

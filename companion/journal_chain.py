@@ -20,6 +20,7 @@ import hashlib
 import json
 import operator
 from contextlib import contextmanager
+from datetime import datetime
 from dataclasses import dataclass
 from itertools import chain, compress
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
@@ -218,6 +219,7 @@ _FETCHED = 8  # a journal's rows as SQLite gives them: a RawRow's fields before 
 
 
 _eq, _or = operator.eq, operator.or_
+_from_iso, _zone_of = datetime.fromisoformat, operator.attrgetter("tzinfo")
 
 
 def _all_of(values: tuple, kind: type) -> bool:
@@ -278,7 +280,14 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
             if domain is not None:
                 domain(payload)
             payload_of[key] = payload
-        when_of = {at: parse_time(at) for at in dict.fromkeys(ats)}  # parse_time takes text only
+        # parse_time's checks, a column at a time: text only, ISO 8601, with a zone
+        texts = tuple(dict.fromkeys(ats))
+        if not _all_of(texts, str):
+            return None
+        times = tuple(map(_from_iso, texts))
+        if None in map(_zone_of, times):
+            return None
+        when_of = dict(zip(texts, times))
     except (DecodeError, ValueError, RecursionError, TypeError):  # TypeError: unhashable values
         return None
     # The chain and the events, in one pass over the rows.

@@ -173,3 +173,36 @@ def test_a_pause_of_the_collector_leaves_its_objects_old(tmp_path):
         gc.unfreeze()
         if not was:
             gc.disable()
+
+
+# Event times: the column path reads them with datetime.fromisoformat as a column (Python 3.11
+# reads a trailing Z as UTC), the walk with parse_time; forms either might take differently.
+TIMES = ["2026-11-30T18:00:01.000000Z", "2026-11-30T18:00:01Z", "2026-11-30T18:00:01.5Z", "2026-11-30T18Z",
+         "20261130T180001Z", "2026-11-30T18:00:01+01:00", "2026-11-30T18:00:01-00:00", "2026-11-30T18:00:01z",
+         "2026-11-30Z", "2026-11-30", "2026-11-30T18:00:01", "2026-11-30T18:00:01+01:00Z", "2026-11-30T18:00:01ZZ",
+         "2026-11-30T18:00:01 Z", "Z", "", "2026-11-30T24:00:00Z", "2026-13-30T18:00:01Z", "2026-W48-1T10:00Z"]
+
+
+@pytest.mark.parametrize("text", TIMES)
+def test_event_times_agree(bases, tmp_path, text):
+    from companion.events import parse_time
+    from companion.journal import _chain_raw
+    from companion.journal_chain import GENESIS
+
+    path = tmp_path / "sound.sqlite"
+    path.write_bytes(bases["fublet_journal"])
+    stored = read_stored(path)
+    rows = [tuple(r) for r in stored.fetched]
+    k = len(rows) // 2
+    rows[k] = (*rows[k][:2], text, *rows[k][3:])
+    rows, _ = _chain_raw(GENESIS, rows)  # the chain holds: only the time is in question
+    assert not same(rows, True, stored.game)
+    try:
+        parse_time(text)
+        accepted = True
+    except TouchlineError:
+        accepted = False
+    whole = _check_whole(rows, True, domain_checker(stored.game))
+    assert (whole is not None) == accepted
+    if accepted:
+        assert whole.events[k].at == parse_time(text)
