@@ -297,3 +297,34 @@ def test_a_ball_against_a_figure_in_front_of_it_or_beside_it_is_still_looked_at(
         extra = rescue(setup, gray, found)
         assert markers.ball_id in {d.marker for d in extra}
         assert where_truth_says(truth, extra) == []
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_figures_bodies_beside_caps_read_are_left_out_and_nothing_read_is_lost(seed):
+    """50 mm caps: a figure's dark body beside its cap on the caps' plane is a dark square to
+    the caps' search. Those beside a cap read, toward the point under the camera and far less
+    textured than it, are left out before their patches are drawn; the stage reads the same."""
+    scene = random_scene(seed, BOARD, MarkerSet(cap_height_mm=50.0), size=(1920, 1080), hand=False)
+    image, truth = render(scene)
+    setup, gray = setup_for(scene, BOARD), to_gray(image)
+    found = find_markers(setup, gray)
+    pv = plane_view(setup.camera, setup.board, setup.markers, setup.plane)
+    plane = (pv, pv.rectify(gray))
+    on, with_screen = _rescue(setup, gray, found, RescueSettings(), plane)
+    off, without = _rescue(setup, gray, found, RescueSettings(body_texture=0.0), plane)
+    assert [d.marker for d in on] == [d.marker for d in off]
+    assert where_truth_says(truth, on) == []
+    first = {c.view_px for c in with_screen.candidates["figures"]}
+    left_out = [c for c in without.candidates["figures"] if c.view_px not in first]
+    assert left_out and all(c.marker < 0 for c in left_out)
+    # each beside a cap read, on its side toward the point under the camera
+    view = with_screen.views["figures"][0]
+    caps = view.view_points(np.array([d.center for d in found if d.marker < 32]))
+    cx, cy, _ = setup.camera.center_mm
+    nadir = np.array([(cx - view.x0_mm) / view.mm_per_px, (view.y1_mm - cy) / view.mm_per_px])
+    for c in left_out:
+        cap = caps[np.argmin(np.linalg.norm(caps - c.view_px, axis=1))]
+        away, inward = np.array(c.view_px) - cap, nadir - cap
+        assert np.linalg.norm(away) * view.mm_per_px < 1.4 * setup.markers.cap_mm
+        assert away @ inward > np.cos(np.radians(40.0)) * np.linalg.norm(away) * np.linalg.norm(inward)
+

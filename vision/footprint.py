@@ -138,18 +138,26 @@ def patch_templates(jacobian: np.ndarray, cell_px: float, margin_cells: float,
     (centred, unit length): (templates (L * 4M, 36), ids, rotations, each template's range),
     blur-major as :func:`vision.refine.blurred_templates` orders them. Patches alike (their
     blur's shape within 8 %% and 8 degrees) share one set: see :func:`_templates`."""
+    return patches_templates(np.asarray(jacobian, np.float64)[None], cell_px, margin_cells, dictionary)[0]
+
+
+def patches_templates(jacobians: np.ndarray, cell_px: float, margin_cells: float, dictionary: str) -> list:
+    """:func:`patch_templates` for many patches at once, their Jacobians (N, 2, 2): a list of N
+    template sets (the quantized keys computed together: per patch in Python they cost more
+    than the cached sets' lookup)."""
     # a frame pixel's variance in cells^2: inv(J) inv(J)^T / cell^2, its axes in closed form
     # (numpy's 2 x 2 solvers cost more than the rest of a cached call)
-    (a, b), (c, d) = jacobian
+    a, b, c, d = (jacobians[:, i, j] for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))
     det = a * d - b * c
     p, q, r, t = d / det, -b / det, -c / det, a / det  # inv(J) = [[p, q], [r, t]]
     sxx, sxy, syy = (p * p + q * q) / cell_px ** 2, (p * r + q * t) / cell_px ** 2, (r * r + t * t) / cell_px ** 2
-    mid, half = (sxx + syy) / 2, math.hypot((sxx - syy) / 2, sxy)
-    lo, hi = max(mid - half, 1e-9), mid + half
-    ang = math.degrees(0.5 * math.atan2(2 * sxy, sxx - syy)) % 180.0  # the long axis
-    key = (round(math.log(lo) / 0.08), round(math.log(hi) / 0.08),
-           round(ang / 8.0) % 23 if hi > 1.1 * lo else 0, round(margin_cells / 0.1))
-    return _templates(key, dictionary)
+    mid, half = (sxx + syy) / 2, np.hypot((sxx - syy) / 2, sxy)
+    lo, hi = np.maximum(mid - half, 1e-9), mid + half
+    ang = np.degrees(0.5 * np.arctan2(2 * sxy, sxx - syy)) % 180.0  # the long axis
+    k_lo, k_hi = np.round(np.log(lo) / 0.08).astype(int), np.round(np.log(hi) / 0.08).astype(int)
+    k_ang = np.where(hi > 1.1 * lo, np.round(ang / 8.0).astype(int) % 23, 0)
+    k_margin = round(margin_cells / 0.1)
+    return [_templates((int(x), int(y), int(z), k_margin), dictionary) for x, y, z in zip(k_lo, k_hi, k_ang)]
 
 
 @lru_cache(maxsize=256)
@@ -183,6 +191,17 @@ def jacobian_at(H: np.ndarray, u: float, v: float) -> np.ndarray:
     x, y = p[0] / w, p[1] / w
     return np.array([[(H[0, 0] - x * H[2, 0]) / w, (H[0, 1] - x * H[2, 1]) / w],
                      [(H[1, 0] - y * H[2, 0]) / w, (H[1, 1] - y * H[2, 1]) / w]])
+
+
+def jacobians_at(Hs: np.ndarray, u: float, v: float) -> np.ndarray:
+    """d(frame)/d(patch) (N, 2, 2) of the homographies ``Hs`` (N, 3, 3, patch -> frame) at the
+    patch point (u, v)."""
+    p = Hs @ np.array([u, v, 1.0])  # (N, 3)
+    w = p[:, 2]
+    x, y = p[:, 0] / w, p[:, 1] / w
+    return np.stack([np.stack([(Hs[:, 0, 0] - x * Hs[:, 2, 0]) / w, (Hs[:, 0, 1] - x * Hs[:, 2, 1]) / w], axis=1),
+                     np.stack([(Hs[:, 1, 0] - y * Hs[:, 2, 0]) / w, (Hs[:, 1, 1] - y * Hs[:, 2, 1]) / w], axis=1)],
+                    axis=1)
 
 
 # --- reading a patch with them ----------------------------------------------------------------------

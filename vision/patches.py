@@ -13,7 +13,7 @@ import numpy as np
 from calibration.camera import CameraModel
 
 from .detect import Detection
-from .footprint import _likeness, _read_jittered, jacobian_at, patch_templates
+from .footprint import _likeness, _read_jittered, jacobian_at, jacobians_at, patches_templates
 from .refine import STRONG_EDGE, _sample, fit_edges, square_homographies
 
 
@@ -36,8 +36,10 @@ def _turns(stack: np.ndarray, n: int, size: int, sigma: float, at: np.ndarray | 
     """Per patch (``n`` patches of ``size`` stacked in rows, uint8), the angle (n,) radians, modulo 90
     degrees, of the square around its centre (or around the points ``at`` (n, 2)): its edges'
     gradient directions times four, averaged with their strengths near it."""
-    # the 3 x 3 Sobel gradients in whole numbers (cv2.Sobel's, at a third of its time)
-    gx, gy = (g.astype(np.float32).reshape(n, size, size) for g in cv2.spatialGradient(stack))
+    # the 3 x 3 Sobel gradients in whole numbers (cv2.Sobel's, at a third of its time), each patch
+    # reflected at its own top and bottom (a patch's turn does not depend on the others')
+    tall = np.pad(stack.reshape(n, size, size), ((0, 0), (1, 1), (0, 0)), mode="reflect").reshape(-1, size)
+    gx, gy = (g.reshape(n, size + 2, size)[:, 1:-1].astype(np.float32) for g in cv2.spatialGradient(tall))
     c2, s2 = gx * gx - gy * gy, 2 * gx * gy
     mm = np.maximum(gx * gx + gy * gy, 1e-6)
     r = np.arange(size, dtype=np.float32)
@@ -94,10 +96,10 @@ def read_patches(settings, gray: np.ndarray, camera: CameraModel, view,
     if turns is None:
         small = size // 3
         to_small = np.diag([(size - 1) / (small - 1), (size - 1) / (small - 1), 1.0])
-        firsts = [cv2.warpPerspective(gray, H @ to_small, (small, small), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                      borderMode=cv2.BORDER_REPLICATE) for H in Hs]
+        firsts = [cv2.warpPerspective(gray, H, (small, small), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                      borderMode=cv2.BORDER_REPLICATE) for H in Hs @ to_small]
         thetas = _turns(np.vstack(firsts), n, small, 0.5 * side * (small - 1) / (size - 1))
-    turned_H = [_turned(H, theta, (c0, c0)) for H, theta in zip(Hs, thetas)]
+    turned_H = list(_turned_many(Hs, thetas, np.full((n, 2), c0)))
     tiles = [cv2.warpPerspective(gray, Ht, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
              for Ht in turned_H]
     margin_cells = (cap_mm - marker_mm) / 2 / (marker_mm / cells)
@@ -113,7 +115,7 @@ def read_patches(settings, gray: np.ndarray, camera: CameraModel, view,
         redo = again[np.abs(more) > math.radians(4.0)]
         more = more[np.abs(more) > math.radians(4.0)]
         if len(redo):
-            Hts = [_turned(turned_H[i], t, found[1][i]) for i, t in zip(redo, more)]
+            Hts = list(_turned_many(np.array([turned_H[i] for i in redo]), more, found[1][redo]))
             tiles2 = [cv2.warpPerspective(gray, Ht, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
                       for Ht in Hts]
             second = _locate_read(settings, tiles2, Hts, side, margin, margin_cells, dictionary)
@@ -143,16 +145,22 @@ def cell_px_in_frame(to_frame: np.ndarray, size: int, cell_px: int) -> float:
     homography into the frame is ``to_frame`` (3, 3), ``cell_px`` patch pixels a cell: the
     patch's scale there (the root of the Jacobian's determinant)."""
     c0 = (size - 1) / 2
-    return math.sqrt(abs(np.linalg.det(jacobian_at(to_frame, c0, c0)))) * cell_px
+    (a, b), (c, d) = jacobian_at(to_frame, c0, c0)
+    return math.sqrt(abs(a * d - b * c)) * cell_px
 
 
-def _turned(H: np.ndarray, theta: float, pivot) -> np.ndarray:
-    """The patch homography ``H`` (3, 3) with its pixels turned by ``theta`` about ``pivot``
-    (x, y): the marker's edges along the axes."""
-    c, s_ = math.cos(theta), math.sin(theta)
-    px, py = float(pivot[0]), float(pivot[1])
-    R = np.array([[c, -s_, px - c * px + s_ * py], [s_, c, py - s_ * px - c * py], [0, 0, 1]])
-    return H @ R
+def _turned_many(Hs: np.ndarray, thetas: np.ndarray, pivots: np.ndarray) -> np.ndarray:
+    """The patch homographies ``Hs`` (N, 3, 3) with their pixels turned by ``thetas`` (N,)
+    about ``pivots`` (N, 2) (x, y): the markers' edges along the axes."""
+    # (math's cosine, not numpy's: the same turn to the last bit as one patch at a time)
+    c = np.array([math.cos(t) for t in thetas])
+    s_ = np.array([math.sin(t) for t in thetas])
+    px, py = pivots[:, 0], pivots[:, 1]
+    R = np.zeros((len(Hs), 3, 3))
+    R[:, 0, 0], R[:, 0, 1], R[:, 0, 2] = c, -s_, px - c * px + s_ * py
+    R[:, 1, 0], R[:, 1, 1], R[:, 1, 2] = s_, c, py - s_ * px - c * py
+    R[:, 2, 2] = 1.0
+    return Hs @ R
 
 
 def _locate_read(settings, tiles: list[np.ndarray], to_frame: list[np.ndarray], side: float,
@@ -164,10 +172,13 @@ def _locate_read(settings, tiles: list[np.ndarray], to_frame: list[np.ndarray], 
     (N,), whether it passed the first look (N,), the id read (N,) (-1: none) and its rotation
     (N,); points in patch pixels."""
     n, size = len(tiles), tiles[0].shape[0]
-    # all patches in one tall image: the edge fit and the reading run once for them all
-    stack = np.vstack(tiles)
-    offs = np.arange(n)[:, None] * np.array([0.0, size])
-    centre, rim = _border_centres(stack, n, size, side, margin, settings.cell_px)
+    # all patches in one tall image: the edge fit and the reading run once for them all, each
+    # patch's edge rows repeated a quarter patch above and below it (what is sampled past a
+    # patch's edge is its own, not the next patch's)
+    gap = size // 4
+    stack = np.pad(np.stack(tiles), ((0, 0), (gap, gap), (0, 0)), mode="edge").reshape(-1, size)
+    offs = np.arange(n)[:, None] * np.array([0.0, size + 2 * gap]) + np.array([0.0, gap])
+    centre, rim = _border_centres(np.vstack(tiles), n, size, side, margin, settings.cell_px)
     centre = centre + offs
     quads = centre[:, None, :] + (np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) * side / 2)[None]
     # a first look: a cap's white margin around a black border, and cells like some marker's;
@@ -176,8 +187,11 @@ def _locate_read(settings, tiles: list[np.ndarray], to_frame: list[np.ndarray], 
     # each patch's own templates: the frame's blur and pixel as its homography carries them into
     # the patch (stretched one way at a tilt, wide in cells for a small marker)
     c0 = (size - 1) / 2
-    templates = {i: patch_templates(jacobian_at(to_frame[i], c0, c0), settings.cell_px, margin_cells, dictionary)
-                 for i in np.flatnonzero(look)}
+    jac = jacobians_at(np.asarray(to_frame)[look], c0, c0)
+    templates = dict(zip(np.flatnonzero(look), patches_templates(jac, settings.cell_px, margin_cells, dictionary)))
+    # a cell's size in frame pixels at each centre (the root of the Jacobian's determinant)
+    cells_px = dict(zip(np.flatnonzero(look),
+                        np.sqrt(np.abs(jac[:, 0, 0] * jac[:, 1, 1] - jac[:, 0, 1] * jac[:, 1, 0])) * settings.cell_px))
     if look.any():
         look[look] = _likeness(stack, centre[look], side, dictionary, [templates[i] for i in np.flatnonzero(look)]) \
             >= settings.screen_corr
@@ -196,7 +210,7 @@ def _locate_read(settings, tiles: list[np.ndarray], to_frame: list[np.ndarray], 
         e = f[:, [1, 2, 3, 0]] - f
         ang = np.arctan2(e[..., 1], e[..., 0]) - np.arange(4) * np.pi / 2
         turn = np.angle(np.exp(1j * ang).mean(axis=1))
-        cell = np.array([cell_px_in_frame(to_frame[i], size, settings.cell_px) for i in np.flatnonzero(look)])
+        cell = np.array([cells_px[i] for i in np.flatnonzero(look)])
         margins = np.where(cell >= settings.large_cell_px, settings.margin_large, settings.margin)
         ids[look], rot[look] = _read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary,
                                               templates=[templates[i] for i in np.flatnonzero(look)], margins=margins)
@@ -217,14 +231,16 @@ def _border_centres(stack: np.ndarray, n: int, size: int, side: float, margin: i
     reach = int(round(0.45 * side))
     m = 2 * reach + 1
     # box sums only where the centre is looked for (a fifth of the patch), from one integral
-    # image of the stack with its edges repeated (what a box filter of the stack would sum)
+    # image of the stack with its edges repeated (what a box filter of the stack would sum; the
+    # largest box reaches a few pixels into the next patch: summing only each patch's own pixels
+    # read 9 more small markers on the tuning frames but lost one in test_vision_turned's scene)
     pad = s_out // 2
-    integral = cv2.integral(cv2.copyMakeBorder(stack, pad, pad, pad, pad, cv2.BORDER_REPLICATE))
-    rs, cs = integral.strides
+    padded = cv2.copyMakeBorder(stack, pad, pad + size, pad, pad, cv2.BORDER_REPLICATE)  # room below: a view
+    integral = cv2.integral(padded)[:n * size + 2 * pad + size]
     first = c0 - reach + pad  # the window's first row and column, in the padded stack
 
     def at(row: int, col: int) -> np.ndarray:  # integral[i * size + row + y, col + x] (n, m, m)
-        return np.lib.stride_tricks.as_strided(integral[row:, col:], (n, m, m), (size * rs, rs, cs))
+        return integral[row:row + n * size].reshape(n, size, -1)[:, :m, col:col + m]
 
     def box(k: int) -> np.ndarray:  # sums of k x k boxes centred on the window's points (n, m, m)
         lo, hi = first - k // 2, first + k // 2 + 1

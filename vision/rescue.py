@@ -26,6 +26,7 @@ measure a marker, not be given the size assumed here).
 from __future__ import annotations
 
 import logging
+import math
 import time
 from dataclasses import dataclass
 
@@ -61,14 +62,20 @@ class RescueSettings:
     160 tuning frames, 37 were among the first 8). Of the candidates that read nothing, the
     likeliest are drawn again at ``turned_turns`` turns (:mod:`vision.turned`: a small marker's
     turn, measured on its patch at a third of the resolution, can be far off): ``turned_tries`` at
-    most, and ``turned_per_unread`` for each figure id not read yet; for the ball, where none was
-    read, ``ball_tries`` at ``ball_turns`` turns. The patches: ``cell_px`` pixels a marker cell,
-    ``patch_sides`` marker sides across; a first look keeps candidates whose cap margin is
-    ``min_rim`` grey levels brighter than a black border and whose cells correlate ``screen_corr``
-    with some marker. The reading: a correlation of ``min_corr``, a contrast of ``min_contrast``,
-    and a best id whose misfit is ``margin`` times smaller than any other id's (stricter than the
-    main search's 2.5: these candidates are not outlines; 3 with templates drawn per patch, which
-    fit a small marker's true id closer than the fixed ones did at 4). A marker whose cells are
+    most, and ``turned_per_unread`` for each figure id not read yet, of those whose cap margin
+    showed ``turned_min_rim`` grey levels (12: at the first look's 15, one of the 9 mm tuning
+    frames' markers was never tried); for the ball, where none was read, ``ball_tries`` at
+    ``ball_turns`` turns. Before any patch is drawn, a figure candidate beside a cap read
+    (within ``body_caps`` caps, ``body_angle`` degrees of the line toward the camera's nadir)
+    with under ``body_texture`` of that cap's texture is taken for its figure's body
+    (:func:`figure_bodies`: 43 % of the ordinary tuning frames' candidates, none of which read).
+    The patches: ``cell_px`` pixels a marker cell, ``patch_sides`` marker sides across; a first
+    look keeps candidates whose cap margin is ``min_rim`` grey levels brighter than a black border
+    and whose cells correlate ``screen_corr`` with some marker. The reading: a correlation of
+    ``min_corr``, a contrast of ``min_contrast``, and a best id whose misfit is ``margin`` times
+    smaller than any other id's (stricter than the main search's 2.5: these candidates are not
+    outlines; 3 with templates drawn per patch, which fit a small marker's true id closer than the
+    fixed ones did at 4). A marker whose cells are
     ``large_cell_px`` frame pixels or more needs ``margin_large``: one that large which fits no
     better than that is partly hidden (a neighbour's figure, an edge of a hand), and a hidden figure
     is never reported.
@@ -94,9 +101,13 @@ class RescueSettings:
     ball_fits: int = 4
     ball_places: int = 135
     body_mm: float = 9.0
+    body_caps: float = 1.4
+    body_angle: float = 40.0
+    body_texture: float = 0.5
     turned_tries: int = 20
     turned_per_unread: float = 2.0
     turned_turns: int = 4
+    turned_min_rim: float = 12.0
     contrast: float = 12.0
     spread: float = 35.0
     min_corr: float = 0.93
@@ -237,7 +248,7 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
     order = np.argsort(-sc, kind="stable")
     pts = np.column_stack([xs[order], ys[order]]).astype(np.float64)
     sc = sc[order]
-    if like is not None and len(like) >= 3:
+    if like is not None and len(like) >= 3 and settings.like_share > 0:  # (at 0 it keeps every candidate)
         best = cv2.dilate(score, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
         at = np.round(like).astype(int)
         inside = (at[:, 0] >= 0) & (at[:, 1] >= 0) & (at[:, 0] < w) & (at[:, 1] < h)
@@ -361,6 +372,10 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
                     break
         else:
             centres, _ = dark_squares(settings, image, settings.view_marker_px, taken, limit, reach, like)
+            if shared is not None and settings.body_texture > 0:
+                # the dark bodies beside the caps read, seen from above at the caps' height
+                mine = taken[[d.marker in ms.figure_ids for d in known]]
+                centres = centres[~figure_bodies(settings, view, plane[1], centres, mine, ms.cap_mm)]
             got, story = read_patches(settings, gray, cam, view, centres, marker_mm, cap_mm, ms.dictionary,
                                       accept - {d.marker for d in out})
         # the likeliest of those that read nothing, turned every way (the ball: where none was read)
@@ -383,6 +398,57 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
     spent = 1000 * (time.thread_time() - t0)
     log.debug("rescue: %d read from %d candidates in %.1f ms", len(out), sum(map(len, stories.values())), spent)
     return sorted(out, key=lambda d: d.marker), RescueReport(stories, views, spent)
+
+
+def figure_bodies(settings: RescueSettings, view: SearchView, fine: np.ndarray, centres: np.ndarray,
+                  caps: np.ndarray, cap_mm: float) -> np.ndarray:
+    """Which candidates (``centres`` (N, 2), view pixels) are a read figure's own body (N,) bool.
+
+    Seen from above at the caps' height, a standing figure's body lies beside its cap on the
+    side toward the camera's nadir (its lower parts meet that plane nearer the camera), a dark
+    blob in which the caps' search finds a dark square (on the ordinary tuning frames 77 of its
+    180 candidates, none of which read). A candidate within ``body_caps`` cap widths of the nearest
+    figure read (``caps`` (M, 2), view pixels) and within ``body_angle`` degrees of the line
+    from that cap toward the nadir is taken for its body if its texture (the mean squared gradient
+    around it, on ``fine``, the plane search's view at twice the resolution: (2h, 2w) uint8) is
+    under ``body_texture`` of the cap's own: a marker read there, blurred or tilted, had 0.74 of
+    its neighbour's or more on the tuning frames, most bodies under 0.4."""
+    out = np.zeros(len(centres), bool)
+    if not len(centres) or not len(caps):
+        return out
+    cx, cy, _ = view.camera.center_mm
+    nadir = np.array([(cx - view.x0_mm) / view.mm_per_px, (view.y1_mm - cy) / view.mm_per_px])
+    d2 = _squared_distances(centres, caps)
+    near = d2.argmin(axis=1)
+    away = centres - caps[near]  # from the nearest cap read to the candidate
+    inward = nadir - caps[near]  # from that cap toward the nadir
+    dist = np.sqrt(d2[np.arange(len(centres)), near])
+    cos = (away * inward).sum(axis=1) / np.maximum(dist * np.linalg.norm(inward, axis=1), 1e-9)
+    zone = (dist * view.mm_per_px < settings.body_caps * cap_mm) & (cos > math.cos(math.radians(settings.body_angle)))
+    if not zone.any():
+        return out
+    side = 2 * settings.view_marker_px  # a marker's side on the fine view
+    texture = _texture(fine, 2 * np.vstack([centres[zone], caps[near[zone]]]), side)
+    k = int(zone.sum())
+    out[zone] = texture[:k] < settings.body_texture * texture[k:]
+    return out
+
+
+def _texture(image: np.ndarray, points: np.ndarray, side: float) -> np.ndarray:
+    """The mean squared gradient (N,) (3 x 3 Sobel) of ``image`` (H, W) uint8 within a marker's
+    side of ``points`` (N, 2) (pixels), weighted by a Gaussian of half a side."""
+    r = int(round(side))
+    span = np.arange(-r - 1, r + 2)
+    h, w = image.shape
+    xs = np.clip(np.round(points[:, 0]).astype(int)[:, None] + span, 0, w - 1)
+    ys = np.clip(np.round(points[:, 1]).astype(int)[:, None] + span, 0, h - 1)
+    crops = image[ys[:, :, None], xs[:, None, :]]  # (N, 2r + 3, 2r + 3), the edge repeated
+    m = 2 * r + 3
+    gx, gy = (g.reshape(-1, m, m)[:, 1:-1, 1:-1].astype(np.float32) for g in cv2.spatialGradient(crops.reshape(-1, m)))
+    t = np.arange(-r, r + 1, dtype=np.float32)
+    g1 = np.exp(-t * t / (2 * (side / 2) ** 2))
+    wt = g1[:, None] * g1[None, :]
+    return ((gx * gx + gy * gy) * wt).sum(axis=(1, 2)) / wt.sum()
 
 
 def _bodies(view: SearchView, camera: CameraModel, caps_px: np.ndarray,

@@ -34,7 +34,7 @@ def look_turned(settings, gray: np.ndarray, camera, view, story: list, marker_mm
     quarter turn.
     Returns the detections (one per id, as :func:`vision.patches.one_per_id` keeps them) and
     the new candidates' stories for the debug image."""
-    tried = [c for c in story if c.marker < 0 and c.rim >= settings.min_rim
+    tried = [c for c in story if c.marker < 0 and c.rim >= settings.turned_min_rim
              and cell_px_in_frame(c.to_frame, c.patch.shape[0], settings.cell_px) < settings.large_cell_px][:tries]
     if not tried or not accept:
         return [], []
