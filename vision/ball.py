@@ -48,7 +48,7 @@ import numpy as np
 
 from .detect import Detection
 from .footprint import _read_jittered, jacobian_at, patch_templates
-from .patches import Candidate, patch_homographies
+from .patches import Candidate, patch_homographies, spaced_out
 from .refine import SUB_CELL, _sample_xy, dictionary_codes
 
 log = logging.getLogger(__name__)
@@ -92,14 +92,7 @@ def ball_candidates(find, image: np.ndarray, dictionary: str, marker: int, side:
         return np.zeros((0, 2))
     pts = np.array(both, np.float64)
     close = np.hypot(pts[:, None, 0] - pts[None, :, 0], pts[:, None, 1] - pts[None, :, 1]) < side
-    keep: list[int] = []
-    free = np.ones(len(pts), bool)
-    for i in range(len(pts)):
-        if free[i]:
-            keep.append(i)
-            free &= ~close[i]
-            if len(keep) == limit:
-                break
+    keep = spaced_out(close, limit)
     return pts[keep]
 
 

@@ -304,6 +304,20 @@ def _profile_box(image: np.ndarray, centre: np.ndarray, side: float) -> tuple[np
     return quads, ok
 
 
+def spaced_out(close: np.ndarray, limit: int) -> list[int]:
+    """Indices of points taken greedily in order (strongest first), none ``close`` (N, N) bool
+    to one taken before, at most ``limit``: no two candidates on one marker."""
+    keep: list[int] = []
+    free = np.ones(len(close), bool)
+    for i in range(len(close)):
+        if free[i]:
+            keep.append(i)
+            free &= ~close[i]
+            if len(keep) == limit:
+                break
+    return keep
+
+
 def one_per_id(got: list[Detection]) -> list[Detection]:
     """One detection per id: readings of one id on one marker (two candidates on it) are one,
     the first (strongest) kept; an id read at two places is no reading at all (as a conflict

@@ -38,7 +38,7 @@ from calibration.camera import CameraModel
 from .ball import ball_candidates, ball_patches, more_places, not_the_ball, read_ball
 from .detect import Detection
 from .extent import board_extent_mm
-from .patches import Candidate, one_per_id, read_patches
+from .patches import Candidate, one_per_id, read_patches, spaced_out
 from .plane import plane_view, resample
 from .turned import look_turned
 
@@ -262,14 +262,7 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
         pts, sc = pts[far], sc[far]
     pts, sc = pts[:8 * limit], sc[:8 * limit]
     close = _squared_distances(pts, pts) < side * side
-    keep: list[int] = []  # greedy, strongest first: no two candidates on one marker
-    free = np.ones(len(pts), bool)
-    for i in range(len(pts)):
-        if free[i]:
-            keep.append(i)
-            free &= ~close[i]
-            if len(keep) == limit:
-                break
+    keep = spaced_out(close, limit)
     return pts[keep], sc[keep]
 
 
