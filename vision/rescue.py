@@ -266,17 +266,6 @@ def dark_squares(settings: RescueSettings, image: np.ndarray, side: float, taken
     return pts[keep], sc[keep]
 
 
-def _standing(camera: CameraModel, view: SearchView, figures: list[Detection], cap_height_mm: float) -> np.ndarray:
-    """View pixels (N, 2) of the board points under the figures read (``figures``: their caps'
-    markers, frame pixels, at ``cap_height_mm``)."""
-    if not figures:
-        return np.zeros((0, 2))
-    centres = np.array([d.corners for d in figures], np.float64).reshape(-1, 4, 2).mean(axis=1)
-    xy = camera.to_plane(centres, cap_height_mm)
-    xy = xy[np.isfinite(xy).all(axis=1)]
-    return np.column_stack([(xy[:, 0] - view.x0_mm) / view.mm_per_px, (view.y1_mm - xy[:, 1]) / view.mm_per_px])
-
-
 def _squared_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Squared distances (N, M) between points (N, 2) and (M, 2), without a (N, M, 2) array."""
     dx = a[:, 0, None] - b[None, :, 0]
@@ -342,7 +331,9 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
             # of where a figure read stands is its base (a third of the ball's candidates in
             # 160 tuning frames were figures' bases; no ball was read within 1.3 caps of one)
             figures = [d for d in known if d.marker in ms.figure_ids]
-            stand = _standing(cam, view, figures, ms.cap_height_mm)
+            caps = np.array([d.center for d in figures]).reshape(-1, 2)
+            bodies = _bodies(view, cam, caps, ms.cap_height_mm)
+            stand = bodies[0][np.isfinite(bodies[0]).all(axis=1)]  # the figures' feet
             r = 0.5 * ms.cap_mm / view.mm_per_px
 
             def find(im: np.ndarray, n: int) -> np.ndarray:
@@ -350,10 +341,8 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
                 return pts[(_squared_distances(pts, stand) >= r * r).all(axis=1)] if len(stand) and len(pts) else pts
 
             # by its own pattern, its dark squares on the figures' bodies last (vision.ball)
-            caps = np.array([d.center for d in figures]).reshape(-1, 2)
             centres = ball_candidates(find, image, ms.dictionary, ms.ball_id, settings.view_marker_px, limit,
-                                      _bodies(view, cam, caps, ms.cap_height_mm), settings.body_mm / view.mm_per_px,
-                                      settings.contrast)
+                                      bodies, settings.body_mm / view.mm_per_px, settings.contrast)
             # the ball, one id, in batches: it is mostly among the strongest few (the next batch is
             # read only where those read nothing)
             got, story = [], []
