@@ -190,6 +190,10 @@ class GridBoard:
     def is_ms(self, ms: Square) -> bool:
         return 0 <= ms[0] < self.ms_cols and 0 <= ms[1] < self.ms_rows
 
+    def ms_squares(self) -> frozenset[Square]:
+        """Every movement square ``is_ms`` accepts."""
+        return frozenset((c, r) for c in range(self.ms_cols) for r in range(self.ms_rows))
+
     def is_ps(self, ps: Square) -> bool:
         return 0 <= ps[0] < self.ps_cols and 0 <= ps[1] < self.ps_rows
 

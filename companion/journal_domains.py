@@ -108,14 +108,19 @@ def readings(roll: Roll) -> frozenset[int]:
 
 
 def board_test(created: Any) -> OnBoard | None:
-    """How the match's board says whether a square or space is on it."""
+    """How the match's board says whether a square or space is on it: where the board can
+    list its squares, a lookup in that set (a C call, not a Python one, per square: a
+    replay checks thousands), else the board's own test."""
     components = getattr(created, "components", None)
     for name in ("pitch", "board"):
         board = getattr(components, name, None)
         if board is None:
             continue
         if isinstance(board, GridBoard):
-            return board.is_ms  # every movement or pass square lies inside the MS grid
+            return board.ms_squares().__contains__  # every movement or pass square lies inside the MS grid
+        squares = getattr(board, "board_squares", None)
+        if callable(squares):
+            return squares().__contains__
         for method in ("on_board", "has"):
             test = getattr(board, method, None)
             if callable(test):

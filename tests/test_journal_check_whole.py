@@ -206,3 +206,18 @@ def test_event_times_agree(bases, tmp_path, text):
     assert (whole is not None) == accepted
     if accepted:
         assert whole.events[k].at == parse_time(text)
+
+
+def test_board_square_sets_agree_with_the_boards_own_tests():
+    """The domain check looks squares up in a board's set: the set must hold exactly the
+    squares the board's own test accepts, on the board, on its edge and beyond it."""
+    from companion.fublet.components import load_board
+    from companion.fussball_liga.components import load_pitch as liga_pitch
+    from companion.futboard.components import load_pitch as futboard_pitch
+
+    grid = load_board()
+    boards = [(grid.ms_squares(), grid.is_ms), (liga_pitch().board_squares(), liga_pitch().on_board),
+              (futboard_pitch().board_squares(), futboard_pitch().on_board)]
+    for squares, test in boards:
+        probe = [(c, r) for c in range(-5, 80) for r in range(-5, 80)]
+        assert {sq for sq in probe if test(sq)} == squares

@@ -171,6 +171,10 @@ class Pitch:
     def on_board(self, sq: Square) -> bool:
         return -1 <= sq[0] <= self.cols and -1 <= sq[1] <= self.rows
 
+    def board_squares(self) -> frozenset[Square]:
+        """Every square ``on_board`` accepts (the field and its outer ring)."""
+        return frozenset((c, r) for c in range(-1, self.cols + 1) for r in range(-1, self.rows + 1))
+
     def goal_end(self, sq: Square) -> str | None:
         """'low' or 'high' for a goal square, else None."""
         for end, areas in self.ends.items():

@@ -184,6 +184,11 @@ class Pitch:
         m = self.margin
         return -m <= sq[0] < self.lines + m and -m <= sq[1] < self.rows + m
 
+    def board_squares(self) -> frozenset[Space]:
+        """Every space ``on_board`` accepts (the field and its margin)."""
+        m = self.margin
+        return frozenset((c, r) for c in range(-m, self.lines + m) for r in range(-m, self.rows + m))
+
     def neighbours(self, sq: Space) -> Iterator[Space]:
         for dl, dr in _STEPS:
             nxt = (sq[0] + dl, sq[1] + dr)
