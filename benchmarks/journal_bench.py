@@ -16,7 +16,9 @@
 4. Open and replay a 5,000-event journal (``Match.open``: snapshot, chain, order, domains,
    decode, fold) against bare SQLite reading the same rows and ``json.loads``-ing each
    payload, the two timed alternately in one run; medians and their ratio. The same for
-   the longest match each other game's driver plays (2,000-3,100 events).
+   the longest match each other game's driver plays (2,000-3,100 events). Each journal is
+   timed in a fresh Python process that only imports Touchline, as the app opens a match
+   (``--same-process``: in this one, after the drivers played here).
 
 Nothing here asserts on time; the figures go in the README.
 """
@@ -340,12 +342,17 @@ def journal_of(path: Path, game: str, events: tuple[Event, ...]) -> None:
             journal.append(batch)
 
 
+SAME_PROCESS = False  # --same-process: time the opens in this process, as before (for comparison)
+
+
 def timed_apart(path: Path, repeat: int, parts: bool = False) -> tuple[dict[str, list[float]], list | None]:
     """``open_and_replay`` (and ``open_parts``) run in a fresh Python process that has done
     nothing but import Touchline, as the app opens a match. Measured in this process, after
     the drivers played their matches here, the open's objects land in a heap those matches
     left fragmented and it came out 15-30 % slower, while the bare read (which keeps nothing)
     did not: the figure was the harness's, not the journal's."""
+    if SAME_PROCESS:
+        return open_and_replay(path, repeat), (open_parts(path, repeat) if parts else None)
     cmd = [sys.executable, str(Path(__file__).resolve()), "--time-open", str(path), "--repeat", str(repeat)]
     done = subprocess.run(cmd + (["--with-parts"] if parts else []), capture_output=True, text=True, cwd=ROOT)
     if done.returncode:
@@ -410,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="only the open-and-replay rows (for iterating on Match.open's speed)")
     parser.add_argument("--fublet-only", action="store_true",
                         help="open-and-replay of the Fublet match only (not the other games' longest matches)")
+    parser.add_argument("--same-process", action="store_true",
+                        help="time each open in this process, after the drivers played here (the old way)")
     parser.add_argument("--time-open", type=Path, help=argparse.SUPPRESS)  # the child of timed_apart
     parser.add_argument("--with-parts", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -419,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"times": times, "parts": parts}))
         return 0
 
+    global SAME_PROCESS
+    SAME_PROCESS = args.same_process
     print(f"machine: {machine()}")
     driver = long_match(args.events)
     events = driver.match.events
