@@ -328,3 +328,14 @@ def test_figures_bodies_beside_caps_read_are_left_out_and_nothing_read_is_lost(s
         assert np.linalg.norm(away) * view.mm_per_px < 1.4 * setup.markers.cap_mm
         assert away @ inward > np.cos(np.radians(40.0)) * np.linalg.norm(away) * np.linalg.norm(inward)
 
+
+
+@pytest.mark.parametrize("size, gap", [(3, 1), (23, 5), (69, 17)])
+def test_the_patches_rows_by_index_are_what_np_pad_gives(size, gap):
+    # the patches are padded by index (cheaper per call than np.pad): the same rows, the edge
+    # repeated or reflected as np.pad's "edge" and "reflect" do
+    from vision.patches import _edged, _reflected
+
+    stack = np.random.default_rng(size).integers(0, 256, (4, size, size), dtype=np.uint8)
+    assert np.array_equal(stack[:, _edged(size, gap)], np.pad(stack, ((0, 0), (gap, gap), (0, 0)), mode="edge"))
+    assert np.array_equal(stack[:, _reflected(size)], np.pad(stack, ((0, 0), (1, 1), (0, 0)), mode="reflect"))
