@@ -466,8 +466,10 @@ def too_smooth(settings: RescueSettings, view: SearchView, fine: np.ndarray, cen
     texture = np.concatenate(measured if measured is not None else textures(settings, fine, centres, caps))
     scale = np.minimum(1.0, _marker_px(view, np.vstack([centres, caps]), marker_mm) / side)
     k = len(centres)
-    ref = float(np.median(texture[k:]))
-    out[:] = texture[:k] < settings.smooth_texture * ref * (scale[:k] / np.median(scale[k:])) ** 2
+    ref, ref_scale = float(np.median(texture[k:])), float(np.median(scale[k:]))
+    if not (ref > 0 and ref_scale > 0):  # nothing to measure against (or NaN): refuse none
+        return out
+    out[:] = texture[:k] < settings.smooth_texture * ref * (scale[:k] / ref_scale) ** 2
     return out
 
 
