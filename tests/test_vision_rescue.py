@@ -16,7 +16,8 @@ from vision.detect import Detection, to_gray
 from vision.locate import read_frame
 from vision.plane import find_markers, plane_view
 from vision.refine import _sample
-from vision.rescue import RescueSettings, _rescue, draw_rescue, one_per_id, reduced_view, rescue, search_view
+from vision.rescue import (RescueSettings, _rescue, draw_rescue, one_per_id, reduced_view, rescue, search_view,
+                           too_smooth)
 from vision.synth import Hand, random_scene, render
 
 from test_vision_plane import setup_for
@@ -328,3 +329,60 @@ def test_figures_bodies_beside_caps_read_are_left_out_and_nothing_read_is_lost(s
         assert np.linalg.norm(away) * view.mm_per_px < 1.4 * setup.markers.cap_mm
         assert away @ inward > np.cos(np.radians(40.0)) * np.linalg.norm(away) * np.linalg.norm(inward)
 
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_candidates_too_smooth_to_be_markers_are_left_out_and_nothing_read_is_lost(seed):
+    """A hand over the board: the gaps between its fingers, figures' bodies and lines are dark
+    squares to the caps' search, with far fewer edges than a marker. Those under a share of the
+    read caps' texture are left out before their patches are drawn; the stage reads the same."""
+    scene = random_scene(seed, BOARD, MarkerSet(), size=(1920, 1080), hand=True)
+    image, truth = render(scene)
+    setup, gray = setup_for(scene, BOARD), to_gray(image)
+    found = find_markers(setup, gray)
+    pv = plane_view(setup.camera, setup.board, setup.markers, setup.plane)
+    plane = (pv, pv.rectify(gray))
+    wide = replace(WIDE, turned_tries=0)  # every candidate drawn, none drawn twice
+    on, with_screen = _rescue(setup, gray, found, wide, plane)
+    off, without = _rescue(setup, gray, found, replace(wide, smooth_texture=0.0), plane)
+    assert [d.marker for d in on] == [d.marker for d in off]
+    assert where_truth_says(truth, on) == []
+    first = {c.view_px for c in with_screen.candidates["figures"]}
+    left_out = [c for c in without.candidates["figures"] if c.view_px not in first]
+    assert left_out and all(c.marker < 0 for c in left_out)
+    # and fewer than half of them is all that is left out
+    assert len(left_out) < len(without.candidates["figures"]) / 2
+
+
+def test_too_smooth_measures_against_the_caps_read_and_needs_three():
+    """On a view of textured squares (caps read, a candidate marker) and a smooth dark blob, only
+    the blob is too smooth; with fewer than three caps read nothing is refused."""
+    settings = RescueSettings()
+    rng = np.random.default_rng(3)
+    fine = np.full((200, 260), 200, np.uint8)
+    caps = np.array([[20.0, 20.0], [50.0, 20.0], [80.0, 20.0], [110.0, 20.0]])  # view pixels (fine: twice)
+    for x, y in [*caps, (20.0, 70.0)]:
+        cells = (rng.random((6, 6)) < 0.5) * 255
+        cells[[0, -1]], cells[:, [0, -1]] = 0, 0
+        block = cv2.resize(cells.astype(np.uint8), (14, 14), interpolation=cv2.INTER_NEAREST)
+        fine[int(2 * y) - 7:int(2 * y) + 7, int(2 * x) - 7:int(2 * x) + 7] = block
+    fine = cv2.GaussianBlur(fine, (0, 0), 0.8)
+    yy, xx = np.mgrid[:200, :260]
+    blob = 150 * np.exp(-((xx - 120) ** 2 + (yy - 140) ** 2) / (2 * 6.0 ** 2))  # soft and dark, as a body is
+    fine = np.clip(fine - blob, 0, 255).astype(np.uint8)
+    camera = setup_for(random_scene(0, BOARD, MarkerSet(), size=(1920, 1080), hand=False), BOARD).camera
+    view = search_view(camera, BOARD, MarkerSet(), 35.0, 17.0, settings.view_marker_px)
+    centres = np.array([[20.0, 70.0], [60.0, 70.0]])
+    assert too_smooth(settings, view, fine, centres, caps, 17.0).tolist() == [False, True]
+    assert too_smooth(settings, view, fine, centres, caps[:2], 17.0).tolist() == [False, False]
+
+
+@pytest.mark.parametrize("size, gap", [(3, 1), (23, 5), (69, 17)])
+def test_the_patches_rows_by_index_are_what_np_pad_gives(size, gap):
+    # the patches are padded by index (cheaper per call than np.pad): the same rows, the edge
+    # repeated or reflected as np.pad's "edge" and "reflect" do
+    from vision.patches import _edged, _reflected
+
+    stack = np.random.default_rng(size).integers(0, 256, (4, size, size), dtype=np.uint8)
+    assert np.array_equal(stack[:, _edged(size, gap)], np.pad(stack, ((0, 0), (gap, gap), (0, 0)), mode="edge"))
+    assert np.array_equal(stack[:, _reflected(size)], np.pad(stack, ((0, 0), (1, 1), (0, 0)), mode="reflect"))

@@ -258,6 +258,16 @@ def _alike(templates: list) -> dict[int, list[int]]:
     return groups
 
 
+@lru_cache(maxsize=4)
+def _nudges(shifts: tuple[float, ...], turns: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The grid of nudges (J,) each: x and y shifts (cells) and turns (radians), shifts-major."""
+    dx, dy, dt = np.meshgrid(shifts, shifts, np.radians(turns), indexing="ij")
+    out = dx.ravel(), dy.ravel(), dt.ravel()
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
 def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
                    dictionary: str, details: list | None = None,
                    templates: list | None = None, margins: np.ndarray | None = None,
@@ -274,9 +284,7 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
     if templates is None:
         templates = [blurred_templates(dictionary)] * n
     t_ids, t_rots = templates[0][1], templates[0][2]  # one layout for all: blur-major, id, rotation
-    shifts, turns = grid or (_SHIFTS, _TURNS)
-    dx, dy, dt = np.meshgrid(shifts, shifts, np.radians(turns), indexing="ij")
-    dx, dy, dt = dx.ravel(), dy.ravel(), dt.ravel()
+    dx, dy, dt = _nudges(*(grid or (_SHIFTS, _TURNS)))
     j = len(dx)
     cell = side / 6
     ang = turn[:, None] + dt[None]  # (N, J)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -38,7 +39,8 @@ def _turns(stack: np.ndarray, n: int, size: int, sigma: float, at: np.ndarray | 
     gradient directions times four, averaged with their strengths near it."""
     # the 3 x 3 Sobel gradients in whole numbers (cv2.Sobel's, at a third of its time), each patch
     # reflected at its own top and bottom (a patch's turn does not depend on the others')
-    tall = np.pad(stack.reshape(n, size, size), ((0, 0), (1, 1), (0, 0)), mode="reflect").reshape(-1, size)
+    # (by index, not np.pad: the same rows at a fraction of its cost per call)
+    tall = stack.reshape(n, size, size)[:, _reflected(size)].reshape(-1, size)
     gx, gy = (g.reshape(n, size + 2, size)[:, 1:-1].astype(np.float32) for g in cv2.spatialGradient(tall))
     c2, s2 = gx * gx - gy * gy, 2 * gx * gy
     mm = np.maximum(gx * gx + gy * gy, 1e-6)
@@ -51,6 +53,20 @@ def _turns(stack: np.ndarray, n: int, size: int, sigma: float, at: np.ndarray | 
     a = ((c2 * c2 - s2 * s2) / mm * wt).sum(axis=(1, 2))
     b = ((2 * c2 * s2) / mm * wt).sum(axis=(1, 2))
     return np.arctan2(b, a) / 4
+
+
+@lru_cache(maxsize=16)
+def _reflected(size: int) -> np.ndarray:
+    """Row indices of a patch of ``size`` rows reflected one row beyond each edge (np.pad's
+    "reflect": the edge row not repeated)."""
+    return np.concatenate([[1], np.arange(size), [size - 2]])
+
+
+@lru_cache(maxsize=16)
+def _edged(size: int, gap: int) -> np.ndarray:
+    """Row indices of a patch of ``size`` rows with its edge rows repeated ``gap`` times beyond
+    each edge (np.pad's "edge")."""
+    return np.clip(np.arange(-gap, size + gap), 0, size - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +192,7 @@ def _locate_read(settings, tiles: list[np.ndarray], to_frame: list[np.ndarray], 
     # patch's edge rows repeated a quarter patch above and below it (what is sampled past a
     # patch's edge is its own, not the next patch's)
     gap = size // 4
-    stack = np.pad(np.stack(tiles), ((0, 0), (gap, gap), (0, 0)), mode="edge").reshape(-1, size)
+    stack = np.stack(tiles)[:, _edged(size, gap)].reshape(-1, size)
     offs = np.arange(n)[:, None] * np.array([0.0, size + 2 * gap]) + np.array([0.0, gap])
     centre, rim = _border_centres(np.vstack(tiles), n, size, side, margin, settings.cell_px)
     centre = centre + offs
