@@ -342,17 +342,15 @@ def journal_of(path: Path, game: str, events: tuple[Event, ...]) -> None:
             journal.append(batch)
 
 
-SAME_PROCESS = False  # --same-process: time the opens in this process, as before (for comparison)
-
-
-def timed_apart(path: Path, repeat: int, parts: bool = False) -> tuple[dict[str, list[float]], list | None]:
+def timed_apart(path: Path, repeat: int, parts: bool = False,
+                same_process: bool = False) -> tuple[dict[str, list[float]], list | None]:
     """``open_and_replay`` (and ``open_parts``) run in a fresh Python process that has done
     nothing but import Touchline, as the app opens a match, so that no game's figure depends
     on what ran before it here. In this process (the drivers' matches played, the other games
     timed) the bare read of the game timed last came out up to a third faster than in a fresh
     process while its open did not: on one quiet machine the Fußball-Liga measured 2.94x and
-    3.51x here, 2.45-2.69x in fresh processes (``--same-process`` keeps the old way)."""
-    if SAME_PROCESS:
+    3.51x here, 2.45-2.69x in fresh processes (``same_process``, ``--same-process``: the old way)."""
+    if same_process:
         return open_and_replay(path, repeat), (open_parts(path, repeat) if parts else None)
     cmd = [sys.executable, str(Path(__file__).resolve()), "--time-open", str(path), "--repeat", str(repeat)]
     done = subprocess.run(cmd + (["--with-parts"] if parts else []), capture_output=True, text=True, cwd=ROOT)
@@ -429,8 +427,6 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"times": times, "parts": parts}))
         return 0
 
-    global SAME_PROCESS
-    SAME_PROCESS = args.same_process
     print(f"machine: {machine()}")
     driver = long_match(args.events)
     events = driver.match.events
@@ -459,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(("of which encoding and hashing the rows (CPU time)",
                          f"p50 {ms(statistics.median(chain), 3)}, p99 {ms(percentile(chain, 0.99), 3)}"))
 
-        t, fold = timed_apart(journal_path, args.repeat, parts=True)
+        t, fold = timed_apart(journal_path, args.repeat, True, args.same_process)
         med = {k: statistics.median(v) for k, v in t.items()}
         rows.append((f"open and replay {len(events)} events, chain and domains checked (Match.open)",
                      f"median {ms(med['open'])} wall, {ms(med['open_cpu'])} CPU"))
@@ -478,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
                 count = len(other)
                 del other
                 gc.collect()  # the driver's leftovers are the harness's, freed before timing
-                rows += open_rows(f"{label} (seed {seed})", count, timed_apart(path, args.repeat)[0], args.repeat)
+                rows += open_rows(f"{label} (seed {seed})", count, timed_apart(path, args.repeat, False, args.same_process)[0], args.repeat)
         if args.open_only:
             return report(rows)
 

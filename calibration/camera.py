@@ -163,7 +163,12 @@ class CameraModel:
 
     def pixels_per_mm(self, x_mm: float, y_mm: float, z_mm: float = 0.0) -> float:
         """Image scale (pixels per board millimetre) at a board point, from a 1 mm step in x and y."""
-        pts = np.array([[x_mm, y_mm, z_mm], [x_mm + 1, y_mm, z_mm], [x_mm, y_mm + 1, z_mm]])
-        px = self.project(pts)
+        return float(self.scales_at(np.array([[x_mm, y_mm, z_mm]]))[0])
+
+    def scales_at(self, points_mm: np.ndarray) -> np.ndarray:
+        """:meth:`pixels_per_mm` at each of board points (N, 3) mm -> (N,), in one projection."""
+        p = np.asarray(points_mm, dtype=float).reshape(-1, 3)
+        n = len(p)
+        px = self.project(np.vstack([p, p + [1.0, 0.0, 0.0], p + [0.0, 1.0, 0.0]])).reshape(3, n, 2)
         a, b = px[1] - px[0], px[2] - px[0]
-        return float(math.sqrt(abs(a[0] * b[1] - a[1] * b[0])))
+        return np.sqrt(np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]))

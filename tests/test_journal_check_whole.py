@@ -215,9 +215,9 @@ def test_board_square_sets_agree_with_the_boards_own_tests():
     from companion.fussball_liga.components import load_pitch as liga_pitch
     from companion.futboard.components import load_pitch as futboard_pitch
 
-    grid = load_board()
-    boards = [(grid.ms_squares(), grid.is_ms), (liga_pitch().board_squares(), liga_pitch().on_board),
-              (futboard_pitch().board_squares(), futboard_pitch().on_board)]
+    grid, liga, futboard = load_board(), liga_pitch(), futboard_pitch()
+    boards = [(grid.ms_squares(), grid.is_ms), (liga.board_squares(), liga.on_board),
+              (futboard.board_squares(), futboard.on_board)]
+    probe = [(c, r) for c in range(-5, 80) for r in range(-5, 80)]
     for squares, test in boards:
-        probe = [(c, r) for c in range(-5, 80) for r in range(-5, 80)]
         assert {sq for sq in probe if test(sq)} == squares

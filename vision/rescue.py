@@ -434,13 +434,8 @@ def figure_bodies(settings: RescueSettings, view: SearchView, fine: np.ndarray, 
     zone = (dist * view.mm_per_px < settings.body_caps * cap_mm) & (cos > math.cos(math.radians(settings.body_angle)))
     if not zone.any():
         return out
-    if measured is None:
-        side = 2 * settings.view_marker_px  # a marker's side on the fine view
-        texture = _texture(fine, 2 * np.vstack([centres[zone], caps[near[zone]]]), side)
-        k = int(zone.sum())
-        out[zone] = texture[:k] < settings.body_texture * texture[k:]
-    else:
-        out[zone] = measured[0][zone] < settings.body_texture * measured[1][near[zone]]
+    mine, theirs = measured if measured is not None else textures(settings, fine, centres, caps)
+    out[zone] = mine[zone] < settings.body_texture * theirs[near[zone]]
     return out
 
 
@@ -464,23 +459,14 @@ def too_smooth(settings: RescueSettings, view: SearchView, fine: np.ndarray, cen
         return out
     side = 2 * settings.view_marker_px  # a marker's side on the fine view
     texture = np.concatenate(measured if measured is not None else textures(settings, fine, centres, caps))
-    scale = np.minimum(1.0, _marker_px(view, np.vstack([centres, caps]), marker_mm) / side)
+    # a marker's side in frame pixels at each point, against its side in the view
+    scale = np.minimum(1.0, view.camera.scales_at(view.board_points(np.vstack([centres, caps]))) * marker_mm / side)
     k = len(centres)
     ref, ref_scale = float(np.median(texture[k:])), float(np.median(scale[k:]))
     if not (ref > 0 and ref_scale > 0):  # nothing to measure against (or NaN): refuse none
         return out
     out[:] = texture[:k] < settings.smooth_texture * ref * (scale[:k] / ref_scale) ** 2
     return out
-
-
-def _marker_px(view: SearchView, points: np.ndarray, marker_mm: float) -> np.ndarray:
-    """A ``marker_mm`` marker's side in frame pixels (N,) at view pixels ``points`` (N, 2) (the
-    root of the frame's pixels per board square millimetre there)."""
-    p = view.board_points(points)
-    n = len(p)
-    px = view.camera.project(np.vstack([p, p + [1.0, 0.0, 0.0], p + [0.0, 1.0, 0.0]])).reshape(3, n, 2)
-    a, b = px[1] - px[0], px[2] - px[0]
-    return np.sqrt(np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])) * marker_mm
 
 
 def _texture(image: np.ndarray, points: np.ndarray, side: float) -> np.ndarray:
