@@ -21,6 +21,7 @@ import numpy as np
 
 from .detect import Detection, Rect
 from .patches import one_per_id, read_patches
+from .plane import reduce_frame
 from .rescue import RescueSettings, dark_squares, search_view
 
 
@@ -64,6 +65,7 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
     open_ids = frozenset(ms.figure_ids) - have - {d.marker for d in known}
     got: list[tuple[Detection, int]] = []
     fruitless: list[np.ndarray] = []  # frame pixels
+    reduced: dict[int, np.ndarray] = {}
     for ball in (False, True):
         # an open place with every figure id read or known elsewhere has nothing left to read
         group = [(i, p) for i, p in enumerate(places) if (ms.ball_id in p.accept) == ball and (p.accept or open_ids)]
@@ -75,11 +77,12 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
             z, marker_mm, cap_mm = ms.cap_height_mm, ms.figure_marker_mm, ms.cap_mm
         side = settings.view_marker_px
         view = search_view(cam, setup.board, ms, z, marker_mm, side)
+        # as the whole view would be drawn (vision.plane.resample), the caps' reduction kept for the ball's
         source = gray
-        if view.shrink > 1:  # as the whole view would be drawn (vision.plane.resample)
-            k = view.shrink
-            h, w = gray.shape[0] // k, gray.shape[1] // k
-            source = cv2.resize(gray[:h * k, :w * k], (w, h), interpolation=cv2.INTER_AREA)
+        if view.shrink > 1:
+            if view.shrink not in reduced:
+                reduced[view.shrink] = reduce_frame(gray, view.shrink)
+            source = reduced[view.shrink]
         vh, vw = view.maps[1].shape[:2]
         # markers read, by their centres (a marker of another size or height is a little off
         # there: the candidates keep 0.8 of a side off it, as in the rescue stage)

@@ -59,12 +59,30 @@ class PlaneSettings:
     max_blobs: int = 60
 
 
-def resample(gray: np.ndarray, shrink: int, maps: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+def reduce_frame(gray: np.ndarray, shrink: int) -> np.ndarray:
+    """Grey frame (H, W) uint8 -> (H // shrink, W // shrink) uint8, each pixel the mean of a
+    ``shrink`` x ``shrink`` block: halved while ``shrink`` is even, then reduced by what is left
+    at once. OpenCV's area reduction has a fast path for 2 (1.2 ms for a 4K frame on one thread
+    here, against 6.3 ms by 4 and 8.4 ms by 3 at once). Each step rounds to whole grey levels, so
+    the result may differ from one reduction by a grey level."""
+    while shrink > 1:
+        k = 2 if shrink % 2 == 0 else shrink
+        h, w = gray.shape[0] // k, gray.shape[1] // k
+        gray = cv2.resize(gray[:k * h, :k * w], (w, h), interpolation=cv2.INTER_AREA)
+        shrink //= k
+    return gray
+
+
+def resample(gray: np.ndarray, shrink: int, maps: tuple[np.ndarray, np.ndarray],
+             reduced: dict | None = None) -> np.ndarray:
     """Grey frame (H, W) uint8 -> a view (height, width) uint8 through its remap tables
-    ``maps``, from the frame reduced ``shrink`` times (area average) when that is over 1."""
-    if shrink > 1:  # a whole number of k x k blocks: OpenCV's fast area path
-        h, w = gray.shape[0] // shrink, gray.shape[1] // shrink
-        gray = cv2.resize(gray[:h * shrink, :w * shrink], (w, h), interpolation=cv2.INTER_AREA)
+    ``maps``, from the frame reduced ``shrink`` times (area average, :func:`reduce_frame`) when
+    that is over 1. ``reduced``: the frame's reductions made already, by ``shrink`` (one is added)."""
+    if shrink > 1:
+        reduced = {} if reduced is None else reduced
+        if shrink not in reduced:
+            reduced[shrink] = reduce_frame(gray, shrink)
+        gray = reduced[shrink]
     return cv2.remap(gray, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 

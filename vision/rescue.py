@@ -149,9 +149,10 @@ class SearchView:
         xy = self.camera.to_plane(np.asarray(frame_px, np.float64).reshape(-1, 2), self.z_mm)
         return np.column_stack([(xy[:, 0] - self.x0_mm) / self.mm_per_px, (self.y1_mm - xy[:, 1]) / self.mm_per_px])
 
-    def image(self, gray: np.ndarray) -> np.ndarray:
-        """Grey frame (H, W) uint8 -> the view (height, width) uint8."""
-        return resample(gray, self.shrink, self.maps)
+    def image(self, gray: np.ndarray, reduced: dict | None = None) -> np.ndarray:
+        """Grey frame (H, W) uint8 -> the view (height, width) uint8 (``reduced``: the frame's
+        reductions made already, :func:`vision.plane.resample`)."""
+        return resample(gray, self.shrink, self.maps, reduced)
 
 
 _views: dict[tuple, tuple[object, SearchView]] = {}
@@ -317,11 +318,12 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
     out: list[Detection] = []
     stories: dict[str, list[Candidate]] = {}
     views: dict[str, tuple[SearchView, np.ndarray]] = {}
+    reduced: dict[int, np.ndarray] = {}  # the frame reduced, shared by the views (a 4K frame's caps and ball)
     for name, z, marker_mm, cap_mm, accept, limit in searches:
         shared = reduced_view(*plane, z, marker_mm / settings.view_marker_px) if plane is not None else None
         if shared is None:
             view = search_view(cam, setup.board, ms, z, marker_mm, settings.view_marker_px)
-            image = view.image(gray)
+            image = view.image(gray, reduced)
         else:
             view, image = shared
         # what is read already, as the view sees it: its centre, and as far as its corners reach
