@@ -15,7 +15,7 @@ from companion.fublet.components import load_board
 from vision.config import MarkerSet
 from vision.detect import _detector, contour_quads, to_gray
 from vision.locate import OFF_PITCH, VisionSetup, read_frame
-from vision.plane import PlaneSettings, draw_plane, find_markers, plane_view, view_settings
+from vision.plane import PlaneSettings, draw_plane, find_markers, plane_view, reduce_frame, view_settings
 from vision.synth import compact_board, random_scene, render
 
 BOARD = compact_board()
@@ -108,6 +108,27 @@ def test_a_4k_frame_is_resampled_from_half_resolution_and_read_at_full():
     for marker, t in truth.items():
         if t.seen and MARKERS.kind_of(marker) != "corner":
             assert np.hypot(found[marker].x_mm - t.x_mm, found[marker].y_mm - t.y_mm) < 1.0
+
+
+@pytest.mark.parametrize("shrink", [1, 2, 3, 4, 5, 6, 8])
+def test_a_frame_is_reduced_to_its_blocks_means_and_each_reduction_made_once(shrink):
+    rng = np.random.default_rng(shrink)
+    gray = rng.integers(0, 256, (203, 317), dtype=np.uint8)  # sizes no factor divides
+    h, w = 203 // shrink, 317 // shrink
+    blocks = gray[:h * shrink, :w * shrink].reshape(h, shrink, w, shrink).astype(np.float64).mean(axis=(1, 3))
+    reduced = {}
+    small = reduce_frame(gray, shrink, reduced)
+    assert small.shape == (h, w) and small.dtype == np.uint8
+    # each step (a halving, or the odd factor left) rounds: within half a grey level a step
+    steps, left = 0, shrink
+    while left > 1:
+        left //= 2 if left % 2 == 0 else left
+        steps += 1
+    assert np.abs(small.astype(np.float64) - blocks).max() <= 0.5 * steps + 1e-9
+    if shrink == 1:
+        assert small is gray and not reduced
+    else:
+        assert reduced[shrink] is small and reduce_frame(gray, shrink, reduced) is small
 
 
 def test_the_frame_search_is_kept_when_the_plane_is_switched_off():

@@ -78,11 +78,7 @@ def look_again(setup, settings: RescueSettings, gray: np.ndarray, found: list[De
         side = settings.view_marker_px
         view = search_view(cam, setup.board, ms, z, marker_mm, side)
         # as the whole view would be drawn (vision.plane.resample), the caps' reduction kept for the ball's
-        source = gray
-        if view.shrink > 1:
-            if view.shrink not in reduced:
-                reduced[view.shrink] = reduce_frame(gray, view.shrink)
-            source = reduced[view.shrink]
+        source = reduce_frame(gray, view.shrink, reduced)
         vh, vw = view.maps[1].shape[:2]
         # markers read, by their centres (a marker of another size or height is a little off
         # there: the candidates keep 0.8 of a side off it, as in the rescue stage)
