@@ -15,7 +15,8 @@ from companion.fublet.components import load_board
 from vision.config import MarkerSet
 from vision.detect import _detector, contour_quads, to_gray
 from vision.locate import OFF_PITCH, VisionSetup, read_frame
-from vision.plane import PlaneSettings, draw_plane, find_markers, plane_view, reduce_frame, view_settings
+from vision.plane import PlaneSettings, draw_plane, find_markers, plane_view, view_settings
+from vision.reduce import reduce_frame
 from vision.synth import compact_board, random_scene, render
 
 BOARD = compact_board()
@@ -129,6 +130,9 @@ def test_a_frame_is_reduced_to_its_blocks_means_and_each_reduction_made_once(shr
         assert small is gray and not reduced
     else:
         assert reduced[shrink] is small and reduce_frame(gray, shrink, reduced) is small
+    # on from a halving made already (the 4K search's, shared with the rescue's views): the same steps
+    half = {2: reduce_frame(gray, 2)}
+    assert np.array_equal(reduce_frame(gray, shrink, half), small)
 
 
 def test_the_frame_search_is_kept_when_the_plane_is_switched_off():

@@ -16,6 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from .reduce import reduce_frame
 from .refine import _clockwise, fit_edges, match_blurred, read_bits
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive) in pixels
@@ -129,17 +130,19 @@ def to_gray(image: np.ndarray) -> np.ndarray:
 
 
 def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None = None,
-           known: list[Detection] = ()) -> list[Detection]:
+           known: list[Detection] = (), reduced: dict | None = None) -> list[Detection]:
     """Markers in a grey frame (H, W) uint8, searching the whole frame or only ``rois``
     (rectangles in frame pixels; overlapping finds are merged). Candidates on top of ``known``
     markers (already read this frame) are not read again. Returns detections in frame pixels,
-    sorted by id; an id may appear twice (two markers with one id are a conflict).
+    sorted by id; an id may appear twice (two markers with one id are a conflict). With
+    ``settings.scale`` over 1, large rectangles are searched in the whole frame reduced
+    (:func:`vision.reduce.reduce_frame`), kept in ``reduced`` for the rescue's views.
 
     The small threshold window searches everywhere; the larger one only around the markers the
     first found, where caps stand side by side (OpenCV's own use of several windows keeps one
     candidate per place, not always the one that reads)."""
     first = replace(settings, window_max_px=settings.window_px)
-    found = _detect_pass(first, gray, rois, list(known))
+    found = _detect_pass(first, gray, rois, list(known), reduced)
     if settings.window_max_px == settings.window_px or not found:
         return found
     typical = float(np.median([d.side_px for d in found]))
@@ -150,12 +153,12 @@ def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None
             around.append((int(d.center[0] - r), int(d.center[1] - r), int(d.center[0] + r + 1),
                            int(d.center[1] + r + 1)))
     second = replace(settings, window_px=settings.window_max_px)
-    more = _detect_pass(second, gray, around, list(known) + found)
+    more = _detect_pass(second, gray, around, list(known) + found, reduced)
     return sorted(found + more, key=lambda d: d.marker)
 
 
 def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None,
-                 known: list[Detection]) -> list[Detection]:
+                 known: list[Detection], reduced: dict | None = None) -> list[Detection]:
     """One threshold window's search: candidates from OpenCV, refined and read here."""
     if rois is None:
         rois = [(0, 0, gray.shape[1], gray.shape[0])]
@@ -177,8 +180,15 @@ def _detect_pass(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] 
         offset = np.array([x0, y0], np.float64)
         k = settings.scale
         if k > 1:  # candidates at a lower resolution, in full-resolution pixels (centres at integers)
-            w, h = (x1 - x0) // k, (y1 - y0) // k  # a whole number of k x k blocks: OpenCV's fast path
-            coarse_img = cv2.resize(gray[y0:y0 + h * k, x0:x0 + w * k], (w, h), interpolation=cv2.INTER_AREA)
+            # from a whole block's edge: then it is a part of the whole frame reduced, which the
+            # rescue's views are drawn from too (where the caller keeps it, ``reduced``)
+            x0, y0 = x0 - x0 % k, y0 - y0 % k
+            offset = np.array([x0, y0], np.float64)
+            w, h = (x1 - x0) // k, (y1 - y0) // k
+            if reduced is not None:
+                coarse_img = reduce_frame(gray, k, reduced)[y0 // k:y0 // k + h, x0 // k:x0 // k + w]
+            else:
+                coarse_img = reduce_frame(gray[y0:y0 + h * k, x0:x0 + w * k], k)
             coarse = replace(settings, window_px=max(3, settings.window_px // k) | 1,
                              window_max_px=max(3, settings.window_max_px // k) | 1,
                              min_side_px=settings.min_side_px / k, max_side_px=settings.max_side_px / k)

@@ -21,7 +21,7 @@ import numpy as np
 
 from .detect import Detection, Rect
 from .patches import one_per_id, read_patches
-from .plane import reduce_frame
+from .reduce import reduce_frame
 from .rescue import RescueSettings, dark_squares, search_view
 
 

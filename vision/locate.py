@@ -161,8 +161,9 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
     not read (about twice the time). Then the rescue stage (``setup.rescue``) reads what it can
     of the rest: small, oblique and blurred markers, the ball token at its own size."""
     plane = None
+    reduced: dict[int, np.ndarray] = {}  # the frame reduced, shared by the 4K search and the rescue's views
     if setup.plane is None:
-        found = detect(setup.detector, gray, [board_rect(setup)])
+        found = detect(setup.detector, gray, [board_rect(setup)], reduced=reduced)
     else:
         thorough = setup.detector.window_max_px > setup.detector.window_px
         found, view, image = search_plane(replace(setup, plane=replace(setup.plane, blobs=True)) if thorough else setup, gray)
@@ -171,7 +172,7 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
             found = sorted(found + detect(setup.detector, gray, [board_rect(setup)], known=found), key=lambda d: d.marker)
     if setup.rescue is not None:
         # the caps' search of the rescue stage reduces the plane's view rather than drawing its own
-        found = sorted(found + rescue(setup, gray, found, setup.rescue, plane), key=lambda d: d.marker)
+        found = sorted(found + rescue(setup, gray, found, setup.rescue, plane, reduced), key=lambda d: d.marker)
     return locate(setup, found, gray)
 
 

@@ -27,6 +27,7 @@ from companion.board import GridBoard
 from .config import MarkerSet
 from .detect import Detection, DetectorSettings, contour_quads, read_quads
 from .extent import board_extent_mm
+from .reduce import reduce_frame
 from .refine import _sample
 
 _STEP = 8  # view pixels between exactly projected grid points (bilinear in between)
@@ -57,28 +58,6 @@ class PlaneSettings:
     blob_contrast: int = 25
     blob_range: int = 80
     max_blobs: int = 60
-
-
-def reduce_frame(gray: np.ndarray, shrink: int, reduced: dict | None = None) -> np.ndarray:
-    """Grey frame (H, W) uint8 -> (H // shrink, W // shrink) uint8, each pixel the mean of a
-    ``shrink`` x ``shrink`` block (the frame itself at 1): halved while ``shrink`` is even, then
-    reduced by what is left at once. OpenCV's area reduction has a fast path for 2 (1.2 ms for
-    a 4K frame on one thread here, against 6.3 ms by 4 and 8.4 ms by 3 at once). Each step
-    rounds to whole grey levels, so the result may differ from one reduction by a grey level.
-    ``reduced``: the frame's reductions made already, by factor (this one is kept there)."""
-    if shrink <= 1:
-        return gray
-    if reduced is not None and shrink in reduced:
-        return reduced[shrink]
-    small, left = gray, shrink
-    while left > 1:
-        k = 2 if left % 2 == 0 else left
-        h, w = small.shape[0] // k, small.shape[1] // k
-        small = cv2.resize(small[:k * h, :k * w], (w, h), interpolation=cv2.INTER_AREA)
-        left //= k
-    if reduced is not None:
-        reduced[shrink] = small
-    return small
 
 
 def resample(gray: np.ndarray, shrink: int, maps: tuple[np.ndarray, np.ndarray],

@@ -294,18 +294,19 @@ class RescueReport:
 
 
 def rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None = None,
-           plane: tuple | None = None) -> list[Detection]:
+           plane: tuple | None = None, reduced: dict | None = None) -> list[Detection]:
     """Markers in the grey frame (H, W) uint8 that the detections so far (``found``, frame
     pixels) do not hold (``setup``: a :class:`vision.locate.VisionSetup`): figure caps at the
     caps' height and size, and the ball token at its own if it was not read. ``plane``: the
     plane search's view and its image (:func:`vision.plane.search_plane`), reduced for the
-    caps' search where it fits (:func:`reduced_view`). Returns the extra detections (frame
-    pixels, ArUco order), sorted by id; never an id in ``found``."""
-    return _rescue(setup, gray, found, settings, plane)[0]
+    caps' search where it fits (:func:`reduced_view`). ``reduced``: the frame's reductions made
+    already (:func:`vision.reduce.reduce_frame`). Returns the extra detections (frame pixels,
+    ArUco order), sorted by id; never an id in ``found``."""
+    return _rescue(setup, gray, found, settings, plane, reduced)[0]
 
 
 def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSettings | None,
-            plane: tuple | None = None) -> tuple[list[Detection], RescueReport]:
+            plane: tuple | None = None, reduced: dict | None = None) -> tuple[list[Detection], RescueReport]:
     settings = settings or getattr(setup, "rescue", None) or RescueSettings()
     t0 = time.thread_time()
     ms, cam = setup.markers, setup.camera
@@ -321,7 +322,7 @@ def _rescue(setup, gray: np.ndarray, found: list[Detection], settings: RescueSet
     out: list[Detection] = []
     stories: dict[str, list[Candidate]] = {}
     views: dict[str, tuple[SearchView, np.ndarray]] = {}
-    reduced: dict[int, np.ndarray] = {}  # the frame reduced, shared by the views (a 4K frame's caps and ball)
+    reduced = {} if reduced is None else reduced  # the frame reduced, shared by the views (4K: caps and ball)
     for name, z, marker_mm, cap_mm, accept, limit in searches:
         shared = reduced_view(*plane, z, marker_mm / settings.view_marker_px) if plane is not None else None
         if shared is None:
