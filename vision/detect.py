@@ -135,8 +135,9 @@ def detect(settings: DetectorSettings, gray: np.ndarray, rois: list[Rect] | None
     (rectangles in frame pixels; overlapping finds are merged). Candidates on top of ``known``
     markers (already read this frame) are not read again. Returns detections in frame pixels,
     sorted by id; an id may appear twice (two markers with one id are a conflict). With
-    ``settings.scale`` over 1, large rectangles are searched in the whole frame reduced
-    (:func:`vision.reduce.reduce_frame`), kept in ``reduced`` for the rescue's views.
+    ``settings.scale`` over 1 large rectangles are searched at a lower resolution; given
+    ``reduced`` (a dict), that is a part of the whole frame reduced
+    (:func:`vision.reduce.reduce_frame`), kept there for the rescue's views.
 
     The small threshold window searches everywhere; the larger one only around the markers the
     first found, where caps stand side by side (OpenCV's own use of several windows keeps one

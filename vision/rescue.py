@@ -65,9 +65,10 @@ class RescueSettings:
     most, and ``turned_per_unread`` for each figure id not read yet, of those whose cap margin
     showed ``turned_min_rim`` grey levels (12: at the first look's 15, one of the 9 mm tuning
     frames' markers was never tried); for the ball, where none was read, ``ball_tries`` at
-    ``ball_turns`` turns (0 by default: the ball's own search looks at every candidate over 12
-    turns after it: without this look it read the same 286 balls of 286 on 300 tuning frames of
-    the ball condition, in 5 % less time, and no ball on 200 ball-less ones, in 12-17 % less).
+    ``ball_turns`` turns (0 by default, since the ball's own search looks at every candidate
+    over 12 turns after it; without this look the stage read the same 286 balls of 286 on 300
+    tuning frames of the ball condition, in 5 % less time, and no ball on 200 ball-less ones,
+    in 12-17 % less).
     Before any patch is drawn, a figure candidate beside a cap read
     (within ``body_caps`` caps, ``body_angle`` degrees of the line toward the camera's nadir)
     with under ``body_texture`` of that cap's texture is taken for its figure's body
