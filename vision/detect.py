@@ -358,11 +358,16 @@ def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.
         return float(np.sqrt(((rolled - q[j]) ** 2).sum(axis=-1).mean(axis=-1).min()))
 
     # the mean corner distance is at least the centres' distance: only pairs whose centres are
-    # that close can be grouped (few: most candidates stand alone)
+    # that close can be grouped (most candidates stand alone; each marker's own inner and outer
+    # outlines are a pair, so their distances are measured in one batch)
     centres = q.sum(axis=1) / 4
     gap = centres[:, None] - centres[None, :]
     near = (gap ** 2).sum(axis=2) < (0.05 * perim[None, :]) ** 2
-    pairs = [(i, j) for i, j in zip(*np.nonzero(np.triu(near, 1))) if dist(i, j) < 0.05 * perim[j]]
+    first, second = np.nonzero(np.triu(near, 1))
+    rolled = q[first][:, _TURNS]  # (P, 4 starting corners, 4, 2)
+    apart = np.sqrt(((rolled - q[second][:, None]) ** 2).sum(axis=-1).mean(axis=-1).min(axis=-1))
+    close = apart < 0.05 * perim[second]
+    pairs = list(zip(first[close].tolist(), second[close].tolist()))
     if not pairs:
         return q[inside], np.zeros((0, 4, 2))
     # OpenCV's loop over the close pairs in order: a pair joins the group one of them is in
