@@ -455,7 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(("of which encoding and hashing the rows (CPU time)",
                          f"p50 {ms(statistics.median(chain), 3)}, p99 {ms(percentile(chain, 0.99), 3)}"))
 
-        t, fold = timed_apart(journal_path, args.repeat, True, args.same_process)
+        t, fold = timed_apart(journal_path, args.repeat, parts=True, same_process=args.same_process)
         med = {k: statistics.median(v) for k, v in t.items()}
         rows.append((f"open and replay {len(events)} events, chain and domains checked (Match.open)",
                      f"median {ms(med['open'])} wall, {ms(med['open_cpu'])} CPU"))
@@ -474,7 +474,8 @@ def main(argv: list[str] | None = None) -> int:
                 count = len(other)
                 del other
                 gc.collect()  # the driver's leftovers are the harness's, freed before timing
-                rows += open_rows(f"{label} (seed {seed})", count, timed_apart(path, args.repeat, False, args.same_process)[0], args.repeat)
+                times = timed_apart(path, args.repeat, same_process=args.same_process)[0]
+                rows += open_rows(f"{label} (seed {seed})", count, times, args.repeat)
         if args.open_only:
             return report(rows)
 

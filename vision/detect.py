@@ -352,11 +352,6 @@ def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.
     h, w = shape
     inside = ((q >= 1) & (q[..., 0:1] <= w - 2) & (q[..., 1:2] <= h - 2)).all(axis=(1, 2))
 
-    def dist(i: int, j: int) -> float:
-        """The mean corner distance, at the best of the four cyclic pairings (OpenCV's)."""
-        rolled = np.stack([np.roll(q[i], -k, axis=0) for k in range(4)])
-        return float(np.sqrt(((rolled - q[j]) ** 2).sum(axis=-1).mean(axis=-1).min()))
-
     # the mean corner distance is at least the centres' distance: only pairs whose centres are
     # that close can be grouped (most candidates stand alone; each marker's own inner and outer
     # outlines are a pair, so their distances are measured in one batch)
@@ -364,9 +359,7 @@ def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.
     gap = centres[:, None] - centres[None, :]
     near = (gap ** 2).sum(axis=2) < (0.05 * perim[None, :]) ** 2
     first, second = np.nonzero(np.triu(near, 1))
-    rolled = q[first][:, _TURNS]  # (P, 4 starting corners, 4, 2)
-    apart = np.sqrt(((rolled - q[second][:, None]) ** 2).sum(axis=-1).mean(axis=-1).min(axis=-1))
-    close = apart < 0.05 * perim[second]
+    close = _corner_distances(q[first], q[second]) < 0.05 * perim[second]
     pairs = list(zip(first[close].tolist(), second[close].tolist()))
     if not pairs:
         return q[inside], np.zeros((0, 4, 2))
@@ -395,11 +388,18 @@ def _group_quads(q: np.ndarray, shape: tuple[int, int]) -> tuple[np.ndarray, np.
         keep.append(first)
         current = first
         for j in members[1:]:
-            if dist(j, current) > 0.21 * module[j]:
+            if _corner_distances(q[j:j + 1], q[current:current + 1])[0] > 0.21 * module[j]:
                 alternates.append(j)
                 current = j
     keep.sort()
     return q[keep], q[alternates] if alternates else np.zeros((0, 4, 2))
+
+
+def _corner_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Quads' mean corner distances (P,) between ``a`` and ``b`` (P, 4, 2), at the best of the
+    four cyclic pairings (OpenCV's measure for grouping outlines)."""
+    rolled = a[:, _TURNS]  # (P, 4 starting corners, 4, 2)
+    return np.sqrt(((rolled - b[:, None]) ** 2).sum(axis=-1).mean(axis=-1).min(axis=-1))
 
 
 MOSAIC_MAX_SHARE = 0.6

@@ -76,8 +76,8 @@ def _lattice_chance(cov: np.ndarray) -> np.ndarray:
     """:func:`rect_chance` for the unit cells [d - 1, d] of the lattice of offsets (d from
     :data:`_OFFS` along each axis), covariances ``cov`` (L, 2, 2) -> (L, 22 (y), 22 (x)). The
     same arithmetic, but what depends on y alone is worked out once a row, and the normal's
-    distribution once for each of the 24 distinct cell edges along x: a cell's left edge is
-    its left neighbour's right one (a third of the time of the general function)."""
+    distribution once for each distinct cell edge along x (:data:`_EDGES`, 29 for 44 edges: a
+    cell's left edge is mostly its left neighbour's right one), in a third of the time."""
     cov = np.asarray(cov, np.float64).reshape(-1, 2, 2)
     a, b, c = (cov[:, i, j].reshape(-1, 1, 1, 1) for i, j in ((0, 0), (0, 1), (1, 1)))
     sy = np.sqrt(c)
@@ -89,7 +89,7 @@ def _lattice_chance(cov: np.ndarray) -> np.ndarray:
     y = (y0 + y1) / 2 + span / 2 * _GL_X  # (L, 22, 1, Q)
     dens = np.exp(-y * y / (2 * c)) / (sy * math.sqrt(2 * math.pi))
     mu = (b / c) * y
-    phi = _phi((_EDGES[None, None, :, None] - mu) / s)  # (L, 22, 24, Q)
+    phi = _phi((_EDGES[None, None, :, None] - mu) / s)  # (L, 22, edges, Q)
     along = phi[:, :, _HI_EDGE] - phi[:, :, _LO_EDGE]  # (L, 22, 22, Q)
     return (dens * along * _GL_W).sum(axis=-1) * span[..., 0] / 2
 
