@@ -6,6 +6,7 @@ to tune.
     python benchmarks/vision_wide.py --quick          # a smoke run (3 frames a condition)
     python benchmarks/vision_wide.py --seeds tune --only ball --frames 300 --sequences 0
                                                       # the ball's larger tuning set; misses by seed
+    python benchmarks/vision_wide.py --opencv-share   # also OpenCV's own calls inside ours, per condition
 
 Seeds: every scene is drawn from ``random`` seeded with ``base + 1000 * condition + frame``;
 ``--seeds tune`` uses base 10,000 (look at these while changing the code), ``--seeds eval`` base
@@ -34,7 +35,9 @@ that is occluded (a quarter or more covered), absent, or more than 10 mm from wh
 *wrong square* = a visible figure reported in another square than its own. Times: CPU time of one
 thread (``cv2.setNumThreads(1)``), ours (detect + locate, the whole frame), the same without the
 rescue stage (``touchline vision locate --fast``) and OpenCV's default ``ArucoDetector`` (detect
-only), interleaved on the same frames.
+only), interleaved on the same frames; with ``--opencv-share``, also the time inside OpenCV's
+own functions in ours (:mod:`opencv_clock`; 1080p conditions): the floor under any rewrite of
+the Python parts. The live part times OpenCV's default detector on each of its frames too.
 
 The live part plays scripted sequences (moves, hovers, and figures held still in the air 25 mm
 and 60 mm above the board for half a second before being put back) through the live reader and
@@ -74,6 +77,7 @@ from vision.scenario import Idle, Lift, Move, render_sequence  # noqa: E402
 from vision.sighting import Sighting  # noqa: E402
 from vision.synth import Scene, random_camera, random_figures, random_hand, random_look, render  # noqa: E402
 from vision.tracker import Tracker  # noqa: E402
+from opencv_clock import opencv_clock  # noqa: E402
 from vision_bench import BOARD, _reframe, lens_pool, machine, truth_place  # noqa: E402
 
 SEED_BASE = {"tune": 10_000, "eval": 70_000}
@@ -126,6 +130,7 @@ class Row:
     ours_ms: list[float] = field(default_factory=list)
     default_ms: list[float] = field(default_factory=list)
     fast_ms: list[float] = field(default_factory=list)
+    opencv_ms: list[float] = field(default_factory=list)  # OpenCV's own calls inside ours (--opencv-share)
     missed_px: list[float] = field(default_factory=list)
     sides: list[float] = field(default_factory=list)
     warnings: int = 0
@@ -148,6 +153,8 @@ class Row:
                 "time ratio ours/default": round(ratio, 3),
                 "time ratio, plane search alone (--fast)/default": round(float(np.median(self.fast_ms) / np.median(
                     self.default_ms)), 3) if self.fast_ms else None,
+                **({"time ratio, OpenCV's own calls inside ours/default": round(float(
+                    np.median(self.opencv_ms) / np.median(self.default_ms)), 3)} if self.opencv_ms else {}),
                 "size warnings (caps not placed as lifted or tipped)": self.warnings,
                 "balls missed: seed (side px)": ", ".join(self.ball_missed) or None}
 
@@ -187,7 +194,7 @@ def scene_for(cond: Condition, seed: int, lenses: list) -> tuple[Scene, LensCali
     return Scene(cam, BOARD, markers, figs, hands, look), lens, markers
 
 
-def run_condition(cond: Condition, n: int, base_seed: int, lenses: list, row: Row) -> None:
+def run_condition(cond: Condition, n: int, base_seed: int, lenses: list, row: Row, opencv_share: bool = False) -> None:
     for i in range(n):
         scene, lens, markers = scene_for(cond, base_seed + i, lenses)
         empty, _ = render(replace(scene, figures=(), hands=(), look=replace(scene.look, glare_gain=0.0)))
@@ -210,6 +217,10 @@ def run_condition(cond: Condition, n: int, base_seed: int, lenses: list, row: Ro
             t0 = time.thread_time()
             runs[k]()
             spent[k] += (time.thread_time() - t0) / 2
+        if opencv_share and not cond.default_size:  # (4K: its search's detectMarkers is not counted)
+            with opencv_clock() as inside:
+                runs["ours"]()
+            row.opencv_ms.append(1000 * inside[0])
         row.frames += 1
         row.ours_ms.append(1000 * spent["ours"])
         row.default_ms.append(1000 * spent["default"])
@@ -259,16 +270,20 @@ class LiveRow:
     false_moves: int = 0
     holds: dict = field(default_factory=dict)  # lift mm -> [held, committed mid-air]
     ms: list[float] = field(default_factory=list)
+    default_ms: list[float] = field(default_factory=list)  # OpenCV's default detector on the same frames
     false_detail: list[str] = field(default_factory=list)
 
     def report(self) -> dict:
         ms = np.array(self.ms or [np.nan])
+        default = np.array(self.default_ms or [np.nan])
         return {"sequences": self.sequences, "frames": self.frames,
                 "moves committed to the right square": f"{self.moves_right} of {self.moves}",
                 "moves that did not happen": self.false_moves, "which": self.false_detail,
                 **{f"held still {k:g} mm above the board for 0.5 s: committed mid-air": f"{v[1]} of {v[0]}"
                    for k, v in sorted(self.holds.items())},
-                "ms per frame (median, p95)": [round(float(np.median(ms)), 2), round(float(np.percentile(ms, 95)), 2)]}
+                "ms per frame (median, p95)": [round(float(np.median(ms)), 2), round(float(np.percentile(ms, 95)), 2)],
+                "default detector ms per frame, the same frames (median)": round(float(np.median(default)), 2),
+                "time ratio ours/default (medians)": round(float(np.median(ms) / np.median(default)), 3)}
 
 
 def run_live(n: int, base_seed: int, lenses: list, row: LiveRow, holds: tuple[float, ...] = (25.0, 60.0)) -> None:
@@ -310,6 +325,9 @@ def run_live(n: int, base_seed: int, lenses: list, row: LiveRow, holds: tuple[fl
             events = tracker.update(reader.read(gray), t)
             if not first:
                 row.ms.append(1000 * (time.thread_time() - t0))
+                t0 = time.thread_time()
+                detect_default(gray)
+                row.default_ms.append(1000 * (time.thread_time() - t0))
             first = False
             row.frames += 1
             if t > 0.3:
@@ -351,6 +369,9 @@ def main() -> None:
     parser.add_argument("--only", help="run only the conditions whose name contains this")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--opencv-share", action="store_true",
+                        help="also time OpenCV's own calls inside ours (1080p conditions): the floor under "
+                             "any rewrite of the Python parts")
     args = parser.parse_args()
     if not 0 < args.frames <= 1000:
         parser.error("--frames: 1 to 1000 (each condition's seeds are 1000 apart)")
@@ -365,7 +386,7 @@ def main() -> None:
         if args.only and not any(o in cond.name for o in args.only.split(",")):
             continue
         row = Row()
-        run_condition(cond, args.frames, base + 1000 * k, lenses, row)
+        run_condition(cond, args.frames, base + 1000 * k, lenses, row, args.opencv_share)
         report[cond.name] = row.report()
         print(f"\n## {cond.name}", flush=True)
         for key, v in report[cond.name].items():
