@@ -21,12 +21,20 @@ from .events import Event, EventPayload
 from .sightings import Sighting, Standing
 from .teams import Team
 from .transaction import Transaction
+from .typed import check_fields
 
 
 class Command:
-    """Base of every command: what a coach or a device says happened. Frozen dataclasses."""
+    """Base of every command: what a coach or a device says happened. Frozen dataclasses.
+
+    Every field holds the type it is annotated with, checked as the command is built
+    (``typed.check_fields``): a value of the wrong type is converted where that is
+    unambiguous (an enum's value, a list for a tuple) or refused naming the field."""
 
     __slots__ = ()
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 @dataclass(frozen=True, slots=True)

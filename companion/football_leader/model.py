@@ -12,6 +12,7 @@ from typing import ClassVar
 from ..dice import DiceSpec
 from ..records import unshadowed
 from ..teams import CodeEnum, PlayerRef, Team
+from ..typed import check_fields
 from .components import ACTING_KEEPER, Card, Components, Counter, TeamRoster, Trait
 from .pitch import Space
 
@@ -99,6 +100,9 @@ class Options:
     pass_one_loses_in_origin: bool = False  # 3.3: optional rule
     second_yellow_sends_off: bool = True  # not in the text: see docs/assumptions.md
     home_defends_low: bool = True        # home's goal is at x = 0 for the whole match
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from ..board import Square
 from ..dice import DiceSpec, PercentileReading
 from ..records import unshadowed
 from ..teams import CodeEnum, PlayerRef, Team
+from ..typed import check_fields
 from .components import Action, Components, PlayerCard, Skill, TeamRoster
 
 MP_CAP = 20
@@ -122,6 +123,9 @@ class Options:
     championship: bool = False  # draws stand: no extra time, no shoot-out; 3/1/0 points
     percentile: PercentileReading = PercentileReading()
     home_defends_low: bool = True  # home's goal is at x = 0 (no change of ends: see assumptions)
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
 
 @unshadowed

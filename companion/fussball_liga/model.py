@@ -13,6 +13,7 @@ from ..board import Square
 from ..dice import DiceSpec
 from ..records import unshadowed
 from ..teams import CodeEnum, PlayerRef, Team
+from ..typed import check_fields
 from .clock import STOPPED, Instant, Stopwatch
 from .components import Components, LigaPlayer, Roster
 
@@ -129,6 +130,7 @@ class Options:
     bonus_points: bool = False
 
     def __post_init__(self) -> None:
+        check_fields(self)   # "egg_timer" becomes PhaseLimit.EGG_TIMER; a wrong type is refused
         if not 1 <= self.half_minutes <= 90 or not 1 <= self.extra_half_minutes <= 45:
             raise ValueError("a half lasts 1..90 minutes, an extra-time half 1..45")
         if not 5 <= self.phase_seconds <= 600:

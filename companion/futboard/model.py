@@ -15,6 +15,7 @@ from ..dice import DiceSpec
 from ..events import parse_time
 from ..records import unshadowed
 from ..teams import CodeEnum, PlayerRef, Team
+from ..typed import check_fields
 from .components import STREET_SQUAD, SQUAD, Components, TeamTiles, Tile
 
 ACTIONS_PER_TURN = 3           # "You have up to 3 actions to execute on your turn."
@@ -51,6 +52,7 @@ class Options:
     keeper_in_line: bool = False   # table taste: the goalkeeper counts in the four in a line (FB34)
 
     def __post_init__(self) -> None:
+        check_fields(self)
         if self.time_limit_min is None and self.goal_limit is None:
             raise ValueError("choose the time or the number of goals for the match to reach the end")
         if self.time_limit_min is not None and not 1 <= self.time_limit_min <= 600:
