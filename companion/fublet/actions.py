@@ -19,7 +19,7 @@ from .model import (ActionCtx, Ball, Contest, Declaration, EngagementResponseCtx
                     RestartKind, RoundKind)
 from .fouls import foul
 from .resolve import challenge, close, open_scatter, verdict
-from .restarts import blockers, check_square
+from .restarts import blockers, check_square, kicker_off_the_spot, penalty_spot, place_the_kicker
 from .shots import check_shot, open_penalty, resolve_shot
 from .tx import Tx, refuse
 
@@ -56,6 +56,16 @@ def declare(tx: Tx, cmd: Declare) -> None:
     s = tx.state
     restart = None
     if s.phase is Phase.RESTART and s.restart is not None:
+        r = s.restart
+        if kicker_off_the_spot(s, r) and cmd.player == r.taker:
+            ms = s.players[r.taker].ms
+            spot = penalty_spot(s, r)
+            away = min(grid_distance(ms, sq) for sq in spot)
+            also = [text for _, text in blockers(s) if text != place_the_kicker(r)]
+            raise refuse("Penalty Kicks", f"the kicker places himself in one of the two MS close to the penalty spot "
+                                          f"({' or '.join(map(str, spot))}); {q.label(r.taker, s)} stands at {ms}, "
+                                          f"{away} MS from it: move him there first"
+                                          + "".join(f"; also {text}" for text in also))
         waiting = blockers(s)
         if waiting:
             raise refuse("Tactical Positioning Rules", "the restart is not ready: " + "; ".join(t for _, t in waiting))

@@ -49,10 +49,13 @@ class Declare(Command):
 
 @dataclass(frozen=True, slots=True)
 class Volley(Command):
-    """A player meeting a long pass or cross in the opponents' half shoots first time."""
+    """A player meeting a long pass or cross in the opponents' half shoots first time, at
+    ``target_ps`` (a goal-line PS; the trajectory's last PS, or the first goal-line PS, when
+    not given)."""
 
     player: PlayerRef
     shot: ShotPlan
+    target_ps: Square | None = None
 
 
 @dataclass(frozen=True, slots=True)

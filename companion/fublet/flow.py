@@ -185,7 +185,19 @@ def detect_loose_ball(tx: Tx, after_tactical: bool) -> None:
         return
     teams = {r.team for r in present}
     if len(teams) == 2:
-        open_dispute(tx, present, aerial=s.ball.flight is Flight.HIGH and not after_tactical)
+        aerial = s.ball.flight is Flight.HIGH and not after_tactical
+        volleyers = tuple(r for r in present if aerial and can_volley(s, r))
+        if volleyers:
+            # "Defenders, or goalkeeper, in the same PS can try to prevent the attacker's
+            # volley shot": the receiver may still volley; else the aerial dispute (F29).
+            who = " or ".join(q.label(r, s) for r in volleyers)
+            open_choice(tx, volleyers[0].team, f"{who} meets the high ball in PS {ps} with opponents there: declare "
+                                               f"a volley (they challenge it with aerial tackle) or play the aerial "
+                                               f"dispute", ("dispute", "volley"),
+                        VolleyChoiceCtx(contested=True, receivers=volleyers),
+                        player=volleyers[0] if len(volleyers) == 1 else None)
+            return
+        open_dispute(tx, present, aerial=aerial)
         return
     if len(present) > 1:
         team = present[0].team
@@ -200,15 +212,26 @@ def receive(tx: Tx, ref: PlayerRef, after_tactical: bool = False) -> None:
     opponents' half); otherwise he simply has it."""
     s = tx.state
     if s.ball.flight is Flight.HIGH and not after_tactical:
-        p = s.players[ref]
-        if p.ms is not None and not q.in_own_half(s, ref.team, p.ms) and ref.team is s.attacking:
+        if can_volley(s, ref):
             open_choice(tx, ref.team, f"{q.label(ref, s)} meets the high ball in the opponents' half: "
                                       f"ball control, or declare a volley", ("ball_control", "volley"),
-                        VolleyChoiceCtx(), player=ref)
+                        VolleyChoiceCtx(receivers=(ref,)), player=ref)
             return
         open_ball_control(tx, ref)
         return
     give_ball(tx, ref)
+
+
+def can_volley(s, ref: PlayerRef) -> bool:
+    """An attacker meeting a long pass or cross in the opponents' half may volley it ("can be
+    called, only in opponent's midfield", read as their half: F29)."""
+    p = s.players[ref]
+    return p.ms is not None and ref.team is s.attacking and not q.in_own_half(s, ref.team, p.ms)
+
+
+def volleyers(choice: Choice) -> tuple[PlayerRef, ...]:
+    """Who may answer a volley choice with a volley (an older journal's choice names one)."""
+    return choice.ctx.receivers or ((choice.player,) if choice.player is not None else ())
 
 
 def open_ball_control(tx: Tx, ref: PlayerRef) -> None:

@@ -389,9 +389,13 @@ class SubstituteChoiceCtx:
 
 @dataclass(frozen=True, slots=True)
 class VolleyChoiceCtx:
-    """A player receives a high ball in the opponents' half: ball control, or a volley."""
+    """A player receives a high ball in the opponents' half: ball control, or a volley. With
+    opponents in the PS (``contested``): the aerial dispute, or a volley they challenge;
+    ``receivers`` are the attackers there who may volley (two of one side fit in a PS)."""
 
     TAG: ClassVar[str] = "volley_choice"
+    contested: bool = False
+    receivers: tuple[PlayerRef, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from . import flow
 from . import queries as q
 from .model import ActionCtx, Contest, Flight, FubletState, Phase, RestartKind, RoundKind, Status, VolleyChoiceCtx
 from .movement import MOVEMENT, TACTICAL, check_turn, cost_of
-from .restarts import in_penalty_area, step_team, steps, too_close
+from .restarts import in_penalty_area, kicker_off_the_spot, step_team, steps, too_close
 from .setup import picker
 
 
@@ -44,8 +44,8 @@ def _answers(s: FubletState) -> list[OpenAction]:
     if s.phase is Phase.OUTCOME and d is not None and d.action.is_pass and any(
             isinstance(p, Contest) and isinstance(p.ctx, ActionCtx) and p.tests[0].result is None for p in s.queue):
         out.append(OpenAction("deflection", d.team.other, c.CallDeflection))
-    if head is not None and isinstance(head.ctx, VolleyChoiceCtx) and head.player is not None:
-        out.append(OpenAction("volley", head.player.team, c.Volley, (("player", head.player),)))
+    if head is not None and isinstance(head.ctx, VolleyChoiceCtx):
+        out.extend(OpenAction("volley", r.team, c.Volley, (("player", r),)) for r in flow.volleyers(head))
     return out
 
 
@@ -80,7 +80,7 @@ def _restart(s: FubletState) -> list[OpenAction]:
     if r.taker is None:
         out.append(OpenAction("choose_taker", r.team, c.ChooseTaker))
     blocked = too_close(s, r) or r.step < steps(r.kind) or r.taker is None or (
-        r.kind is RestartKind.PENALTY and in_penalty_area(s, r))
+        r.kind is RestartKind.PENALTY and (in_penalty_area(s, r) or kicker_off_the_spot(s, r)))
     if not blocked:
         out.append(OpenAction("declare", r.team, c.Declare, (("player", r.taker),)))
     return out

@@ -79,6 +79,36 @@ def in_penalty_area(s, r: Restart) -> list[PlayerRef]:
             and p.ref != r.taker and not (p.goalkeeper and p.ref.team is r.team.other)]
 
 
+def penalty_spot(s, r: Restart) -> tuple[Square, ...]:
+    """The two MS next to the penalty spot the kicker stands on ("places it in one of the two
+    MS close to the penalty spot"): board data, ``penalty_spot_<end>`` (assumptions F43a)."""
+    name = f"penalty_spot_{q.own_end(s, r.team.other)}"
+    b = q.board(s)
+    return b.area_squares(name) if b.has_area(name) else ()
+
+
+def kicker_off_the_spot(s, r: Restart) -> bool:
+    """A penalty's kicker chosen, his place known, and not on one of the two MS by the spot."""
+    if r.kind is not RestartKind.PENALTY or r.taker is None:
+        return False
+    ms = s.players[r.taker].ms
+    spot = penalty_spot(s, r)
+    return ms is not None and bool(spot) and ms not in spot
+
+
+def place_the_kicker(r: Restart) -> str:
+    return f"{r.team.label}: place the kicker {r.taker} on one of the two MS next to the penalty spot"
+
+
+def place_kicker(s, r: Restart) -> Square | None:
+    """The free MS by the penalty spot nearest the kicker (None when both are taken)."""
+    p = s.players[r.taker]
+    free = [sq for sq in penalty_spot(s, r) if q.occupant(s, sq, ignore=(r.taker,)) is None]
+    if not free:
+        return None
+    return min(free, key=lambda sq: grid_distance(p.ms, sq) if p.ms is not None else 0)
+
+
 def blockers(s) -> list[tuple[Team | None, str]]:
     """What must happen, and by whom, before the restart can be taken (empty when it can)."""
     r = s.restart
@@ -102,6 +132,8 @@ def blockers(s) -> list[tuple[Team | None, str]]:
         inside = in_penalty_area(s, r)
         if inside:
             out.append((None, f"clear the penalty area: {', '.join(str(x) for x in inside)} must leave it"))
+        if kicker_off_the_spot(s, r):
+            out.append((r.team, place_the_kicker(r)))
     return out
 
 

@@ -82,6 +82,7 @@ CHOICES: dict[type, Callable[[Tx, Choice, str], None]] = {
 # What an advantage after a foul goes on with, by the foul's ``on_advantage`` (fouls.py).
 AFTER_ADVANTAGE: dict[str, Callable[[Tx, FoulChoiceCtx], None]] = {
     "dribble_on": lambda tx, ctx: actions.next_opponent(tx, ctx.fouler),
+    "volley_on": lambda tx, ctx: shots.shot_on_its_way(tx),
 }
 
 

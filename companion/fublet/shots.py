@@ -356,7 +356,7 @@ def volley(tx: Tx, cmd: Volley) -> None:
     that beats them all goes on to the save with the same result."""
     s = tx.state
     head = s.queue[0] if s.queue else None
-    if head is None or not isinstance(head.ctx, VolleyChoiceCtx) or head.player != cmd.player:
+    if head is None or not isinstance(head.ctx, VolleyChoiceCtx) or cmd.player not in flow.volleyers(head):
         raise refuse("Volley Shots", "a volley is called by a player receiving a long pass or a cross in the "
                                      "opponents' half, in the Event phase")
     attacked = q.attacked_end(s, cmd.player.team)
@@ -364,7 +364,9 @@ def volley(tx: Tx, cmd: Volley) -> None:
     start_ps = q.ps_of(s, cmd.player)
     shot = check_shot(s, Declare(cmd.player, Action.LONG_SHOT, shot=cmd.shot), start_ps, attacked, False)
     goal_line = q.board(s).area_squares(f"goal_line_{attacked}")
-    target = shot.trajectory[-1] if shot.trajectory else goal_line[0]
+    target = cmd.target_ps or (shot.trajectory[-1] if shot.trajectory else goal_line[0])
+    if target not in goal_line:
+        raise refuse(SHOT, f"a shot ends in one of the goal-line PS {', '.join(map(str, goal_line))}")
     tx.emit(ev.ChoiceMade(f"c{head.id}", "volley"))
     keeper = q.goalkeeper(s, cmd.player.team.other)
     decl = Declaration(team=cmd.player.team, player=cmd.player, action=Action.FINALIZATION, distance=1,
@@ -376,6 +378,8 @@ def volley(tx: Tx, cmd: Volley) -> None:
     tests = [attacker]
     for ref in q.players_in_ps(tx.state, s.ball.ps, cmd.player.team.other):
         o = tx.state.players[ref]
+        if o.injured:
+            continue
         skill = Skill.RUSH_OUT if o.goalkeeper else Skill.AERIAL_TACKLE
         tests.append(q.skill_test(tx.state, ref, skill, f"{skill.label} (against the volley)", "event"))
     flow.open_contest(tx, tuple(tests), VolleyCtx(), front=True)
@@ -385,6 +389,11 @@ def on_volley_choice(tx: Tx, choice, option: str) -> None:
     if option == "volley":
         raise refuse("Volley Shots", "a volley needs its shot-on-goal tokens and save attempt token: declare it "
                                      "as a volley shot")
+    if option == "dispute":
+        s = tx.state
+        present = [r for r in q.players_in_ps(s, s.ball.ps) if not s.players[r].injured]
+        flow.open_dispute(tx, present, aerial=True)
+        return
     flow.open_ball_control(tx, choice.player)
 
 
@@ -393,6 +402,7 @@ def resolve_volley(tx: Tx, contest: Contest) -> None:
     d = s.declaration
     attacker = contest.tests[0]
     lines = [verdict(s, attacker)]
+    beaten: list[Test] = []   # defenders who failed against a good volley: they foul the volleyer
     for t in contest.tests[1:]:
         outcome = challenge(attacker, t)
         lines.append(verdict(s, t))
@@ -407,6 +417,16 @@ def resolve_volley(tx: Tx, contest: Contest) -> None:
                 close(tx, contest, "; ".join(lines) + f"; {t.player} wins the ball")
                 flow.give_ball(tx, t.player)
             return
+        if attacker.success and not t.success:
+            beaten.append(t)
+    if beaten:
+        # The chart's "Defense Failure: Foul": the volleyer's coach takes the free kick (a
+        # penalty in the defenders' area) or the advantage, and the volley goes on (F29).
+        fouler = beaten[0]
+        close(tx, contest, "; ".join(lines) + f"; {fouler.player} fouls {d.player}")
+        tx.emit(ev.DeclarationSet(replace(d, shot_result=attacker.result)))
+        foul(tx, fouler.player, fouler, d.player, "volley_on")
+        return
     if not attacker.success:
         if len(contest.tests) > 1:
             close(tx, contest, "; ".join(lines) + "; all fail: the ball scatters 1 PS")

@@ -302,6 +302,11 @@ class Face:
         """Add the buttons for what the coaches can do now (after the screen has shown the
         pending requests; dice and choices the screen handles itself)."""
 
+    def choice_button(self, screen: Any, view: Any, request: Any, option: str) -> Any | None:
+        """A widget of the game's own for one option of a pending choice (a volley that needs
+        its shot first); None: the screen's plain button, which answers with the option."""
+        return None
+
     def mode_panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> bool:
         """The panel while the screen is in one of this game's modes (``screen.mode``); False
         when the mode is not this game's."""

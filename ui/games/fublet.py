@@ -16,7 +16,9 @@ from companion.board import GridBoard
 from companion.fublet import commands as c
 from companion.fublet import queries as fq
 from companion.fublet.components import Action, load_components
-from companion.fublet.model import Options, Phase, ShotPlan
+from companion.fublet.flow import volleyers
+from companion.fublet.model import Options, Phase, RestartKind, ShotPlan, VolleyChoiceCtx
+from companion.fublet.restarts import kicker_off_the_spot, penalty_spot, place_kicker
 from companion.teams import PlayerRef, Team
 from companion.view import Summary
 
@@ -145,6 +147,13 @@ class FubletFace(Face):
             add(button(f"{a.team.label}: end this step", lambda t=a.team: screen.submit(c.PassTurn(t))))
         if "wall" in open_:
             add(button("Set a wall...", lambda: screen.set_mode("wall")))
+        r = state.restart
+        if state.phase is Phase.RESTART and r is not None and kicker_off_the_spot(state, r):
+            spot = place_kicker(state, r)
+            add(wrap_label("The kicker stands on one of the two squares by the penalty spot (outlined).", 15))
+            if spot is not None:
+                add(button(f"Put #{r.taker.number} by the penalty spot",
+                           lambda to=spot, k=r.taker: screen.submit(c.Move(k, to))))
         for a in open_.get("shootout", ()):
             kicker = screen.selected
             if kicker is not None and kicker.team is a.team:
@@ -154,6 +163,39 @@ class FubletFace(Face):
                 add(wrap_label("Select the next penalty taker.", 15))
         if "substitute" in open_:
             add(button("Substitution...", lambda: screen.set_mode("sub_off")))
+
+    def choice_button(self, screen: Any, view: Any, request: Any, option: str) -> Any | None:
+        """A volley is a shot: its button opens the shot's tokens (then the volley is sent);
+        "dispute" says which dispute."""
+        head = view.state.queue[0] if view.state.queue else None
+        if head is None or not isinstance(head.ctx, VolleyChoiceCtx):
+            return None
+        if option == "dispute":
+            return button("Aerial dispute", lambda r=request.id: screen.controller.choose(r, "dispute"))
+        if option != "volley":
+            return None
+        row = BoxLayout(size_hint_y=None, height=TOUCH, spacing=dp(4))
+        for ref in volleyers(head):
+            row.add_widget(button(f"Volley by #{ref.number}...", lambda p=ref: self._start_volley(screen, p)))
+        return row
+
+    def _start_volley(self, screen: Any, player: PlayerRef) -> None:
+        screen.picked = [player]
+        screen.form = dict(SHOT)
+        screen.set_mode("volley", keep_picked=True)
+
+    def _volley(self, screen: Any, ps) -> None:
+        player = screen.picked[0] if screen.picked else None
+        if player is not None:
+            screen.submit(c.Volley(player, self._shot_plan(screen.form), target_ps=ps))
+
+    def marked(self, screen: Any, view: Any) -> list:
+        """The two squares by the penalty spot while a penalty's kicker is placed."""
+        state = view.state if view is not None else None
+        r = getattr(state, "restart", None)
+        if state is None or state.phase is not Phase.RESTART or r is None or r.kind is not RestartKind.PENALTY:
+            return []
+        return list(penalty_spot(state, r))
 
     # --- declaring -------------------------------------------------------------------------------
     def _start_declaring(self, screen: Any, action: Action) -> None:
@@ -227,7 +269,13 @@ class FubletFace(Face):
             what = "PS" if action.is_pass or action.is_shot else "MS"
             add(wrap_label(f"{action.label}: touch the target {what}.", 17, bold=True))
             if action.is_shot:
-                self._shot_controls(screen, view, add)
+                self._shot_controls(screen, add, "Shoot at the near goal-line PS",
+                                    lambda: self._declare(screen, view, None, None))
+        elif mode == "volley":
+            who = screen.picked[0] if screen.picked else None
+            add(wrap_label(f"Volley by #{who.number if who else '?'}: set the shot-on-goal tokens, then touch the "
+                           f"goal-line PS it flies to.", 17, bold=True))
+            self._shot_controls(screen, add, "Volley at the near goal-line PS", lambda: self._volley(screen, None))
         elif mode == "opponents":
             names = ", ".join(str(o) for o in screen.picked) or "none yet"
             add(wrap_label(f"Speed dribbling: touch the opponents to challenge ({names}), then the target.", 17,
@@ -261,7 +309,8 @@ class FubletFace(Face):
             return False
         return True
 
-    def _shot_controls(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
+    def _shot_controls(self, screen: Any, add: Callable[[Any], None], shoot_text: str,
+                       shoot: Callable[[], None]) -> None:
         sh = screen.form
         add(wrap_label(f"Tokens: {sh['five']} x -5, {sh['ten']} x -10; save token -{sh['save']}"
                        f"{'; chip' if sh['chip'] else ''}{'; curved' if sh['curved'] else ''}"
@@ -277,7 +326,7 @@ class FubletFace(Face):
             for text, fn in items:
                 row.add_widget(button(text, fn))
             add(row)
-        add(button("Shoot at the near goal-line PS", lambda: self._declare(screen, view, None, None)))
+        add(button(shoot_text, shoot))
 
     # --- touches -----------------------------------------------------------------------------------
     def on_figure(self, screen: Any, view: Any, ref: PlayerRef) -> bool:
@@ -304,6 +353,9 @@ class FubletFace(Face):
         return False
 
     def on_cell(self, screen: Any, view: Any, cell) -> bool:
+        if screen.mode == "volley":
+            self._volley(screen, screen.board.ms_to_ps(cell))
+            return True
         if screen.mode == "target" and screen.action is not None:
             self._declare(screen, view, screen.board.ms_to_ps(cell), cell)
             return True

@@ -399,8 +399,10 @@ class LiveScreen(Screen):
             box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
             for option in head.options:
-                box.add_widget(button(choice_text(view.summary, option, self.names),
-                                      lambda o=option, r=head.id: self.controller.choose(r, o)))
+                own = self.face.choice_button(self, view, head, option)
+                box.add_widget(own if own is not None else button(
+                    choice_text(view.summary, option, self.names),
+                    lambda o=option, r=head.id: self.controller.choose(r, o)))
             add(box)
             return
         if view.summary.result is not None:  # the final whistle: the report comes first
