@@ -128,8 +128,10 @@ class Scenario(Driver):
             # Another game's scenario: tests/ui_play_<game>.py defines play(scenario), a generator
             # of "settle" steps like this one.
             import importlib
-            game = MODE.split(":", 1)[1]
-            yield from importlib.import_module(f"ui_play_{game}").play(self)
+            # "game:fublet" plays ui_play_fublet.play; "game:fublet:restarts" its play_restarts.
+            game, _, variant = MODE.split(":", 1)[1].partition(":")
+            module = importlib.import_module(f"ui_play_{game}")
+            yield from getattr(module, f"play_{variant}" if variant else "play")(self)
             yield "done"
             return
         if MODE == "resume":

@@ -277,6 +277,11 @@ class Face:
         """Cells to outline now (a mode's candidates: pass receivers, free corner slots)."""
         return []
 
+    def tints(self, screen: Any, view: Any) -> list[tuple[Cell, tuple[float, float, float, float]]]:
+        """Cells to fill in a colour that says what a touch there would mean (where the ball
+        may go: a pass, a shot...), with ``legend`` naming the colours."""
+        return []
+
     def reach(self, ruleset: Any, state: Any, player: PlayerRef) -> list[Cell]:
         """The cells the selected figure can reach (drawn as a highlight)."""
         try:

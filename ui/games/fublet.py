@@ -15,21 +15,30 @@ from companion import box
 from companion.board import GridBoard
 from companion.fublet import commands as c
 from companion.fublet import queries as fq
+from companion.fublet import targets as ft
 from companion.fublet.components import Action, load_components
 from companion.fublet.flow import volleyers
 from companion.fublet.model import Options, Phase, RestartKind, ShotPlan, VolleyChoiceCtx
 from companion.fublet.restarts import kicker_off_the_spot, penalty_spot, place_kicker
+from companion.sightings import Sighting
 from companion.teams import PlayerRef, Team
 from companion.view import Summary
 
 from ..autoflow import expect
 from ..widgets.keypad import TOUCH, button, wrap_label
+from ..widgets.steady import button_room, legend
 from .base import (TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, grid_shapes,
                    scoreline)
 
 PHASES = ("declaration", "outcome", "movement", "event", "tactical_movement")
 PS_ACTIONS = (Action.SHORT_PASS, Action.LONG_PASS, Action.CROSS, Action.FINALIZATION, Action.LONG_SHOT)
 SHOT = {"five": 4, "ten": 0, "save": 5, "chip": False, "curved": False, "dive": -1}
+# What a place on the board would mean, by colour (Face.tints; the panel's legend names them).
+KIND_RGBA = {"short_pass": (0.25, 0.6, 1, 0.4), "long_pass": (0.7, 0.35, 1, 0.26), "cross": (1, 0.55, 0.1, 0.5),
+             "shot": (1, 0.15, 0.15, 0.6), "volley": (1, 0.15, 0.15, 0.6), "run": (1, 1, 0.3, 0.3),
+             "kick_off": (0.2, 1, 0.4, 0.55), "tackle": (1, 0.4, 0.1, 0.6)}
+LEGEND_WORDS = {"short_pass": "Short pass", "long_pass": "Long pass", "cross": "Cross", "shot": "Shot",
+                "run": "Run (ball)", "kick_off": "Kick-off to", "tackle": "Tackle", "volley": "Volley"}
 
 
 def _geometry(board: GridBoard) -> RectGeometry:
@@ -122,13 +131,21 @@ class FubletFace(Face):
                 if tb.id not in taken:
                     add(button(tb.name, lambda b=tb.id, t=a.team: screen.submit(c.ChooseBoard(t, b))))
         for a in open_.get("kick_off", ()):
-            kicker = screen.selected
-            if kicker is not None and kicker.team is a.team:
-                add(button(f"Kick off to #{kicker.number}", lambda k=kicker: screen.submit(c.KickOff(k))))
-            else:
-                add(wrap_label("Place the figures, then select the player who receives the kick-off.", 15))
+            # A button for each teammate the rules take (green on the board); none while the
+            # line-up is not legal yet, and then the hint says why.
+            receivers = ft.kick_off_targets(state)
+            for t in receivers:
+                add(button(f"Kick off to #{t.command.player.number}", lambda k=t.command: screen.submit(k)))
+            if not receivers:
+                reason = ft.kick_off_problem(state)
+                add(button_room(f"No kick-off yet: {reason}." if reason else "Place the figures first."))
+            if hasattr(screen, "open_lineup"):
+                add(button("Line up the teams...", screen.open_lineup))
         if "declare" in open_:
-            add(wrap_label("Declare an action:", 15))
+            who = ft.declarer(state)
+            add(wrap_label("Declare an action, or touch a coloured square on the board:", 15))
+            add(legend(self.legend_items(screen, view),
+                       hint=f"Select #{who.number} (he has the ball) to see where it may go." if who else ""))
             for action in Action:
                 add(button(action.label, lambda a=action: self._start_declaring(screen, a)))
         if "pass" in open_:
@@ -157,10 +174,14 @@ class FubletFace(Face):
         for a in open_.get("shootout", ()):
             kicker = screen.selected
             if kicker is not None and kicker.team is a.team:
-                add(button(f"Penalty by #{kicker.number}", lambda k=kicker: screen.submit(
-                    c.TakeShootoutKick(k))))
+                reason = ft.why(state, c.TakeShootoutKick(kicker))
+                if reason is None:
+                    add(button(f"Penalty by #{kicker.number}", lambda k=kicker: screen.submit(
+                        c.TakeShootoutKick(k))))
+                else:
+                    add(button_room(f"Not #{kicker.number}: {reason}."))
             else:
-                add(wrap_label("Select the next penalty taker.", 15))
+                add(button_room(f"Select the next {a.team.label} penalty taker (a figure or his card)."))
         if "substitute" in open_:
             add(button("Substitution...", lambda: screen.set_mode("sub_off")))
 
@@ -197,6 +218,76 @@ class FubletFace(Face):
             return []
         return list(penalty_spot(state, r))
 
+    # --- where things may go (companion/fublet/targets.py: what the rules take) --------------------
+    def reach(self, ruleset: Any, state: Any, player: PlayerRef) -> list:
+        """The squares the selected figure may go to now, as the rules take it: his runs with
+        the ball, his movements, his placement before a kick-off or a restart."""
+        return sorted({t.place for t in self._figure_targets(state, player) if t.kind != "tackle"})
+
+    def _figure_targets(self, state: Any, player: PlayerRef) -> tuple:
+        key = ("figure", id(state), player)
+        cached = getattr(self, "_targets_memo", None)
+        if cached is not None and cached[0] == key and cached[1] is state:
+            return cached[2]
+        found = ft.figure_targets(state, player) if state is not None and state.created else ()
+        self._targets_memo = (key, state, found)
+        return found
+
+    def _ball_targets(self, state: Any, action: Action | None) -> tuple:
+        key = ("ball", id(state), action)
+        cached = getattr(self, "_ball_memo", None)
+        if cached is not None and cached[0] == key and cached[1] is state:
+            return cached[2]
+        found = ft.ball_targets(state, action) if state is not None and state.created else ()
+        self._ball_memo = (key, state, found)
+        return found
+
+    def shown_targets(self, screen: Any, view: Any) -> tuple:
+        """The places the board colours now, by what a touch there would mean: the ball's
+        (every action's, or the one being declared), a volley's, the kick-off's receivers,
+        the tackles open to the selected defender."""
+        state = view.state if view is not None else None
+        if state is None or not getattr(state, "created", False):
+            return ()
+        mode, selected = screen.mode, screen.selected
+        if mode == "target" and isinstance(screen.action, Action):
+            found = self._ball_targets(state, screen.action)
+            if screen.action is Action.SPEED_DRIBBLING:
+                found = self._ball_targets(state, Action.KEEP_AND_RUN)
+            return found
+        if mode == "volley" and screen.picked:
+            return ft.volley_targets(state, screen.picked[0])
+        if mode:
+            return ()
+        if state.phase is Phase.KICK_OFF:
+            return ft.kick_off_targets(state)
+        who = ft.declarer(state)
+        if who is not None and (selected is None or selected == who):
+            return self._ball_targets(state, None)
+        if selected is not None and state.phase is Phase.MOVEMENT:
+            return tuple(t for t in self._figure_targets(state, selected) if t.kind == "tackle")
+        return ()
+
+    def tints(self, screen: Any, view: Any) -> list:
+        state = view.state
+        out = []
+        for t in self.shown_targets(screen, view):
+            rgba = KIND_RGBA.get(t.kind)
+            if rgba is not None:
+                out.extend((cell, rgba) for cell in t.cells(state))
+        return out
+
+    def legend_items(self, screen: Any, view: Any) -> list[tuple[str, tuple]]:
+        kinds = {t.kind for t in self.shown_targets(screen, view)}
+        return [(LEGEND_WORDS[k], KIND_RGBA[k]) for k in KIND_RGBA if k in kinds]
+
+    def _refuse(self, screen: Any, view: Any, command: Any, targets: tuple) -> None:
+        """A touch the rules would refuse: not sent; said in a coach's words below the panel
+        (what was asked, why not, what would be taken), the form left open."""
+        text = ft.refusal(view.state, command, targets)
+        names = getattr(screen, "names", None)
+        screen.error_text = names.line(text) if names is not None else text
+
     # --- declaring -------------------------------------------------------------------------------
     def _start_declaring(self, screen: Any, action: Action) -> None:
         screen.action = action
@@ -223,6 +314,32 @@ class FubletFace(Face):
     def _to_target(self, screen: Any) -> None:
         self._expect_run(screen, Action.SPEED_DRIBBLING, tuple(screen.picked))
         screen.set_mode("target", keep_action=True, keep_picked=True)
+
+    def _start_shot_at(self, screen: Any, target: Any) -> None:
+        screen.action = target.action
+        screen.form = dict(SHOT, ps=target.place)
+        screen.set_mode("target", keep_action=True)
+
+    def _start_dribble_to(self, screen: Any, ms) -> None:
+        screen.action = Action.SPEED_DRIBBLING
+        screen.form = dict(SHOT, ms=ms)
+        screen.set_mode("opponents", keep_action=True)
+
+    def _dribble(self, screen: Any, view: Any, ms) -> None:
+        carrier = ft.declarer(view.state)
+        if carrier is not None:
+            screen.submit(c.Declare(carrier, Action.SPEED_DRIBBLING, target_ms=ms, opponents=tuple(screen.picked)))
+
+    @staticmethod
+    def _closed(state: Any, action: Action) -> str:
+        """Why an action has no place open to it now, and what to do instead."""
+        who = ft.declarer(state)
+        if who is None:
+            return f"{action.label}: nobody may declare now."
+        probe = c.Declare(who, action, target_ps=ft.start_ps(state, who), shot=ft.PLAIN_SHOT) \
+            if not action.is_run else c.Declare(who, action, target_ms=(0, 0), opponents=(who,))
+        reason = ft.why(state, probe) or "no place on the board takes it"
+        return f"{action.label} is not possible now: {reason}. Cancel and choose another action."
 
     def _declare(self, screen: Any, view: Any, ps, ms) -> None:
         carrier = view.state.ball.carrier
@@ -267,10 +384,44 @@ class FubletFace(Face):
         if mode == "target":
             action = screen.action
             what = "PS" if action.is_pass or action.is_shot else "MS"
-            add(wrap_label(f"{action.label}: touch the target {what}.", 17, bold=True))
-            if action.is_shot:
-                self._shot_controls(screen, add, "Shoot at the near goal-line PS",
-                                    lambda: self._declare(screen, view, None, None))
+            open_here = self.shown_targets(screen, view)
+            chosen = screen.form.get("ps")
+            if chosen is not None:
+                add(wrap_label(f"{action.label} at the chosen goal-line PS: set the shot-on-goal tokens, then "
+                               f"shoot.", 17, bold=True))
+            elif open_here:
+                add(wrap_label(f"{action.label}: touch a highlighted {what} ({len(open_here)} on the board).", 17,
+                               bold=True))
+            else:
+                add(wrap_label(self._closed(state, action), 17, bold=True, colour=(1, 0.75, 0.6, 1)))
+            if open_here:
+                add(legend(self.legend_items(screen, view), rows=1))
+            if action.is_shot and open_here:
+                if chosen is not None:
+                    self._shot_controls(screen, add, "Shoot at the chosen goal-line PS",
+                                        lambda: self._declare(screen, view, chosen, None))
+                else:
+                    self._shot_controls(screen, add, "Shoot at the near goal-line PS",
+                                        lambda: self._declare(screen, view, None, None))
+        elif mode == "ball_at":
+            cell = screen.form.get("ms")
+            here = [t for t in self._ball_targets(state, None) if cell in t.cells(state)]
+            add(wrap_label("The ball to this square:", 17, bold=True))
+            for t in here:
+                if t.kind == "shot":
+                    add(button(f"{t.action.label} at this goal-line PS...", lambda t=t: self._start_shot_at(screen, t)))
+                elif t.kind == "run":
+                    add(button(f"Keep And Run here ({t.words.rsplit(', ', 1)[-1]})",
+                               lambda t=t: screen.submit(t.command)))
+                    add(button("Speed Dribbling here...", lambda t=t: self._start_dribble_to(screen, t.place)))
+                else:
+                    add(button(t.words[:1].upper() + t.words[1:], lambda t=t: screen.submit(t.command)))
+        elif mode == "move_at":
+            cell, who = screen.form.get("ms"), screen.picked[0] if screen.picked else None
+            here = [t for t in self._figure_targets(state, who) if t.place == cell] if who is not None else []
+            add(wrap_label(f"#{who.number if who else '?'} to this square:", 17, bold=True))
+            for t in here:
+                add(button(t.words[:1].upper() + t.words[1:], lambda t=t: screen.submit(t.command)))
         elif mode == "volley":
             who = screen.picked[0] if screen.picked else None
             add(wrap_label(f"Volley by #{who.number if who else '?'}: set the shot-on-goal tokens, then touch the "
@@ -278,9 +429,13 @@ class FubletFace(Face):
             self._shot_controls(screen, add, "Volley at the near goal-line PS", lambda: self._volley(screen, None))
         elif mode == "opponents":
             names = ", ".join(str(o) for o in screen.picked) or "none yet"
-            add(wrap_label(f"Speed dribbling: touch the opponents to challenge ({names}), then the target.", 17,
-                           bold=True))
-            add(button("Now touch the target MS", lambda: self._to_target(screen)))
+            to = screen.form.get("ms")
+            add(wrap_label(f"Speed dribbling: touch the opponents to challenge ({names}), then "
+                           f"{'dribble' if to is not None else 'the target'}.", 17, bold=True))
+            if to is not None:
+                add(button("Dribble to the chosen MS", lambda: self._dribble(screen, view, to)))
+            else:
+                add(button("Now touch the target MS", lambda: self._to_target(screen)))
         elif mode == "taker":
             add(wrap_label("Touch the player who takes it.", 17, bold=True))
         elif mode == "wall":
@@ -290,9 +445,12 @@ class FubletFace(Face):
         elif mode == "offside":
             add(wrap_label("Offside trap: touch the attacker first, then the defenders who step up.", 17,
                            bold=True))
-            if len(screen.picked) >= 2:
-                add(button("Call offside", lambda: screen.submit(
-                    c.CallOffside(screen.picked[0], tuple(screen.picked[1:])))))
+            # Offered from the start (greyed until an attacker and a defender are touched):
+            # Cancel below it never moves.
+            call = button("Call offside", lambda: screen.submit(
+                c.CallOffside(screen.picked[0], tuple(screen.picked[1:]))))
+            call.disabled = len(screen.picked) < 2
+            add(call)
         elif mode == "reach":
             add(wrap_label("Touch who reached the loose ball.", 17, bold=True))
             add(button("Confirm", lambda: screen.submit(c.ReachBall(tuple(screen.picked), 1))))
@@ -350,13 +508,84 @@ class FubletFace(Face):
             if ms is not None:
                 self.on_cell(screen, view, ms)
             return True
+        if not mode and not getattr(screen, "override", False):
+            # A figure touched where the ball may go (a teammate to pass to, the keeper on
+            # his goal line): the ball's choices for his PS. The carrier himself is selected.
+            state = view.state
+            who = ft.declarer(state)
+            ms = state.players[ref].ms if ref in state.players else None
+            if who is not None and ref != who and ms is not None and screen.selected in (None, who):
+                if any(ms in t.cells(state) for t in self._ball_targets(state, None) if t.unit == "PS"):
+                    screen.form = {"ms": ms}
+                    screen.set_mode("ball_at")
+                    return True
         return False
 
     def on_cell(self, screen: Any, view: Any, cell) -> bool:
+        state = view.state
         if screen.mode == "volley":
-            self._volley(screen, screen.board.ms_to_ps(cell))
+            ps = screen.board.ms_to_ps(cell)
+            found = self.shown_targets(screen, view)
+            if found and not any(t.place == ps for t in found) and screen.picked:
+                self._refuse(screen, view, c.Volley(screen.picked[0], self._shot_plan(screen.form), target_ps=ps),
+                             found)
+                return True
+            self._volley(screen, ps)
             return True
         if screen.mode == "target" and screen.action is not None:
-            self._declare(screen, view, screen.board.ms_to_ps(cell), cell)
+            found = self.shown_targets(screen, view)
+            ps = screen.board.ms_to_ps(cell)
+            hit = any(cell in t.cells(state) for t in found)
+            who = ft.declarer(state)
+            if not hit and who is not None:
+                action = screen.action
+                if action.is_run:
+                    command = c.Declare(who, action, target_ms=cell, opponents=tuple(screen.picked))
+                elif action.is_shot:
+                    command = c.Declare(who, action, target_ps=ps, shot=self._shot_plan(screen.form))
+                else:
+                    command = c.Declare(who, action, target_ps=ps)
+                self._refuse(screen, view, command, found)
+                return True
+            self._declare(screen, view, ps, cell)
             return True
-        return False
+        if screen.mode or getattr(screen, "override", False):
+            return False
+        return self._touch_cell(screen, view, cell)
+
+    def _touch_cell(self, screen: Any, view: Any, cell) -> bool:
+        """A square touched with no form open: the ball's choices for it, a tackle's, or a
+        refusal in words for a square the selected figure may not go to (nothing sent)."""
+        state = view.state
+        who = ft.declarer(state)
+        sel = screen.selected
+        if who is not None and sel in (None, who):
+            here = [t for t in self._ball_targets(state, None) if cell in t.cells(state)]
+            if here:
+                screen.form = {"ms": cell}
+                screen.set_mode("ball_at")
+                return True
+            if sel == who:
+                ball = self._ball_targets(state, None)
+                command = c.Declare(who, Action.KEEP_AND_RUN, target_ms=cell)
+                self._refuse(screen, view, command, ball)
+                return True
+            return False
+        if sel is None or sel not in state.players:
+            return False
+        found = self._figure_targets(state, sel)
+        here = [t for t in found if t.place == cell]
+        if any(t.kind == "tackle" for t in here):
+            screen.picked = [sel]
+            screen.form = {"ms": cell}
+            screen.set_mode("move_at", keep_picked=True)
+            return True
+        if here or state.phase not in (Phase.KICK_OFF, Phase.RESTART, Phase.MOVEMENT, Phase.TACTICAL_MOVEMENT):
+            return False   # a highlighted square: the screen sends it as the camera would see it
+        x, y = fq.board(state).ms_center_mm(cell)
+        command = view.ruleset.command_for(state, Sighting(sel, x, y))
+        if command is None:
+            return False
+        self._refuse(screen, view, command, tuple(t for t in found if t.kind != "tackle"))
+        screen.selected = None
+        return True

@@ -162,6 +162,7 @@ class LiveScreen(Screen):
         self.mode, self.action, self.picked, self.form = "", None, [], {}
         pitch = self.ids.pitch
         pitch.figures, pitch.reach, pitch.marked, pitch.ball = [], [], [], BallMark()
+        pitch.tints = []
         pitch.geometry, pitch.state = None, None
         self.score_text, self.clock_text, self.phase_text = "No match open", "", ""
         self.outcome_text = self.warning_text = self.log_text = ""
@@ -184,6 +185,7 @@ class LiveScreen(Screen):
             # Another board (a new match of another game): nothing of the old one may be
             # drawn on it, not for a frame.
             pitch.figures, pitch.reach, pitch.marked, pitch.ball = [], [], [], BallMark()
+            pitch.tints = []
         pitch.geometry = geometry
         figures = face.figures(view.state) if board is not None else []
         pitch.state = view.state
@@ -357,6 +359,7 @@ class LiveScreen(Screen):
         if view is None or not view.active or self.face is None:
             return
         self.ids.pitch.marked = self.face.marked(self, view)
+        self.ids.pitch.tints = self.face.tints(self, view)
         add = panel.add_widget
         head = view.pending[0] if view.pending else None
         key = (head.id if head is not None else None, self.mode)

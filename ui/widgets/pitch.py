@@ -35,6 +35,7 @@ class PitchView(Widget):
     selected = ObjectProperty(None, allownone=True)   # PlayerRef
     reach = ListProperty([])                          # cells the selected figure can reach
     marked = ListProperty([])                         # cells to outline (a declared target, say)
+    tints = ListProperty([])                          # (cell, rgba): where the ball may go, coloured by meaning
     kits = DictProperty(dict(DEFAULT_KITS))           # Team -> theme.Kit: shirt, number colour, ring
 
     __events__ = ("on_figure", "on_square")
@@ -51,7 +52,7 @@ class PitchView(Widget):
         self.canvas.add(self._figure_layer)
         self.bind(pos=self.redraw, size=self.redraw, geometry=self.redraw)
         self.bind(figures=self.redraw_figures, ball=self.redraw_figures, selected=self.redraw_figures,
-                  reach=self.redraw_figures, marked=self.redraw_figures,
+                  reach=self.redraw_figures, marked=self.redraw_figures, tints=self.redraw_figures,
                   kits=self.redraw_figures)
 
     # --- geometry -----------------------------------------------------------------------------
@@ -189,6 +190,11 @@ class PitchView(Widget):
         if self.geometry is None or self.width < 10 or self.height < 10:
             return
         add = layer.add
+        for cell, rgba in self.tints:
+            rect = self._known_rect(cell)
+            if rect is not None:
+                add(Color(*rgba))
+                add(Rectangle(pos=rect[:2], size=rect[2:]))
         if self.reach:
             add(Color(1, 1, 0.3, 0.28))
             for cell in self.reach:
