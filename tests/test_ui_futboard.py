@@ -347,7 +347,11 @@ def panel_texts(face: FutboardFace, m: Match, monkeypatch, **screen) -> tuple[li
     def wrap_label(text, *_args, **_kwargs):
         return text
 
+    def legend(items, rows=1, hint=""):
+        return "legend: " + (", ".join(text for text, _rgba in items) or hint)
+
     monkeypatch.setattr(fb, "_widgets", lambda: (button, wrap_label))
+    monkeypatch.setattr(fb, "_steady", lambda: (wrap_label, legend))
     fake = FakeScreen(**screen)
     if fake.mode:
         assert face.mode_panel(fake, FakeView(m), texts.append)
@@ -366,7 +370,7 @@ def test_the_buttons_follow_the_match(monkeypatch):
     texts, buttons, _ = panel_texts(face, m, monkeypatch)
     assert "Kick off: #9 passes..." in buttons
     texts, buttons, fake = panel_texts(face, m, monkeypatch, mode="pass", action=H(9))
-    assert texts[0] == "Pass from #9: touch the receiver."
+    assert texts[0] == "Pass from #9: touch the receiver (in blue on the board)."
     next(fn for text, fn in buttons.items() if text.startswith("to #"))()
     assert isinstance(fake.sent[0], c.Pass) and fake.sent[0].player == H(9)
     m.submit(fake.sent[0])

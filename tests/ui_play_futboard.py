@@ -164,3 +164,166 @@ def play(scenario):
     assert s.players[runner].yellow == 1 and s.turn is Team.AWAY, (s.players[runner], error(scenario))
     scenario.screenshot("live_card")
     scenario.log.append(f"booked {runner}")
+
+
+# --- as a newcomer plays it (tests/ui_newcomer.py): only what the screen shows is touched ---------------
+#
+# Variants run by tests/test_ui_futboard_newcomer.py: ``first_goal`` (setup with a 20-minute
+# clock, the default line-ups, the clock started without moving the kick-off button, the
+# kick-off to a receiver shown in blue, runs and a kick: a goal), ``restarts`` (after the goal
+# the kick-off again, a corner from equal rolls, the goalkeeper's ball after a miss, a penalty
+# from a foul in the area, a foul outside it), ``full_time`` (first to 2 goals, chosen in setup).
+
+from ui_newcomer import (button_texts, first_button, has_button, panel_buttons, steady,  # noqa: E402
+                         tap_cell, tap_figure, tinted)
+
+from ui.games.futboard.face import KIND_RGBA  # noqa: E402
+
+
+def choose_option(sc, label: str, value: str):
+    """A setup option chosen as a coach does: its spinner touched, then the value."""
+    from kivy.uix.label import Label
+    from kivy.uix.spinner import Spinner
+    from ui_harness import widgets
+    box = sc.screen().ids.options
+    kids = box.children[::-1]
+    at = next(i for i, w in enumerate(kids) if isinstance(w, Label) and not isinstance(w, Spinner)
+              and w.text == label)
+    spinner = kids[at + 1]
+    sc.tap_widget(spinner)
+    yield "settle"
+    sc.press(value)
+    yield "settle"
+    assert spinner.text == value, (label, spinner.text)
+    sc.log.append(f"option {label}: {value}")
+
+
+def setup(sc, **options):
+    sc.press("New match")
+    yield "settle"
+    sc.screen().ids.game.text = "Futboard"   # the game spinner's choice
+    yield "settle"
+    for label, value in options.items():
+        yield from choose_option(sc, label, value)
+    sc.screenshot("futboard_setup")
+    sc.press("Start match")
+    yield "settle"
+    assert sc.state is not None and sc.state.created, error(sc)
+
+
+def line_ups(sc):
+    sc.press("Home: default line-up")
+    yield "settle"
+    sc.press("Away: default line-up")
+    yield "settle"
+    assert all(p.space is not None for p in sc.state.players.values() if p.on_field), error(sc)
+
+
+def team_of_turn(sc):
+    return sc.state.turn
+
+
+def attacks_high(team: Team) -> bool:
+    return team is Team.HOME
+
+
+def goalwards(team: Team, cells):
+    return max(cells, key=lambda c: (c[0] if attacks_high(team) else -c[0], -abs(c[1] - 6)))
+
+
+def kick_off_pass(sc, screenshot: str | None = None):
+    """The kick-off: the centre circle's player passes; a receiver shown in blue is touched."""
+    text = first_button(sc, "Kick off: #")
+    sc.press(text)
+    yield "settle"
+    blue = tinted(sc, KIND_RGBA["pass"])
+    assert blue, f"no receiver shown in blue: {button_texts(sc)}"
+    if screenshot:
+        sc.screenshot(screenshot)
+    team = sc.state.restart.team
+    receiver = next(f.ref for f in sorted(sc.screen().ids.pitch.figures, key=lambda f: f.ref.number)
+                    if tuple(f.cell) in blue and f.ref.team is team and tuple(f.cell) == goalwards(team, blue & {
+                        tuple(g.cell) for g in sc.screen().ids.pitch.figures if g.ref.team is team}))
+    tap_figure(sc, receiver)
+    yield "settle"
+    assert sc.state.phase.value == "play" and sc.state.ball == receiver, error(sc)
+
+
+def opponents_next_to(sc, cell, team: Team) -> int:
+    return sum(1 for f in sc.screen().ids.pitch.figures if f.ref.team is not team
+               and max(abs(f.cell[0] - cell[0]), abs(f.cell[1] - cell[1])) == 1)
+
+
+def run_carrier(sc, team: Team, inside=None):
+    """The player with the ball selected; the highlighted space nearest the goal (with fewer
+    than two opponents next to it) touched."""
+    carrier = sc.state.ball
+    tap_figure(sc, carrier)
+    yield "settle"
+    reach = {tuple(c) for c in sc.screen().ids.pitch.reach}
+    free = [c for c in reach if opponents_next_to(sc, c, team) < 2 and (inside is None or inside(c))] or list(reach)
+    assert free, f"#{carrier.number} has no highlighted space"
+    tap_cell(sc, goalwards(team, free))
+    yield "settle"
+
+
+def roll(sc, digits: str):
+    req = sc.app.controller.view.pending[0]
+    assert req.kind == "dice", (req, error(sc))
+    sc.keypad(digits)
+    yield "settle"
+    sc.log.append(f"rolled {digits} for {req.text[:50]}")
+
+
+def attack(sc, team: Team, kick: str = "1", keeper: str = "12", until_kick: bool = True):
+    """``team``'s turns, action by action: the kick at goal as soon as its button shows (the
+    dice typed: ``kick`` for the kicker, ``keeper`` for the goalkeeper), else a run towards
+    goal; the other side ends its turns."""
+    for _ in range(12):
+        s = sc.state
+        if s.phase.value != "play":
+            return
+        if s.turn is not team:
+            sc.press(f"{s.turn.label}: end the turn")
+            yield "settle"
+            continue
+        if has_button(sc, "Kick at goal (", startswith=True):
+            sc.press(first_button(sc, "Kick at goal ("))
+            yield "settle"
+            yield from roll(sc, kick)
+            if sc.app.controller.view.pending and sc.app.controller.view.pending[0].kind == "dice":
+                yield from roll(sc, keeper)
+            return
+        if s.actions_left == 0 or not has_button(sc, f"Pass from #{s.ball.number}...") and s.ball.team is not team:
+            sc.press(f"{team.label}: end the turn")
+            yield "settle"
+            continue
+        yield from run_carrier(sc, team)
+    raise AssertionError(f"{team.label} did not get a kick in: {error(sc)}")
+
+
+def play_first_goal(sc):
+    yield from setup(sc)
+    s = sc.state
+    assert s.options.time_limit_min == 20, s.options
+    yield from line_ups(sc)
+    # The issue's tap: "Start the clock", then the kick-off where it was a moment ago.
+    before = panel_buttons(sc)
+    sc.screenshot("futboard_before_clock")
+    sc.press("Start the clock")
+    yield "settle"
+    assert sc.state.clock.running, error(sc)
+    steady(sc, before, "Start the clock")
+    sc.screenshot("futboard_clock_started")
+    kick_off_button = first_button(sc, "Kick off: #")
+    assert before[kick_off_button] == panel_buttons(sc)[kick_off_button], "the kick-off button moved"
+    yield from kick_off_pass(sc, "futboard_kick_off_receivers")
+    before = panel_buttons(sc)
+    sc.press("Pause the clock")
+    yield "settle"
+    steady(sc, before, "Pause the clock")
+    sc.press("Start the clock")
+    yield "settle"
+    yield from attack(sc, Team.HOME)
+    assert sc.state.score[Team.HOME] == 1, (sc.state.score, error(sc))
+    sc.screenshot("futboard_first_goal")

@@ -13,11 +13,13 @@ from typing import Any
 from companion.commands import PlaceFigure
 from companion.futboard import commands as c
 from companion.futboard import queries as q
+from companion.futboard import targets as ft
 from companion.futboard.kicks import kick_problem
 from companion.futboard.model import KickOff, Phase
 from companion.ruleset import OpenAction
 from companion.teams import PlayerRef, Team
 
+from ...theme import SMALL_SP
 from .lineup import lineup_commands
 
 
@@ -25,6 +27,22 @@ def _widgets():
     # Imported here so the face's pure parts load without Kivy (tests without a window).
     from ...widgets.keypad import button, wrap_label
     return button, wrap_label
+
+
+def _steady():
+    # A hint in a button's room and the colours' legend (ui/widgets/steady.py): imported
+    # where the panel is built, like _widgets.
+    from ...widgets.steady import button_room, legend
+    return button_room, legend
+
+
+def ball_legend(face: Any, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
+    """The colours on the board for the ball, in a room of its own whether or not the player
+    with the ball is selected."""
+    _room, legend = _steady()
+    items = face.legend_items(screen, view)
+    who = ft.kicker(view.state)
+    add(legend(items, rows=1, hint=f"Select #{who.number} (he has the ball) to see where it may go." if who else ""))
 
 
 def by_id(actions: tuple[OpenAction, ...]) -> dict[str, list[OpenAction]]:
@@ -79,12 +97,26 @@ class ActionPanel:
             return
         open_ = by_id(view.actions)
         sel = screen.selected
-        if sel is not None and sel in s.players:
-            add(wrap_label(tile_text(s, sel), 14, colour=(0.75, 0.9, 1, 1)))
+        # Buttons that come and go stand below those that stay, and a hint keeps the room of
+        # the button it stands for: nothing moves under a finger (the issue's "Start the
+        # clock" moved every button up and the next tap opened a substitution).
+        self._clock_room(view, open_, add)
         self._lineup_panel(screen, view, open_, add)
         self._restart_panel(screen, view, open_, add)
         self._turn_panel(screen, view, open_, add)
         self._clock_panel(screen, view, open_, add)
+        self._take_panel(screen, view, open_, add)
+        if sel is not None and sel in s.players:   # last: selecting a figure moves no button
+            add(wrap_label(tile_text(s, sel), 14, colour=(0.75, 0.9, 1, 1)))
+
+    @staticmethod
+    def _clock_room(view: Any, open_: dict, add: Callable[[Any], None]) -> None:
+        """While the clock runs, a line in the room of the "Start the match clock" request
+        (the last of the requests above): starting or pausing the clock moves nothing."""
+        s = view.state
+        if "time_up" in open_ and "pause_clock" in open_ and not any(r.id == "clock" for r in view.pending):
+            _button, wrap_label = _widgets()
+            add(wrap_label("Match clock running (pause it when play stops)", SMALL_SP))
 
     def _lineup_panel(self, screen: Any, view: Any, open_: dict, add: Callable[[Any], None]) -> None:
         button, wrap_label = _widgets()
@@ -93,12 +125,13 @@ class ActionPanel:
             add(wrap_label("Select a player (figure or chip), then touch a space in his own field.", 15))
             for a in open_["line_up"]:
                 add(button(f"{a.team.label}: default line-up", lambda t=a.team: self._line_up(screen, view, t)))
+        button_room, _legend = _steady()
         for a in open_.get("kick_off", ()):
             kicker = kick_off_player(s, screen.selected)
             if kicker is not None:
                 add(button(f"Kick off: #{kicker.number} passes...", lambda k=kicker: self._start_pass(screen, k)))
             else:
-                add(wrap_label(f"Put a {a.team.label} player in the centre circle to kick off.", 15))
+                add(button_room(f"Put a {a.team.label} player in the centre circle to kick off."))
         if "substitute" in open_:
             add(button("Substitution...", lambda: screen.set_mode("sub_off")))
 
@@ -128,24 +161,37 @@ class ActionPanel:
 
     def _turn_panel(self, screen: Any, view: Any, open_: dict, add: Callable[[Any], None]) -> None:
         button, wrap_label = _widgets()
+        button_room, _legend = _steady()
         s = view.state
         sel = screen.selected
         for a in open_.get("move", ()):
             if sel is not None and sel.team is a.team:
-                add(wrap_label(f"Move #{sel.number}: touch a highlighted space.", 15))
+                add(button_room(f"Move #{sel.number}: touch a highlighted space."))
             else:
-                add(wrap_label("Move: select a player, then touch a space.", 15))
+                add(button_room("Move: select a player, then touch a space."))
+        if "pass" in open_:
+            ball_legend(self, screen, view, add)
         for a in open_.get("pass", ()):
             carrier = a.arg("player")
             add(button(f"Pass from #{carrier.number}...", lambda k=carrier: self._start_pass(screen, k)))
             if not any(k.arg("player") == carrier for k in open_.get("kick", ())):
                 problem = kick_problem(s, carrier)
-                if problem is not None:
-                    add(wrap_label(f"No kick: {problem[1]}.", 14, colour=(0.8, 0.8, 0.8, 1)))
+                add(button_room(f"No kick: {problem[1]}." if problem is not None else "No kick now."))
         for a in open_.get("kick", ()):
             kicker = a.arg("player")
             add(button(f"Kick at goal (#{kicker.number}, hits on {kick_odds(s, kicker)})",
                        lambda k=kicker: screen.submit(c.Kick(k))))
+        ends = open_.get("end_turn", ())
+        for a in ends:
+            add(button(f"{a.team.label}: end the turn", lambda t=a.team: screen.submit(c.EndTurn(t))))
+        if not ends and open_.get("move"):
+            add(button_room("End the turn: not yet, the ball must be played first."))
+
+    def _take_panel(self, screen: Any, view: Any, open_: dict, add: Callable[[Any], None]) -> None:
+        """Taking the ball: a button for each player next to the carrier (they come and go
+        with the moves, so they stand last)."""
+        button, wrap_label = _widgets()
+        s = view.state
         for a in open_.get("take_ball", ()):
             carrier = s.ball
             cs = s.players[carrier].space
@@ -156,10 +202,8 @@ class ActionPanel:
                 add(button(f"#{ref.number} takes the ball from #{carrier.number} (1-{tile.strength}, foul "
                            f"{tile.foul})", lambda t=ref: screen.submit(c.TakeBall(t))))
             if not takers:
-                add(wrap_label(f"Take the ball: move a player next to #{carrier.number} first.", 14,
-                               colour=(0.8, 0.8, 0.8, 1)))
-        for a in open_.get("end_turn", ()):
-            add(button(f"{a.team.label}: end the turn", lambda t=a.team: screen.submit(c.EndTurn(t))))
+                add(wrap_label(f"Take the ball: move a player next to #{carrier.number} first (orange spaces).",
+                               14, colour=(0.8, 0.8, 0.8, 1)))
 
     def _clock_panel(self, screen: Any, view: Any, open_: dict, add: Callable[[Any], None]) -> None:
         # "time_up" is open while the match runs against a time limit: only then is the clock

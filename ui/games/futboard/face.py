@@ -19,9 +19,11 @@ from companion import box
 from companion.board import GridBoard
 from companion.futboard import commands as c
 from companion.futboard import queries as q
+from companion.futboard import targets as ft
 from companion.futboard.components import load_components
 from companion.futboard.model import Corner, KickOff, Options, Penalty, Phase, Variant
 from companion.futboard.pitch import Pitch
+from companion.sightings import Sighting
 from companion.teams import PlayerRef, Team
 
 from ..base import BallMark, Choice, Face, Figure, RectGeometry
@@ -31,6 +33,9 @@ from .modes import Modes
 from .scoreboard import Panels
 
 TIME_LIMIT_MIN = 20      # the time limit the setup screen offers first
+# What a coloured space would mean (Face.tints; the panel's legend names them).
+KIND_RGBA = {"pass": (0.25, 0.6, 1, 0.75), "kick": (1, 0.15, 0.15, 0.75), "take": (1, 0.45, 0.1, 0.6)}
+LEGEND_WORDS = {"pass": "Pass to him", "kick": "Kick at goal", "take": "Take the ball"}
 GOAL_LIMIT = 3           # the goal limit of the old yes/no "goals" option
 
 
@@ -135,6 +140,68 @@ class FutboardFace(ActionPanel, Modes, Panels, Face):
         if state.phase is Phase.PENALTY and isinstance(r, Penalty):
             return BallMark(at=geo.to_board(*p.centre_mm(p.spot(q.attacked_end(r.team)))))
         return BallMark()
+
+    # --- where the ball and the figures may go (companion/futboard/targets.py) ----------------------
+    def shown_targets(self, screen: Any, view: Any) -> tuple:
+        """The places coloured by what a touch would mean: the passes (and a kick) of the
+        player with the ball while he is selected or a pass is being chosen; the spaces next
+        to the ball for a selected player of the other side."""
+        state = view.state if view is not None else None
+        if state is None or not getattr(state, "created", False):
+            return ()
+        if screen.mode == "pass" and isinstance(screen.action, PlayerRef):
+            return tuple(t for t in ft.ball_targets(state, screen.action) if t.kind == "pass")
+        if screen.mode:
+            return ()
+        sel = screen.selected
+        if sel is None:
+            return ()
+        if sel == ft.kicker(state):
+            return tuple(t for t in ft.ball_targets(state, sel) if t.kind in ("pass", "kick"))
+        return tuple(t for t in ft.figure_targets(state, sel) if t.kind == "take")
+
+    def tints(self, screen: Any, view: Any) -> list:
+        return [(t.place, KIND_RGBA[t.kind]) for t in self.shown_targets(screen, view) if t.kind in KIND_RGBA]
+
+    def legend_items(self, screen: Any, view: Any) -> list:
+        kinds = {t.kind for t in self.shown_targets(screen, view)}
+        return [(LEGEND_WORDS[k], KIND_RGBA[k]) for k in KIND_RGBA if k in kinds]
+
+    def on_figure(self, screen: Any, view: Any, ref: PlayerRef) -> bool:
+        if Modes.on_figure(self, screen, view, ref):
+            return True
+        if screen.mode or getattr(screen, "override", False):
+            return False
+        # The player with the ball selected: a touch on a coloured figure does what its
+        # colour says (a pass to him, a kick at the goal he keeps).
+        sel = screen.selected
+        if sel is not None and sel != ref and sel == ft.kicker(view.state):
+            for t in ft.ball_targets(view.state, sel):
+                if t.kind == "pass" and t.command.to == ref:
+                    screen.submit(t.command)
+                    return True
+                if t.kind == "kick" and t.place == view.state.players[ref].space:
+                    screen.submit(t.command)
+                    return True
+        return False
+
+    def touch_cell(self, screen: Any, view: Any, cell) -> bool:
+        """An empty space touched with a figure selected: a space the rules would refuse is
+        not sent but said in words; a highlighted one goes on (the screen moves him)."""
+        state, sel = view.state, screen.selected
+        if sel is None or sel not in state.players or not state.created:
+            return False
+        cell = tuple(cell)
+        found = ft.figure_targets(state, sel)
+        if any(t.place == cell for t in found):
+            return False
+        x, y = q.pitch(state).centre_mm(cell)
+        command = view.ruleset.command_for(state, Sighting(sel, x, y))
+        if command is None:
+            return False
+        self.refuse(screen, view, command, found)
+        screen.selected = None
+        return True
 
     def reach(self, ruleset: Any, state: Any, player: PlayerRef) -> list:
         """Where the selected figure may go now: its movement in play, the free corner slots

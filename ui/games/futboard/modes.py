@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.futboard import commands as c
 from companion.futboard import queries as q
+from companion.futboard import targets as ft
 from companion.futboard.model import Corner
 from companion.futboard.passing import pass_problem
 from companion.teams import PlayerRef
@@ -45,7 +46,7 @@ class Modes:
             passer = screen.action
             if not isinstance(passer, PlayerRef):
                 return False
-            add(wrap_label(f"Pass from #{passer.number}: touch the receiver.", 17, bold=True))
+            add(wrap_label(f"Pass from #{passer.number}: touch the receiver (in blue on the board).", 17, bold=True))
             open_ = receivers(s, passer)
             if not open_:
                 add(wrap_label("Nobody can receive a pass from him now.", 15))
@@ -75,7 +76,12 @@ class Modes:
         mode = screen.mode
         if mode == "pass" and isinstance(screen.action, PlayerRef):
             if ref != screen.action:
-                screen.submit(c.Pass(screen.action, ref))
+                targets = ft.ball_targets(view.state, screen.action)
+                passes = tuple(t for t in targets if t.kind == "pass")
+                if any(t.command.to == ref for t in passes):
+                    screen.submit(c.Pass(screen.action, ref))
+                else:   # not sent: said why, and to whom it may go
+                    self.refuse(screen, view, c.Pass(screen.action, ref), passes)
             return True
         if mode == "sub_off":
             screen.picked = [ref]
@@ -85,4 +91,16 @@ class Modes:
 
     def on_cell(self, screen: Any, view: Any, cell) -> bool:
         # In a mode a touch on an empty space means nothing (not a move).
-        return screen.mode in ("pass", "sub_off", "sub_on")
+        if screen.mode in ("pass", "sub_off", "sub_on"):
+            return True
+        if screen.mode or getattr(screen, "override", False):
+            return False
+        return self.touch_cell(screen, view, cell)
+
+    @staticmethod
+    def refuse(screen: Any, view: Any, command: Any, targets: tuple) -> None:
+        """A touch the rules would refuse: not sent; said below the panel in a coach's words
+        (what was asked, why not, what would be taken)."""
+        text = ft.refusal(view.state, command, targets)
+        names = getattr(screen, "names", None)
+        screen.error_text = names.line(text) if names is not None else text
