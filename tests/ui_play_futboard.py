@@ -327,3 +327,187 @@ def play_first_goal(sc):
     yield from attack(sc, Team.HOME)
     assert sc.state.score[Team.HOME] == 1, (sc.state.score, error(sc))
     sc.screenshot("futboard_first_goal")
+
+
+def select_who_can(sc, team: Team, colour: str, prefer=None):
+    """``team``'s figures tried one by one (as a coach looks for a player who can do it): the
+    first whose selection shows ``colour`` on the board; None when none does."""
+    figures = sorted((f for f in sc.screen().ids.pitch.figures if f.ref.team is team and not f.goalkeeper),
+                     key=prefer or (lambda f: f.ref.number))
+    for f in figures:
+        tap_figure(sc, f.ref)
+        yield "settle"
+        if tinted(sc, KIND_RGBA[colour]):
+            return f.ref
+        tap_figure(sc, f.ref)   # unselect
+        yield "settle"
+    return None
+
+
+def in_area(sc, team_defending: Team):
+    p = sc.state.components.pitch
+    from companion.futboard.queries import own_end
+    return lambda cell: p.in_penalty_area(tuple(cell), own_end(team_defending))
+
+
+def take_ball(sc, team: Team, foul: bool):
+    """A ``team`` player shown next to the ball (orange) moves there and tries to take it:
+    his foul number typed for a foul, 1 to take it."""
+    carrier = sc.state.ball
+    cs = sc.state.players[carrier].space
+    ref = yield from select_who_can(
+        sc, team, "take", prefer=lambda f: (max(abs(f.cell[0] - cs[0]), abs(f.cell[1] - cs[1])), f.ref.number))
+    assert ref is not None, f"no {team.label} player can reach #{carrier.number}"
+    orange = tinted(sc, KIND_RGBA["take"])
+    tap_cell(sc, min(orange))
+    yield "settle"
+    text = first_button(sc, f"#{ref.number} takes the ball from #{carrier.number}")
+    sc.screenshot("futboard_take")
+    sc.press(text)
+    yield "settle"
+    foul_number = int(text.rsplit("foul ", 1)[1].rstrip(")"))
+    yield from roll(sc, str(foul_number if foul else 1))
+    return ref
+
+
+def play_restarts(sc):
+    yield from setup(sc, **{"Time limit (minutes)": "None", "Goal limit": "5"})
+    assert sc.state.options.time_limit_min is None and sc.state.options.goal_limit == 5, sc.state.options
+    yield from line_ups(sc)
+    yield from kick_off_pass(sc)
+    yield from attack(sc, Team.HOME)
+    assert sc.state.score[Team.HOME] == 1, error(sc)
+    # 1. The kick-off after a goal: both sides home again, Away kicks off.
+    yield from line_ups(sc)
+    sc.screenshot("futboard_restart_kick_off")
+    yield from kick_off_pass(sc)
+    assert sc.state.turn is Team.AWAY, error(sc)
+    # 2. A corner: the kicker and the goalkeeper roll the same number.
+    yield from attack(sc, Team.AWAY, kick="3", keeper="3")
+    s = sc.state
+    assert s.phase.value == "corner" and s.restart.team is Team.AWAY, (s.phase, error(sc))
+    sc.screenshot("futboard_corner")
+    taker = yield from _corner_taker(sc)
+    assert sc.state.phase.value == "play" and sc.state.ball == taker, error(sc)
+    sc.press("Home: end the turn")   # the defenders' three moves: none
+    yield "settle"
+    # Two Away players run towards the corner taker, then his pass (the corner is passed).
+    slot = tuple(sc.state.players[taker].space)
+    for _ in range(2):
+        near = sorted((f for f in sc.screen().ids.pitch.figures if f.ref.team is Team.AWAY and f.ref != taker
+                       and not f.goalkeeper and f.ref not in sc.state.moved),
+                      key=lambda f: max(abs(f.cell[0] - slot[0]), abs(f.cell[1] - slot[1])))
+        tap_figure(sc, near[0].ref)
+        yield "settle"
+        reach = {tuple(c) for c in sc.screen().ids.pitch.reach}
+        tap_cell(sc, min(reach, key=lambda c: max(abs(c[0] - slot[0]), abs(c[1] - slot[1]))))
+        yield "settle"
+    sc.press(first_button(sc, "Pass from #"))
+    yield "settle"
+    blue = tinted(sc, KIND_RGBA["pass"])
+    assert blue, f"nobody shown to receive the corner: {button_texts(sc)}"
+    sc.screenshot("futboard_corner_pass")
+    receiver = next(f.ref for f in sc.screen().ids.pitch.figures if tuple(f.cell) in blue)
+    assert receiver.team is Team.AWAY, "the corner went to the goalkeeper: nobody could receive it"
+    tap_figure(sc, receiver)
+    yield "settle"
+    assert sc.state.ball == receiver and sc.state.restart is None, error(sc)
+    # 3. The goalkeeper's ball: Away kicks and misses.
+    yield from attack(sc, Team.AWAY, kick="12", keeper="1")
+    s = sc.state
+    assert s.turn is Team.HOME and s.players[s.ball].goalkeeper, (s.ball, error(sc))
+    sc.screenshot("futboard_keepers_ball")
+    # 4. A penalty: Home runs into Away's area; an Away player takes the ball with his foul number.
+    for _ in range(30):
+        s = sc.state
+        inside = in_area(sc, Team.AWAY)(s.players[s.ball].space)
+        if s.turn is Team.AWAY:
+            if inside:
+                break
+            sc.press("Away: end the turn")
+            yield "settle"
+            continue
+        if inside or s.actions_left == 0:
+            sc.press("Home: end the turn")
+            yield "settle"
+            continue
+        yield from run_carrier(sc, Team.HOME)
+        if not in_area(sc, Team.AWAY)(sc.state.players[sc.state.ball].space) and sc.state.actions_left \
+                and has_button(sc, "Pass from #", startswith=True):
+            # a pass to the teammate shown nearest the goal moves the ball on
+            tap_figure(sc, sc.state.ball)
+            yield "settle"
+            blue = tinted(sc, KIND_RGBA["pass"])
+            if blue:
+                mate = goalwards(Team.HOME, blue)
+                ref = next(f.ref for f in sc.screen().ids.pitch.figures if tuple(f.cell) == mate)
+                tap_figure(sc, ref)
+                yield "settle"
+    s = sc.state
+    assert s.turn is Team.AWAY and in_area(sc, Team.AWAY)(s.players[s.ball].space), (s.ball, error(sc))
+    yield from take_ball(sc, Team.AWAY, foul=True)
+    s = sc.state
+    assert s.phase.value == "penalty" and s.restart.team is Team.HOME, (s.phase, error(sc))
+    sc.screenshot("futboard_penalty")
+    for _ in range(11):   # Away's players leave the area, each to a highlighted space
+        leave = [f.ref for f in sc.screen().ids.pitch.figures if f.ref.team is Team.AWAY and not f.goalkeeper
+                 and in_area(sc, Team.AWAY)(f.cell)]
+        if not leave:
+            break
+        tap_figure(sc, leave[0])
+        yield "settle"
+        reach = {tuple(c) for c in sc.screen().ids.pitch.reach}
+        assert reach, f"no way out of the area shown for {leave[0]}"
+        tap_cell(sc, min(reach, key=lambda c: (abs(c[1] - 6), c)))
+        yield "settle"
+    sc.press(first_button(sc, "#"))   # "#N takes it (to the spot)"
+    yield "settle"
+    assert sc.state.restart.kicker is not None, error(sc)
+    sc.screenshot("futboard_penalty_spot")
+    yield from roll(sc, "1")
+    yield from roll(sc, "12")
+    assert sc.state.score[Team.HOME] == 2, (sc.state.score, error(sc))
+    # 5. A foul outside the area: after Away's kick-off Home fouls the ball carrier.
+    yield from line_ups(sc)
+    yield from kick_off_pass(sc)
+    sc.press("Away: end the turn")
+    yield "settle"
+    booked = yield from take_ball(sc, Team.HOME, foul=True)
+    s = sc.state
+    assert s.players[booked].yellow == 1 and s.turn is Team.AWAY and s.phase.value == "play", error(sc)
+    sc.screenshot("futboard_foul")
+
+
+def _corner_taker(sc):
+    """The corner: the Away player whose tile passes furthest (the number on its right side)
+    selected, and the corner slot shown nearest Away's most advanced player touched."""
+    tiles = sc.state.players
+    away = [f for f in sc.screen().ids.pitch.figures if f.ref.team is Team.AWAY and not f.goalkeeper]
+    front = min(away, key=lambda f: f.cell[0])
+    for f in sorted(away, key=lambda f: (-tiles[f.ref].tile.pass_ruler, f.ref.number)):
+        tap_figure(sc, f.ref)
+        yield "settle"
+        slots = {tuple(c) for c in sc.screen().ids.pitch.reach}
+        if slots:
+            tap_cell(sc, min(slots, key=lambda c: abs(c[1] - front.cell[1])))
+            yield "settle"
+            return f.ref
+    raise AssertionError("no corner slot shown for any Away player")
+
+
+def play_full_time(sc):
+    """First to two goals (chosen in setup): Home scores, Away scores, Home scores: full time."""
+    yield from setup(sc, **{"Time limit (minutes)": "None", "Goal limit": "2"})
+    yield from line_ups(sc)
+    yield from kick_off_pass(sc)
+    yield from attack(sc, Team.HOME)
+    yield from line_ups(sc)
+    yield from kick_off_pass(sc)
+    yield from attack(sc, Team.AWAY)
+    assert sc.state.score == {Team.HOME: 1, Team.AWAY: 1}, (sc.state.score, error(sc))
+    yield from line_ups(sc)
+    yield from kick_off_pass(sc)
+    yield from attack(sc, Team.HOME)
+    s = sc.state
+    assert s.phase.value == "over" and s.result.winner is Team.HOME, (s.phase, error(sc))
+    sc.screenshot("futboard_full_time")
