@@ -78,10 +78,20 @@ def toss_to_kick_off(sc, home: str = "7", away: str = "3"):
     yield from line_up(sc)
 
 
-def line_up(sc, preset: str = "4-4-2"):
+def line_up(sc, preset: str | None = None):
+    """The panel's line-up button, then a formation (the first offered: a side down to ten
+    men is offered the formations for nine outfield players)."""
+    import re
+
+    from kivy.uix.button import Button
+    from ui_harness import popups, widgets
     sc.press("Line up the teams...")
     yield "settle"
     sc.screenshot("fublet_lineup_popup")
+    if preset is None:
+        offered = [w.text for p in popups() for w in widgets(p) if isinstance(w, Button)
+                   and re.fullmatch(r"\d(-\d)+", w.text)]
+        preset = "4-4-2" if "4-4-2" in offered else offered[-1]
     sc.press(preset)
     yield "settle"
     yield "settle"
@@ -134,6 +144,14 @@ def end_movement(sc):
         s = sc.state
         if s.phase.value not in ("movement", "tactical_movement") or (pending(sc) and head(sc).kind != "action"):
             return
+        if has_button(sc, "Who reached the ball..."):
+            # A transition round the rules could not start alone: the panel names the nearest.
+            sc.press("Who reached the ball...")
+            yield "settle"
+            sc.screenshot("fublet_who_reached")
+            sc.press(next(b for b in button_texts(sc) if " it (" in b and b.endswith("MS)")))
+            yield "settle"
+            continue
         sc.press(first_button(sc, f"{s.turn.label if s.turn else 'Home'}: pass"))
         yield "settle"
 
@@ -201,3 +219,301 @@ def play_first_goal(sc):
                        {"deflect": "no", "catch": "no"}, until=lambda: sc.state.score[Team.AWAY] == 1)
     assert sc.state.score[Team.AWAY] == 1, (sc.state.score, error(sc), pending(sc))
     sc.screenshot("fublet_goal")
+
+
+# --- restarts ------------------------------------------------------------------------------------------------
+
+def request_texts(sc) -> list[str]:
+    """The request lines as the panel shows them (names, not ids)."""
+    return [sc.screen().names.line(r.text) for r in pending(sc)]
+
+
+def numbers_in(text: str) -> list[int]:
+    import re
+    return [int(n) for n in re.findall(r"#(\d+)", text)]
+
+
+def figure(sc, ref):
+    return next(f for f in sc.screen().ids.pitch.figures if f.ref == ref)
+
+
+def nearest_highlighted(sc, cell):
+    cells = {tuple(c) for c in sc.screen().ids.pitch.reach}
+    assert cells, f"nothing highlighted; panel: {button_texts(sc)}; error: {error(sc)}"
+    return min(cells, key=lambda c: (max(abs(c[0] - cell[0]), abs(c[1] - cell[1])), c))
+
+
+def move_away(sc, ref):
+    """A figure the request names is touched, then the highlighted square nearest to him."""
+    here = figure(sc, ref).cell
+    tap_figure(sc, ref)
+    yield "settle"
+    tap_cell(sc, nearest_highlighted(sc, here))
+    yield "settle"
+
+
+def ball_point(sc):
+    pitch = sc.screen().ids.pitch
+    ball = pitch.ball
+    if ball.carrier is not None and any(f.ref == ball.carrier for f in pitch.figures):
+        return figure(sc, ball.carrier).cell
+    if ball.at is not None:
+        return pitch.geometry.cell_at(*ball.at)
+    return (24, 16)
+
+
+def set_up_restart(sc, taker_is_keeper: bool = False, bring_one: bool = False):
+    """A restart made ready as the panel asks: the taker touched, players named by the
+    requests moved to a highlighted square, each positioning step ended, the kicker put by
+    the penalty spot (``bring_one``: at the kicking side's first positioning step, its
+    player nearest the ball moves to the highlighted square nearest it, to receive). Returns
+    when the taker may declare."""
+    brought = not bring_one
+    for _ in range(40):
+        s = sc.state
+        if s.phase.value != "restart" or (s.restart is not None and not _blocked(sc)):
+            return
+        if head(sc) is not None and head(sc).kind == "dice":
+            yield from roll(sc, "10")
+            continue
+        texts = request_texts(sc)
+        team = s.restart.team
+        if has_button(sc, "Choose the taker (touch him)"):
+            sc.press("Choose the taker (touch him)")
+            yield "settle"
+            spot = ball_point(sc)
+            mates = [f for f in sc.screen().ids.pitch.figures if f.ref.team is team and f.goalkeeper == taker_is_keeper]
+            taker = min(mates, key=lambda f: (max(abs(f.cell[0] - spot[0]), abs(f.cell[1] - spot[1])), f.ref.number))
+            tap_figure(sc, taker.ref)
+            yield "settle"
+            continue
+        if has_button(sc, "Put #", startswith=True):
+            sc.press(first_button(sc, "Put #"))
+            yield "settle"
+            continue
+        named = next((t for t in texts if "beyond" in t or "must leave it" in t), None)
+        if named is not None:
+            refs = named_refs(sc, named)
+            assert refs, f"nobody found for {named!r}"
+            yield from move_away(sc, refs[0])
+            continue
+        step = next((b for b in button_texts(sc) if b.endswith(": end this step")), None)
+        if step is not None and not brought and step.startswith(team.label) and s.restart.taker is not None:
+            brought = True
+            spot = ball_point(sc)
+            mates = [f for f in sc.screen().ids.pitch.figures if f.ref.team is team and not f.goalkeeper
+                     and f.ref != s.restart.taker]
+            runner = min(mates, key=lambda f: (max(abs(f.cell[0] - spot[0]), abs(f.cell[1] - spot[1])), f.ref.number))
+            tap_figure(sc, runner.ref)
+            yield "settle"
+            tap_cell(sc, nearest_highlighted(sc, spot))
+            yield "settle"
+            continue
+        if step is not None:
+            sc.press(step)
+            yield "settle"
+            continue
+        raise AssertionError(f"stuck at the restart: {texts}; buttons {button_texts(sc)}; error {error(sc)}")
+    raise AssertionError("the restart never became ready")
+
+
+def named_refs(sc, text: str) -> list:
+    """The figures a request line names ("#4 Kit"), found by number and name as a coach
+    reads them."""
+    import re
+    out = []
+    for number, name in re.findall(r"#(\d+) (\w+)", text):
+        out += [p.ref for p in sc.state.players.values() if p.on_pitch and p.ref.number == int(number)
+                and p.card.name.startswith(name)]
+    return out
+
+
+def _blocked(sc) -> bool:
+    return not any(a.id == "declare" for a in view(sc).actions)
+
+
+def shot_at_goal(sc):
+    """A red square touched (where the ball may go: a shot), then the shot's button and
+    "Shoot" with the form's tokens (a penalty kick has none)."""
+    tap_cell(sc, goal_line(sc))
+    yield "settle"
+    text = next((b for b in button_texts(sc) if b.startswith(("Penalty kick at", "Finalization at", "Long Shot at"))),
+                None)
+    assert text, f"no shot offered: {button_texts(sc)}"
+    sc.press(text)
+    yield "settle"
+    if has_button(sc, "Shoot at the chosen goal-line PS"):
+        sc.press("Shoot at the chosen goal-line PS")
+        yield "settle"
+    assert sc.state.declaration is not None, error(sc)
+
+
+def ball_to(sc, colour: str, pick, with_mate: bool = False):
+    """The ball sent to a square of ``colour`` (chosen by ``pick`` among those shown, one
+    with a teammate in it when ``with_mate``), through the panel's button for it."""
+    cells = tinted(sc, KIND_RGBA[colour])
+    assert cells, f"no {colour} shown; panel: {button_texts(sc)}; error: {error(sc)}"
+    team = sc.state.restart.team if sc.state.restart is not None else sc.state.ball.carrier.team
+    if with_mate:
+        mates = {tuple(f.cell) for f in sc.screen().ids.pitch.figures if f.ref.team is team}
+        cells = cells & mates or cells
+    cell = pick(cells)
+    tap_cell(sc, cell)
+    yield "settle"
+    words = {"short_pass": "Short pass", "long_pass": "Long pass", "cross": "Cross"}[colour]
+    sc.press(first_button(sc, words))
+    yield "settle"
+    assert sc.state.declaration is not None, error(sc)
+
+
+def nearest(point):
+    return lambda cells: min(cells, key=lambda c: (max(abs(c[0] - point[0]), abs(c[1] - point[1])), c))
+
+
+def engage(sc, defending: Team):
+    """In the Movement phase a defender shown a tackle square (orange) moves there and tackles."""
+    for f in sorted(sc.screen().ids.pitch.figures, key=lambda f: f.ref.number):
+        if f.ref.team is not defending or f.goalkeeper:
+            continue
+        tap_figure(sc, f.ref)
+        yield "settle"
+        orange = tinted(sc, KIND_RGBA["tackle"])
+        if orange:
+            sc.screenshot("fublet_tackle_shown")
+            tap_cell(sc, min(orange))
+            yield "settle"
+            sc.press(first_button(sc, "Move next to #"))
+            yield "settle"
+            return f.ref
+        tap_figure(sc, f.ref)
+        yield "settle"
+    raise AssertionError(f"no {defending.label} player is shown a tackle; error {error(sc)}")
+
+
+def face_towards(sc, team_passing: Team, step) -> str:
+    """The scatter die's face that sends the ball one PS along ``step`` (the die the coach
+    rolls: the test chooses which number it shows)."""
+    from companion.board import scatter_step
+    defending = team_passing.other
+    high = sc.state.options.home_defends_low == (defending is Team.AWAY)
+    return str(next(f for f in range(1, 9) if scatter_step(f, high) == step))
+
+
+def out_over_touch_line(sc, team: Team):
+    """Of the shown squares, one on a touch line, and the die face that sends the ball over it."""
+    def pick(cells):
+        rows = sc.state.components.board.ps_rows * 2
+        cell = min(cells, key=lambda c: (min(c[1], rows - 1 - c[1]), c))
+        pick.face = face_towards(sc, team, (0, -1) if cell[1] < rows // 2 else (0, 1))
+        return cell
+    return pick
+
+
+def play_restarts(sc):
+    """One match through every restart: a penalty (a tackle in the box that fouls), the
+    kick-off after its goal, a corner (a save over the bar), a goal kick (a cross out over
+    the goal line), a throw-in (a long pass out over the touch line), a free kick (a missed
+    shot) against a wall."""
+    yield from toss_to_kick_off(sc)
+    yield from kick_off(sc)
+    until_declaration = lambda: sc.state.phase.value in ("declaration", "restart", "kick_off")  # noqa: E731
+    # A penalty: Away runs into Home's box; a Home defender tackles him there and fails (99)
+    # against a good dribble (05): a foul, the penalty kick chosen.
+    for _ in range(3):
+        yield from run_forward(sc)
+        if sc.state.players[sc.state.ball.carrier].ms[0] < 8:   # in the box
+            break
+        yield from play_on(sc, {"*": "10"}, until=until_declaration)
+    while sc.state.phase.value == "movement" and sc.state.turn is Team.AWAY:
+        sc.press("Away: pass")
+        yield "settle"
+    yield from engage(sc, Team.HOME)
+    yield from play_on(sc, {"dribbling": "05", "tackle": "99", "*": "10"}, {"fouls": "Penalty kick"},
+                       until=until_declaration)
+    s = sc.state
+    assert s.phase.value == "restart" and s.restart.kind.value == "penalty_kick", (s.phase, error(sc))
+    sc.screenshot("fublet_penalty")
+    yield from set_up_restart(sc)
+    sc.screenshot("fublet_penalty_ready")
+    yield from shot_at_goal(sc)
+    yield from play_on(sc, {"finalization": "05", "penalty kick save": "95", "*": "10"},
+                       until=lambda: sc.state.score[Team.AWAY] == 1)
+    assert sc.state.score[Team.AWAY] == 1, (sc.state.score, error(sc))
+    # The kick-off after the goal (Home); Home runs into Away's half and shoots: the keeper
+    # saves (10 against 05), no catch, the scatter over the bar (face 1): a corner for Home.
+    assert sc.state.phase.value == "kick_off", (sc.state.phase, error(sc))
+    yield from line_up(sc)
+    yield from kick_off(sc)
+    for _ in range(3):
+        if tinted(sc, KIND_RGBA["shot"]):
+            break
+        yield from run_forward(sc)
+        yield from play_on(sc, {"*": "10"}, until=until_declaration)
+    yield from shot_at_goal(sc)
+    yield from play_on(sc, {"long shot": "05", "finalization": "05", "save by": "10", "scatter": "1", "*": "10"},
+                       {"catch": "No", "deflect": "None"}, until=until_declaration)
+    s = sc.state
+    assert s.phase.value == "restart" and s.restart.kind.value == "corner_kick", (s.phase, error(sc))
+    sc.screenshot("fublet_corner")
+    yield from set_up_restart(sc)
+    sc.screenshot("fublet_corner_ready")
+    # The corner crossed to the box's square nearest the corner; it fails (99), the scatter
+    # (2 PS towards the goal line) takes it out: a goal kick for Away.
+    corner = ball_point(sc)
+    yield from ball_to(sc, "cross", lambda cells: max(cells, key=lambda c: (c[0], -abs(c[1] - corner[1]))))
+    yield from play_on(sc, {"cross": "99", "scatter": face_towards(sc, Team.HOME, (1, 0)), "*": "10"},
+                       until=until_declaration)
+    s = sc.state
+    assert s.phase.value == "restart" and s.restart.kind.value == "goal_kick", (s.phase, error(sc))
+    sc.screenshot("fublet_goal_kick")
+    yield from set_up_restart(sc, taker_is_keeper=True)
+    # The goal kick: a long pass to a touch line's square; it fails, the scatter crosses the
+    # touch line: a throw-in for Home.
+    touch = out_over_touch_line(sc, Team.AWAY)
+    yield from ball_to(sc, "long_pass", touch)
+    yield from play_on(sc, {"long pass": "99", "scatter": touch.face, "*": "10"}, until=until_declaration)
+    s = sc.state
+    assert s.phase.value == "restart" and s.restart.kind.value == "throw_in", (s.phase, error(sc))
+    sc.screenshot("fublet_throw_in")
+    yield from set_up_restart(sc, bring_one=True)
+    # The throw-in (a short pass) to the blue square with a teammate, else the nearest the goal.
+    yield from ball_to(sc, "short_pass", lambda cells: towards_goal_for(sc, Team.HOME, cells), with_mate=True)
+    yield from play_on(sc, {"short pass": "05", "*": "10"}, until=until_declaration)
+    s = sc.state
+    assert s.phase.value == "declaration", (s.phase, error(sc))
+    sc.screenshot("fublet_after_throw_in")
+    # A missed shot (99): a free kick for the other side, against a wall of two.
+    shooter = s.ball.carrier.team
+    for _ in range(4):
+        if tinted(sc, KIND_RGBA["shot"]) or sc.state.phase.value != "declaration":
+            break
+        yield from run_forward(sc)
+        yield from play_on(sc, {"*": "10"}, until=until_declaration)
+    assert sc.state.ball.carrier is not None and sc.state.ball.carrier.team is shooter, error(sc)
+    yield from shot_at_goal(sc)
+    yield from play_on(sc, {"long shot": "99", "finalization": "99", "*": "10"}, {"deflect": "None"},
+                       until=until_declaration)
+    s = sc.state
+    assert s.phase.value == "restart" and s.restart.kind.value == "free_kick", (s.phase, error(sc))
+    sc.screenshot("fublet_free_kick")
+    sc.press("Set a wall...")
+    yield "settle"
+    for f in sorted(sc.screen().ids.pitch.figures, key=lambda f: f.ref.number):
+        if f.ref.team is shooter and not f.goalkeeper and len(sc.screen().picked) < 2:
+            tap_figure(sc, f.ref)
+            yield "settle"
+    sc.screenshot("fublet_wall")
+    sc.press("Set the wall")
+    yield "settle"
+    assert sc.state.restart.wall, error(sc)
+    yield from set_up_restart(sc)
+    kicker = shooter.other
+    yield from ball_to(sc, "short_pass", lambda cells: towards_goal_for(sc, kicker, cells), with_mate=True)
+    yield from play_on(sc, {"short pass": "05", "*": "10"}, until=until_declaration)
+    assert sc.state.phase.value == "declaration", (sc.state.phase, error(sc))
+    sc.screenshot("fublet_after_free_kick")
+
+
+def towards_goal_for(sc, team: Team, cells):
+    attacks_high = sc.state.options.home_defends_low == (team is Team.HOME)
+    return max(cells, key=lambda c: (c[0] if attacks_high else -c[0], c))

@@ -27,7 +27,7 @@ from ..teams import PlayerRef
 from . import commands as c
 from . import queries as q
 from .components import Action, Skill
-from .model import FREE_KICK_DISTANCE_MS, FubletState, Phase, RestartKind, RoundKind, ShotPlan
+from .model import FREE_KICK_DISTANCE_MS, FubletState, Phase, RestartKind, RoundKind, ShotPlan, Status
 from .open_actions import open_actions
 from .restarts import in_penalty_area, kicker_off_the_spot, too_close
 from .rules import FubletRules
@@ -101,6 +101,11 @@ def start_ps(s: FubletState, player: PlayerRef) -> Square | None:
     return q.ps_of(s, player)
 
 
+def penalty_kick(s: FubletState) -> bool:
+    """A penalty kick is being taken (its shot has no shot-on-goal tokens)."""
+    return s.phase is Phase.RESTART and s.restart is not None and s.restart.kind is RestartKind.PENALTY
+
+
 def ball_targets(s: FubletState, action: Action | None = None) -> tuple[Target, ...]:
     """Every place the declarer may send the ball (or run with it) now, by action; only
     ``action``'s when given. Empty when nobody may declare or where the ball starts is
@@ -126,8 +131,9 @@ def ball_targets(s: FubletState, action: Action | None = None) -> tuple[Target, 
                         out.append(Target(PASS_KINDS[act], ps, "PS", cmd, words, act))
         elif act.is_shot:
             end = q.attacked_end(s, player.team)
+            plan = None if penalty_kick(s) else PLAIN_SHOT   # a penalty kick uses no tokens
             for ps in b.area_squares(f"goal_line_{end}"):
-                cmd = c.Declare(player, act, target_ps=ps, shot=PLAIN_SHOT)
+                cmd = c.Declare(player, act, target_ps=ps, shot=plan)
                 if accepted(s, cmd):
                     out.append(Target("shot", ps, "PS", cmd, f"{act.label.lower()} at goal", act))
         elif act is Action.KEEP_AND_RUN:
@@ -195,6 +201,33 @@ def volley_targets(s: FubletState, player: PlayerRef) -> tuple[Target, ...]:
         if accepted(s, cmd):
             out.append(Target("volley", ps, "PS", cmd, "volley at goal"))
     return tuple(out)
+
+
+def nearest_to_ball(s: FubletState) -> tuple[tuple[PlayerRef, ...], int] | None:
+    """A transition round the rules could not start alone (a figure's place unknown, such
+    as a corner's or a throw-in's taker outside the field): of the figures whose places are
+    known, those nearest the loose ball and the MS they run, as the rules count it
+    (``flow.begin_transition``: the nearest MS of the ball's PS; stunned and injured players
+    do not run). None when the ball's PS or every place is unknown."""
+    ps = s.ball.ps
+    if ps is None or s.ball.carrier is not None:
+        return None
+    b = q.board(s)
+    dist = {p.ref: b.ms_to_ps_distance(p.ms, ps) for p in q.on_pitch(s)
+            if p.ms is not None and not p.injured and p.status is not Status.STUNNED}
+    if not dist:
+        return None
+    best = min(dist.values())
+    return tuple(sorted((r for r, d in dist.items() if d == best), key=lambda r: (r.team.value, r.number))), best
+
+
+def reach_distance(s: FubletState, players) -> int:
+    """The MS the named players ran to the loose ball (the nearest of them), 1 when their
+    places are not known."""
+    ps = s.ball.ps
+    b = q.board(s)
+    known = [b.ms_to_ps_distance(s.players[r].ms, ps) for r in players if s.players[r].ms is not None]
+    return min(known) if known and ps is not None else 1
 
 
 # --- a figure -------------------------------------------------------------------------------------

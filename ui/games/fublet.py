@@ -24,6 +24,7 @@ from companion.sightings import Sighting
 from companion.teams import PlayerRef, Team
 from companion.view import Summary
 
+from .. import theme
 from ..autoflow import expect
 from ..widgets.keypad import TOUCH, button, wrap_label
 from ..widgets.steady import button_room, legend
@@ -77,7 +78,16 @@ class FubletFace(Face):
 
     def ball(self, state: Any, board: GridBoard) -> BallMark:
         ball = state.ball
+        r = state.restart
         if ball.carrier is not None:
+            carrier = state.players.get(ball.carrier)
+            if carrier is not None and carrier.ms is None and r is not None and board is not None:
+                # A corner's or a throw-in's taker stands outside the field: the ball is drawn
+                # on its spot, where the coach put it.
+                if r.spot_ms is not None:
+                    return BallMark(at=board.ms_center_mm(r.spot_ms))
+                if r.spot_ps is not None:
+                    return BallMark(at=board.ps_center_mm(r.spot_ps))
             return BallMark(carrier=ball.carrier)
         if ball.ps is None or board is None:
             return BallMark()
@@ -146,12 +156,23 @@ class FubletFace(Face):
             add(wrap_label("Declare an action, or touch a coloured square on the board:", 15))
             add(legend(self.legend_items(screen, view),
                        hint=f"Select #{who.number} (he has the ball) to see where it may go." if who else ""))
+            possible = {t.action for t in self._ball_targets(state, None)}
+            if Action.KEEP_AND_RUN in possible:
+                possible.add(Action.SPEED_DRIBBLING)
             for action in Action:
-                add(button(action.label, lambda a=action: self._start_declaring(screen, a)))
+                if action in possible:
+                    add(button(action.label, lambda a=action: self._start_declaring(screen, a)))
+                else:   # shown, greyed, with the reason: nothing to tap into a dead end
+                    off = button(f"{action.label}: {self._closed(state, action, short=True)}", lambda: None)
+                    off.disabled = True
+                    add(off)
         if "pass" in open_:
             if state.round_kind is not None and state.round_kind.value == "transition" \
                     and state.phase is Phase.MOVEMENT:
                 add(wrap_label("Transition round: zone movements only (free).", 15))
+            elif state.phase in (Phase.MOVEMENT, Phase.TACTICAL_MOVEMENT):
+                add(legend(self.move_legend(screen, view), rows=1,
+                           hint="Select a player to see where he may move."))
             for a in open_["pass"]:
                 add(button(f"{a.team.label}: pass", lambda t=a.team: screen.submit(c.PassTurn(t))))
         if "offside" in open_:
@@ -211,8 +232,13 @@ class FubletFace(Face):
             screen.submit(c.Volley(player, self._shot_plan(screen.form), target_ps=ps))
 
     def marked(self, screen: Any, view: Any) -> list:
-        """The two squares by the penalty spot while a penalty's kicker is placed."""
+        """The figures picked in a form (a wall, an offside trap, who reached the ball, the
+        opponents a dribble challenges); the two squares by the penalty spot while a
+        penalty's kicker is placed."""
         state = view.state if view is not None else None
+        if state is not None and screen.mode and screen.picked:
+            return [state.players[r].ms for r in screen.picked if r in state.players
+                    and state.players[r].ms is not None]
         r = getattr(state, "restart", None)
         if state is None or state.phase is not Phase.RESTART or r is None or r.kind is not RestartKind.PENALTY:
             return []
@@ -331,15 +357,32 @@ class FubletFace(Face):
             screen.submit(c.Declare(carrier, Action.SPEED_DRIBBLING, target_ms=ms, opponents=tuple(screen.picked)))
 
     @staticmethod
-    def _closed(state: Any, action: Action) -> str:
+    def _closed(state: Any, action: Action, short: bool = False) -> str:
         """Why an action has no place open to it now, and what to do instead."""
         who = ft.declarer(state)
         if who is None:
-            return f"{action.label}: nobody may declare now."
-        probe = c.Declare(who, action, target_ps=ft.start_ps(state, who), shot=ft.PLAIN_SHOT) \
+            return "nobody may declare now" if short else f"{action.label}: nobody may declare now."
+        plan = None if ft.penalty_kick(state) else ft.PLAIN_SHOT
+        probe = c.Declare(who, action, target_ps=ft.start_ps(state, who), shot=plan) \
             if not action.is_run else c.Declare(who, action, target_ms=(0, 0), opponents=(who,))
         reason = ft.why(state, probe) or "no place on the board takes it"
+        if short:
+            return f"not now ({reason})"
         return f"{action.label} is not possible now: {reason}. Cancel and choose another action."
+
+    def move_legend(self, screen: Any, view: Any) -> list[tuple[str, tuple]]:
+        """The movement phases' colours for the selected figure: where he may move, where
+        a move would tackle the ball carrier."""
+        sel = screen.selected
+        if sel is None or view.state is None:
+            return []
+        found = self._figure_targets(view.state, sel)
+        items = []
+        if any(t.kind in ("move", "tactical_move") for t in found):
+            items.append(("Move", KIND_RGBA["run"]))
+        if any(t.kind == "tackle" for t in found):
+            items.append(("Move and tackle", KIND_RGBA["tackle"]))
+        return items
 
     def _declare(self, screen: Any, view: Any, ps, ms) -> None:
         carrier = view.state.ball.carrier
@@ -348,7 +391,9 @@ class FubletFace(Face):
             screen.reset()
             return
         if action in PS_ACTIONS and action.is_shot:
-            command = c.Declare(carrier, action, target_ps=ps, shot=self._shot_plan(screen.form))
+            # A penalty kick has no shot-on-goal tokens ("shot-on-goal tokens are not used").
+            plan = None if ft.penalty_kick(view.state) else self._shot_plan(screen.form)
+            command = c.Declare(carrier, action, target_ps=ps, shot=plan)
         elif action.is_pass:
             command = c.Declare(carrier, action, target_ps=ps)
         else:
@@ -396,7 +441,10 @@ class FubletFace(Face):
                 add(wrap_label(self._closed(state, action), 17, bold=True, colour=(1, 0.75, 0.6, 1)))
             if open_here:
                 add(legend(self.legend_items(screen, view), rows=1))
-            if action.is_shot and open_here:
+            if action.is_shot and open_here and ft.penalty_kick(state):
+                add(wrap_label("A penalty kick uses no shot-on-goal tokens: touch the goal-line PS it goes to.",
+                               theme.SMALL_SP))
+            elif action.is_shot and open_here:
                 if chosen is not None:
                     self._shot_controls(screen, add, "Shoot at the chosen goal-line PS",
                                         lambda: self._declare(screen, view, chosen, None))
@@ -408,7 +456,9 @@ class FubletFace(Face):
             here = [t for t in self._ball_targets(state, None) if cell in t.cells(state)]
             add(wrap_label("The ball to this square:", 17, bold=True))
             for t in here:
-                if t.kind == "shot":
+                if t.kind == "shot" and ft.penalty_kick(state):
+                    add(button("Penalty kick at this goal-line PS", lambda t=t: screen.submit(t.command)))
+                elif t.kind == "shot":
                     add(button(f"{t.action.label} at this goal-line PS...", lambda t=t: self._start_shot_at(screen, t)))
                 elif t.kind == "run":
                     add(button(f"Keep And Run here ({t.words.rsplit(', ', 1)[-1]})",
@@ -452,8 +502,19 @@ class FubletFace(Face):
             call.disabled = len(screen.picked) < 2
             add(call)
         elif mode == "reach":
-            add(wrap_label("Touch who reached the loose ball.", 17, bold=True))
-            add(button("Confirm", lambda: screen.submit(c.ReachBall(tuple(screen.picked), 1))))
+            nearest = ft.nearest_to_ball(state)
+            if nearest is not None:
+                who, far = nearest
+                names = " and ".join(f"#{r.number}" for r in who)
+                add(wrap_label(f"Nearest to the ball of the figures on the board: {names}, {far} MS away.", 17,
+                               bold=True))
+                add(button(f"{names} reach{'es' if len(who) == 1 else ''} it ({far} MS)",
+                           lambda w=who, d=far: screen.submit(c.ReachBall(w, max(1, d)))))
+            add(wrap_label("Or touch who reached the loose ball, then Confirm.", 17))
+            confirm = button("Confirm", lambda: screen.submit(c.ReachBall(
+                tuple(screen.picked), max(1, ft.reach_distance(state, screen.picked)))))
+            confirm.disabled = not screen.picked
+            add(confirm)
         elif mode == "sub_off":
             add(wrap_label("Substitution: touch the player coming off.", 17, bold=True))
         elif mode == "sub_on":
