@@ -186,9 +186,5 @@ def instead(targets: tuple[Target, ...]) -> str:
 
 def refusal(s: FutboardState, command: Command, targets: tuple[Target, ...]) -> str:
     """A refused touch said whole: what was asked, why not, what would be taken."""
-    reason = why(s, command)
-    if reason is None and s.phase is Phase.LINEUP:
-        reason = ("before the kick-off each side stands in its own field (the kicking side's player with the ball "
-                  "in the centre circle)")
-    reason = reason or "the rules do not take it now"
+    reason = why(s, command) or "the rules do not take it now"
     return f"{asked(command)}: not possible, {reason}. {instead(targets)}"
