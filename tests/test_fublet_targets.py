@@ -89,7 +89,7 @@ def test_a_refused_pass_says_what_was_asked_why_not_and_what_is_taken():
     n = grid_distance(start, far)
     assert text.startswith(f"Short Pass by away#8 to that PS ({n} PS away): not possible, a short pass travels 1 "
                            f"to 6 PS; this one is {n}.")
-    assert f"Touch one of the {len(shorts)} highlighted PS (short pass)" in text
+    assert "Touch a highlighted PS (short pass)" in text
     assert text.endswith("to reach that PS declare long pass.")
 
 

@@ -79,6 +79,13 @@ def button_texts(sc) -> list[str]:
     return [w.text for w in widgets(sc.screen().ids.panel) if isinstance(w, Button) and not w.disabled and w.text]
 
 
+def about_to_press(sc, text: str) -> dict[str, tuple[float, float]]:
+    """The button scrolled into view as a finger would (the panel may be taller than the
+    screen), then where every panel button stands: what ``steady`` compares after the press."""
+    sc.scroll_to(sc.button(text))
+    return panel_buttons(sc)
+
+
 def steady(sc, before: dict, what: str) -> None:
     """The buttons there before and after ``what`` did not move (nothing under a finger)."""
     after = panel_buttons(sc)

@@ -171,17 +171,28 @@ def play_on(sc, rolls: dict[str, str], choices: dict[str, str] | None = None, un
         if req.kind == "dice":
             digits = next((d for key, d in rolls.items() if key != "*" and key.lower() in req.text.lower()),
                           rolls.get("*"))
-            assert digits is not None, f"no roll planned for {req.text!r}"
+            if digits is None:   # each side its own number: a challenge is never tied
+                digits = "10" if req.text.startswith("Home") else "20" if req.text.startswith("Away") else "4"
             sc.log.append(f"roll {digits} for {req.text[:60]}")
             yield from roll(sc, digits)
         elif req.kind == "choice":
             option = next((o for key, o in choices.items() if key.lower() in req.text.lower()), None)
-            assert option is not None, f"no answer planned for {req.text!r}: {button_texts(sc)}"
+            if option is None:   # what a newcomer does with a question he did not expect: the first answer
+                option = _choice_buttons(sc)[0]
+            sc.log.append(f"answer {option} to {req.text[:60]}")
             yield from answer(sc, option)
         elif sc.state.phase.value in ("movement", "tactical_movement"):
             yield from end_movement(sc)
         else:
             return
+
+
+def _choice_buttons(sc) -> list[str]:
+    """The answer buttons, top first (as read)."""
+    where = panel_buttons(sc)
+    texts = [b for b in button_texts(sc) if b not in ("Substitution...",) and not b.startswith("Rulebook")]
+    assert texts, f"a question with no answer button: {request_texts(sc)}"
+    return sorted(texts, key=lambda t: (-where[t][1], where[t][0]))
 
 
 def goal_line(sc):
@@ -197,6 +208,30 @@ def play_first_goal(sc):
     sc.screenshot("fublet_lined_up")
     yield from kick_off(sc)
     sc.screenshot("fublet_declaration")
+    # The player with the ball selected: his runs join the colours; no button moves.
+    before = panel_buttons(sc)
+    tap_figure(sc, sc.state.ball.carrier)
+    yield "settle"
+    steady(sc, before, "selecting the ball carrier")
+    sc.screenshot("fublet_carrier_selected")
+    tap_figure(sc, sc.state.ball.carrier)
+    yield "settle"
+    # A wrong touch: a short pass to a square not highlighted. Nothing is sent; the words say
+    # what was asked, why not, and what is taken; the form stays open.
+    sc.press("Short Pass")
+    yield "settle"
+    shown = highlighted(sc)
+    assert shown, "a short pass shows no square"
+    far = max(((c, r) for c in range(48) for r in range(32) if (c, r) not in shown),
+              key=lambda cell: abs(cell[0] - carrier_ms(sc)[0]))
+    tap_any_cell(sc, far)
+    yield "settle"
+    said = sc.screen().error_text
+    assert sc.state.declaration is None and sc.screen().mode == "target", error(sc)
+    assert "not possible" in said and "a short pass travels 1 to 6 PS" in said and "highlighted PS" in said, said
+    sc.screenshot("fublet_refused_pass")
+    sc.press("Cancel")
+    yield "settle"
     for _ in range(4):   # runs towards the goal until a shot is shown
         if tinted(sc, KIND_RGBA["shot"]):
             break
@@ -517,3 +552,85 @@ def play_restarts(sc):
 def towards_goal_for(sc, team: Team, cells):
     attacks_high = sc.state.options.home_defends_low == (team is Team.HOME)
     return max(cells, key=lambda c: (c[0] if attacks_high else -c[0], c))
+
+
+# --- a whole match -------------------------------------------------------------------------------------------
+
+def long_ball(sc):
+    """A coach playing out time: the ball to the violet square furthest ahead (a teammate's
+    if one stands in one), else the blue one, from the panel's button for it."""
+    s = sc.state
+    team = s.restart.team if s.phase.value == "restart" and s.restart is not None else s.ball.carrier.team
+    for colour in ("long_pass", "short_pass"):
+        if tinted(sc, KIND_RGBA[colour]):
+            yield from ball_to(sc, colour, lambda cells: towards_goal_for(sc, team, cells), with_mate=True)
+            return
+    raise AssertionError(f"no pass shown: {button_texts(sc)}; {error(sc)}")
+
+
+def pick_boards(sc):
+    """Before a half: each coach touches the first tactical board offered."""
+    names = {tb.name for tb in sc.state.components.tactical_boards}
+    for _ in range(2):
+        if sc.state.phase.value != "board_pick":
+            return
+        where = panel_buttons(sc)
+        offered = sorted((b for b in button_texts(sc) if b in names), key=lambda t: -where[t][1])
+        sc.press(offered[0])
+        yield "settle"
+
+
+def play_time(sc, until, rounds: int = 40):
+    """Rounds of long balls until ``until()``: each declaration a pass (the rules' pace sets
+    the minutes: a long pass of 12 PS is the most the stopwatch moves in a round), each
+    restart made ready and passed the same way, each question answered as it comes."""
+    stop = lambda: until() or sc.state.phase.value in ("declaration", "restart", "kick_off", "board_pick",  # noqa
+                                                           "shootout", "over")
+    for _ in range(rounds):
+        if until():
+            return
+        phase = sc.state.phase.value
+        if phase == "board_pick":
+            yield from pick_boards(sc)
+        elif phase == "kick_off":
+            yield from line_up(sc)
+            yield from kick_off(sc)
+        elif phase == "restart":
+            yield from set_up_restart(sc, taker_is_keeper=sc.state.restart.kind.value == "goal_kick")
+            yield from long_ball(sc)
+        elif phase == "declaration":
+            yield from long_ball(sc)
+        yield from play_on(sc, {}, {"ball control": "Ball control", "catch": "No", "deflect": "None",
+                                    "volley": "Aerial dispute"}, until=stop, limit=40)
+    assert until(), f"not there after {rounds} rounds: {sc.state.phase}, minute {sc.state.minute}; {error(sc)}"
+
+
+def play_full_time(sc):
+    """From the toss to the final whistle: no goal in the two halves nor in extra time (long
+    balls run the stopwatch out), then the shoot-out, Home scoring and Away missing."""
+    yield from toss_to_kick_off(sc)
+    yield from kick_off(sc)
+    yield from play_time(sc, lambda: sc.state.phase.value in ("shootout", "over"), rounds=80)
+    s = sc.state
+    assert s.phase.value == "shootout" and s.score == {Team.HOME: 0, Team.AWAY: 0}, (s.phase, s.score, error(sc))
+    sc.screenshot("fublet_shootout")
+    for _ in range(12):
+        s = sc.state
+        if s.phase.value == "over":
+            break
+        team = s.turn
+        hint_before = panel_buttons(sc)
+        taker = next(p.ref for p in sorted(s.players.values(), key=lambda p: -p.ref.number)
+                     if p.on_pitch and p.ref.team is team and not p.goalkeeper
+                     and not any(k.kicker == p.ref for k in s.shootout))
+        tap_figure(sc, taker)
+        yield "settle"
+        steady(sc, hint_before, "selecting the penalty taker")
+        sc.press(f"Penalty by #{taker.number}")
+        yield "settle"
+        yield from play_on(sc, {"finalization": "05" if team is Team.HOME else "99", "*": "95"},
+                           until=lambda: not pending(sc) or head(sc).kind != "dice")
+    s = sc.state
+    assert s.phase.value == "over" and s.result.winner is Team.HOME and s.result.decided_by == "shoot-out", \
+        (s.phase, s.result, error(sc))
+    sc.screenshot("fublet_full_time")

@@ -174,8 +174,8 @@ def play(scenario):
 # the kick-off again, a corner from equal rolls, the goalkeeper's ball after a miss, a penalty
 # from a foul in the area, a foul outside it), ``full_time`` (first to 2 goals, chosen in setup).
 
-from ui_newcomer import (button_texts, first_button, has_button, panel_buttons, steady,  # noqa: E402
-                         tap_cell, tap_figure, tinted)
+from ui_newcomer import (about_to_press, button_texts, first_button, has_button, panel_buttons,  # noqa: E402
+                         steady, tap_cell, tap_figure, tinted)
 
 from ui.games.futboard.face import KIND_RGBA  # noqa: E402
 
@@ -308,7 +308,7 @@ def play_first_goal(sc):
     assert s.options.time_limit_min == 20, s.options
     yield from line_ups(sc)
     # The tap: "Start the clock", then the kick-off where it was a moment ago.
-    before = panel_buttons(sc)
+    before = about_to_press(sc, "Start the clock")
     sc.screenshot("futboard_before_clock")
     sc.press("Start the clock")
     yield "settle"
@@ -317,8 +317,24 @@ def play_first_goal(sc):
     sc.screenshot("futboard_clock_started")
     kick_off_button = first_button(sc, "Kick off: #")
     assert before[kick_off_button] == panel_buttons(sc)[kick_off_button], "the kick-off button moved"
+    # A wrong touch first: the kick-off to a player the ruler does not reach. Nothing is sent;
+    # the words name the receivers the rules take.
+    sc.press(first_button(sc, "Kick off: #"))
+    yield "settle"
+    blue = tinted(sc, KIND_RGBA["pass"])
+    wrong = next(f.ref for f in sorted(sc.screen().ids.pitch.figures, key=lambda f: f.ref.number)
+                 if f.ref.team is Team.HOME and not f.goalkeeper and tuple(f.cell) not in blue
+                 and f.ref != sc.screen().action)
+    tap_figure(sc, wrong)
+    yield "settle"
+    said = sc.screen().error_text
+    assert sc.state.phase.value == "lineup" and sc.screen().mode == "pass", error(sc)
+    assert "not possible" in said and "Passes go to #" in said, said
+    sc.screenshot("futboard_refused_pass")
+    sc.press("Cancel")
+    yield "settle"
     yield from kick_off_pass(sc, "futboard_kick_off_receivers")
-    before = panel_buttons(sc)
+    before = about_to_press(sc, "Pause the clock")
     sc.press("Pause the clock")
     yield "settle"
     steady(sc, before, "Pause the clock")

@@ -385,7 +385,7 @@ def instead(s: FubletState, targets: tuple[Target, ...], command: Command) -> st
         return "Nothing like it is open now: see the buttons for what is."
     kinds = sorted({t.kind for t in targets}, key=list(KIND_WORDS).index)
     unit = targets[0].unit
-    out = f"Touch one of the {len(targets)} highlighted {unit} ({', '.join(KIND_WORDS[k].lower() for k in kinds)})"
+    out = f"Touch a highlighted {unit} ({', '.join(KIND_WORDS[k].lower() for k in kinds)})"
     if isinstance(command, c.Declare) and command.target_ps is not None:
         other = [t for t in ball_targets(s) if t.place == command.target_ps and t.action != command.action]
         if other:

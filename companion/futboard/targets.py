@@ -181,7 +181,7 @@ def instead(targets: tuple[Target, ...]) -> str:
     passes = [t for t in targets if t.kind == "pass"]
     if passes and len(passes) == len(targets):
         return "Passes go to " + ", ".join(t.words.removeprefix("pass to ") for t in passes) + " (highlighted)."
-    return f"Touch one of the {len(targets)} highlighted spaces ({', '.join(KIND_WORDS[k].lower() for k in kinds)})."
+    return f"Touch a highlighted space ({', '.join(KIND_WORDS[k].lower() for k in kinds)})."
 
 
 def refusal(s: FutboardState, command: Command, targets: tuple[Target, ...]) -> str:

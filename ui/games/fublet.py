@@ -97,11 +97,15 @@ class FubletFace(Face):
     # --- panels --------------------------------------------------------------------------------
     def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
         shoot = summary.shootout
-        extra = f"  ({shoot[0]}-{shoot[1]} pens)" if shoot is not None else ""
         turn = summary.turn
         kind = " (transition)" if turn is not None and turn.step == "transition" else ""
         clock = summary.clock
-        return Scoreboard(scoreline(summary) + extra, f"{clock.minute or 0}'  {clock.period}",
+        clock_text = f"{clock.minute or 0}'  {clock.period}"
+        if shoot is not None:
+            # The shoot-out's score beside the clock, not after the teams' names: the away
+            # team's name is never cut to make room for it.
+            clock_text = f"Pens {shoot[0]}-{shoot[1]}" + ("  full time" if summary.result is not None else "")
+        return Scoreboard(scoreline(summary), clock_text,
                           f"Round {summary.round or 0}{kind}: {summary.phase.replace('_', ' ')}")
 
     def bars(self, summary: Summary) -> list[BarSpec]:
@@ -134,7 +138,7 @@ class FubletFace(Face):
         for a in view.actions:
             open_.setdefault(a.id, []).append(a)
         if not view.pending:
-            add(wrap_label("Nothing pending." if state.phase is not Phase.OVER else "The match is over.", 18))
+            add(wrap_label("Nothing pending." if state.phase is not Phase.OVER else self._final(view.summary), 18))
         for a in open_.get("board", ()):
             taken = set(state.boards.values())
             for tb in state.components.tactical_boards:
@@ -205,6 +209,18 @@ class FubletFace(Face):
                 add(button_room(f"Select the next {a.team.label} penalty taker (a figure or his card)."))
         if "substitute" in open_:
             add(button("Substitution...", lambda: screen.set_mode("sub_off")))
+
+    @staticmethod
+    def _final(summary: Summary) -> str:
+        """The final whistle in words: who won, and how."""
+        r = summary.result
+        if r is None:
+            return "The match is over."
+        if r.winner is None:
+            return f"Full time: a draw, {r.home}-{r.away}."
+        name = summary.teams[0 if r.winner is Team.HOME else 1]
+        how = f" on penalties ({summary.shootout[0]}-{summary.shootout[1]})" if summary.shootout else ""
+        return f"Full time: {name} win{how}, {r.home}-{r.away}."
 
     def choice_button(self, screen: Any, view: Any, request: Any, option: str) -> Any | None:
         """A volley is a shot: its button opens the shot's tokens (then the volley is sent);

@@ -16,11 +16,13 @@ LEGEND_ROW = dp(30)
 
 
 def button_room(text: str, colour=(0.85, 0.85, 0.85, 1), bold: bool = False) -> Label:
-    """A hint exactly as tall as the panel button it stands in for (one or two lines): when
-    the button comes (a figure selected), nothing under it moves."""
+    """A hint as tall as the panel button it stands in for (two lines fit): when the button
+    comes (a figure selected), nothing under it moves. A longer hint grows, as a button with
+    a long text does, rather than spill out of its room."""
     lab = Label(text=text, font_size=sp(theme.SMALL_SP), color=colour, bold=bold, size_hint_y=None, height=TOUCH,
                 halign="left", valign="middle")
-    lab.bind(width=lambda *_: setattr(lab, "text_size", (lab.width, None)))
+    lab.bind(width=lambda *_: setattr(lab, "text_size", (lab.width, None)),
+             texture_size=lambda *_: setattr(lab, "height", max(TOUCH, lab.texture_size[1] + dp(6))))
     return lab
 
 
