@@ -452,3 +452,56 @@ def test_the_kick_off_waits_for_legal_line_ups_and_the_clock_for_a_time_limit(mo
     lined_up(m)
     _texts, buttons, _ = panel_texts(face, m, monkeypatch)
     assert "Kick off: #9 passes..." in buttons
+
+
+# --- nothing moves under a finger; a refused touch said (issue 29) ---------------------------------------
+
+def request_and_panel(face, m, monkeypatch, **screen) -> list[str]:
+    """What the panel holds from the top: the requests' lines (as the live screen adds them),
+    then the face's."""
+    texts, _buttons, _fake = panel_texts(face, m, monkeypatch, **screen)
+    return [r.text for r in m.pending()] + texts
+
+
+def test_starting_the_clock_keeps_every_line_in_its_place(monkeypatch):
+    """The issue's tap: "Start the clock" took away the line "Start the match clock" and every
+    button below moved up; the next tap opened "Substitution..." instead of the kick-off."""
+    face = face_for_test()
+    m = lined_up(created(face))
+    stopped = request_and_panel(face, m, monkeypatch)
+    m.submit(c.StartClock(T0))
+    running = request_and_panel(face, m, monkeypatch)
+    assert len(stopped) == len(running)
+    i = stopped.index(next(t for t in stopped if t.startswith("Start the match clock")))
+    assert running[i] == "Match clock running (pause it when play stops)"
+    assert [t for t in stopped if "clock" not in t] == [t for t in running if "clock" not in t]
+    assert stopped.index("Kick off: #9 passes...") == running.index("Kick off: #9 passes...")
+    m.submit(c.PauseClock(T0 + timedelta(seconds=5)))
+    assert len(request_and_panel(face, m, monkeypatch)) == len(stopped)
+
+
+def test_selecting_a_figure_adds_its_tile_below_the_buttons(monkeypatch):
+    face = face_for_test()
+    m = lined_up(created(face))
+    texts, _b, _f = panel_texts(face, m, monkeypatch)
+    chosen, _b, _f = panel_texts(face, m, monkeypatch, selected=H(7))
+    assert chosen[:len(texts)] == texts and chosen[-1].startswith("#7 ")
+
+
+def test_a_pass_to_a_player_out_of_reach_is_not_sent_and_names_who_may_receive(monkeypatch):
+    from types import SimpleNamespace
+    from companion.futboard import targets as ft
+    face = face_for_test()
+    m = lined_up(created(face))
+    fake = FakeScreen(mode="pass", action=H(9))
+    fake.names = SimpleNamespace(line=lambda text: text)
+    fake.error_text = ""
+    receivers = {t.command.to for t in ft.ball_targets(m.state, H(9)) if t.kind == "pass"}
+    far = next(p.ref for p in m.state.players.values() if p.ref.team is Team.HOME and p.on_field
+               and p.ref not in receivers and p.ref != H(9))
+    assert face.on_figure(fake, FakeView(m), far)
+    assert fake.sent == [] and fake.error_text.startswith(f"Pass from home#9 to {far}: not possible, ")
+    assert "Passes go to #" in fake.error_text
+    near = sorted(receivers, key=lambda r: r.number)[0]
+    face.on_figure(fake, FakeView(m), near)
+    assert fake.sent == [c.Pass(H(9), near)]
