@@ -132,11 +132,18 @@ class FubletFace(Face):
         return out
 
     def panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
-        """A form for each action the rules list as open (``view.actions``), by its id."""
+        """A form for each action the rules list as open (``view.actions``), by its id.
+
+        What stays through a phase comes first; what comes and goes with a touch on the
+        board (the kick-off's receivers as figures are placed, the offside trap before the
+        first move, a wall, the penalty kicker's button) comes after "Substitution...", so
+        nothing above it moves under a finger. Both coaches' pass buttons stay, the one
+        not open greyed."""
         state = view.state
         open_ = {}
         for a in view.actions:
             open_.setdefault(a.id, []).append(a)
+        late: list[Any] = []
         if not view.pending:
             add(wrap_label("Nothing pending." if state.phase is not Phase.OVER else self._final(view.summary), 18))
         for a in open_.get("board", ()):
@@ -145,16 +152,16 @@ class FubletFace(Face):
                 if tb.id not in taken:
                     add(button(tb.name, lambda b=tb.id, t=a.team: screen.submit(c.ChooseBoard(t, b))))
         for a in open_.get("kick_off", ()):
+            if hasattr(screen, "open_lineup"):
+                add(button("Line up the teams...", screen.open_lineup))
             # A button for each teammate the rules take (green on the board); none while the
             # line-up is not legal yet, and then the hint says why.
             receivers = ft.kick_off_targets(state)
             for t in receivers:
-                add(button(f"Kick off to #{t.command.player.number}", lambda k=t.command: screen.submit(k)))
+                late.append(button(f"Kick off to #{t.command.player.number}", lambda k=t.command: screen.submit(k)))
             if not receivers:
                 reason = ft.kick_off_problem(state)
-                add(button_room(f"No kick-off yet: {reason}." if reason else "Place the figures first."))
-            if hasattr(screen, "open_lineup"):
-                add(button("Line up the teams...", screen.open_lineup))
+                late.append(button_room(f"No kick-off yet: {reason}." if reason else "Place the figures first."))
         if "declare" in open_:
             who = ft.declarer(state)
             add(wrap_label("Declare an action, or touch a coloured square on the board:", 15))
@@ -170,17 +177,19 @@ class FubletFace(Face):
                     off = button(f"{action.label}: {self._closed(state, action, short=True)}", lambda: None)
                     off.disabled = True
                     add(off)
-        if "pass" in open_:
+        if state.phase in (Phase.MOVEMENT, Phase.TACTICAL_MOVEMENT) and not state.queue \
+                and "reach_ball" not in open_:
             if state.round_kind is not None and state.round_kind.value == "transition" \
                     and state.phase is Phase.MOVEMENT:
                 add(wrap_label("Transition round: zone movements only (free).", 15))
-            elif state.phase in (Phase.MOVEMENT, Phase.TACTICAL_MOVEMENT):
+            else:
                 add(legend(self.move_legend(screen, view), rows=1,
                            hint="Select a player to see where he may move."))
-            for a in open_["pass"]:
-                add(button(f"{a.team.label}: pass", lambda t=a.team: screen.submit(c.PassTurn(t))))
-        if "offside" in open_:
-            add(button("Offside trap...", lambda: screen.set_mode("offside")))
+            passing = {a.team for a in open_.get("pass", ())}
+            for team in (Team.HOME, Team.AWAY):
+                b = button(f"{team.label}: pass", lambda t=team: screen.submit(c.PassTurn(t)))
+                b.disabled = team not in passing
+                add(b)
         if "reach_ball" in open_:
             add(button("Who reached the ball...", lambda: screen.set_mode("reach")))
         if "choose_taker" in open_:
@@ -188,14 +197,17 @@ class FubletFace(Face):
         for a in open_.get("restart_step", ()):
             add(button(f"{a.team.label}: end this step", lambda t=a.team: screen.submit(c.PassTurn(t))))
         if "wall" in open_:
-            add(button("Set a wall...", lambda: screen.set_mode("wall")))
+            late.append(button("Set a wall...", lambda: screen.set_mode("wall")))
+        if "offside" in open_:
+            late.append(button("Offside trap...", lambda: screen.set_mode("offside")))
         r = state.restart
         if state.phase is Phase.RESTART and r is not None and kicker_off_the_spot(state, r):
             spot = place_kicker(state, r)
-            add(wrap_label("The kicker stands on one of the two squares by the penalty spot (outlined).", 15))
+            late.append(wrap_label("The kicker stands on one of the two squares by the penalty spot (outlined).",
+                                   15))
             if spot is not None:
-                add(button(f"Put #{r.taker.number} by the penalty spot",
-                           lambda to=spot, k=r.taker: screen.submit(c.Move(k, to))))
+                late.append(button(f"Put #{r.taker.number} by the penalty spot",
+                                   lambda to=spot, k=r.taker: screen.submit(c.Move(k, to))))
         for a in open_.get("shootout", ()):
             kicker = screen.selected
             if kicker is not None and kicker.team is a.team:
@@ -209,6 +221,8 @@ class FubletFace(Face):
                 add(button_room(f"Select the next {a.team.label} penalty taker (a figure or his card)."))
         if "substitute" in open_:
             add(button("Substitution...", lambda: screen.set_mode("sub_off")))
+        for widget in late:
+            add(widget)
 
     @staticmethod
     def _final(summary: Summary) -> str:
