@@ -20,7 +20,6 @@ from companion.fublet.components import Action, load_components
 from companion.fublet.flow import volleyers
 from companion.fublet.model import Options, Phase, RestartKind, ShotPlan, VolleyChoiceCtx
 from companion.fublet.restarts import kicker_off_the_spot, penalty_spot, place_kicker
-from companion.sightings import Sighting
 from companion.teams import PlayerRef, Team
 from companion.view import Summary
 
@@ -28,18 +27,14 @@ from .. import theme
 from ..autoflow import expect
 from ..widgets.keypad import TOUCH, button, wrap_label
 from ..widgets.steady import button_room, legend
+from .fublet_places import KIND_RGBA, Places  # noqa: F401 (KIND_RGBA: the colours, for the drivers)
 from .base import (TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, grid_shapes,
                    scoreline)
 
 PHASES = ("declaration", "outcome", "movement", "event", "tactical_movement")
 PS_ACTIONS = (Action.SHORT_PASS, Action.LONG_PASS, Action.CROSS, Action.FINALIZATION, Action.LONG_SHOT)
 SHOT = {"five": 4, "ten": 0, "save": 5, "chip": False, "curved": False, "dive": -1}
-# What a place on the board would mean, by colour (Face.tints; the panel's legend names them).
-KIND_RGBA = {"short_pass": (0.25, 0.6, 1, 0.4), "long_pass": (0.7, 0.35, 1, 0.26), "cross": (1, 0.55, 0.1, 0.5),
-             "shot": (1, 0.15, 0.15, 0.6), "volley": (1, 0.15, 0.15, 0.6), "run": (1, 1, 0.3, 0.3),
-             "kick_off": (0.2, 1, 0.4, 0.55), "tackle": (1, 0.4, 0.1, 0.6)}
-LEGEND_WORDS = {"short_pass": "Short pass", "long_pass": "Long pass", "cross": "Cross", "shot": "Shot",
-                "run": "Run (ball)", "kick_off": "Kick-off to", "tackle": "Tackle", "volley": "Volley"}
+
 
 
 def _geometry(board: GridBoard) -> RectGeometry:
@@ -48,7 +43,7 @@ def _geometry(board: GridBoard) -> RectGeometry:
                         radius=0.9)
 
 
-class FubletFace(Face):
+class FubletFace(Places, Face):
     def __init__(self) -> None:
         super().__init__(game="fublet", title="Fublet",
                          options=[Choice("championship", "Championship (draws stand)")])
@@ -167,14 +162,14 @@ class FubletFace(Face):
             add(wrap_label("Declare an action, or touch a coloured square on the board:", 15))
             add(legend(self.legend_items(screen, view),
                        hint=f"Select #{who.number} (he has the ball) to see where it may go." if who else ""))
-            possible = {t.action for t in self._ball_targets(state, None)}
+            possible = {t.action for t in self.ball_targets_now(state, None)}
             if Action.KEEP_AND_RUN in possible:
                 possible.add(Action.SPEED_DRIBBLING)
             for action in Action:
                 if action in possible:
                     add(button(action.label, lambda a=action: self._start_declaring(screen, a)))
                 else:   # shown, greyed, with the reason: nothing to tap into a dead end
-                    off = button(f"{action.label}: {self._closed(state, action, short=True)}", lambda: None)
+                    off = button(f"{action.label}: {self.closed_reason(state, action, short=True)}", lambda: None)
                     off.disabled = True
                     add(off)
         if state.phase in (Phase.MOVEMENT, Phase.TACTICAL_MOVEMENT) and not state.queue \
@@ -274,76 +269,6 @@ class FubletFace(Face):
             return []
         return list(penalty_spot(state, r))
 
-    # --- where things may go (companion/fublet/targets.py: what the rules take) --------------------
-    def reach(self, ruleset: Any, state: Any, player: PlayerRef) -> list:
-        """The squares the selected figure may go to now, as the rules take it: his runs with
-        the ball, his movements, his placement before a kick-off or a restart."""
-        return sorted({t.place for t in self._figure_targets(state, player) if t.kind != "tackle"})
-
-    def _figure_targets(self, state: Any, player: PlayerRef) -> tuple:
-        key = ("figure", id(state), player)
-        cached = getattr(self, "_targets_memo", None)
-        if cached is not None and cached[0] == key and cached[1] is state:
-            return cached[2]
-        found = ft.figure_targets(state, player) if state is not None and state.created else ()
-        self._targets_memo = (key, state, found)
-        return found
-
-    def _ball_targets(self, state: Any, action: Action | None) -> tuple:
-        key = ("ball", id(state), action)
-        cached = getattr(self, "_ball_memo", None)
-        if cached is not None and cached[0] == key and cached[1] is state:
-            return cached[2]
-        found = ft.ball_targets(state, action) if state is not None and state.created else ()
-        self._ball_memo = (key, state, found)
-        return found
-
-    def shown_targets(self, screen: Any, view: Any) -> tuple:
-        """The places the board colours now, by what a touch there would mean: the ball's
-        (every action's, or the one being declared), a volley's, the kick-off's receivers,
-        the tackles open to the selected defender."""
-        state = view.state if view is not None else None
-        if state is None or not getattr(state, "created", False):
-            return ()
-        mode, selected = screen.mode, screen.selected
-        if mode == "target" and isinstance(screen.action, Action):
-            found = self._ball_targets(state, screen.action)
-            if screen.action is Action.SPEED_DRIBBLING:
-                found = self._ball_targets(state, Action.KEEP_AND_RUN)
-            return found
-        if mode == "volley" and screen.picked:
-            return ft.volley_targets(state, screen.picked[0])
-        if mode:
-            return ()
-        if state.phase is Phase.KICK_OFF:
-            return ft.kick_off_targets(state)
-        who = ft.declarer(state)
-        if who is not None and (selected is None or selected == who):
-            return self._ball_targets(state, None)
-        if selected is not None and state.phase is Phase.MOVEMENT:
-            return tuple(t for t in self._figure_targets(state, selected) if t.kind == "tackle")
-        return ()
-
-    def tints(self, screen: Any, view: Any) -> list:
-        state = view.state
-        out = []
-        for t in self.shown_targets(screen, view):
-            rgba = KIND_RGBA.get(t.kind)
-            if rgba is not None:
-                out.extend((cell, rgba) for cell in t.cells(state))
-        return out
-
-    def legend_items(self, screen: Any, view: Any) -> list[tuple[str, tuple]]:
-        kinds = {t.kind for t in self.shown_targets(screen, view)}
-        return [(LEGEND_WORDS[k], KIND_RGBA[k]) for k in KIND_RGBA if k in kinds]
-
-    def _refuse(self, screen: Any, view: Any, command: Any, targets: tuple) -> None:
-        """A touch the rules would refuse: not sent; said in a coach's words below the panel
-        (what was asked, why not, what would be taken), the form left open."""
-        text = ft.refusal(view.state, command, targets)
-        names = getattr(screen, "names", None)
-        screen.error_text = names.line(text) if names is not None else text
-
     # --- declaring -------------------------------------------------------------------------------
     def _start_declaring(self, screen: Any, action: Action) -> None:
         screen.action = action
@@ -371,12 +296,12 @@ class FubletFace(Face):
         self._expect_run(screen, Action.SPEED_DRIBBLING, tuple(screen.picked))
         screen.set_mode("target", keep_action=True, keep_picked=True)
 
-    def _start_shot_at(self, screen: Any, target: Any) -> None:
+    def start_shot_at(self, screen: Any, target: Any) -> None:
         screen.action = target.action
         screen.form = dict(SHOT, ps=target.place)
         screen.set_mode("target", keep_action=True)
 
-    def _start_dribble_to(self, screen: Any, ms) -> None:
+    def start_dribble_to(self, screen: Any, ms) -> None:
         screen.action = Action.SPEED_DRIBBLING
         screen.form = dict(SHOT, ms=ms)
         screen.set_mode("opponents", keep_action=True)
@@ -385,34 +310,6 @@ class FubletFace(Face):
         carrier = ft.declarer(view.state)
         if carrier is not None:
             screen.submit(c.Declare(carrier, Action.SPEED_DRIBBLING, target_ms=ms, opponents=tuple(screen.picked)))
-
-    @staticmethod
-    def _closed(state: Any, action: Action, short: bool = False) -> str:
-        """Why an action has no place open to it now, and what to do instead."""
-        who = ft.declarer(state)
-        if who is None:
-            return "nobody may declare now" if short else f"{action.label}: nobody may declare now."
-        plan = None if ft.penalty_kick(state) else ft.PLAIN_SHOT
-        probe = c.Declare(who, action, target_ps=ft.start_ps(state, who), shot=plan) \
-            if not action.is_run else c.Declare(who, action, target_ms=(0, 0), opponents=(who,))
-        reason = ft.why(state, probe) or "no place on the board takes it"
-        if short:
-            return f"not now ({reason})"
-        return f"{action.label} is not possible now: {reason}. Cancel and choose another action."
-
-    def move_legend(self, screen: Any, view: Any) -> list[tuple[str, tuple]]:
-        """The movement phases' colours for the selected figure: where he may move, where
-        a move would tackle the ball carrier."""
-        sel = screen.selected
-        if sel is None or view.state is None:
-            return []
-        found = self._figure_targets(view.state, sel)
-        items = []
-        if any(t.kind in ("move", "tactical_move") for t in found):
-            items.append(("Move", KIND_RGBA["run"]))
-        if any(t.kind == "tackle" for t in found):
-            items.append(("Move and tackle", KIND_RGBA["tackle"]))
-        return items
 
     def _declare(self, screen: Any, view: Any, ps, ms) -> None:
         carrier = view.state.ball.carrier
@@ -456,6 +353,8 @@ class FubletFace(Face):
     def mode_panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> bool:
         state = view.state
         mode = screen.mode
+        if self.places_panel(screen, view, add):
+            return True
         if mode == "target":
             action = screen.action
             what = "PS" if action.is_pass or action.is_shot else "MS"
@@ -465,10 +364,10 @@ class FubletFace(Face):
                 add(wrap_label(f"{action.label} at the chosen goal-line PS: set the shot-on-goal tokens, then "
                                f"shoot.", 17, bold=True))
             elif open_here:
-                add(wrap_label(f"{action.label}: touch a highlighted {what} ({len(open_here)} on the board).", 17,
+                add(wrap_label(f"{action.label}: touch a highlighted {what}.", 17,
                                bold=True))
             else:
-                add(wrap_label(self._closed(state, action), 17, bold=True, colour=(1, 0.75, 0.6, 1)))
+                add(wrap_label(self.closed_reason(state, action), 17, bold=True, colour=(1, 0.75, 0.6, 1)))
             if open_here:
                 add(legend(self.legend_items(screen, view), rows=1))
             if action.is_shot and open_here and ft.penalty_kick(state):
@@ -481,27 +380,6 @@ class FubletFace(Face):
                 else:
                     self._shot_controls(screen, add, "Shoot at the near goal-line PS",
                                         lambda: self._declare(screen, view, None, None))
-        elif mode == "ball_at":
-            cell = screen.form.get("ms")
-            here = [t for t in self._ball_targets(state, None) if cell in t.cells(state)]
-            add(wrap_label("The ball to this square:", 17, bold=True))
-            for t in here:
-                if t.kind == "shot" and ft.penalty_kick(state):
-                    add(button("Penalty kick at this goal-line PS", lambda t=t: screen.submit(t.command)))
-                elif t.kind == "shot":
-                    add(button(f"{t.action.label} at this goal-line PS...", lambda t=t: self._start_shot_at(screen, t)))
-                elif t.kind == "run":
-                    add(button(f"Keep And Run here ({t.words.rsplit(', ', 1)[-1]})",
-                               lambda t=t: screen.submit(t.command)))
-                    add(button("Speed Dribbling here...", lambda t=t: self._start_dribble_to(screen, t.place)))
-                else:
-                    add(button(t.words[:1].upper() + t.words[1:], lambda t=t: screen.submit(t.command)))
-        elif mode == "move_at":
-            cell, who = screen.form.get("ms"), screen.picked[0] if screen.picked else None
-            here = [t for t in self._figure_targets(state, who) if t.place == cell] if who is not None else []
-            add(wrap_label(f"#{who.number if who else '?'} to this square:", 17, bold=True))
-            for t in here:
-                add(button(t.words[:1].upper() + t.words[1:], lambda t=t: screen.submit(t.command)))
         elif mode == "volley":
             who = screen.picked[0] if screen.picked else None
             add(wrap_label(f"Volley by #{who.number if who else '?'}: set the shot-on-goal tokens, then touch the "
@@ -606,7 +484,7 @@ class FubletFace(Face):
             who = ft.declarer(state)
             ms = state.players[ref].ms if ref in state.players else None
             if who is not None and ref != who and ms is not None and screen.selected in (None, who):
-                if any(ms in t.cells(state) for t in self._ball_targets(state, None) if t.unit == "PS"):
+                if any(ms in t.cells(state) for t in self.ball_targets_now(state, None) if t.unit == "PS"):
                     screen.form = {"ms": ms}
                     screen.set_mode("ball_at")
                     return True
@@ -618,7 +496,7 @@ class FubletFace(Face):
             ps = screen.board.ms_to_ps(cell)
             found = self.shown_targets(screen, view)
             if found and not any(t.place == ps for t in found) and screen.picked:
-                self._refuse(screen, view, c.Volley(screen.picked[0], self._shot_plan(screen.form), target_ps=ps),
+                self.refuse(screen, view, c.Volley(screen.picked[0], self._shot_plan(screen.form), target_ps=ps),
                              found)
                 return True
             self._volley(screen, ps)
@@ -636,47 +514,10 @@ class FubletFace(Face):
                     command = c.Declare(who, action, target_ps=ps, shot=self._shot_plan(screen.form))
                 else:
                     command = c.Declare(who, action, target_ps=ps)
-                self._refuse(screen, view, command, found)
+                self.refuse(screen, view, command, found)
                 return True
             self._declare(screen, view, ps, cell)
             return True
         if screen.mode or getattr(screen, "override", False):
             return False
-        return self._touch_cell(screen, view, cell)
-
-    def _touch_cell(self, screen: Any, view: Any, cell) -> bool:
-        """A square touched with no form open: the ball's choices for it, a tackle's, or a
-        refusal in words for a square the selected figure may not go to (nothing sent)."""
-        state = view.state
-        who = ft.declarer(state)
-        sel = screen.selected
-        if who is not None and sel in (None, who):
-            here = [t for t in self._ball_targets(state, None) if cell in t.cells(state)]
-            if here:
-                screen.form = {"ms": cell}
-                screen.set_mode("ball_at")
-                return True
-            if sel == who:
-                ball = self._ball_targets(state, None)
-                command = c.Declare(who, Action.KEEP_AND_RUN, target_ms=cell)
-                self._refuse(screen, view, command, ball)
-                return True
-            return False
-        if sel is None or sel not in state.players:
-            return False
-        found = self._figure_targets(state, sel)
-        here = [t for t in found if t.place == cell]
-        if any(t.kind == "tackle" for t in here):
-            screen.picked = [sel]
-            screen.form = {"ms": cell}
-            screen.set_mode("move_at", keep_picked=True)
-            return True
-        if here or state.phase not in (Phase.KICK_OFF, Phase.RESTART, Phase.MOVEMENT, Phase.TACTICAL_MOVEMENT):
-            return False   # a highlighted square: the screen sends it as the camera would see it
-        x, y = fq.board(state).ms_center_mm(cell)
-        command = view.ruleset.command_for(state, Sighting(sel, x, y))
-        if command is None:
-            return False
-        self._refuse(screen, view, command, tuple(t for t in found if t.kind != "tackle"))
-        screen.selected = None
-        return True
+        return self.touch_cell(screen, view, cell)
