@@ -43,6 +43,7 @@ from .autoflow import MAX_STEPS as MAX_FORCED
 from .autoflow import Auto, Expectation, Proposal, forced_step, forced_words
 from .controller_camera import CameraDesk
 from .controller_dice import DiceDesk
+from . import played_here
 from .status import NO_MATCH, NO_MATCH_TO_RESUME, Health
 from .words import names_for
 
@@ -258,11 +259,15 @@ class Controller(DiceDesk, CameraDesk):
         return self.data_dir / "matches"
 
     def last_journal(self) -> Path | None:
-        folder = self.matches_dir()
-        if not folder.is_dir():
-            return None
-        files = sorted(folder.glob("*.sqlite"), key=lambda p: p.stat().st_mtime)
-        return files[-1] if files else None
+        """The unfinished match this tablet played last (ui/played_here.py): never a finished
+        one, nor one copied or imported into the matches folder. It may replay that journal
+        (when it changed since the history's cache read it): call it off the UI thread."""
+        unfinished = played_here.unfinished(self.data_dir, self.matches_dir())
+        return unfinished[0].path if unfinished else None
+
+    def has_played(self) -> bool:
+        """This tablet played a match that is still in the matches folder (cheap: no replay)."""
+        return bool(played_here.played_files(self.data_dir, self.matches_dir()))
 
     def new_match(self, create: Command, game: str = "fublet", seed: int | None = None) -> None:
         """Start a match with its creation command, in a new journal file."""
@@ -282,18 +287,20 @@ class Controller(DiceDesk, CameraDesk):
             if self.match is not None:
                 self.match.close()
             self.match = Match(ruleset_for(game), journal)
+            played_here.note_played(self.data_dir, path)
             self._log = []
             self._proposals, self._expect = [], None
             self._attach_dice(seed if seed is not None else random.SystemRandom().randrange(10**9))
             self._apply(lambda: self.match.submit(create, Source.MANUAL))
         self._queue(job)
 
-    def resume(self, path: Path | None = None) -> None:
-        """Reopen a match from its journal (the last one played when no path is given)."""
+    def resume(self, path: Path | None = None, quiet: bool = False) -> None:
+        """Reopen a match from its journal (when no path is given: the unfinished match this
+        tablet played last; ``quiet``: none is no error, as when the app starts)."""
         def job() -> str | None:
             target = path or self.last_journal()
             if target is None:
-                return NO_MATCH_TO_RESUME
+                return None if quiet else NO_MATCH_TO_RESUME
             try:
                 opened = Match.open(target)   # a damaged journal raises here, leaving the match in play
             except TouchlineError as exc:
@@ -301,6 +308,7 @@ class Controller(DiceDesk, CameraDesk):
             if self.match is not None:
                 self.match.close()
             self.match = opened
+            played_here.note_played(self.data_dir, Path(target))
             self._log = self._replay_log()
             self._proposals, self._expect = [], None
             self._attach_dice(self._software_seed())

