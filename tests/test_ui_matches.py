@@ -53,3 +53,33 @@ def test_several_unfinished_matches_are_listed_on_home_and_each_resumes(size, tm
     assert len(r["others_first"]) == 1 and "Kickers" in r["others_first"][0] and "·" in r["others_first"][0]
     assert "Kickers" in r["home_second"] and "Touchline Rovers" in r["others_second"][0]
     assert not any("Gruenwald" in t for t in r["others_first"] + r["others_second"])   # finished: never offered
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_a_match_is_named_made_a_friendly_deleted_and_restored_by_touch(size, tmp_path):
+    r = drive("manage", tmp_path, size)
+    before = " ".join(r["league_before"])
+    after = " ".join(r["league_friendly"])
+    assert "3 finished matches" in before and "friendly" not in before
+    assert "2 finished matches (1 friendly not counted)" in after
+    assert r["renamed"].startswith("Saved: the match is called Pre-season test")
+    assert "out of the league table" in r["friendly"]
+    assert "Pre-season test" in r["named_row"] and "friendly" in r["named_row"]
+    assert r["deleted_status"].startswith("Deleted SV Rotstein 2-0 Kickers") and "30 days" in r["deleted_status"]
+    assert r["undone"].startswith("Restored SV Rotstein 2-0 Kickers")
+    assert any("SV Rotstein 2-0 Kickers" in t and "days left" in t for t in r["deleted_tab"])
+    assert r["restored"]
+    assert "open on the live screen" in r["refused"]
+    assert any("Touchline Rovers" in t for t in r["listed"])
+    assert r["journal_unchanged"]
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_undo_and_redo_say_what_they_take_back(size, tmp_path):
+    r = drive("undo", tmp_path, size)
+    assert r["fresh"] == ["Undo", "Redo"]
+    # The roll's own log line names it (its wording is the log's: "rolled 7", "rolled black 7").
+    assert r["after_roll"].startswith("Undo: Touchline rolled") and r["after_roll"].endswith("7"), r["after_roll"]
+    what = r["after_roll"].removeprefix("Undo: ")
+    assert r["after_undo"] == ["Undo", f"Redo: {what}"], r["after_undo"]
+    assert r["after_redo"] == [f"Undo: {what}", "Redo"], r["after_redo"]

@@ -140,6 +140,142 @@ class Matches(Driver):
         self.facts["others_second"] = [b.text for b in self.buttons("Resume ", self.screen().ids.others)]
         self.screenshot("home_several_switched")
 
+    # --- managing matches -------------------------------------------------------------------------
+    def history_read(self) -> bool:
+        return self.screen().name == "history" and not self.screen()._scanning
+
+    def row_for(self, needle: str):
+        """The list's row (the match's button, its Edit button) whose text holds ``needle``."""
+        for line in self.screen().ids.body.children[::-1]:
+            kids = [w for w in line.children[::-1] if isinstance(w, Button)]
+            if len(kids) == 2 and needle in kids[0].text:
+                return kids[0], kids[1]
+        return None
+
+    def listed(self) -> list[str]:
+        return [line.children[-1].text for line in self.screen().ids.body.children[::-1]
+                if len(line.children) == 2 and isinstance(line.children[-1], Button)]
+
+    def league_rows(self) -> list[str]:
+        return [t for t in self.texts(self.screen().ids.body)]
+
+    def manage(self):
+        import hashlib
+
+        def journal_hash() -> str:
+            return hashlib.sha256((MATCHES / "gruenwald-rotstein.sqlite").read_bytes()).hexdigest()
+        before = journal_hash()
+        yield from self.wait(lambda: self.app.controller.view.active and self.screen().name == "live")
+        self.press("Menu")
+        yield "settle"
+        self.press("Matches and league")
+        yield "settle"
+        yield from self.wait(self.history_read)
+        self.screenshot("history")
+        self.press("League table")
+        yield "settle"
+        self.facts["league_before"] = self.league_rows()
+        self.screenshot("league_before")
+        self.press("Matches")
+        yield "settle"
+        # Name a match and make it a friendly.
+        _row, edit = self.row_for("FC Gruenwald 2-0 SV Rotstein")
+        self.tap_widget(edit)
+        self.log.append("edit FC Gruenwald 2-0 SV Rotstein")
+        yield "settle"
+        popup = popups()[0]
+        self.screenshot("edit_popup")
+        popup.name_input.text = "Pre-season test"
+        self.press("Save name", within=popup)
+        yield "settle"
+        self.facts["renamed"] = popup.message.text
+        self.press("Counts in the league table", startswith=True, within=popup)
+        yield "settle"
+        self.facts["friendly"] = popup.message.text
+        self.screenshot("edit_friendly")
+        self.press("Close", within=popup)
+        yield "settle"
+        yield from self.wait(lambda: self.history_read() and self.row_for("Pre-season test") is not None)
+        self.facts["named_row"] = self.row_for("Pre-season test")[0].text
+        self.screenshot("history_named")
+        self.press("League table")
+        yield "settle"
+        self.facts["league_friendly"] = self.league_rows()
+        self.screenshot("league_friendly")
+        self.press("Matches")
+        yield "settle"
+        # Delete a match, undo it; delete it again and restore it from the Deleted tab.
+        _row, edit = self.row_for("SV Rotstein 2-0 Kickers")
+        self.tap_widget(edit)
+        yield "settle"
+        self.press("Delete match", within=popups()[0])
+        yield "settle"
+        yield from self.wait(lambda: self.history_read() and self.row_for("SV Rotstein 2-0 Kickers") is None)
+        self.facts["deleted_status"] = self.screen().status_text
+        self.screenshot("deleted_undo")
+        self.press("Undo delete")
+        yield "settle"
+        yield from self.wait(lambda: self.history_read() and self.row_for("SV Rotstein 2-0 Kickers") is not None)
+        self.facts["undone"] = self.screen().status_text
+        _row, edit = self.row_for("SV Rotstein 2-0 Kickers")
+        self.tap_widget(edit)
+        yield "settle"
+        self.press("Delete match", within=popups()[0])
+        yield "settle"
+        yield from self.wait(lambda: self.history_read() and self.row_for("SV Rotstein 2-0 Kickers") is None)
+        self.press("Deleted (1)")
+        yield "settle"
+        yield from self.wait(lambda: self.history_read() and bool(self.buttons("Restore")))
+        self.facts["deleted_tab"] = self.texts(self.screen().ids.body)
+        self.screenshot("deleted_tab")
+        self.press("Restore")
+        yield "settle"
+        yield from self.wait(lambda: self.history_read() and not self.buttons("Restore"))
+        self.press("Matches")
+        yield "settle"
+        self.facts["restored"] = self.row_for("SV Rotstein 2-0 Kickers") is not None
+        # The match on the live screen is not deleted from under the coach.
+        _row, edit = self.row_for("Touchline Rovers")
+        self.tap_widget(edit)
+        yield "settle"
+        self.press("Delete match", within=popups()[0])
+        yield "settle"
+        self.facts["refused"] = popups()[0].message.text
+        self.screenshot("delete_refused")
+        self.press("Close", within=popups()[0])
+        yield "settle"
+        self.facts["listed"] = self.listed()
+        self.facts["journal_unchanged"] = journal_hash() == before
+
+    # --- undo and redo ------------------------------------------------------------------------------
+    def undo(self):
+        yield from self.wait(self.home_settled)
+        self.press("New match")
+        yield "settle"
+        self.screen().ids.game.text = "Fublet"
+        yield "settle"
+        self.press("Start match")
+        yield "settle"
+        yield from self.wait(lambda: self.app.controller.view.active and self.screen().name == "live")
+        self.facts["fresh"] = [self.any_button("Undo", startswith=True).text,
+                               self.any_button("Redo", startswith=True).text]
+        panel = self.screen().ids.panel
+        self.press("7", within=panel)      # the opening roll, typed on the keypad
+        self.press("Roll", within=panel)
+        yield "settle"
+        self.facts["after_roll"] = self.button("Undo: ", startswith=True).text
+        self.screenshot("live_undo_named")
+        self.press("Undo: ", startswith=True)
+        yield "settle"
+        self.facts["after_undo"] = [self.any_button("Undo", startswith=True).text,
+                                    self.button("Redo: ", startswith=True).text]
+        self.screenshot("live_redo_named")
+        self.press("Redo: ", startswith=True)
+        yield "settle"
+        self.facts["after_redo"] = [self.button("Undo: ", startswith=True).text,
+                                    self.any_button("Redo", startswith=True).text]
+        self.facts["log"] = list(self.app.controller.view.log[-3:])
+
     def result(self) -> dict:
         return {"faults": list(self.app.faults), "layout": self.layout, **self.facts}
 
