@@ -1,7 +1,7 @@
 """The matches folder on the real tablet app (tests/ui_matches.py, one subprocess a drive):
 Resume after a crash offers the match that was being played, never a finished imported one;
-several unfinished matches listed on Home; rename, friendly, delete and restore; a report saved
-as a file; Undo and Redo that say what they take back. Screenshots in test-artifacts/."""
+several unfinished matches listed on Home; rename, friendly, delete and restore; a named match's
+report saved as one file; Undo and Redo that say what they take back. Screenshots in test-artifacts/."""
 
 from __future__ import annotations
 
@@ -72,6 +72,10 @@ def test_a_match_is_named_made_a_friendly_deleted_and_restored_by_touch(size, tm
     assert "open on the live screen" in r["refused"]
     assert any("Touchline Rovers" in t for t in r["listed"])
     assert r["journal_unchanged"]
+    assert r["report_title"].startswith("Pre-season test: FC Gruenwald 2 - 0 SV Rotstein"), r["report_title"]
+    assert r["saved_status"].startswith("Saved: ") and "Pre-season test" in r["saved_status"]
+    saved = list((tmp_path / "exported").glob("*Pre-season test*.html"))
+    assert len(saved) == 1 and "FC Gruenwald 2-0 SV Rotstein" in saved[0].name
 
 
 @pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
@@ -79,7 +83,15 @@ def test_undo_and_redo_say_what_they_take_back(size, tmp_path):
     r = drive("undo", tmp_path, size)
     assert r["fresh"] == ["Undo", "Redo"]
     # The roll's own log line names it (its wording is the log's: "rolled 7", "rolled black 7").
-    assert r["after_roll"].startswith("Undo: Touchline rolled") and r["after_roll"].endswith("7"), r["after_roll"]
+    assert r["after_roll"].startswith("Undo: roll") and r["after_roll"].endswith("7"), r["after_roll"]
     what = r["after_roll"].removeprefix("Undo: ")
     assert r["after_undo"] == ["Undo", f"Redo: {what}"], r["after_undo"]
     assert r["after_redo"] == [f"Undo: {what}", "Redo"], r["after_redo"]
+
+
+@pytest.mark.parametrize("size", ["1280x800", "default"])
+def test_a_report_is_saved_as_one_file_and_the_coach_is_told_where(size, tmp_path):
+    r = drive("saved", tmp_path, size)
+    assert r["saved_status"].startswith("Saved: ")
+    saved = list((tmp_path / "exported").glob("*.html"))
+    assert [p.name for p in saved] == [r["saved_status"].removeprefix("Saved: ")]

@@ -19,7 +19,8 @@ def test_undo_and_redo_name_the_step_and_keep_naming_it_after_a_resume(tmp_path)
     ctl.roll_software(ctl.view.pending[0])
     rolled = ctl.view.log[-1]
     what = ctl.view.undo_what
-    assert what.startswith("Touchline rolled") and rolled.startswith("Touchline Rovers rolled"), (what, rolled)
+    assert what.startswith("roll ") and rolled.startswith("Touchline Rovers rolled"), (what, rolled)
+    assert rolled.removesuffix(" (software dice)").endswith(what.removeprefix("roll "))
     ctl.undo()
     assert (ctl.view.undo_what, ctl.view.redo_what) == ("", what)
     ctl.redo()
@@ -37,7 +38,10 @@ def test_undo_and_redo_name_the_step_and_keep_naming_it_after_a_resume(tmp_path)
 def test_a_step_is_said_short():
     teams = ("Touchline Rovers", "Harbour Athletic")
     assert step_words(["Touchline Rovers #7 Gus passes to #9 Jett (camera)"], teams) == "#7 Gus passes to #9 Jett"
-    assert step_words(["Harbour Athletic rolled 7 (keypad)", "the keeper saves"], teams) == "Harbour rolled 7"
+    assert step_words(["Harbour Athletic rolled 7 (keypad)", "the keeper saves"], teams) == "roll 7"
+    assert step_words(["Harbour Athletic #1 Quin saves from Touchline Rovers #9 Jett"], teams) == \
+        "#1 Quin saves from #9 Jett"
+    assert step_words(["Turn passed: Harbour Athletic"], teams) == "Turn passed: Harbour"
     assert step_words([], teams) == "last step" and step_words(["", " - "], teams) == "last step"
     long = step_words(["Figure placed: Touchline Rovers #1 Keeper Ash; square 1, 15; facing 0"], teams)
     assert long == "Figure placed: #1 Keeper Ash; square 1,…" or (len(long) <= 40 and long.endswith("…")), long

@@ -11,8 +11,9 @@ MODE: ``killed`` (two finished Fußball-Liga matches imported into the matches f
 files the newest; a Fußball-Liga match started, then the process dies without a clean
 shutdown), ``resumed`` (the next start, on the same data folder), ``several`` (two unfinished
 matches played on this tablet and a finished imported one), ``manage`` (rename, friendly,
-delete, undo, restore; the league table), ``share`` (a report saved as one file), ``undo``
-(the live screen's Undo and Redo). The data folder is TOUCHLINE_DATA_DIR; the folder a report
+delete, undo, restore; the league table; the named match's report saved as one file),
+``saved`` (a finished match's report saved as one file), ``undo`` (the live screen's Undo and
+Redo). The data folder is TOUCHLINE_DATA_DIR; the folder a report
 is saved to, TOUCHLINE_EXPORT_DIR.
 """
 
@@ -35,7 +36,7 @@ def prepare(mode: str) -> dict:
     from matches_kit import imported
 
     out: dict = {}
-    if mode in ("killed", "several", "manage", "share"):
+    if mode in ("killed", "several", "manage", "saved"):
         imported(MATCHES, "rotstein-gruenwald.sqlite")
         imported(MATCHES, "gruenwald-rotstein.sqlite", home="FC Gruenwald", away="SV Rotstein", day=2)
     if mode in ("several", "manage"):
@@ -193,7 +194,20 @@ class Matches(Driver):
         yield "settle"
         self.facts["friendly"] = popup.message.text
         self.screenshot("edit_friendly")
-        self.press("Close", within=popup)
+        # Its report carries the name, and saves under it as one file.
+        self.press("Open report", within=popup)
+        report = self.app.root.get_screen("report")
+        yield from self.wait(lambda: report.report is not None)
+        yield "settle"
+        self.facts["report_title"] = report.title_text
+        self.press("Save as file")
+        yield from self.wait(lambda: report.status_text.startswith(("Saved", "Not saved")))
+        yield "settle"
+        self.facts["saved_status"] = report.status_text
+        self.screenshot("report_saved")
+        self.press("OK")
+        yield "settle"
+        self.press("Back")
         yield "settle"
         yield from self.wait(lambda: self.history_read() and self.row_for("Pre-season test") is not None)
         self.facts["named_row"] = self.row_for("Pre-season test")[0].text
@@ -246,6 +260,25 @@ class Matches(Driver):
         yield "settle"
         self.facts["listed"] = self.listed()
         self.facts["journal_unchanged"] = journal_hash() == before
+
+    # --- a report saved as one file -------------------------------------------------------------------
+    def saved(self):
+        yield from self.wait(self.home_settled)
+        self.press("Matches and league")
+        yield "settle"
+        yield from self.wait(lambda: self.history_read() and self.row_for("SV Rotstein 2-0 FC Gruenwald"))
+        row, _edit = self.row_for("SV Rotstein 2-0 FC Gruenwald")
+        self.tap_widget(row)
+        report = self.app.root.get_screen("report")
+        yield from self.wait(lambda: report.report is not None and bool(report.plots))
+        yield "settle"
+        self.press("Save as file")
+        yield from self.wait(lambda: report.status_text.startswith(("Saved", "Not saved")))
+        yield "settle"
+        self.facts["saved_status"] = report.status_text
+        self.screenshot("report_saved")
+        self.press("OK")
+        yield "settle"
 
     # --- undo and redo ------------------------------------------------------------------------------
     def undo(self):

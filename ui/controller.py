@@ -103,12 +103,15 @@ def short_names(teams: tuple[str, ...]) -> dict[str, str]:
 
 def step_words(lines: list[str], teams: tuple[str, ...] = ()) -> str:
     """A command's log lines as the Undo or Redo button says them: the first line (a roll's
-    line names the roll), without the device it came from, a figure by number and name alone
+    line names the roll: "roll black 7"), without the device it came from, a figure by number and name alone
     ("Touchline Rovers #7 Kit" -> "#7 Kit": the button is small), a team by one word of its
     name (``short_names``); "last step" when the rules
     word none (a line-up's placements, a clock's start). The button cuts it to fit."""
     text = next((DEVICE_TAIL.sub("", line.strip(" -")) for line in lines if line.strip(" -")), "")
     short = short_names(teams)
+    for team in teams:
+        if team and text.startswith(f"{team} rolled "):   # a roll: its faces say it ("roll black 7")
+            text = "roll " + text[len(team) + len(" rolled "):]
     for team in teams:
         if team:
             text = text.replace(f"{team} #", "#").replace(team, short.get(team, team))

@@ -30,11 +30,15 @@ class HomeScreen(Screen):
     can_resume = BooleanProperty(False)
     others = ListProperty([])          # (line, path) of the other unfinished matches
     others_text = StringProperty("")
+    tall = BooleanProperty(True)       # room for the large rows (home.kv)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._target: Path | None = None
         self._looking = 0
+
+    def on_height(self, *_args) -> None:
+        self.tall = self.height > dp(700)
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()

@@ -46,6 +46,11 @@ def draw_for(report: dict[str, Any], out: Path) -> dict[str, dict[str, str]]:
     return draw_all(report, out, ("png",), dpi=150)  # sharp on a tablet's full width
 
 
+def markup(text: str) -> str:
+    """Text inside Kivy markup: its brackets and ampersands escaped."""
+    return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
+
+
 def _first_line(exc: BaseException) -> str:
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
@@ -321,19 +326,29 @@ class SavedPopup(Popup):
 
     def __init__(self, path: Path, **kwargs) -> None:
         box = BoxLayout(orientation="vertical", spacing=dp(12), padding=dp(12))
-        box.add_widget(wrap_label(f"The report is saved as one web page, plots and tables inside:\n[b]{path.name}[/b]\n"
-                                  f"in the folder {path.parent}.\nOpen it in any browser, copy it to a USB stick or "
-                                  f"attach it to an e-mail. Its tables for a spreadsheet (CSV) are in the folder "
-                                  f"beside it.", TEXT + 2))
-        box.children[0].markup = True
+        try:   # the folder as the coach finds it from his home folder ("Documents/Touchline reports")
+            folder = str(path.parent.relative_to(Path.home()))
+        except ValueError:
+            folder = str(path.parent)
+        # The words fill what the buttons leave, wrapped to the popup's width, from the top.
+        said = Label(text=f"Saved as one web page, plots inside:\n[b]{markup(path.name)}[/b]\nin the folder "
+                          f"[b]{markup(folder)}[/b].\nOpen it in any browser, copy it to a USB stick or attach it "
+                          f"to an e-mail. Its tables (CSV, for a spreadsheet) are in the folder beside it.",
+                     markup=True, font_size=sp(TEXT + 2), halign="left", valign="top")
+        said.bind(size=lambda w, size: setattr(w, "text_size", size))
+        box.add_widget(said)
         buttons = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(10))
-        self.said = wrap_label("", TEXT, colour=theme.BAD)
+        self.said = Label(text="", font_size=sp(TEXT), color=theme.BAD, size_hint_y=None, height=dp(30),
+                          halign="left", valign="middle")
+        self.said.bind(size=lambda w, size: setattr(w, "text_size", size))
         buttons.add_widget(Button(text="Open it", font_size=theme.BODY, on_release=lambda *_: self.open_it(path)))
         buttons.add_widget(Button(text="OK", font_size=theme.BODY, on_release=lambda *_: self.dismiss()))
         box.add_widget(self.said)
         box.add_widget(buttons)
-        super().__init__(title="Report saved", title_size=sp(22), content=box, size_hint=(0.75, None),
-                         height=dp(380), **kwargs)
+        from kivy.core.window import Window
+
+        super().__init__(title="Report saved", title_size=sp(22), content=box, size_hint=(0.85, None),
+                         height=min(dp(400), Window.height * 0.94), **kwargs)
 
     def open_it(self, path: Path) -> None:
         if share.open_in_browser(path):
