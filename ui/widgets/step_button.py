@@ -49,14 +49,14 @@ class StepButton(IconButton):
         self.bind(verb=self._fit, what=self._fit, width=self._fit, font_size=self._fit, padding=self._fit)
         self._fit()
 
-    def _room(self) -> float:
-        """The width the words may take: the button's, less the icon's room and a margin."""
-        left = self.padding[0] if len(self.padding) else 0
-        return max(dp(20), self.width - left - dp(14))
-
     def _fit(self, *_args) -> None:
-        room = self._room()
-        self.text_size = (room, None)
+        # Kivy wraps within text_size less the padding (the icon's room, ui/widgets/icons.py):
+        # the words measure against what is left of it.
+        box = max(dp(40), self.width - dp(14))
+        left = self.padding[0] if len(self.padding) else 0
+        right = self.padding[2] if len(self.padding) > 2 else 0
+        room = max(dp(20), box - left - right)
+        self.text_size = (box, None)
         probe = CoreLabel(font_size=self.font_size, font_name=self.font_name)
 
         def measure(text: str) -> float:
