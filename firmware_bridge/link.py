@@ -146,7 +146,7 @@ class TrayLink:
         self._told: set[str] = set()              # problems already shown to people
         self._frame_seq: dict[tuple[str, str], int] = {}  # (tray, boot) -> its last non-ROLL frame's seq
         self._restarts: dict[tuple[str, str], int] = {}   # (tray, boot) -> restarts under that same boot
-        self._started_over: set[tuple[str, str]] = set()  # restarted under the same boot since its last roll
+        self._fallbacks: dict[tuple[str, str], int] = {}  # (tray, boot) -> restarts whose fall in numbers is unused
 
     # --- driving -------------------------------------------------------------------------------
     def open(self, now: float) -> Output:
@@ -208,7 +208,7 @@ class TrayLink:
             self._count_frame(self.hello.device, message.boot, message.seq, out)
             last = self.seen.last(self.hello.device, message.boot)
             if message.pending == 0 and last is not None and (message.seq > last.seq or
-                                                             (self.hello.device, message.boot) in self._started_over):
+                                                             self._fallbacks.get((self.hello.device, message.boot))):
                 # The tray holds no roll: the last one was acknowledged. (A BEAT numbered below
                 # that roll was sent before it, unless the tray has restarted since.)
                 self.seen.settle(self.hello.device, message.boot)
@@ -238,7 +238,13 @@ class TrayLink:
         key = (device, boot)
         last = self._frame_seq.get(key)
         self._frame_seq[key] = seq
+        roll = self.seen.last(device, boot)
         if last is not None and seq < last:  # equal: the same frame twice (a line can repeat one)
+            self._restarted_same_boot(device, boot, out)
+        elif roll is not None and seq <= roll.seq and not self._fallbacks.get(key):
+            # Numbered at or below a roll of this run: the count started again (frames of the
+            # run before may not have come, a busy tray sends only ROLLs). While a restart's
+            # fall is still to come, the last roll may be one kept from the run before.
             self._restarted_same_boot(device, boot, out)
 
     def _restarted_same_boot(self, device: str, boot: str, out: Output) -> None:
@@ -246,7 +252,7 @@ class TrayLink:
         run of names (``~n``)."""
         key = (device, boot)
         self._restarts[key] = self._restarts.get(key, 0) + 1
-        self._started_over.add(key)
+        self._fallbacks[key] = self._fallbacks.get(key, 0) + 1
         self.counters.reboots += 1
         log.info("%s: tray %s restarted and kept boot %s", self.port, device, boot)
         out.notices.append(TrayRebooted(self.port, device, boot, boot))
@@ -292,7 +298,12 @@ class TrayLink:
         if self.seen.is_resend(device, report.boot, report.seq, text):
             self._rejected(Reject.DUPLICATE, f"ROLL {report.boot}#{report.seq} again (its ACK was lost)")
         else:
-            epoch = self._epoch_of(device, report, out)
+            epoch = self._epoch_of(device, report)
+            if epoch is None:
+                self._rejected(Reject.OUT_OF_ORDER, f"ROLL {report.boot}#{report.seq} after #"
+                                                    f"{self.seen.last(device, report.boot).seq} with no restart seen")
+                self._hurry(out, now)  # a tray that restarted answers with a HELLO numbered from 1
+                return
             dice = tuple(DieResult(self.owners.die(device, d.id, d.kind, self._colours.get(d.id, "")), d.face)
                          for d in report.dice)
             roll = Roll(dice, Source.TRAY, device_label(device, report.boot, report.seq, epoch))
@@ -302,21 +313,25 @@ class TrayLink:
         self.counters.acks += 1
         out.send.append(self._frame(m.Ack(self._next(), report.boot, report.seq)))
 
-    def _epoch_of(self, device: str, report: m.RollReport, out: Output) -> int:
-        """The ``~n`` of a new roll's name. Within one run of the tray its rolls come with rising
-        numbers; a number that does not rise, or any roll after a restart under the same boot,
-        starts a new run, so every roll passed on keeps a name of its own."""
+    def _epoch_of(self, device: str, report: m.RollReport) -> int | None:
+        """The ``~n`` of a new roll's name, or None to hold the roll unanswered.
+
+        Within one run of the tray its rolls come with rising numbers. After a restart it
+        sends the rolls it kept (still rising), then those of its new run, numbered from low
+        again: one fall in numbers for each restart seen (a HELLO or BEAT numbered lower),
+        and that roll starts a new run of names. A fall with no restart seen is a replayed or
+        stray frame, or a restart whose HELLO was lost: the roll is held and the host PINGs,
+        so a tray that did restart says so and resends it."""
         key = (device, report.boot)
         last = self.seen.last(device, report.boot)
         if last is None:
-            self._started_over.discard(key)
             return self._restarts.get(key, 0)
-        if key in self._started_over or report.seq <= last.seq:
-            if not self._restarts.get(key):  # its HELLO and BEATs of the new run did not come through
-                self._restarted_same_boot(device, report.boot, out)
-            self._started_over.discard(key)
-            return last.epoch + 1
-        return last.epoch
+        if report.seq > last.seq:
+            return last.epoch
+        if not self._fallbacks.get(key):
+            return None
+        self._fallbacks[key] -= 1
+        return last.epoch + 1
 
     def _unlisted(self, report: m.RollReport) -> str:
         """Why a roll names dice its tray's HELLO did not list, or "" if it names none."""
@@ -334,7 +349,14 @@ class TrayLink:
         self._rejected(reason, str(exc))
         if reason is Reject.WRONG_VERSION:  # it answers every PING: say it once
             self._problem(out, f"{exc}: update Touchline or flash the tray with firmware for this protocol version")
+        if frame.type == "HELLO" and reason is Reject.BAD_FIELD:  # it answers every PING: say it once
+            self._problem(out, f"the tray's HELLO cannot be read ({exc}): Touchline cannot name the tray, so none "
+                               f"of its rolls is taken; its firmware must be fixed")
         boot = frame.get("boot") or ""
+        if frame.type == "ROLL" and not boot and self.hello is not None:
+            # Nothing names the roll, so nothing can stop its resends: no answer, told once.
+            self._problem(out, f"tray {self.hello.device} sends rolls without a boot= field: they cannot be "
+                               f"acknowledged or refused, and none is taken; its firmware must be fixed")
         if frame.type == "ROLL" and boot and self.hello is not None:
             # The NAK echoes the boot as sent (even one that breaks the grammar, say in lower
             # case), since the tray stops resending only a roll named exactly as it named it.
