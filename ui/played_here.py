@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.events import format_time
+from companion.outfiles import write_text
 from companion.report import history as h
 
 log = logging.getLogger(__name__)
@@ -61,12 +61,9 @@ def note_played(data_dir: Path, journal: Path, now: datetime | None = None) -> N
     played = [p for p in (_load(data_dir) or []) if p.get("file") != journal.name]
     played.append({"file": journal.name, "opened": format_time(now or datetime.now(UTC))})
     path = record_path(data_dir)
-    tmp = path.with_name(path.name + ".partial")
-    try:
+    try:   # a new temporary file renamed in: never half a record, never through a link
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"version": RECORD_VERSION, "played": played[-KEEP:]}, indent=1),
-                       encoding="utf-8")
-        os.replace(tmp, path)
+        write_text(path, json.dumps({"version": RECORD_VERSION, "played": played[-KEEP:]}, indent=1), force=True)
     except OSError as exc:
         log.warning("%s not written (%s): after a restart, resume may not know this match", path, exc)
 

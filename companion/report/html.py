@@ -6,6 +6,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..outfiles import Staged, check_folder, write_text
 from .export import LABELS, write_all
 
 GAME_NAMES = {"fublet": "Fublet", "football_leader": "Football Leader", "fussball_liga": "Fußball-Liga",
@@ -143,20 +144,31 @@ def write_single(report: dict[str, Any], path: Path, source: str) -> Path:
         drawn = draw_all(report, Path(tmp), ("svg",))
         plots = {key: {"svg": "data:image/svg+xml;base64," + base64.b64encode(
             (Path(tmp) / files["svg"]).read_bytes()).decode("ascii")} for key, files in drawn.items() if "svg" in files}
+    check_folder(path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(page(report, plots, [], source), encoding="utf-8")
-    partial.replace(path)
-    return path
+    # Saved again, the same match's page is replaced; never through a link (companion/outfiles.py).
+    return write_text(path, page(report, plots, [], source), force=True)
 
 
-def write_report(report: dict[str, Any], out: Path, source: str, png: bool = False) -> Path:
-    """Write index.html, the plots, report.json and the CSV tables into ``out``; returns index.html."""
+def write_report(report: dict[str, Any], out: Path, source: str, png: bool = False, force: bool = False) -> Path:
+    """Write index.html, the plots, report.json and the CSV tables into ``out``; returns index.html.
+
+    Every file goes through a temporary file beside it and is put in place only when all are
+    written (companion/outfiles.py): a link or non-file at any of them, or (without ``force``)
+    a file already there, is refused before any is replaced."""
+    check_folder(out)
     out.mkdir(parents=True, exist_ok=True)
-    files = [p.name for p in write_all(report, out)]  # the numbers first: they need no plotting library
-    from .plots import draw_all
-
-    plots = draw_all(report, out, ("svg", "png") if png else ("svg",))
-    index = out / "index.html"
-    index.write_text(page(report, plots, files, source), encoding="utf-8")
-    return index
+    staged = Staged(out, force)
+    try:
+        files = [p.name for p in write_all(report, staged)]  # the numbers first: they need no plotting library
+        try:
+            from .plots import draw_all
+        except ImportError:
+            staged.commit()  # the numbers are written; the caller says the plots could not be
+            raise
+        plots = draw_all(report, staged, ("svg", "png") if png else ("svg",))
+        staged.write_text("index.html", page(report, plots, files, source))
+    except BaseException:
+        staged.discard()
+        raise
+    return staged.commit()[-1]

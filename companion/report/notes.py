@@ -6,18 +6,18 @@ by the match file's name; the journals themselves are never written (why: docs/m
 The listing (companion/report/history.py) skips names that start with a dot, so the file is
 never taken for a match. A notes file that cannot be read counts as no notes (a title is a
 convenience, the journal is the match); writing goes through a temporary file and a rename,
-so a crash never leaves half a file.
+so a crash never leaves half a file (companion/outfiles.py, as every file Touchline writes).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import TouchlineError
+from ..outfiles import write_text
 
 log = logging.getLogger(__name__)
 
@@ -69,10 +69,8 @@ def _save(folder: Path, notes: dict[str, Note]) -> None:
     body = {"version": NOTES_VERSION,
             "matches": {name: {"title": n.title, "friendly": n.friendly} for name, n in sorted(notes.items())
                         if not n.empty}}
-    tmp = path.with_name(path.name + ".partial")
-    try:
-        tmp.write_text(json.dumps(body, ensure_ascii=False, indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+    try:   # through a new temporary file and a rename, never through a link (companion/outfiles.py)
+        write_text(path, json.dumps(body, ensure_ascii=False, indent=1), force=True)
     except OSError as exc:
         raise NotesError(f"cannot write the match notes in {folder} ({exc.strerror or exc}); the matches "
                          f"themselves are untouched") from None

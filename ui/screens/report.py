@@ -278,13 +278,23 @@ class ReportScreen(Screen):
         self.status_text = "Preparing the report to share..." if sharing else "Saving..."
 
         def work() -> None:
+            from companion.outfiles import Staged, check_folder
             from companion.report.export import write_all
             from companion.report.html import file_name, write_single
 
             try:
                 path = write_single(report, where / file_name(report, title), source)
-                if not sharing:
-                    write_all(report, where / (path.stem + " tables"))
+                if not sharing:   # the tables beside it, replaced when saved again, never through a link
+                    tables = where / (path.stem + " tables")
+                    check_folder(tables)
+                    tables.mkdir(exist_ok=True)
+                    staged = Staged(tables, force=True)
+                    try:
+                        write_all(report, staged)
+                    except BaseException:
+                        staged.discard()
+                        raise
+                    staged.commit()
             except ImportError as exc:
                 done = (False, None, f"Not saved: the report's plots need {exc.name or 'matplotlib'}, which this "
                                      f"installation lacks.")
