@@ -210,6 +210,20 @@ class Match:
     def can_redo(self) -> int:
         return len(self._redo)
 
+    @property
+    def undo_batch(self) -> tuple[Event, ...]:
+        """The events of the command one undo would drop (empty: nothing to undo)."""
+        with self._lock:
+            if len(self._batch_starts) <= self._kept():
+                return ()
+            return tuple(self._events[self._batch_starts[-1]:])
+
+    @property
+    def redo_batch(self) -> tuple[Event, ...]:
+        """The events of the command one redo would bring back (empty: nothing to redo)."""
+        with self._lock:
+            return tuple(self._redo[-1]) if self._redo else ()
+
     # --- changing ----------------------------------------------------------------------------
     def submit(self, command: Command, source: Source = Source.MANUAL,
                at: datetime | None = None) -> tuple[Event, ...]:

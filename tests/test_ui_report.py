@@ -55,7 +55,7 @@ def run(size: str, tmp_path: Path) -> dict:
     for old in out.glob("*.png"):
         old.unlink()
     env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2",
-               TOUCHLINE_DATA_DIR=str(data_folder(tmp_path)))
+               TOUCHLINE_DATA_DIR=str(data_folder(tmp_path)), TOUCHLINE_EXPORT_DIR=str(tmp_path / "exported"))
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_report_scenario.py"), str(out), size], env=env,
                           capture_output=True, text=True, timeout=APP_HANG)
     result = out / "result.json"
@@ -79,6 +79,10 @@ def test_history_league_and_report_by_touch(size, tmp_path):
     assert seen["report_status"].startswith("Final: Touchline Lions win")
     assert seen["plot_images"] == 5
     assert seen["save_status"].startswith("Saved: ") and seen["after_back"] == "history"
+    saved = sorted((tmp_path / "exported").glob("*.html"))   # one web page a coach can send, plots inside
+    assert len(saved) == 1 and "Touchline Lions 1-1 Harbour Blues" in saved[0].name
+    assert "data:image/svg+xml;base64," in saved[0].read_text(encoding="utf-8")
+    assert (tmp_path / "exported" / f"{saved[0].stem} tables" / "stats.csv").exists()
     assert seen["bad_report_status"].startswith("No report")
     assert seen["live_report_title"] == "Touchline Rovers 1 - 1 Harbour Athletic"
     assert seen["after_live_back"] == "live"

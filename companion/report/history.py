@@ -52,6 +52,15 @@ class Entry:
     events: int = 0
     problem: str = ""
     copies: tuple[str, ...] = ()          # other files of the same match (an export, an older copy)
+    last: str = ""                        # the time of its last event
+    stage: str = ""                       # where an unfinished match stands ("2nd half, turn 12")
+    title: str = ""                       # the coach's name for it (companion/report/notes.py)
+    friendly: bool = False                # a friendly: out of the league table and the records
+
+    @property
+    def name(self) -> str:
+        """What the coach calls the match: his title, else its teams."""
+        return self.title or f"{self.home} v {self.away}"
 
     @property
     def ok(self) -> bool:
@@ -76,7 +85,8 @@ class Entry:
         return {"file": self.path.name, "game": self.game, "home": self.home, "away": self.away,
                 "score": {"home": self.home_goals, "away": self.away_goals} if self.ok else None,
                 "date": self.date, "status": self.status, "winner": self.winner, "decided_by": self.decided_by,
-                "events": self.events, "problem": self.problem or None, "copies": list(self.copies)}
+                "events": self.events, "problem": self.problem or None, "copies": list(self.copies),
+                "last": self.last, "title": self.title, "friendly": self.friendly}
 
 
 def read_entry(path: Path) -> Entry:
@@ -107,7 +117,26 @@ def read_entry(path: Path) -> Entry:
         finished=result is not None, winner=(result or {}).get("winner"),
         decided_by=str((result or {}).get("decided_by", "")), points=points,
         shootout=(int(shootout["home"]), int(shootout["away"])) if shootout and result else None,
-        events=len(events))
+        events=len(events), last=format_time(events[-1].at) if events else "",
+        stage="" if result else stage_of(summary))
+
+
+def stage_of(summary: dict[str, Any]) -> str:
+    """Where a match stands, in a few words: the period and the minute, round or turn."""
+    from ..view import summary_of   # the typed reading every screen uses
+
+    try:
+        s = summary_of(summary)
+    except Exception:   # a summary the typed reading does not know: no words, the score says enough
+        return ""
+    parts = [s.clock.period] if s.clock.period else []
+    if s.clock.minute is not None:
+        parts.append(f"{s.clock.minute}'")
+    elif s.round is not None:
+        parts.append(f"round {s.round}")
+    elif s.turn is not None and s.turn.number:
+        parts.append(f"turn {s.turn.number}")
+    return ", ".join(parts)
 
 
 def _without_path(text: str, path: Path) -> str:
@@ -144,19 +173,56 @@ def scan(folder: Path, cache: Path | None = None) -> list[Entry]:
         if path.suffix.lower() not in MATCH_SUFFIXES:
             entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
             continue
-        stamp = _stamp(path)
-        hit = known.get(path.name)
-        entry = _from_cache(path, hit["entry"]) if hit and hit.get("stamp") == stamp else None
-        if entry is None:
-            entry = read_entry(path)
-        fresh[path.name] = {"stamp": stamp, "entry": _to_cache(entry)}
-        entries.append(entry)
+        entries.append(_cached_entry(path, known, fresh))
     if cache is not None and fresh != known:
         _save_cache(cache, fresh)
-    return dedupe(entries)
+    return dedupe(_with_notes(folder, entries))
 
 
-CACHE_VERSION = 1
+def read_files(paths: Iterable[Path], cache: Path | None = None) -> list[Entry]:
+    """The entries of these match files only (those that exist), in the order given, through
+    the same cache as ``scan`` (what it knows of other files is kept): Home asks this of the
+    few matches this tablet played, not of a whole season."""
+    known = _load_cache(cache)
+    fresh: dict[str, Any] = {}
+    entries = []
+    for path in paths:
+        path = Path(path)
+        if path.is_file():
+            entries.append(_cached_entry(path, known, fresh))
+    if cache is not None and any(known.get(k) != v for k, v in fresh.items()):
+        _save_cache(cache, {**known, **fresh})
+    by_folder: dict[Path, list[Entry]] = {}
+    for e in entries:
+        by_folder.setdefault(e.path.parent, []).append(e)
+    noted = {e.path: e for folder, group in by_folder.items() for e in _with_notes(folder, group)}
+    return [noted[e.path] for e in entries]
+
+
+def _cached_entry(path: Path, known: dict[str, Any], fresh: dict[str, Any]) -> Entry:
+    """The file's entry from the cache when its size and times are unchanged, else replayed."""
+    stamp = _stamp(path)
+    hit = known.get(path.name)
+    entry = _from_cache(path, hit["entry"]) if isinstance(hit, dict) and hit.get("stamp") == stamp else None
+    if entry is None:
+        entry = read_entry(path)
+    fresh[path.name] = {"stamp": stamp, "entry": _to_cache(entry)}
+    return entry
+
+
+def _with_notes(folder: Path, entries: list[Entry]) -> list[Entry]:
+    """The coach's titles and friendlies (companion/report/notes.py), read at every listing:
+    they change without the match files changing, so they are never cached."""
+    from .notes import load
+
+    noted = load(folder)
+    if not noted:
+        return entries
+    return [replace(e, title=noted[e.path.name].title, friendly=noted[e.path.name].friendly)
+            if e.path.name in noted else e for e in entries]
+
+
+CACHE_VERSION = 2
 
 
 def _stamp(path: Path) -> list[int]:
@@ -174,7 +240,7 @@ def _to_cache(e: Entry) -> dict[str, Any]:
     return {"game": e.game, "home": e.home, "away": e.away, "home_goals": e.home_goals, "away_goals": e.away_goals,
             "date": e.date, "finished": e.finished, "winner": e.winner, "decided_by": e.decided_by,
             "points": list(e.points) if e.points else None, "shootout": list(e.shootout) if e.shootout else None,
-            "events": e.events, "problem": e.problem}
+            "events": e.events, "problem": e.problem, "last": e.last, "stage": e.stage}
 
 
 def _from_cache(path: Path, d: Any) -> Entry | None:
@@ -185,7 +251,8 @@ def _from_cache(path: Path, d: Any) -> Entry | None:
                      decided_by=str(d["decided_by"]),
                      points=(int(d["points"][0]), int(d["points"][1])) if d["points"] else None,
                      shootout=(int(d["shootout"][0]), int(d["shootout"][1])) if d["shootout"] else None,
-                     events=int(d["events"]), problem=str(d["problem"]))
+                     events=int(d["events"]), problem=str(d["problem"]), last=str(d["last"]),
+                     stage=str(d["stage"]))
     except (KeyError, TypeError, ValueError, IndexError):
         return None  # an entry of another shape: read the file again
 
@@ -301,10 +368,17 @@ def outcomes(e: Entry) -> tuple[tuple[str, int], tuple[str, int]]:
     return (result[0], points[0]), (result[1], points[1])
 
 
-def finished(entries: Iterable[Entry], game: str | None = None) -> list[Entry]:
-    """Finished, readable matches of ``game``, oldest first."""
-    return sorted((e for e in entries if e.ok and e.finished and (game is None or e.game == game)),
+def finished(entries: Iterable[Entry], game: str | None = None, friendlies: bool = False) -> list[Entry]:
+    """Finished, readable matches of ``game``, oldest first: the ones that count (a friendly
+    counts in no table), or with ``friendlies`` every one."""
+    return sorted((e for e in entries if e.ok and e.finished and (game is None or e.game == game)
+                   and (friendlies or not e.friendly)),
                   key=lambda e: (e.date, e.path.name))
+
+
+def friendlies(entries: Iterable[Entry], game: str | None = None) -> list[Entry]:
+    """The finished friendlies of ``game``: played, listed, counted in no table."""
+    return [e for e in finished(entries, game, friendlies=True) if e.friendly]
 
 
 def league(entries: Iterable[Entry], game: str) -> list[Record]:
@@ -373,7 +447,8 @@ def head_to_head(entries: Iterable[Entry], game: str | None = None) -> list[Head
     return sorted(pairs.values(), key=lambda h: (h.game, h.first.casefold(), h.second.casefold()))
 
 
-HISTORY_HEADER = ["date", "game", "home", "away", "home goals", "away goals", "status", "result", "file", "problem"]
+HISTORY_HEADER = ["date", "game", "home", "away", "home goals", "away goals", "status", "result", "file", "problem",
+                  "title", "friendly"]
 
 
 def history_rows(entries: Iterable[Entry]) -> list[list[Any]]:
@@ -385,7 +460,7 @@ def history_rows(entries: Iterable[Entry]) -> list[list[Any]]:
             result = (f"{who} win" if who else "draw") + (f" ({e.decided_by})" if e.decided_by else "")
         rows.append([e.date, GAME_NAMES.get(e.game, e.game), e.home, e.away,
                      e.home_goals if e.ok else "", e.away_goals if e.ok else "", e.status, result, e.path.name,
-                     e.problem])
+                     e.problem, e.title, "yes" if e.friendly else ""])
     return rows
 
 
