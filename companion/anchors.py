@@ -7,9 +7,11 @@ where the journal is not: the app writes, beside every append, the count and the
 of each journal it plays in the data folder (``<data dir>/anchors/<journal name>.json``)::
 
     {"version": 1, "file": "/…/matches/2026-12-06-1830.sqlite", "first": "<hash of event 1>",
-     "last_seq": 1309, "head": "<hash of event 1309>", "marks": {"128": "<hash>", "256": …}}
+     "start": "<time of event 1>", "last_seq": 1309, "head": "<hash of event 1309>",
+     "marks": {"128": "<hash>", "256": …}}
 
-``first`` names the match (its creation event's hash: every copy of it shares it), ``marks``
+``first`` names the match (its creation event's hash: every copy of it shares it) and
+``start`` its creation's time (a copy whose creation event was edited still shares it), ``marks``
 keep the hash of every 128th event, so a shorter copy (an export taken mid-match) is checked
 against the match too. Because each event's hash covers every event before it, a file whose
 hash at ``last_seq`` is ``head`` holds exactly the recorded events up to there.
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
+from .events import format_time
 from .journal_chain import Checked
 from .opener import open_text, resolved
 
@@ -59,6 +62,7 @@ class Anchor:
     last_seq: int
     head: str
     marks: Mapping[int, str] = field(default_factory=dict)
+    start: str = ""
 
     def hash_at(self, seq: int) -> str | None:
         return self.head if seq == self.last_seq else self.marks.get(seq)
@@ -83,6 +87,7 @@ class AnchorBook:
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
+        self._every: list[Anchor] | None = None  # of_match's reading of the folder, once per book
 
     @classmethod
     def of_data_dir(cls, data_dir: Path) -> "AnchorBook":
@@ -92,12 +97,13 @@ class AnchorBook:
         return self.folder / f"{Path(journal).name}.json"
 
     # --- writing (the app, as it appends) -------------------------------------------------
-    def record(self, journal: Path, first: str, last_seq: int, head: str, marks: Mapping[int, str]) -> None:
+    def record(self, journal: Path, first: str, last_seq: int, head: str, marks: Mapping[int, str],
+               start: str = "") -> None:
         """Anchor ``journal`` at ``last_seq``/``head``. Never raises: the match itself is safe in
         its journal, a missing anchor only means a cut cannot be told (logged)."""
         target = self.path_for(journal)
-        body = {"version": VERSION, "file": str(resolved(journal)), "first": first, "last_seq": last_seq,
-                "head": head, "marks": {str(k): v for k, v in sorted(marks.items())}}
+        body = {"version": VERSION, "file": str(resolved(journal)), "first": first, "start": start,
+                "last_seq": last_seq, "head": head, "marks": {str(k): v for k, v in sorted(marks.items())}}
         tmp = target.with_name(f".{target.name}.{os.getpid()}.partial")
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -120,18 +126,22 @@ class AnchorBook:
             return None
         return anchor
 
-    def of_match(self, first: str) -> list[Anchor]:
-        """Every anchor of the match whose first event has hash ``first``."""
-        try:
-            names = sorted(p for p in self.folder.iterdir() if p.name.endswith(".json") and not p.name.startswith("."))
-        except OSError:
-            return []
-        out = []
-        for p in names:
-            anchor = self._read(p)
-            if anchor is not None and anchor.first == first:
-                out.append(anchor)
-        return out
+    def of_match(self, first: str, start: str = "") -> list[Anchor]:
+        """Every anchor of the match whose first event has hash ``first``, or was created at
+        ``start``. The folder is read once per book (a listing of a season's matches asks this
+        of each copy): make a new book to see anchors written since."""
+        if self._every is None:
+            self._every = []
+            try:
+                names = sorted(p for p in self.folder.iterdir()
+                               if p.name.endswith(".json") and not p.name.startswith("."))
+            except OSError:
+                names = []
+            for p in names:
+                anchor = self._read(p)
+                if anchor is not None:
+                    self._every.append(anchor)
+        return [a for a in self._every if a.first == first or (start and a.start == start)]
 
     def _read(self, path: Path) -> Anchor | None:
         try:
@@ -151,15 +161,15 @@ def _anchor(data: object, path: Path) -> Anchor | None:
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise ValueError("not an anchor this Touchline writes")
         file, first, last_seq, head = data["file"], data["first"], data["last_seq"], data["head"]
-        marks_raw = data.get("marks", {})
+        marks_raw, start = data.get("marks", {}), data.get("start", "")
         if not (isinstance(file, str) and _is_hash(first) and _is_hash(head) and type(last_seq) is int
-                and last_seq >= 1 and isinstance(marks_raw, dict)):
+                and last_seq >= 1 and isinstance(marks_raw, dict) and isinstance(start, str)):
             raise ValueError("fields of the wrong kind")
         marks = {int(k): v for k, v in marks_raw.items() if _is_hash(v)}
     except (KeyError, ValueError, TypeError) as exc:
         log.warning("%s: anchor not read (%s)", path, exc)
         return None
-    return Anchor(file, first, last_seq, head, marks)
+    return Anchor(file, first, last_seq, head, marks, start)
 
 
 def _is_hash(value: object) -> bool:
@@ -172,10 +182,10 @@ def marks_of(seqs_and_hashes) -> dict[int, str]:
 
 
 def verdict(book: AnchorBook | None, path: Path, first: str, last_seq: int,
-            hash_at: Callable[[int], str | None], journal: bool) -> Verdict:
-    """Compare a checked file (its first hash, last seq, and its hash at any seq it holds)
-    with this tablet's anchors. ``journal``: the file is a journal (only a journal can be
-    the anchored file itself)."""
+            hash_at: Callable[[int], str | None], journal: bool, start: str = "") -> Verdict:
+    """Compare a checked file (its first hash, last seq, its hash at any seq it holds, the
+    time of its first event) with this tablet's anchors. ``journal``: the file is a journal
+    (only a journal can be the anchored file itself)."""
     if book is None or not first:
         return Verdict()
     own = book.lookup(path) if journal else None
@@ -191,8 +201,11 @@ def verdict(book: AnchorBook | None, path: Path, first: str, last_seq: int,
             return Verdict("rewritten", f"the events up to {own.last_seq} are not the ones this tablet recorded "
                                         f"(the chain was rewritten); it was left untouched")
         return Verdict()
-    for anchor in book.of_match(first):
+    for anchor in book.of_match(first, start):
         name = Path(anchor.file).name
+        if anchor.first != first:
+            return Verdict("altered", f"altered: its first event differs from that of the match this tablet "
+                                      f"recorded in {name} (the teams, the options or the time were changed)")
         if last_seq >= anchor.last_seq:
             if hash_at(anchor.last_seq) != anchor.head:
                 return Verdict("altered", f"altered: its events differ from the match this tablet recorded in "
@@ -221,7 +234,7 @@ def anchored(book: AnchorBook | None, path: Path, checked: Checked,
             table.update((last, digest) for last, digest in (omitted or {}).values())
         return table.get(seq)
     last = max(checked.last_seq, max((last for last, _ in (omitted or {}).values()), default=0))
-    return verdict(book, path, checked.hashes[0], last, hash_at, journal)
+    return verdict(book, path, checked.hashes[0], last, hash_at, journal, format_time(checked.events[0].at))
 
 
 __all__ = ["Anchor", "AnchorBook", "Verdict", "verdict", "anchored", "marks_of", "MARK_EVERY", "FOLDER"]

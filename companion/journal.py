@@ -192,7 +192,8 @@ class Journal:
         self._head = head            # hash of the last stored event
         self._loaded = loaded        # what open() read, until the first write
         self._anchors: AnchorBook | None = None  # where the app anchors each append (companion/anchors.py)
-        self._first = ""             # the hash of event 1: names the match in the anchors
+        self._first = ""             # the hash of event 1 and its time: name the match in the anchors
+        self._start = ""
         self._last_seq = 0
         self._marks: dict[int, str] = {}
 
@@ -277,11 +278,12 @@ class Journal:
         pairs = [(e.seq, h) for e, h in zip(checked.events, checked.hashes)]
         pairs += [(last, digest) for last, digest in omitted.values()]
         self._marks = marks_of(pairs)
-        self._first = checked.hashes[0] if checked.hashes and checked.events[0].seq == 1 else ""
+        if checked.hashes and checked.events[0].seq == 1:
+            self._first, self._start = checked.hashes[0], format_time(checked.events[0].at)
         self._last_seq = checked.last_seq
         own = anchors.lookup(self.path)
         if self._first and (own is None or own.last_seq < self._last_seq):
-            anchors.record(self.path, self._first, self._last_seq, self._head, self._marks)
+            anchors.record(self.path, self._first, self._last_seq, self._head, self._marks, self._start)
 
     @classmethod
     def _connect(cls, path: Path, game: str, head: str = GENESIS) -> "Journal":
@@ -350,13 +352,13 @@ class Journal:
     def _anchor(self, rows: list[tuple]) -> None:
         """Anchor the journal's new end outside it (after the commit: never ahead of it)."""
         if not self._first and rows[0][0] == 1:
-            self._first = rows[0][-1]
+            self._first, self._start = rows[0][-1], rows[0][2]
         for row in rows:
             if not row[0] % MARK_EVERY:
                 self._marks[row[0]] = row[-1]
         self._last_seq = rows[-1][0]
         if self._first:
-            self._anchors.record(self.path, self._first, self._last_seq, self._head, self._marks)
+            self._anchors.record(self.path, self._first, self._last_seq, self._head, self._marks, self._start)
 
     def mark_undone(self, batch: int) -> None:
         with self._lock:

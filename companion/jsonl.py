@@ -438,14 +438,15 @@ def import_to_journal(imported: Imported, path: str | os.PathLike, game: str, ac
                         "anyway, marked altered for good, say so: touchline import --accept-altered)")
     meta: dict[str, str] = {}
     header = imported.header
+    reasons = [imported.altered, altered]
     if header is None:
         meta["chain"] = f"computed {format_time(now())} on import of an export that kept none"
-        meta["altered"] = (f"imported {format_time(now())} from {Path(source).name or 'an export'}, which carried no "
-                           f"hash chain: its events were accepted on the user's word")
+        reasons.insert(0, f"imported {format_time(now())} from {Path(source).name or 'an export'}, which carried no "
+                          f"hash chain: its events were accepted on the user's word")
     elif header.chain != "full":
         meta["chain"] = header.chain
-    if imported.altered or altered:
-        meta["altered"] = imported.altered or altered
+    if any(reasons):
+        meta["altered"] = "; ".join(dict.fromkeys(r for r in reasons if r))
     if header is not None and header.omitted:
         meta["omitted"] = json.dumps([list(run) for run in header.omitted], separators=(",", ":"))
     return Journal.create_with(path, game, imported.raw, meta)

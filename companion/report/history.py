@@ -95,11 +95,12 @@ class Entry:
 
 def read_entry(path: Path, anchors: AnchorBook | None = None) -> Entry:
     """Replay one file to its entry; anything wrong becomes the entry's problem. ``anchors``:
-    this tablet's (companion/anchors.py), which name a cut or rewritten journal."""
+    this tablet's (companion/anchors.py), which name a cut or rewritten journal
+    (``anchors_for`` the file's folder when not given)."""
     from ..cli import read_match  # the same reading as `touchline replay`
 
     try:
-        reading = read_match(path, anchors)
+        reading = read_match(path, anchors if anchors is not None else anchors_for(path.parent))
         match = reading.match
         events = match.events
         summary = match.summary()
