@@ -29,7 +29,7 @@ from typing import Iterator, Sequence
 
 from .errors import JournalError
 from .events import Event, format_time, parse_time
-from .journal_chain import (ACTIVE, DISCARDED, GENESIS, UNDONE, Broken, Checked, RawRow, chain_hash,
+from .journal_chain import (ACTIVE, DISCARDED, GENESIS, MAX_EVENTS, UNDONE, Broken, Checked, RawRow, chain_hash,
                             check_rows, dump_json, gc_paused)
 from .anchors import MARK_EVERY, AnchorBook, anchored, marks_of
 from .journal_domains import domain_checker
@@ -445,6 +445,10 @@ def _read_all(conn: sqlite3.Connection, path: Path) -> Stored:
                            f"the file is marked schema {version}: one of them was changed; it was left untouched")
     columns = "seq, batch, at, source, type, data, status, " + ("hash" if version >= 2 else "NULL")
     try:
+        count = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+        if count > MAX_EVENTS:
+            raise JournalError(f"{path}: holds {count:,} events, more than any match ({MAX_EVENTS:,} at most; a full "
+                               f"match is a few thousand); it was not read, and was left untouched")
         cursor = planned(conn, path, f"SELECT {columns} FROM events ORDER BY seq")
     except sqlite3.OperationalError as exc:
         raise JournalError(f"{path}: the events table is missing or changed ({exc}); it was left "

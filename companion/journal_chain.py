@@ -33,6 +33,11 @@ _SOURCES = {s.value: s for s in Source}
 
 GENESIS = "0" * 64            # the "previous hash" of event 1
 MAX_SEQ = 2 ** 63 - 1          # SQLite's largest integer
+# A file holds at most this many events, counted before any is read: a full Fublet match is
+# about 1,300, the longest match the benchmarks' drivers play 5,000 (undone and discarded
+# events included). Ten times that still reads in a few seconds; a file of half a million
+# events built to keep its readers busy is refused at once.
+MAX_EVENTS = 50_000
 ACTIVE, UNDONE, DISCARDED = "active", "undone", "discarded"
 STATUSES = (ACTIVE, UNDONE, DISCARDED)
 _STATUS_SET = frozenset(STATUSES)
@@ -459,4 +464,4 @@ def _one_line(exc: BaseException, limit: int = 300) -> str:
 
 
 __all__ = ["Broken", "RawRow", "Checked", "check_rows", "chain_hash", "load_json", "dump_json", "GENESIS",
-           "MAX_SEQ", "STATUSES", "ACTIVE", "UNDONE", "DISCARDED"]
+           "MAX_SEQ", "MAX_EVENTS", "STATUSES", "ACTIVE", "UNDONE", "DISCARDED"]

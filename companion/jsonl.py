@@ -38,8 +38,8 @@ from . import opener
 from .errors import TouchlineError
 from .events import Event, format_time, now
 from .journal import Journal, Loaded, Stored, altered_of, check_stored, read_stored
-from .journal_chain import (ACTIVE, DISCARDED, MAX_SEQ, UNDONE, Broken, Checked, RawRow, check_rows, dump_json,
-                            load_json)
+from .journal_chain import (ACTIVE, DISCARDED, MAX_EVENTS, MAX_SEQ, UNDONE, Broken, Checked, RawRow, check_rows,
+                            dump_json, load_json)
 from .journal_domains import domain_checker
 
 _STATUSES = (ACTIVE, UNDONE, DISCARDED)
@@ -233,6 +233,9 @@ def read_lines(lines: Iterable[str], name: str = "<input>") -> Imported:
             header = _header(obj, name, number)
             continue
         seen_event = True
+        if len(rows) >= MAX_EVENTS:
+            raise ImportError_(name, number, f"more events than any match ({MAX_EVENTS:,} at most; a full match is a "
+                                             f"few thousand): not read further")
         rows.append(_raw(obj, name, number, header is not None))
     game = header.game if header else _game_of(rows)
     omitted = {first: (last, digest) for first, last, digest in header.omitted} if header else {}

@@ -349,3 +349,19 @@ def test_the_follower_refuses_a_journal_swapped_for_a_view_after_it_began(tmp_pa
     k.recursive_view(path)
     with pytest.raises(FollowError, match="'events' is a view"):
         reader.read([1, 2])
+
+
+def test_a_file_with_more_events_than_any_match_is_refused_before_its_rows_are_read(capsys, tmp_path, real,
+                                                                                    monkeypatch):
+    import companion.journal as journal_module
+    import companion.jsonl as jsonl_module
+
+    total = len(load_file(real).checked.events)
+    export = tmp_path / "m.jsonl"
+    assert cli(capsys, "export", real, export)[0] == 0
+    monkeypatch.setattr(journal_module, "MAX_EVENTS", total - 1)
+    monkeypatch.setattr(jsonl_module, "MAX_EVENTS", total - 1)
+    with pytest.raises(JournalError, match=f"holds {total:,} events, more than any match"):
+        load_file(real)
+    with pytest.raises(ImportError_, match=f"line {total + 1}: more events than any match"):
+        read_file(export)
