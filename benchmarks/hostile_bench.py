@@ -14,6 +14,9 @@ sound chain (every row is read, hashed, decoded and checked before the fold refu
 an export that is one endless line, a journal with megabyte values, and a real journal with
 a write-ahead log of garbage of that size.
 
+``--code DIR`` runs the commands of another checkout (the files are still made by this one):
+the figures before a change, e.g. ``git archive <commit> | tar -x -C /tmp/before``.
+
 ``--appends N`` times ``Journal.append`` of a real match's commands (fsync, the chain) with
 and without the app's anchors, alternately, and the anchor's write alone.
 """
@@ -38,7 +41,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 
 import hostile_kit as k  # noqa: E402
 from benchmarks.run import machine  # noqa: E402
-from companion.journal_chain import GENESIS, chain_hash  # noqa: E402
+from companion.journal_chain import GENESIS, MAX_EVENTS, chain_hash  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = ("replay", "verify", "export", "import", "report", "history", "league", "serve")
@@ -58,10 +61,10 @@ def state(folder: Path) -> dict[str, str]:
     return out
 
 
-def run(argv: list[str], guard: float, env: dict[str, str]) -> tuple[float, str, str]:
+def run(argv: list[str], guard: float, env: dict[str, str], code: Path = ROOT) -> tuple[float, str, str]:
     """(seconds, outcome, first line said): outcome is the exit status or 'killed at the guard'."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env,
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=code, env=env,
                             start_new_session=True)
     try:
         out, err = proc.communicate(timeout=guard)
@@ -77,13 +80,15 @@ def run(argv: list[str], guard: float, env: dict[str, str]) -> tuple[float, str,
 
 # --- the cases ------------------------------------------------------------------------------------------
 
-def forged_journal(real: Path, path: Path, size: int) -> Path:
+def forged_journal(real: Path, path: Path, size: int, count: int = 0) -> Path:
     """A journal with Touchline's schema: the real match's creation, then its other events'
-    payloads over and over under a forged, sound chain, until ``size`` bytes."""
+    payloads over and over under a forged, sound chain, until ``size`` bytes (or ``count``
+    events): every row is read, hashed, decoded, checked and folded (the fold takes events as
+    the facts they are)."""
     rows = sqlite3.connect(real).execute("SELECT seq, batch, at, source, type, data FROM events ORDER BY seq").fetchall()
     body = rows[1:]
     per = sum(len(r[5]) + len(r[4]) + 120 for r in body) / len(body)
-    count = int(size / per)
+    count = count or int(size / per)
     def payload_of(n: int) -> tuple[str, str, str]:
         _seq, _batch, _at, source, type_, data = body[(n - 2) % len(body)]
         return type_, source, data
@@ -91,8 +96,8 @@ def forged_journal(real: Path, path: Path, size: int) -> Path:
     return k.journal_of_rows(path, made)
 
 
-def forged_export(real: Path, path: Path, size: int) -> Path:
-    journal = forged_journal(real, path.with_suffix(".tmp.sqlite"), size)
+def forged_export(real: Path, path: Path, size: int, count: int = 0) -> Path:
+    journal = forged_journal(real, path.with_suffix(".tmp.sqlite"), size, count)
     conn = sqlite3.connect(journal)
     rows = conn.execute(f"SELECT {k.COLUMNS} FROM events ORDER BY seq").fetchall()
     conn.close()
@@ -153,6 +158,10 @@ def cases(real: Path, export: Path, folder: Path, big: int) -> dict[str, callabl
         f"{big >> 20} MB journal, forged chain": lambda d: forged_journal(real, d / "m.sqlite", big),
         f"{big >> 20} MB export, forged chain": lambda d: forged_export(real, d / "m.jsonl", big),
         f"{big >> 20} MB export, one line": lambda d: one_line(d / "m.jsonl", big),
+        f"journal at the cap ({MAX_EVENTS:,} events, forged chain)":
+            lambda d: forged_journal(real, d / "m.sqlite", 0, MAX_EVENTS - 1),
+        f"export at the cap ({MAX_EVENTS:,} events, forged chain)":
+            lambda d: forged_export(real, d / "m.jsonl", 0, MAX_EVENTS - 1),
         f"{big >> 20} MB journal, 900 kB values": lambda d: big_values(d / "m.sqlite", big),
         f"{big >> 20} MB garbage -wal beside a real journal": lambda d: k.garbage_wal(real, d / "m.sqlite", big),
     }
@@ -174,7 +183,8 @@ def argv_for(command: str, path: Path, work: Path) -> list[str]:
 
 def bench_files(args: argparse.Namespace) -> None:
     root = Path(tempfile.mkdtemp(prefix="touchline-hostile-", dir=args.dir))
-    env = {**os.environ, "TOUCHLINE_DATA_DIR": str(root / "data"), "PYTHONPATH": str(ROOT),
+    code = (args.code or ROOT).resolve()
+    env = {**os.environ, "TOUCHLINE_DATA_DIR": str(root / "data"), "PYTHONPATH": str(code),
            "TOUCHLINE_HEADLESS": "1", "KIVY_NO_ARGS": "1"}
     try:
         src = root / "src"
@@ -186,8 +196,8 @@ def bench_files(args: argparse.Namespace) -> None:
         work = root / "work"
         work.mkdir()
         print(f"machine: {machine()}")
-        print(f"guard: {args.guard:.0f} s; each command in a fresh process (about 0.3-0.6 s of it is Python and "
-              f"Touchline's imports)\n")
+        print(f"code: {code}; guard: {args.guard:.0f} s; each command in a fresh process (about 0.3-0.6 s of it is "
+              f"Python and Touchline's imports)\n")
         print("| file | " + " | ".join(COMMANDS) + " | folder as found |")
         print("|---|" + "---|" * (len(COMMANDS) + 1))
         for name, make in cases(real, export, root, args.big_mb << 20).items():
@@ -208,7 +218,7 @@ def bench_files(args: argparse.Namespace) -> None:
             cells, lines = [], []
             try:
                 for command in COMMANDS:
-                    took, outcome, said = run(argv_for(command, path, work), args.guard, env)
+                    took, outcome, said = run(argv_for(command, path, work), args.guard, env, code)
                     cells.append(f"{took:.2f} s ({outcome.replace('exit ', '')})")
                     lines.append(f"    {command}: {said}")
             finally:
@@ -276,6 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--say", action="store_true", help="print each command's first line too")
     parser.add_argument("--appends", type=int, default=0, help="time this many appends with and without anchors")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the temporary files")
+    parser.add_argument("--code", type=Path, default=None,
+                        help="run the commands of the Touchline checked out here (an older commit, for a before figure)")
     args = parser.parse_args(argv)
     if args.appends:
         bench_appends(args)

@@ -300,7 +300,7 @@ def test_history_lists_altered_copies_beside_the_original_and_true_copies_under_
     code, out, err = cli(capsys, "history", "--data-dir", data)
     assert code == 0, err
     forged_line = next(line for line in out.splitlines() if "forged.jsonl" in line)
-    assert "altered" in forged_line and "beside m.sqlite" in forged_line
+    assert "altered" in forged_line and "m.sqlite is the one that counts" in forged_line
 
 
 def test_an_altered_file_alone_is_listed_as_altered_and_counts(capsys, data):
@@ -315,3 +315,22 @@ def test_an_altered_file_alone_is_listed_as_altered_and_counts(capsys, data):
     assert cli(capsys, "import", data / "s.jsonl", folder / "i.sqlite", "--accept-altered")[0] == 0
     entries = h.scan(folder)
     assert [(e.path.name, e.status, e.copy_of) for e in entries] == [("i.sqlite", "altered", "")]
+
+
+def test_a_chainless_copy_that_goes_on_past_the_original_is_altered_not_its_best_copy(capsys, data, tmp_path):
+    path = played(data, commands=40)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    copy = elsewhere / "copy.sqlite"
+    copy.write_bytes(path.read_bytes())
+    m = Match.open(copy)
+    AutoDriver(m, seed=6).play(commands=10)  # goes on past the original
+    m.close()
+    longer = elsewhere / "longer.jsonl"
+    assert cli(capsys, "export", copy, longer)[0] == 0
+    k.stripped_export(longer, data / "matches" / "longer-stripped.jsonl")
+    by = {e.path.name: e for e in h.scan(data / "matches")}
+    assert by["m.sqlite"].status != "altered" and by["m.sqlite"].copies == ()
+    stripped = by["longer-stripped.jsonl"]
+    assert stripped.status == "altered" and stripped.copy_of == "m.sqlite"
+    assert "goes on past m.sqlite's last event" in stripped.altered

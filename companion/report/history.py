@@ -267,15 +267,19 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
     for group in groups.values():
         original = max(group, key=lambda e: (not e.altered, _anchored(e, anchors), not e.unchained, e.last_seq,
                                               e.path.suffix.lower() != ".jsonl", e.path.name))
-        agree = [e for e in group if e is original or (not e.altered and _agree(original, e, hashes))]
-        agree.sort(key=lambda e: (-e.events, e.path.suffix.lower() == ".jsonl", e.path.name))
+        # A copy agrees when the chains say one holds the other's events; one that nothing vouches
+        # for (marked altered, or with no chain) counts as a copy only as far as the original
+        # goes: events it adds beyond it could be anyone's.
+        agree = [e for e in group if e is original or (_agree(original, e, hashes) and (
+            e.last_seq <= original.last_seq or not (e.altered or e.unchained)))]
+        agree.sort(key=lambda e: (-e.events, bool(e.altered), e.path.suffix.lower() == ".jsonl", e.path.name))
         best = agree[0]
         if len(agree) > 1:
             best = replace(best, copies=tuple(e.path.name for e in agree[1:]))
         out.append(best)
         for e in group:
             if e not in agree:
-                why = e.altered or _difference(original, e)
+                why = e.altered or _difference(original, e, hashes)
                 out.append(replace(e, altered=why, copy_of=best.path.name))
     return sorted(out, key=lambda e: (not e.ok, _neg(e.date), bool(e.copy_of), e.path.name))
 
@@ -308,9 +312,12 @@ def _hash_at(path: Path, seq: int) -> str | None:
         return None
 
 
-def _difference(original: Entry, e: Entry) -> str:
+def _difference(original: Entry, e: Entry, hashes: dict[tuple[Path, int], str | None]) -> str:
     if not e.first or e.first != original.first:
         return f"its first event differs from {original.path.name}'s (the teams, the options or the time were changed)"
+    if _agree(original, e, hashes):  # it agrees, but goes further than anything vouches for
+        return (f"it goes on past {original.path.name}'s last event ({original.last_seq}), and nothing vouches for "
+                f"what it adds (it carries no hash chain of its own)")
     return f"its events differ from {original.path.name}'s by event {min(e.last_seq, original.last_seq)}"
 
 
@@ -472,7 +479,7 @@ def altered_text(e: Entry) -> str:
     """Why an entry is listed as altered, naming the match's file it stands beside."""
     if not e.altered:
         return ""
-    return f"altered: {e.altered}" + (f" (beside {e.copy_of}, which counts)" if e.copy_of else "")
+    return f"altered: {e.altered}" + (f"; {e.copy_of} is the one that counts" if e.copy_of else "")
 
 
 def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:

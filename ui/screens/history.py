@@ -1,6 +1,8 @@
 """Matches and league: every match in the data folder (newest first; a damaged or foreign
-file listed as such), filtered by game and team; the league table of the finished ones,
-head to head, each team's record; CSV export. Touching a match opens its report.
+file listed as such; a copy whose events differ from its match's original, or that is marked
+altered, listed as altered right under the original, saying why), filtered by game and team;
+the league table of the finished ones, head to head, each team's record; CSV export.
+Touching a match opens its report.
 
 The folder is read on a worker thread (each match is replayed through a private copy of its
 file); the screen only draws the entries it is handed.
@@ -72,7 +74,10 @@ class HistoryScreen(Screen):
         self._scanning = False
         self.entries = entries
         bad = sum(1 for e in entries if not e.ok)
-        self.status_text = error or (f"{len(entries) - bad} matches" + (f", {bad} unreadable files" if bad else "")
+        altered = sum(1 for e in entries if e.ok and e.copy_of)
+        self.status_text = error or (f"{len(entries) - bad - altered} matches"
+                                     + (f", {altered} altered {'copy' if altered == 1 else 'copies'}" if altered else "")
+                                     + (f", {bad} unreadable files" if bad else "")
                                      + f" in {self.folder}. Touch a match for its report.")
         self.show_tab(self.tab)
 
@@ -111,11 +116,14 @@ class HistoryScreen(Screen):
             when = e.date[:16].replace("T", " ")
             text = (f"{when}   {h.GAME_NAMES.get(e.game, e.game)}   [b]{e.home} {e.score} {e.away}[/b]   "
                     f"({e.status})")
+            colour = (0.45, 0.3, 0.12, 1) if e.altered else (0.25, 0.32, 0.3, 1) if e.finished else (0.3, 0.3, 0.36, 1)
             row = Button(text=text, markup=True, font_size=sp(18), size_hint_y=None, height=dp(56), halign="left",
-                         valign="middle", background_color=(0.25, 0.32, 0.3, 1) if e.finished else (0.3, 0.3, 0.36, 1))
+                         valign="middle", background_color=colour)
             row.bind(size=lambda b, s: setattr(b, "text_size", (s[0] - dp(24), s[1])))
             row.bind(on_release=lambda _b, path=e.path: self.open(path))
             body.add_widget(row)
+            if e.altered:  # why, under the row: a copy nobody can vouch for is never passed off as the match
+                body.add_widget(wrap_label(f"{e.path.name}: {h.altered_text(e)}", 18, colour=(1, 0.8, 0.5, 1)))
         unreadable = [e for e in self.entries if not e.ok]
         if unreadable:
             body.add_widget(wrap_label("Files that are not readable matches (left untouched):", 20, bold=True,
