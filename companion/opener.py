@@ -30,7 +30,8 @@ from .errors import TouchlineError
 MAX_BYTES = 128 * 1024 * 1024   # a match file (a journal with its -wal, or an export) at most
 _KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a device"),
           (stat.S_ISBLK, "a device"), (stat.S_ISDIR, "a folder"))
-_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0) \
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # none on Windows, which has no FIFOs in its file system either
+_FLAGS = os.O_RDONLY | _NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0) \
     | getattr(os, "O_BINARY", 0)
 
 
@@ -87,7 +88,7 @@ def open_binary(path: str | os.PathLike, what: str = "a match file", limit: int 
         raise UnreadableFile(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:
         _check_status(path, os.fstat(fd), what, limit)  # what was opened, not what was there before
-        if hasattr(os, "set_blocking"):
+        if _NONBLOCK:
             os.set_blocking(fd, True)   # a regular file: reads never wait anyway, and io expects it
         return io.open(fd, "rb", closefd=True)
     except BaseException:
