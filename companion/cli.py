@@ -35,6 +35,7 @@ from .journal_chain import Checked
 from .jsonl import Imported, export_file, import_to_journal, read_file, unvouched
 from .match import Match
 from .opener import read_head
+from .outfiles import OutputRefused, check_target
 from .paths import user_data_dir
 from .ruleset import Ruleset
 
@@ -267,8 +268,7 @@ def add_export(sub: argparse._SubParsersAction) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     out: Path = args.out
-    if out.exists() and not args.force:
-        raise CliError(f"{out}: a file already exists there; choose another name or add --force")
+    check_target(out, args.force)  # a link, a folder or (without --force) any file there: refused
     if out.exists() and is_journal_file(out):
         raise CliError(f"{out}: is an SQLite file (a journal?); it will not be replaced by an export")
     stored, loaded = _journal(args.journal)
@@ -281,7 +281,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CliError(f"{args.journal}: {found.text}; nothing was written")
     altered = found.text.partition(": ")[2] if found.kind == "altered" else ""
     try:
-        count = export_file(stored, loaded, out, include_undone=not args.active_only, altered=altered)
+        count = export_file(stored, loaded, out, include_undone=not args.active_only, force=args.force,
+                            altered=altered)
+    except OutputRefused:
+        raise
     except OSError as exc:
         raise CliError(f"{out}: cannot write the export ({exc.strerror or exc}); nothing was written") from None
     kind = "active events (an --active-only export, as its header says)" if args.active_only else "events"

@@ -16,7 +16,6 @@ records, and each side's record. Journals do not name the coaches, so a side is 
 
 from __future__ import annotations
 
-import csv
 import json
 import logging
 import os
@@ -25,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from .. import outfiles
 from ..anchors import AnchorBook
 from ..errors import TouchlineError
 from ..events import format_time
@@ -482,11 +482,9 @@ def altered_text(e: Entry) -> str:
     return f"altered: {e.altered}" + (f"; {e.copy_of} is the one that counts" if e.copy_of else "")
 
 
-def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(header)
-        w.writerows(rows)
+def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]], force: bool = False) -> None:
+    """One table through the project's one CSV writer (inert cells, never through a link)."""
+    outfiles.write_csv(path, header, rows, force)
 
 
 def games_in(entries: Iterable[Entry]) -> list[str]:
