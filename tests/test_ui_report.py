@@ -13,20 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal
-from companion.jsonl import read_file
+from journal_fixtures import journal_of
 
 from test_ui_app import APP_HANG  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 ARTIFACTS = ROOT / "test-artifacts"
-
-
-def journal_of(export: Path, target: Path) -> None:
-    """A journal holding an export's events, chained as the app chains them when it writes."""
-    imported = read_file(export)
-    Journal.create_with(target, imported.game, imported.raw).close()
 
 
 def data_folder(tmp_path: Path) -> Path:
