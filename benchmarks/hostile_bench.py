@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -61,8 +62,11 @@ def state(folder: Path) -> dict[str, str]:
     return out
 
 
-def run(argv: list[str], guard: float, env: dict[str, str], code: Path = ROOT) -> tuple[float, str, str]:
-    """(seconds, outcome, first line said): outcome is the exit status or 'killed at the guard'."""
+def run(argv: list[str], guard: float, env: dict[str, str], code: Path = ROOT) -> tuple[float, float, str, str]:
+    """(seconds, CPU seconds, outcome, first line said): outcome is the exit status or 'killed
+    at the guard'. The CPU time is the child's own (user + system), which a busy machine does
+    not stretch as it stretches the wall time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=code, env=env,
                             start_new_session=True)
@@ -74,8 +78,10 @@ def run(argv: list[str], guard: float, env: dict[str, str], code: Path = ROOT) -
         out, err = proc.communicate()
         outcome = f"killed at the {guard:.0f} s guard"
     took = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     said = (err or out).decode("utf-8", "replace").strip().splitlines()
-    return took, outcome, said[0][:160] if said else ""
+    return took, cpu, outcome, said[0][:160] if said else ""
 
 
 # --- the cases ------------------------------------------------------------------------------------------
@@ -197,7 +203,7 @@ def bench_files(args: argparse.Namespace) -> None:
         work.mkdir()
         print(f"machine: {machine()}")
         print(f"code: {code}; guard: {args.guard:.0f} s; each command in a fresh process (about 0.3-0.6 s of it is "
-              f"Python and Touchline's imports)\n")
+              f"Python and Touchline's imports); each cell: wall / CPU seconds (exit status)\n")
         print("| file | " + " | ".join(COMMANDS) + " | folder as found |")
         print("|---|" + "---|" * (len(COMMANDS) + 1))
         for name, make in cases(real, export, root, args.big_mb << 20).items():
@@ -218,8 +224,8 @@ def bench_files(args: argparse.Namespace) -> None:
             cells, lines = [], []
             try:
                 for command in COMMANDS:
-                    took, outcome, said = run(argv_for(command, path, work), args.guard, env, code)
-                    cells.append(f"{took:.2f} s ({outcome.replace('exit ', '')})")
+                    took, cpu, outcome, said = run(argv_for(command, path, work), args.guard, env, code)
+                    cells.append(f"{took:.1f} / {cpu:.1f} s ({outcome.replace('exit ', '')})")
                     lines.append(f"    {command}: {said}")
             finally:
                 if held is not None:
@@ -231,6 +237,52 @@ def bench_files(args: argparse.Namespace) -> None:
             shutil.rmtree(folder, ignore_errors=True)
             for p in work.iterdir():
                 shutil.rmtree(p, ignore_errors=True) if p.is_dir() else p.unlink()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def bench_scan(args: argparse.Namespace) -> None:
+    """The Matches screen's listing (history.scan, no cache) of a folder holding three real
+    matches and one of each small hostile file, as the app runs it: in-process."""
+    from companion.report import history as h
+
+    root = Path(tempfile.mkdtemp(prefix="touchline-scan-", dir=args.dir))
+    os.environ["TOUCHLINE_DATA_DIR"] = str(root / "data")
+    try:
+        folder = root / "data" / "matches"
+        folder.mkdir(parents=True)
+        reals = [k.fublet_journal(folder / f"real-{n}.sqlite", commands=60, seed=n) for n in (1, 2, 3)]
+        export = root / "real.jsonl"
+        subprocess.run(touchline("export", str(reals[0]), str(export)), cwd=ROOT, check=True, capture_output=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+        small = {name: make for name, make in cases(reals[0], export, root, 0).items() if "MB" not in name
+                 and "cap" not in name}
+        held = []
+        for n, (name, make) in enumerate(small.items()):
+            case = root / f"c{n}"
+            case.mkdir()
+            made = make(case)
+            for part in sorted(case.iterdir()):  # the file and its side files, renamed alike
+                part.rename(folder / f"h{n}-{part.name}")
+            if name.startswith("FIFO"):
+                fd = os.open(folder / f"h{n}-{made.name}", os.O_RDWR | os.O_NONBLOCK)
+                os.write(fd, b"not a match file\n")
+                held.append(fd)
+        times = []
+        for _ in range(3):
+            t, c = time.perf_counter(), time.process_time()
+            entries = h.scan(folder)
+            times.append((time.perf_counter() - t, time.process_time() - c))
+        for fd in held:
+            os.close(fd)
+        bad = [e for e in entries if not e.ok]
+        print(f"machine: {machine()}")
+        print(f"history.scan of {len(list(folder.iterdir()))} files ({len(small)} hostile, 3 real matches): "
+              f"{sum(1 for e in entries if e.ok and not e.copy_of)} listed as matches (their copies under them), "
+              f"{sum(1 for e in entries if e.copy_of)} as altered copies, {len(bad)} as unreadable; "
+              + ", ".join(f"{w:.2f} s wall / {c:.2f} s CPU" for w, c in times))
+        for e in bad:
+            print(f"  {e.path.name}: {e.problem[:110]}")
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -285,12 +337,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="only the cases whose name holds one of these (comma-separated)")
     parser.add_argument("--say", action="store_true", help="print each command's first line too")
     parser.add_argument("--appends", type=int, default=0, help="time this many appends with and without anchors")
+    parser.add_argument("--scan", action="store_true", help="time the Matches screen's listing of a hostile folder")
     parser.add_argument("--dir", type=Path, default=None, help="folder for the temporary files")
     parser.add_argument("--code", type=Path, default=None,
                         help="run the commands of the Touchline checked out here (an older commit, for a before figure)")
     args = parser.parse_args(argv)
     if args.appends:
         bench_appends(args)
+    elif args.scan:
+        bench_scan(args)
     else:
         bench_files(args)
     return 0
