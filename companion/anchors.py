@@ -24,9 +24,9 @@ Reading a file, ``verdict`` compares it with its anchor:
   count, or at a mark within it, differs; else an earlier copy, or one that went further.
 
 The anchor is written after the journal's own commit (a crash between the two leaves the
-anchor one command behind, never ahead), through a temporary file renamed into place; it is
-not fsynced, so a power cut can leave it an append or two behind or unreadable: an anchor
-that cannot be read counts as none (logged). A forger who can rewrite both the journal and
+anchor one command behind, never ahead), over its own bytes (``record``); it is not fsynced,
+so a power cut can leave it an append or two behind or torn: an anchor that cannot be read
+counts as none (logged). A forger who can rewrite both the journal and
 the data folder defeats it: it anchors against loss and edits of a file, it is no signature.
 """
 
@@ -36,6 +36,7 @@ import json
 import logging
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
@@ -50,6 +51,7 @@ FOLDER = "anchors"
 VERSION = 1
 MARK_EVERY = 128
 MAX_ANCHOR_BYTES = 1024 * 1024
+PAGE = 4096   # an anchor file is padded to a multiple of this, and rewritten in place
 _HASH = re.compile(r"[0-9a-f]{64}")
 
 
@@ -100,23 +102,51 @@ class AnchorBook:
     def record(self, journal: Path, first: str, last_seq: int, head: str, marks: Mapping[int, str],
                start: str = "") -> None:
         """Anchor ``journal`` at ``last_seq``/``head``. Never raises: the match itself is safe in
-        its journal, a missing anchor only means a cut cannot be told (logged)."""
+        its journal, a missing anchor only means a cut cannot be told (logged).
+
+        The file is rewritten in place, padded with spaces to a multiple of 4 kB, so an append
+        allocates nothing on the disk: a new file renamed over the old at every append made each
+        following fsync of the journal flush it too (ext4 does, for a rename over a file), about
+        3 ms a command on this project's test machine. Only when the marks outgrow the padding is
+        a new file renamed into place. A write torn by a power cut leaves text that does not
+        parse: read as no anchor."""
         target = self.path_for(journal)
-        body = {"version": VERSION, "file": str(resolved(journal)), "first": first, "start": start,
-                "last_seq": last_seq, "head": head, "marks": {str(k): v for k, v in sorted(marks.items())}}
-        tmp = target.with_name(f".{target.name}.{os.getpid()}.partial")
+        body = json.dumps({"version": VERSION, "file": str(resolved(journal)), "first": first, "start": start,
+                           "last_seq": last_seq, "head": head,
+                           "marks": {str(k): v for k, v in sorted(marks.items())}}, separators=(",", ":")).encode()
         try:
+            if self._overwrite(target, body):
+                return
             self.folder.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps(body, separators=(",", ":")))
-            os.replace(tmp, target)
+            size = -(-(len(body) + 1) // PAGE) * PAGE
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.partial")
+            try:
+                with open(tmp, "wb") as fh:
+                    fh.write(body.ljust(size))
+                os.replace(tmp, target)
+            finally:
+                if tmp.exists():
+                    tmp.unlink()
         except OSError as exc:
             log.warning("%s: the anchor of %s was not written (%s): a cut at its end could not be told",
                         target, journal, exc.strerror or exc)
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
+
+    @staticmethod
+    def _overwrite(target: Path, body: bytes) -> bool:
+        """Write ``body`` over the file's own bytes when it fits; False when it does not (or
+        there is no such regular file)."""
+        try:
+            fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            return False
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size < len(body) or st.st_size > MAX_ANCHOR_BYTES:
+                return False
+            os.pwrite(fd, body.ljust(st.st_size), 0)
+            return True
+        finally:
+            os.close(fd)
 
     # --- reading --------------------------------------------------------------------------
     def lookup(self, journal: Path) -> Anchor | None:

@@ -334,3 +334,24 @@ def test_a_chainless_copy_that_goes_on_past_the_original_is_altered_not_its_best
     stripped = by["longer-stripped.jsonl"]
     assert stripped.status == "altered" and stripped.copy_of == "m.sqlite"
     assert "goes on past m.sqlite's last event" in stripped.altered
+
+
+def test_the_anchor_is_rewritten_in_place_and_a_torn_one_counts_as_none(capsys, data):
+    """Each append overwrites the anchor's own bytes (no new file, so the journal's fsync does
+    not carry one); a torn or garbled anchor is no anchor, and the file still reads."""
+    path = played(data, commands=20)
+    book = AnchorBook.of_data_dir(data)
+    anchor_file = book.path_for(path)
+    inode, size = anchor_file.stat().st_ino, anchor_file.stat().st_size
+    assert size % 4096 == 0
+    m = Match.open(path, anchors=book)
+    AutoDriver(m, seed=8).play(commands=5)
+    m.close()
+    assert (anchor_file.stat().st_ino, anchor_file.stat().st_size) == (inode, size)
+    assert book.lookup(path).last_seq == last_seq(path)
+    book.record(path, "a" * 64, 1, "b" * 64, {n: "c" * 64 for n in range(128, 128 * 200, 128)})
+    assert anchor_file.stat().st_size > size  # outgrown: a new, larger file renamed into place
+    anchor_file.write_bytes(b'{"version":1,"file":"' + b"\x00" * 100)  # torn by a power cut
+    assert AnchorBook.of_data_dir(data).lookup(path) is None
+    code, out, err = cli(capsys, "verify", path)
+    assert code == 0 and "ok:" in out
