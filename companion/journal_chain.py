@@ -36,7 +36,7 @@ MAX_SEQ = 2 ** 63 - 1          # SQLite's largest integer
 # A file holds at most this many events, counted before any is read: a full scripted Fublet
 # match is 1,309, Football Leader's 2,131, the longest match the benchmarks' drivers play
 # 5,000 (undone and discarded events count too). At this cap every command, the report
-# included, takes about a second and a half of CPU (docs/benchmarks.md); a file of half a
+# included, takes at most about two seconds of CPU (docs/benchmarks.md); a file of half a
 # million events built to keep its readers busy is refused at once.
 MAX_EVENTS = 20_000
 ACTIVE, UNDONE, DISCARDED = "active", "undone", "discarded"
