@@ -18,7 +18,7 @@ def imported(folder: Path, name: str, game: str = "fussball_liga", home: str = "
     """A journal imported into ``folder`` from a scripted match (finished unless ``cut`` after so
     many events), with these team names and this day of January 2027. ``newest``: its file's
     time is set an hour ahead, so a folder sorted by time would put it first."""
-    from companion.jsonl import import_to_journal, read_file
+    from journal_fixtures import journal_of
 
     lines = (DATA / f"{game}_full_match.jsonl").read_text(encoding="utf-8").splitlines()
     if cut is not None:
@@ -35,7 +35,7 @@ def imported(folder: Path, name: str, game: str = "fussball_liga", home: str = "
         source.write_text("\n".join(rows) + "\n", encoding="utf-8")
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / name
-        import_to_journal(read_file(source), target, game).close()
+        journal_of(source, target)   # as a tablet writes it (an import of a chainless file is marked altered)
     if newest:
         ahead = time.time() + 3600
         for part in folder.glob(f"{name}*"):

@@ -52,6 +52,8 @@ class Scenario(Driver):
         self.seen["history_status"] = history.status_text
         self.seen["history_rows"] = [w.text for w in widgets(history.ids.body) if isinstance(w, Button)
                                      and w.text != "Edit"]
+        self.seen["altered_notes"] = [w.text for w in widgets(history.ids.body) if isinstance(w, Label)
+                                      and not isinstance(w, Button) and "altered:" in w.text]
         self.press("League table")
         yield "settle"
         self.screenshot("history_league")

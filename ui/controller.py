@@ -25,6 +25,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.anchors import AnchorBook
 from companion.commands import Choose, PlaceFigure
 from companion.dice import Roll
 from companion.errors import TouchlineError
@@ -302,6 +303,10 @@ class Controller(DiceDesk, CameraDesk):
     def matches_dir(self) -> Path:
         return self.data_dir / "matches"
 
+    def anchors(self) -> AnchorBook:
+        """Where each journal's end is anchored as it is written (companion/anchors.py)."""
+        return AnchorBook.of_data_dir(self.data_dir)
+
     def last_journal(self) -> Path | None:
         """The unfinished match this tablet played last (ui/played_here.py): never a finished
         one, nor one copied or imported into the matches folder. It may replay that journal
@@ -327,7 +332,7 @@ class Controller(DiceDesk, CameraDesk):
                 n += 1
                 path = folder / f"{game}-{stamp}-{n}.sqlite"
             from companion.games import ruleset_for
-            journal = Journal.create(path, game)
+            journal = Journal.create(path, game, anchors=self.anchors())
             if self.match is not None:
                 self.match.close()
             self.match = Match(ruleset_for(game), journal, self.clock)
@@ -346,7 +351,8 @@ class Controller(DiceDesk, CameraDesk):
             if target is None:
                 return None if quiet else NO_MATCH_TO_RESUME
             try:
-                opened = Match.open(target, clock=self.clock)   # a damaged journal raises here, leaving the match in play
+                # a damaged journal, or one cut short of its anchor, raises here, leaving the match in play
+                opened = Match.open(target, clock=self.clock, anchors=self.anchors())
             except TouchlineError as exc:
                 return f"Cannot resume this match: {exc}. The file was left as it was: start a new match."
             if self.match is not None:

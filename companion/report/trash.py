@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from ..anchors import AnchorBook
 from ..errors import TouchlineError
 from . import notes
 
@@ -123,6 +124,9 @@ def empty_old(folder: Path, now: datetime | None = None, keep_days: int = KEEP_D
         try:
             for part in _files(t.path):
                 part.unlink(missing_ok=True)
+            # Its anchor (companion/anchors.py) goes too: a later match of the same file name
+            # must not be measured against the deleted one's count and hash.
+            AnchorBook.of_data_dir(Path(folder).parent).path_for(Path(folder) / t.name).unlink(missing_ok=True)
         except OSError as exc:
             log.info("trash: %s not removed yet: %s", t.path, exc)
             continue

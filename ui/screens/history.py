@@ -1,8 +1,10 @@
 """Matches and league: every match in the data folder (newest first; a damaged or foreign
-file listed as such), filtered by game and team; the league table of the finished ones (a
-friendly left out), head to head, each team's record; CSV export. Touching a match opens its
-report; its Edit button names it, makes it a friendly or deletes it (ui/screens/match_edit.py),
-with an undo on the list and the Deleted tab to restore it for 30 days.
+file listed as such; a copy whose events differ from its match's original, or that is marked
+altered, listed as altered right under the original, saying why), filtered by game and team;
+the league table of the finished ones (a friendly left out), head to head, each team's record;
+CSV export. Touching a match opens its report; its Edit button names it, makes it a friendly or
+deletes it (ui/screens/match_edit.py), with an undo on the list and the Deleted tab to restore it
+for 30 days.
 
 The folder is read on a worker thread (each match is replayed through a private copy of its
 file); the screen only draws the entries it is handed.
@@ -105,8 +107,11 @@ class HistoryScreen(Screen):
         self._deleted_lines.update({t.path: entry_line(e) for t, e in gone if e is not None and e.ok})
         self.trashed_count = f" ({len(gone)})" if gone else ""
         bad = sum(1 for e in entries if not e.ok)
+        altered = sum(1 for e in entries if e.ok and e.copy_of)
         self.status_text = error or said or (
-            f"{len(entries) - bad} matches" + (f", {bad} unreadable files" if bad else "")
+            f"{len(entries) - bad - altered} matches"
+            + (f", {altered} altered {'copy' if altered == 1 else 'copies'}" if altered else "")
+            + (f", {bad} unreadable files" if bad else "")
             + ". Touch a match for its report, Edit to name, make friendly or delete it.")
         self.show_tab(self.tab)
         if self._again:
@@ -150,10 +155,10 @@ class HistoryScreen(Screen):
             played = e.date[:16].replace("T", " ")
             status = e.status + (", friendly" if e.friendly else "")
             text = f"{played}   {h.GAME_NAMES.get(e.game, e.game)}   [b]{markup(entry_line(e))}[/b]   ({status})"
+            colour = (0.45, 0.3, 0.12, 1) if e.altered else (0.25, 0.32, 0.3, 1) if e.finished else (0.3, 0.3, 0.36, 1)
             line = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
             row = Button(text=text, markup=True, font_size=sp(18), halign="left", valign="middle", shorten=True,
-                         shorten_from="right",
-                         background_color=(0.25, 0.32, 0.3, 1) if e.finished else (0.3, 0.3, 0.36, 1))
+                         shorten_from="right", background_color=colour)
             row.bind(size=lambda b, s: setattr(b, "text_size", (s[0] - dp(24), s[1])))
             row.bind(on_release=lambda _b, path=e.path: self.open(path))
             line.add_widget(row)
@@ -161,6 +166,8 @@ class HistoryScreen(Screen):
             edit.bind(on_release=lambda _b, entry=e: self.edit(entry))
             line.add_widget(edit)
             body.add_widget(line)
+            if e.altered:  # why, under the row: a copy nobody can vouch for is never passed off as the match
+                body.add_widget(wrap_label(f"{e.path.name}: {h.altered_text(e)}", 18, colour=(1, 0.8, 0.5, 1)))
         unreadable = [e for e in self.entries if not e.ok]
         if unreadable:
             body.add_widget(wrap_label("Files that are not readable matches (left untouched):", 20, bold=True,
