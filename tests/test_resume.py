@@ -96,7 +96,7 @@ def test_asking_again_replays_nothing_that_did_not_change(tmp_path, monkeypatch)
     played_here.unfinished(tmp_path, tmp_path / "matches")
     reads = []
     real = h.read_entry
-    monkeypatch.setattr(h, "read_entry", lambda path: reads.append(path.name) or real(path))
+    monkeypatch.setattr(h, "read_entry", lambda path, *more: reads.append(path.name) or real(path, *more))
     assert [str(e.path) for e in played_here.unfinished(tmp_path, tmp_path / "matches")] == [playing]
     assert reads == []   # neither the match played here nor any imported one was replayed
     # The history screen's listing keeps the cache Home filled.
