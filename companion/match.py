@@ -13,6 +13,7 @@ from operator import attrgetter
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
+from .anchors import AnchorBook
 from .errors import JournalError, ReplayError
 from .events import Event, Source, now
 from .games import ruleset_for
@@ -68,8 +69,8 @@ class Match:
     # --- building from stored events -------------------------------------------------------
     @classmethod
     def from_events(cls, ruleset: Ruleset, events: Sequence[Event], redo: Sequence[Sequence[Event]] = (),
-                    journal: Journal | None = None) -> "Match":
-        match = cls(ruleset, journal)
+                    journal: Journal | None = None, clock: Callable[[], datetime] = now) -> "Match":
+        match = cls(ruleset, journal, clock)
         match._fold_all(events)
         match._redo = [tuple(b) for b in reversed(redo)]
         highest = max(max(map(_seq, events), default=0), max((e.seq for b in redo for e in b), default=0))
@@ -77,17 +78,20 @@ class Match:
         return match
 
     @classmethod
-    def open(cls, path, rulesets: dict[str, Ruleset] | None = None) -> "Match":
-        """Resume a match from its journal file."""
+    def open(cls, path, rulesets: dict[str, Ruleset] | None = None,
+             clock: Callable[[], datetime] = now, anchors: AnchorBook | None = None) -> "Match":
+        """Resume a match from its journal file (``clock``: what its new events say is now;
+        ``anchors``: the app's, which anchor each append outside the journal)."""
         # One pause of the cyclic collector over the whole replay (reading, checking, folding):
         # it builds thousands of acyclic objects, and a pass between its steps would walk
         # them all for nothing. The collector runs as usual once the match is open.
         with gc_paused():
-            return cls._open(path, rulesets)
+            return cls._open(path, rulesets, clock, anchors)
 
     @classmethod
-    def _open(cls, path, rulesets: dict[str, Ruleset] | None) -> "Match":
-        journal = Journal.open(path)
+    def _open(cls, path, rulesets: dict[str, Ruleset] | None, clock: Callable[[], datetime],
+              anchors: AnchorBook | None = None) -> "Match":
+        journal = Journal.open(path, anchors)
         try:
             ruleset = (rulesets or {}).get(journal.game) or ruleset_for(journal.game)
             loaded = journal.load()  # after the ruleset: its import registers the game's event types
@@ -98,7 +102,7 @@ class Match:
             journal.close()
             raise
         try:
-            return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
+            return cls.from_events(ruleset, loaded.events, loaded.redo, journal, clock)
         except ReplayError as exc:
             journal.close()
             raise JournalError(f"{path}: {exc}; the journal was left untouched") from exc
@@ -209,17 +213,40 @@ class Match:
     def can_redo(self) -> int:
         return len(self._redo)
 
+    @property
+    def undo_batch(self) -> tuple[Event, ...]:
+        """The events of the command one undo would drop (empty: nothing to undo)."""
+        with self._lock:
+            if len(self._batch_starts) <= self._kept():
+                return ()
+            return tuple(self._events[self._batch_starts[-1]:])
+
+    @property
+    def redo_batch(self) -> tuple[Event, ...]:
+        """The events of the command one redo would bring back (empty: nothing to redo)."""
+        with self._lock:
+            return tuple(self._redo[-1]) if self._redo else ()
+
     # --- changing ----------------------------------------------------------------------------
-    def submit(self, command: Command, source: Source = Source.MANUAL) -> tuple[Event, ...]:
-        """Decide, journal, fold. Returns the accepted events; raises if refused."""
+    def submit(self, command: Command, source: Source = Source.MANUAL,
+               at: datetime | None = None) -> tuple[Event, ...]:
+        """Decide, journal, fold. Returns the accepted events; raises if refused.
+
+        ``at``: when it happened, for a fact recorded late (the clocks stopped when the app
+        died, recorded at the next start as of the last event); never before the last event
+        nor after now. By default, now."""
         if source is Source.RULES:
             raise ValueError("commands come from devices or people; the rules source is for derived events")
         with self._lock:
             state = self.state
+            if at is not None:
+                last = self._events[-1].at if self._events else None
+                if (last is not None and at < last) or at > self._clock():
+                    raise ValueError(f"an event's time {at.isoformat()} must lie between the last event's and now")
             payloads = list(self.ruleset.decide(state, command))
             if not payloads:
                 return ()
-            at = self._clock()
+            at = at or self._clock()
             first = self._next_seq
             events = tuple(
                 Event(seq=first + i, batch=first, at=at,

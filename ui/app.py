@@ -152,14 +152,16 @@ def build_app_class():
             return sm
 
         def on_start(self) -> None:
+            from kivy.core.window import Window   # made by run(): imported once it exists
+            Window.bind(on_minimize=self._minimised)
             self.match_settings.update(self._load_settings())
             if self.match_settings.get("auto") in ("devices", "on", "off"):
                 self.controller.set_auto(self.match_settings["auto"])
-            # A match that was not finished (the app was closed or killed) comes straight back,
-            # with the dice tray it was using.
-            last = self.controller.last_journal() if self._resume_last else None
-            if last is not None:
-                self.controller.resume(last)
+            # The unfinished match this tablet was playing (the app was closed or killed) comes
+            # straight back, with the dice tray it was using; which one is found on the
+            # controller's worker (ui/played_here.py): never a finished or an imported match.
+            if self._resume_last and self.controller.has_played():
+                self.controller.resume(quiet=True)
                 self._resuming = True
                 if self.match_settings.get("dice") == "tray":
                     self.controller.start_tray(self.match_settings.get("tray_port", ""))
@@ -222,7 +224,17 @@ def build_app_class():
             return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port", "sound", "scoreboard_host")} \
                 if isinstance(loaded, dict) else {}
 
+        # Time belongs to the match: whenever nobody can see the clocks, they stop (journaled).
+        def on_pause(self) -> bool:
+            """The app goes to the background (Android, or a minimised window)."""
+            self.controller.stop_clocks("the app went to the background")
+            return True   # kept alive: back in front, the coach starts the clock with one tap
+
+        def _minimised(self, *_args) -> None:
+            self.controller.stop_clocks("the window was minimised")
+
         def on_stop(self) -> None:
+            self.controller.stop_clocks("the app was closed")   # run before close() drains the worker
             self.scoreboard.stop()
             ExceptionManager.remove_handler(self._fault_handler)
             self.camera.stop()
