@@ -114,10 +114,10 @@ def setup_problems(s, r: Restart, team: Team) -> list[str]:
         return out
     spots = taker_squares(s, r, team)
     if not any(p.square in spots for p in q.placed(s, team)):
-        where = {RestartKind.THROW_IN: f"on the throw-in square {r.spot}",
-                 RestartKind.CORNER: f"on the corner area {r.spot}",
+        where = {RestartKind.THROW_IN: "on the throw-in square, beyond the touch line where the ball went out",
+                 RestartKind.CORNER: "on the corner area",
                  RestartKind.GOAL_KICK: "on a square of the goal area",
-                 }.get(r.kind, f"next to the ball at {r.spot}, inside the field")
+                 }.get(r.kind, "next to the ball, inside the field")
         out.append(f"one attacking player must move into position for the {r.kind.label}, {where}")
     return out
 

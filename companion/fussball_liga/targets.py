@@ -46,6 +46,7 @@ class Target:
     kind: str
     text: str                                   # in a coach's words: "pass to #11 (close control)"
     receivers: tuple[PlayerRef, ...] = ()       # a pass: who may take it (several: the coach names one)
+    risk: int = 0                               # defenders who may try to intercept on the way
 
 
 def number(ref: PlayerRef) -> str:
@@ -112,7 +113,8 @@ def _kick_meaning(s: LigaState, kicker: PlayerRef, sq: Square, events: tuple, re
     pitch = q.pitch(s)
     d = len(kick.path)
     far = f"{d} square{'s' if d != 1 else ''}"
-    threat = _threats(s, kicker, kick.path)
+    near = _near_path(s, kicker, kick.path)
+    threat = f"; {', '.join(number(r) for r in near)} may try to intercept" if near else ""
     offside = next((e for e in events if isinstance(e, ev.OffsideGiven)), None)
     if offside is not None:
         return Target(sq, "offside", f"{number(offside.player)} is off-side: an indirect free-kick to the opponents")
@@ -121,12 +123,13 @@ def _kick_meaning(s: LigaState, kicker: PlayerRef, sq: Square, events: tuple, re
         if goal != s.attacked_end(kicker.team):
             return Target(sq, "own_goal", "a shot at your own goal")
         need = q.tables(s).goal_shot.needs(d)
-        return Target(sq, "shot", f"a shot at goal, {far}: it goes in on a roll of {need} or more" + threat)
+        return Target(sq, "shot", f"a shot at goal, {far}: it goes in on a roll of {need} or more" + threat,
+                      risk=len(near))
     if kick.receiver is not None or receivers:
         who = receivers or (kick.receiver,)
         names = " or ".join(number(r) for r in who)
         close = " (on his square: close control)" if any(s.players[r].square == sq for r in who) else ""
-        return Target(sq, "pass", f"a pass to {names}, {far}{close}" + threat, tuple(who))
+        return Target(sq, "pass", f"a pass to {names}, {far}{close}" + threat, tuple(who), len(near))
     if not pitch.in_field(sq):
         restart = next((e.restart for e in events if isinstance(e, ev.RestartSet) and e.restart is not None), None)
         what = RESTART_WORDS.get(restart.kind, "a restart") if restart is not None else "a restart"
@@ -134,15 +137,12 @@ def _kick_meaning(s: LigaState, kicker: PlayerRef, sq: Square, events: tuple, re
     occupant = q.occupant(s, sq)
     if occupant is not None and occupant.team is not kicker.team:
         return Target(sq, "opponent", f"to {number(occupant)} of the opponents: he gets the ball")
-    return Target(sq, "loose", f"into space, {far}: the ball lies free there" + threat)
+    return Target(sq, "loose", f"into space, {far}: the ball lies free there" + threat, risk=len(near))
 
 
-def _threats(s: LigaState, kicker: PlayerRef, path) -> str:
-    """Defenders on or next to the ball's path may try to intercept it (Interception)."""
-    near = sorted({p.ref for p in q.placed(s, kicker.team.other) for sq in path[:-1] if dist(p.square, sq) <= 1})
-    if not near:
-        return ""
-    return f"; {', '.join(number(r) for r in near)} may try to intercept"
+def _near_path(s: LigaState, kicker: PlayerRef, path) -> list[PlayerRef]:
+    """Defenders on or next to the ball's path, who may try to intercept it (Interception)."""
+    return sorted({p.ref for p in q.placed(s, kicker.team.other) for sq in path[:-1] if dist(p.square, sq) <= 1})
 
 
 def drop_squares(s: LigaState, keeper: PlayerRef) -> dict[Square, Target]:
@@ -164,7 +164,14 @@ def move_targets(s: LigaState, ref: PlayerRef) -> dict[Square, Target]:
     """Where ``ref`` may move now (the movement phase or a set-up), each with its cost."""
     out = {}
     carrier = s.ball.holder == ref
-    for sq in reachable(s, ref):
+    squares = set(reachable(s, ref))
+    r = s.restart
+    if s.phase is Phase.SET_UP and r is not None and ref.team is r.team:
+        # The kicker's place, even past his 6 points when nobody is nearer (Set-Up after Stoppages).
+        squares |= set(taker_squares(s, r, r.team))
+    for sq in squares:
+        if sq == s.players[ref].square:
+            continue
         events = _decide(s, c.Move(ref, sq))
         if events is None:
             continue
