@@ -30,6 +30,7 @@ from companion.view import Summary
 
 from ...widgets.keypad import TOUCH, button, wrap_label
 from ..base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, Scoreboard, scoreline
+from .aims import Aims
 from .board import SpaceGeometry, counter_spots
 from .dodges import DODGES, Dodges
 from .sheets import Sheets
@@ -46,7 +47,7 @@ def by_id(actions: tuple[OpenAction, ...]) -> dict[str, list[OpenAction]]:
     return out
 
 
-class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
+class FootballLeaderFace(TurnForms, Dodges, Sheets, Aims, Face):
     def __init__(self) -> None:
         super().__init__(game="football_leader", title="Football Leader",
                          options=[Choice("extra_time", "Extra time on a draw", True),
@@ -165,6 +166,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
             add(wrap_label("The match is over.", 18, bold=True))
             return
         open_ = by_id(view.actions)
+        self.selection_rows(screen, state, add)
         self._strategy_panel(screen, state, open_, add)
         self._set_up_panel(screen, state, open_, add)
         self._kick_off_panel(screen, state, open_, add)
@@ -203,6 +205,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
     def _mark(screen: Any, cells: list) -> None:
         pitch = screen.ids.get("pitch") if hasattr(screen, "ids") else None
         if pitch is not None:
+            pitch.reach_kinds = {}
             pitch.reach = cells
 
     def mode_panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> bool:
@@ -284,6 +287,9 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         sel = screen.selected
         if sel is None or sel == ref or p is None or p.space is None:
             return False
+        lit = self.lit_tap(screen, view, p.space, touched=ref)   # a lit pass, shot or tackle; an unlit space
+        if lit:
+            return True
         mine = state.players.get(sel)
         if mine is None or mine.space == p.space:
             return False
@@ -321,6 +327,8 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         if mode == DODGES:
             return True
         if not mode and screen.selected is not None and not screen.override:
+            if self.lit_tap(screen, view, cell):   # a lit pass, shot or tackle; an unlit space: said why
+                return True
             # The selected ball carrier touched to a space: plan his dodges first, if any.
             return self._plan_dodges(screen, state, screen.selected, cell, None)
         return mode in ("replace", "order")
