@@ -285,6 +285,9 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Aims, Face):
         # A counter touched while another is selected, in another space: the selected one goes
         # there (a space holding figures has no empty spot to touch).
         sel = screen.selected
+        if sel is not None and sel == ref and p is not None and p.space is not None and \
+                getattr(self.found(state, sel).get(p.space), "kind", "") == "kicker":
+            return bool(self.lit_tap(screen, view, p.space, touched=ref))   # the kick-off carrier touched again
         if sel is None or sel == ref or p is None or p.space is None:
             return False
         lit = self.lit_tap(screen, view, p.space, touched=ref)   # a lit pass, shot or tackle; an unlit space
