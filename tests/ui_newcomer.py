@@ -88,3 +88,15 @@ def roll(sc, digits: str) -> None:
     """The pending die typed on the keypad (the dice are the test's, never chance)."""
     check(sc, any(r.kind == "dice" for r in view(sc).pending), f"no die asked before {digits}")
     sc.keypad(digits)
+
+
+def keypad_faces(sc, *faces: int) -> None:
+    """Several dice on the keypad, "Next die" between them (a d12 shows 10 to 12)."""
+    check(sc, any(r.kind == "dice" for r in view(sc).pending), f"no dice asked before {faces}")
+    panel = sc.screen().ids.panel
+    for i, face in enumerate(faces):
+        if i:
+            sc.press("Next die", within=panel)
+        for digit in str(face):
+            sc.press(digit, within=panel)
+    sc.press("Roll", within=panel)
