@@ -198,10 +198,14 @@ def placement_targets(s: LigaState, ref: PlayerRef) -> dict[Square, Target]:
     the squares the kick-off's or the penalty's own checks accept for him."""
     p = s.players.get(ref)
     r = s.restart
-    if p is None or not p.on_pitch or r is None:
+    if p is None or not p.on_pitch:
         return {}
     pitch = q.pitch(s)
     taken = q.positions(s)
+    if s.phase is Phase.SHOOTOUT:
+        return _penalty_spots(s, ref, taken)
+    if r is None:
+        return {}
     out = {}
     if r.kind is RestartKind.KICK_OFF:
         own = s.end_of(ref.team)
@@ -214,7 +218,7 @@ def placement_targets(s: LigaState, ref: PlayerRef) -> dict[Square, Target]:
             out[sq] = Target(sq, "kicker", "the kick-off square: he kicks off from here") if sq in spots \
                 else Target(sq, "place", "his own half: he may stand here")
         return out
-    if r.kind is RestartKind.PENALTY or s.phase is Phase.SHOOTOUT:
+    if r.kind is RestartKind.PENALTY:
         return _penalty_spots(s, ref, taken)
     return {}
 
@@ -238,7 +242,7 @@ def _penalty_spots(s: LigaState, ref: PlayerRef, taken) -> dict[Square, Target]:
             if taken.get(sq) in (None, ref):
                 out[sq] = Target(sq, "kicker", "behind the penalty mark: he takes the penalty from here")
     if s.phase is Phase.SHOOTOUT:
-        return out
+        return {}   # a shoot-out's kicker may stand anywhere: only the goalkeeper has his squares
     for sq in pitch.field_squares():
         if taken.get(sq) not in (None, ref) or sq in out:
             continue

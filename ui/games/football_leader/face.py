@@ -293,6 +293,14 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Aims, Face):
         lit = self.lit_tap(screen, view, p.space, touched=ref)   # a lit pass, shot or tackle; an unlit space
         if lit:
             return True
+        if lit is None and not screen.override:
+            # A lit move into a space others stand in (a teammate's too): every touch there
+            # lands on a counter, so the counter's space is the one meant.
+            if not self._plan_dodges(screen, state, sel, p.space, None):
+                x_mm, y_mm = q.board(state).center_mm(p.space)
+                screen.controller.tap_move(sel, x_mm, y_mm)
+                screen.selected = None
+            return True
         mine = state.players.get(sel)
         if mine is None or mine.space == p.space:
             return False

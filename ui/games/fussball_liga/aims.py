@@ -19,6 +19,17 @@ from ..base import TARGET_KINDS
 
 ORDER = tuple(TARGET_KINDS)
 
+# Why a figure may not stand on an unlit square before a kick-off or a penalty (the rules place
+# him freely there and check the whole line-up at the kick, so the reason is the kick's rule).
+PLACE_WHY = {
+    "line_up": "at the kick-off every player stands in his own half, and no defender inside the centre circle or on "
+               "a square it touches (the kicker on one of the two squares by the centre mark)",
+    "penalty": "at a penalty-kick only the kicker (behind the penalty mark) and the goalkeeper (on goal square 1-4) "
+               "stand in the penalty area or on the penalty circle's squares, and the defenders stay out of the "
+               "attacker's end",
+    "shootout": "the goalkeeper faces each kick on one of the goal squares numbered 1 to 4",
+}
+
 
 def kinds_of(found: dict) -> dict:
     return {sq: t.kind for sq, t in found.items()}
@@ -246,8 +257,11 @@ class Aims:
                     tg._RULES.decide(state, command)   # noqa: SLF001
                 except RuleViolation as exc:
                     reason = exc.reason
+        if kinds <= {"place", "kicker", "keeper"}:
+            r = state.restart
+            key = "penalty" if r is not None and r.kind.value == "penalty_kick" else state.phase.value
+            reason = PLACE_WHY.get(key, reason) or reason
         if not reason:
-            reason = "the rules do not allow it" if kinds - {"place", "kicker", "keeper"} else \
-                "he may not stand there for this kick"
+            reason = "the rules do not allow it"
         what = "stand" if kinds <= {"place", "kicker", "keeper"} else "go"
         return f"#{ref.number} cannot {what} on that square: {reason}. The lit squares are where he may {what} now."
