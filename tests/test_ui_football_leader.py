@@ -298,7 +298,7 @@ def test_a_newcomer_plays_from_the_opening_roll_to_the_first_goal(tmp_path):
     assert {"fl_kick_off_lit", "fl_pass_lit", "fl_first_goal"} <= shots_of(result)
 
 
-@pytest.mark.parametrize("restart", ["indirect", "direct", "penalty", "goal_kick"])
+@pytest.mark.parametrize("restart", ["indirect", "direct", "penalty", "goal_kick", "shootout"])
 def test_every_restart_by_what_the_screen_shows(restart, tmp_path, monkeypatch):
     """Resumed just before it: a foul made on the tablet (Away's tackle lit on the carrier, a
     miss, the foul check) and Home's free kick or penalty; or a shot at the lit goal missed and
@@ -312,3 +312,15 @@ def test_every_restart_by_what_the_screen_shows(restart, tmp_path, monkeypatch):
     assert result["error"] == "", result["error"]
     if restart in ("direct", "penalty"):
         assert result["summary"]["score"]["home"] == 1
+    if restart == "shootout":
+        assert result["summary"]["phase"] == "over"
+
+
+def test_a_newcomer_plays_from_the_opening_roll_to_full_time(tmp_path):
+    """No extra time (a setup option): both halves as long as the decks, a lit move and the end
+    of every turn, the second half's kick-off, then the penalty kick series decides it."""
+    result = run_scenario("1280x800", tmp_path, "game:football_leader_full_time")
+    assert result["error"] == "", result["error"]
+    s = result["summary"]
+    assert s["phase"] == "over" and s["score"] == {"home": 0, "away": 0}
+    assert {"fl_half_time", "fl_shootout", "fl_full_time"} <= shots_of(result)

@@ -275,3 +275,14 @@ def test_every_restart_by_what_the_screen_shows(restart, tmp_path, monkeypatch):
         assert result["summary"]["score"]["home"] == 1
     else:
         assert result["summary"]["restart"] is None, result["summary"]["restart"]
+
+
+def test_a_newcomer_plays_from_the_toss_to_full_time(tmp_path):
+    """A draw goes to extra time and penalties (a setup option): four halves, each kicked off at a
+    lit square and ended by the clock's own button, then the shoot-out with each goalkeeper on a
+    lit numbered goal square: Home wins it."""
+    result = run_scenario("1280x800", tmp_path, "game:fussball_liga_full_time")
+    assert result["error"] == "", result["error"]
+    s = result["summary"]
+    assert s["phase"] == "over", s["phase"]
+    assert {"liga_end_first_half", "liga_shootout_keeper_lit", "liga_full_time"} <= shots_of(result)

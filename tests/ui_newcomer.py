@@ -100,3 +100,11 @@ def keypad_faces(sc, *faces: int) -> None:
         for digit in str(face):
             sc.press(digit, within=panel)
     sc.press("Roll", within=panel)
+
+
+def roll_all(sc, face: int) -> None:
+    """Every die the pending roll asks for showing ``face`` (one die or two)."""
+    req = next((r for r in view(sc).pending if r.kind == "dice"), None)
+    check(sc, req is not None, f"no dice asked before {face}")
+    n = len(req.dice.kinds) if req.dice is not None else 1
+    keypad_faces(sc, *([face] * n))

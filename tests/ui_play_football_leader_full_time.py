@@ -8,7 +8,7 @@ buttons and card grid, the dice on the keypad (Home scores with a 12, Away misse
 
 from __future__ import annotations
 
-from ui_newcomer import H, check, has_button, press_start, roll
+from ui_newcomer import H, check, has_button, press_start, roll_all
 from ui_play_football_leader_goal import ahead, end_turn, kick_off, run_ahead
 
 
@@ -62,24 +62,18 @@ def shootout(sc):
     for team in ("Home", "Away"):
         sc.press(f"{team}: kickers by number")
         yield "settle"
+    from companion.football_leader.shootout import next_kicker, next_team
     for _ in range(14):
         s = sc.state
         if s.phase.value == "over":
             return
-        kicking = next(t for t in ("Home", "Away") if has_button(sc, f"{t}: touch the card played", True)
-                       or any(getattr(w, "text", "").startswith(f"{t}: touch the card played")
-                              for w in _labels(sc)))
-        from companion.football_leader.components import Colour
-        sc.press(best_card(sc, Colour.GOLD))
+        team = next_team(s)
+        kicker = next_kicker(s, team)
+        sc.press(best_card(sc, s.players[kicker].counter.shoot.colour))
         yield "settle"
-        roll(sc, "12" if kicking == "Home" else "1")
+        roll_all(sc, 12 if team.label == "Home" else 1)
         yield "settle"
     check(sc, False, "the shoot-out did not end")
-
-
-def _labels(sc):
-    from ui_harness import widgets
-    return list(widgets(sc.screen().ids.panel))
 
 
 def play(sc):

@@ -239,6 +239,15 @@ def fl_goal_kick(sc, shots: bool):
 
 
 def football_leader(sc, restart: str, shots: bool = True):
+    if restart == "shootout":
+        from ui_play_football_leader_full_time import shootout
+        if shots:
+            sc.screenshot("fl_shootout_start")
+        yield from shootout(sc)
+        check(sc, sc.state.phase.value == "over", "the series decided the match")
+        if shots:
+            sc.screenshot("fl_shootout_over")
+        return
     if restart == "goal_kick":
         yield from fl_goal_kick(sc, shots)
         return

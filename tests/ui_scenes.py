@@ -78,8 +78,27 @@ def _fl_away_turn(m) -> None:
     pass_turn(m, avoid=(H(9),))
 
 
+def _fl_shootout() -> Match:
+    """Both halves played out 0-0 (no extra time): the penalty kick series is next."""
+    from football_leader_kit import new_match, play_out_period, plain_team, to_kick_off
+
+    from companion.football_leader import commands as c
+    m = new_match(home=plain_team("Home"), away=plain_team("Away"), extra_time=False, shootout=True)
+    to_kick_off(m)
+    play_out_period(m)
+    for team in (m.state.restart.team.other, m.state.restart.team):
+        if m.state.phase.value == "set_up" and team not in m.state.ready:
+            m.submit(c.ConfirmSetUp(team))
+    m.submit(c.KickOff(next(p.ref for p in m.state.players.values() if p.ref.team is m.state.restart.team
+                            and p.space is not None and m.state.components.board.space(p.space).central)))
+    play_out_period(m)
+    return m
+
+
 def football_leader(restart: str) -> Match:
     from football_leader_kit import A, H, place
+    if restart == "shootout":
+        return _fl_shootout()
     m = _fl_plain()
     if restart in ("direct", "penalty"):   # #9 and Away's #10 in a shooting space or the goal area
         space = (5, 2) if restart == "direct" else (6, 2)
