@@ -91,6 +91,8 @@ def movement(sc, attacker: str, run: bool = True):
             tap_figure(sc, who)
             yield "settle"
             kind = "dribble" if who == holder else "move"
+            if kind == "dribble" and "liga_dribble_lit" not in " ".join(sc.shots):
+                sc.screenshot("liga_dribble_lit")
             if kind in lit(sc).values():
                 tap_lit(sc, kind, forward(sc.state.end_of(who.team) == "low"))
                 yield "settle"

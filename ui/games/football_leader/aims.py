@@ -138,3 +138,45 @@ def kick_off_spots(state: Any, ref: PlayerRef) -> dict:
     except RuleViolation:
         return {}
     return {p.space: tg.Target(p.space, "kicker", f"kick off to #{ref.number}: he carries the ball")}
+
+
+RECEIVING = ("pass", "pass_dodge", "vision", "kick_pass")
+
+
+class SlotLights:
+    """The spaces an action form's next touch may choose, lit while the form waits for it."""
+
+    def light_slot(self, screen: Any, state: Any, key: str, form: dict) -> None:
+        pitch = screen.ids.get("pitch") if hasattr(screen, "ids") else None
+        if pitch is None:
+            return
+        slot = self._slot(form, key)
+        found: dict = {}
+        if slot == "receiver" and key in RECEIVING and state.ball is not None:
+            found = tg.pass_targets(state, state.ball)
+        elif slot == "space" and form.get("mover") is not None:
+            found = tg.move_targets(state, form["mover"])
+        else:
+            return
+        pitch.reach_kinds = {sp: t.kind for sp, t in found.items()}
+        pitch.reach = list(found)
+
+    def refuse_receiver(self, screen: Any, state: Any, key: str, slot: str, ref: PlayerRef) -> bool:
+        """A receiver touched who cannot take the pass: said why (the rules' words), nothing filled."""
+        if slot != "receiver" or key not in RECEIVING or state.ball is None or ref == state.ball:
+            return False
+        found = tg.pass_targets(state, state.ball)
+        if any(ref in t.players for t in found.values()):
+            return False
+        reason = "the rules do not take that pass now"
+        for card in tg._cards(state, ref.team):   # noqa: SLF001 (a card the deck still holds)
+            try:
+                tg._RULES.decide(state, c.Pass(ref, card))   # noqa: SLF001
+            except RuleViolation as exc:
+                reason = exc.reason
+                break
+        mates = sorted({r.number for t in found.values() for r in t.players})
+        then = ("Touch a lit teammate: " + ", ".join(f"#{n}" for n in mates) + ".") if mates else \
+            "No teammate can take a pass now."
+        Aims.refuse_tap(screen, f"#{ref.number} cannot take this pass: {reason}. {then}")
+        return True

@@ -30,7 +30,7 @@ from companion.view import Summary
 
 from ...widgets.keypad import TOUCH, button, wrap_label
 from ..base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, Scoreboard, scoreline
-from .aims import Aims
+from .aims import Aims, SlotLights
 from .board import SpaceGeometry, counter_spots
 from .dodges import DODGES, Dodges
 from .sheets import Sheets
@@ -47,7 +47,7 @@ def by_id(actions: tuple[OpenAction, ...]) -> dict[str, list[OpenAction]]:
     return out
 
 
-class FootballLeaderFace(TurnForms, Dodges, Sheets, Aims, Face):
+class FootballLeaderFace(TurnForms, Dodges, Sheets, Aims, SlotLights, Face):
     def __init__(self) -> None:
         super().__init__(game="football_leader", title="Football Leader",
                          options=[Choice("extra_time", "Extra time on a draw", True),
@@ -213,6 +213,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Aims, Face):
         mode = screen.mode
         form = screen.form
         if mode in ACTIONS:
+            self.light_slot(screen, state, mode, form)
             self._action_panel(screen, state, mode, form, add)
         elif mode == "change":
             team, who = form["team"], form.get("player")
@@ -256,7 +257,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Aims, Face):
         if mode in ACTIONS:
             slot = self._slot(form, mode)
             if slot in PLAYER_SLOTS:
-                if ref.team is form["team"]:
+                if ref.team is form["team"] and not self.refuse_receiver(screen, state, mode, slot, ref):
                     self._fill_player(screen, state, mode, slot, ref)
             elif slot == "space" and p is not None and p.space is not None:
                 self._fill(screen, state, mode, "space", p.space)
