@@ -230,6 +230,10 @@ class Modes:
         state: LigaState = view.state
         cell = tuple(cell)
         if not mode:
+            ball = state.ball
+            if screen.selected is None and ball.holder is not None and ball.square == cell:
+                screen.selected = ball.holder   # the ball touched: its holder's kick or run is lit
+                return True
             return self.selected_tap(screen, view, cell)
         if mode == "kick":
             self.kick_at(screen, view, cell)
