@@ -7,7 +7,7 @@ pink square (a shot at goal) is lit; the goal-shot die on the keypad."""
 
 from __future__ import annotations
 
-from ui_newcomer import H, check, has_button, lit, press_start, roll, tap_figure, tap_lit, view
+from ui_newcomer import H, check, has_button, lit, press_start, roll, tap_cell, tap_figure, tap_lit, view
 
 TITLE = "Fußball-Liga"
 
@@ -126,8 +126,16 @@ def play_to_goal(sc, team_label: str = "Home", turns: int = 14, shots: bool = Tr
                 sc.press(f"{team_label}: no kick this phase")
                 yield "settle"
             continue
-        press_start(sc, "Shoot or pass (#")
+        # The ball touched (or, at his feet, its holder): where it may go lights up.
+        ball = sc.state.ball.square
+        if ball != sc.state.players[holder].square:
+            tap_cell(sc, ball)
+        else:
+            tap_figure(sc, holder)
         yield "settle"
+        check(sc, sc.screen().selected == holder, "touching the ball selects its holder")
+        if shots and "liga_ball_selected" not in " ".join(sc.shots):
+            sc.screenshot("liga_ball_selected")
         kinds = set(lit(sc).values())
         ahead = forward(sc.state.end_of(holder.team) == "low")
         if "shot" in kinds:
@@ -144,7 +152,7 @@ def play_to_goal(sc, team_label: str = "Home", turns: int = 14, shots: bool = Tr
         d = 1 if sc.state.end_of(holder.team) == "low" else -1
         gain = [c for c, k in lit(sc).items() if k == "pass" and (c[0] - mine[0]) * d >= 2]
         if not gain:   # no pass gains ground: keep the ball and run with it
-            sc.press("Cancel")
+            tap_figure(sc, holder)   # let go of him
             yield "settle"
             sc.press(f"{team_label}: no kick this phase")
             yield "settle"
