@@ -29,6 +29,7 @@ from .pitch import dist
 from .ranges import reachable
 from .restarts import setup_mover, taker_squares
 from .rules import FussballLigaRules
+from .tx import Tx
 
 _RULES = FussballLigaRules()
 
@@ -131,13 +132,28 @@ def _kick_meaning(s: LigaState, kicker: PlayerRef, sq: Square, events: tuple, re
         close = " (on his square: close control)" if any(s.players[r].square == sq for r in who) else ""
         return Target(sq, "pass", f"a pass to {names}, {far}{close}" + threat, tuple(who), len(near))
     if not pitch.in_field(sq):
-        restart = next((e.restart for e in events if isinstance(e, ev.RestartSet) and e.restart is not None), None)
+        restart = _restart_after(s, kicker, events)
         what = RESTART_WORDS.get(restart.kind, "a restart") if restart is not None else "a restart"
         return Target(sq, "out", f"out of play: {what} for the opponents")
     occupant = q.occupant(s, sq)
     if occupant is not None and occupant.team is not kicker.team:
         return Target(sq, "opponent", f"to {number(occupant)} of the opponents: he gets the ball")
     return Target(sq, "loose", f"into space, {far}: the ball lies free there" + threat, risk=len(near))
+
+
+def _restart_after(s: LigaState, kicker: PlayerRef, events: tuple):
+    """The restart a kick out of play gives: as the rules decide it once the ball has gone by
+    the defenders (they let it go)."""
+    restart = next((e.restart for e in events if isinstance(e, ev.RestartSet) and e.restart is not None), None)
+    if restart is not None:
+        return restart
+    tx = Tx(s)
+    for e in events:
+        tx.emit(e)
+    if tx.state.flight is None:
+        return None
+    after = _decide(tx.state, c.PassTurn(kicker.team.other))
+    return next((e.restart for e in after or () if isinstance(e, ev.RestartSet) and e.restart is not None), None)
 
 
 def _near_path(s: LigaState, kicker: PlayerRef, path) -> list[PlayerRef]:
