@@ -190,6 +190,26 @@ class BarSpec:
     colour: tuple[float, float, float, float] = (0.95, 0.8, 0.2, 1)
 
 
+# What a lit cell would mean if tapped, its colour on the board and its words in the legend.
+TARGET_KINDS: dict[str, tuple[tuple[float, float, float, float], str]] = {
+    "move": ((1, 1, 1, 0.22), "move"),
+    "dribble": ((1, 0.9, 0.2, 0.45), "run with the ball"),
+    "dodge": ((0.75, 0.45, 1, 0.50), "move and dodge"),
+    "take": ((0.3, 1, 1, 0.45), "take the loose ball"),
+    "pass": ((0.2, 1, 0.35, 0.50), "pass to a teammate"),
+    "shot": ((1, 0.25, 0.9, 0.60), "shot at goal"),
+    "tackle": ((1, 0.35, 0.1, 0.60), "tackle the ball carrier"),
+    "loose": ((0.45, 0.7, 1, 0.40), "into space (the ball lies free)"),
+    "opponent": ((1, 0.55, 0.1, 0.55), "to an opponent"),
+    "out": ((0.6, 0.6, 0.6, 0.55), "out of play"),
+    "offside": ((1, 0.15, 0.15, 0.55), "off-side"),
+    "own_goal": ((1, 0.15, 0.15, 0.55), "own goal"),
+    "place": ((1, 1, 1, 0.20), "he may stand here"),
+    "kicker": ((0.2, 1, 0.35, 0.55), "where the taker stands"),
+    "keeper": ((0.3, 1, 1, 0.50), "the goalkeeper's squares"),
+}
+
+
 TEAM_BAR = {Team.HOME: (0.2, 0.4, 0.9, 1), Team.AWAY: (0.9, 0.25, 0.25, 1)}
 
 
@@ -283,6 +303,12 @@ class Face:
             return sorted(ruleset.reachable(state, player))
         except (KeyError, ValueError, TypeError):
             return []
+
+    def targets(self, ruleset: Any, state: Any, player: PlayerRef) -> dict[Cell, str]:
+        """The cells the selected figure may go to now, each with its kind (a key of
+        ``TARGET_KINDS``: what a tap there would mean); by default his movement range, drawn
+        in the board's plain highlight (a kind of no meaning of its own)."""
+        return {cell: "reach" for cell in self.reach(ruleset, state, player)}
 
     # --- the panels ------------------------------------------------------------------------------
     def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:

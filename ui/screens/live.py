@@ -299,9 +299,12 @@ class LiveScreen(Screen):
         pitch = self.ids.pitch
         pitch.selected = self.selected
         if self.selected is None or self.view is None or self.face is None:
-            pitch.reach = []
+            pitch.reach, pitch.reach_kinds = [], {}
             return
-        pitch.reach = self.face.reach(self.view.ruleset, self.view.state, self.selected)
+        # Where he may go, each cell in the colour of what a tap there would mean.
+        targets = self.face.targets(self.view.ruleset, self.view.state, self.selected)
+        pitch.reach_kinds = dict(targets)
+        pitch.reach = list(targets)
 
     def on_selected(self, *_args) -> None:
         self.refresh_reach()

@@ -30,6 +30,7 @@ from companion.view import Summary
 
 from ...widgets.keypad import TOUCH, button, wrap_label
 from ..base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, Scoreboard, scoreline
+from .aims import Aims, SlotLights
 from .board import SpaceGeometry, counter_spots
 from .dodges import DODGES, Dodges
 from .sheets import Sheets
@@ -46,7 +47,7 @@ def by_id(actions: tuple[OpenAction, ...]) -> dict[str, list[OpenAction]]:
     return out
 
 
-class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
+class FootballLeaderFace(TurnForms, Dodges, Sheets, Aims, SlotLights, Face):
     def __init__(self) -> None:
         super().__init__(game="football_leader", title="Football Leader",
                          options=[Choice("extra_time", "Extra time on a draw", True),
@@ -165,6 +166,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
             add(wrap_label("The match is over.", 18, bold=True))
             return
         open_ = by_id(view.actions)
+        self.selection_rows(screen, state, add)
         self._strategy_panel(screen, state, open_, add)
         self._set_up_panel(screen, state, open_, add)
         self._kick_off_panel(screen, state, open_, add)
@@ -203,6 +205,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
     def _mark(screen: Any, cells: list) -> None:
         pitch = screen.ids.get("pitch") if hasattr(screen, "ids") else None
         if pitch is not None:
+            pitch.reach_kinds = {}
             pitch.reach = cells
 
     def mode_panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> bool:
@@ -210,6 +213,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         mode = screen.mode
         form = screen.form
         if mode in ACTIONS:
+            self.light_slot(screen, state, mode, form)
             self._action_panel(screen, state, mode, form, add)
         elif mode == "change":
             team, who = form["team"], form.get("player")
@@ -253,7 +257,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         if mode in ACTIONS:
             slot = self._slot(form, mode)
             if slot in PLAYER_SLOTS:
-                if ref.team is form["team"]:
+                if ref.team is form["team"] and not self.refuse_receiver(screen, state, mode, slot, ref):
                     self._fill_player(screen, state, mode, slot, ref)
             elif slot == "space" and p is not None and p.space is not None:
                 self._fill(screen, state, mode, "space", p.space)
@@ -282,8 +286,22 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         # A counter touched while another is selected, in another space: the selected one goes
         # there (a space holding figures has no empty spot to touch).
         sel = screen.selected
+        if sel is not None and sel == ref and p is not None and p.space is not None and \
+                getattr(self.found(state, sel).get(p.space), "kind", "") == "kicker":
+            return bool(self.lit_tap(screen, view, p.space, touched=ref))   # the kick-off carrier touched again
         if sel is None or sel == ref or p is None or p.space is None:
             return False
+        lit = self.lit_tap(screen, view, p.space, touched=ref)   # a lit pass, shot or tackle; an unlit space
+        if lit:
+            return True
+        if lit is None and not screen.override:
+            # A lit move into a space others stand in (a teammate's too): every touch there
+            # lands on a counter, so the counter's space is the one meant.
+            if not self._plan_dodges(screen, state, sel, p.space, None):
+                x_mm, y_mm = q.board(state).center_mm(p.space)
+                screen.controller.tap_move(sel, x_mm, y_mm)
+                screen.selected = None
+            return True
         mine = state.players.get(sel)
         if mine is None or mine.space == p.space:
             return False
@@ -321,6 +339,8 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         if mode == DODGES:
             return True
         if not mode and screen.selected is not None and not screen.override:
+            if self.lit_tap(screen, view, cell):   # a lit pass, shot or tackle; an unlit space: said why
+                return True
             # The selected ball carrier touched to a space: plan his dodges first, if any.
             return self._plan_dodges(screen, state, screen.selected, cell, None)
         return mode in ("replace", "order")

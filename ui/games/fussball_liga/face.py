@@ -25,6 +25,7 @@ from companion.teams import PlayerRef, Team
 
 from ..base import BallMark, Choice, Face, Figure, RectGeometry
 from .actions import ActionPanel
+from .aims import Aims
 from .board import _geometry
 from .clocks import Clocks
 from .modes import Modes
@@ -49,7 +50,7 @@ def _players(text: object) -> tuple[PlayerRef, ...]:
 
 
 
-class FussballLigaFace(ActionPanel, Modes, Panels, Clocks, Face):
+class FussballLigaFace(ActionPanel, Aims, Modes, Panels, Clocks, Face):
     def __init__(self) -> None:
         # ``match_options`` also takes "optional_rules" (all four optional rules at once).
         super().__init__(game="fussball_liga", title="Fußball-Liga", tick_s=0.5, options=[
