@@ -6,6 +6,7 @@ import http.client
 import json
 import socket
 import time
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -31,12 +32,12 @@ def served():
     server.stop()
 
 
-def request(server: ScoreboardServer, method: str, path: str) -> tuple[int, dict, bytes]:
+def request(server: ScoreboardServer, method: str, path: str) -> tuple[int, Any, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
     try:
         conn.request(method, path)
         resp = conn.getresponse()
-        return resp.status, dict(resp.getheaders()), resp.read()
+        return resp.status, resp.headers, resp.read()   # headers: any case, as HTTP says
     finally:
         conn.close()
 
@@ -242,7 +243,7 @@ def test_the_apps_switch_serves_the_views_it_is_handed_and_stops(tmp_path):
 
 def test_a_running_clock_is_sent_again_without_a_new_event():
     from companion.events import now
-    from ui.games.base import RectGeometry, Scoreboard
+    from ui.looks.base import RectGeometry, Scoreboard
 
     class Ticking:
         game, title, tick_s = "fublet", "Fublet", 1.0
@@ -257,11 +258,11 @@ def test_a_running_clock_is_sent_again_without_a_new_event():
             return []
 
         def ball(self, state, board):
-            from ui.games.base import BallMark
+            from ui.looks.base import BallMark
             return BallMark()
 
     match = fold("fublet", 30)
-    hub = Hub(faces=lambda game: Ticking())
+    hub = Hub(looks=lambda game: Ticking())
     try:
         hub.offer_match(match.ruleset, match.state, [], match.events[-1])
         assert hub.wait_version(1, 10)

@@ -2,12 +2,12 @@
 
 Prints the page's full address (token included) and follows the journal as it grows, until
 Ctrl+C. The journal is only read (see follow.py), so the tablet app can go on writing it.
+Nothing of Kivy is imported: the board is drawn from the game's look (ui/looks/), pure Python.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 from pathlib import Path
@@ -29,30 +29,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run)
 
 
-def quiet_kivy(verbose: int = 0) -> None:
-    """The games' faces import Kivy's widget classes, and those open Kivy's window: keep it
-    offscreen (a desktop shows no empty window) and keep Kivy's start-up chatter out of the
-    terminal unless -v was given."""
-    import logging
-
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-    os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")   # Ctrl+C and SIGTERM stop the page, not SDL
-    if "kivy" in sys.modules:
-        return
-    if verbose <= 0:
-        logging.disable(logging.INFO)
-    try:
-        import ui.games  # noqa: F401
-        from kivy.core.window import Window  # noqa: F401  (opened here, once, offscreen)
-    finally:
-        logging.disable(logging.NOTSET)
-        if verbose <= 0:
-            logging.getLogger("kivy").setLevel(logging.WARNING)
-
-
 def _stop_on_signals() -> Callable[[], None]:
     """Ctrl+C and SIGTERM end the wait below; returns what puts the old handlers back."""
     import signal
@@ -66,7 +42,6 @@ def _stop_on_signals() -> Callable[[], None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    quiet_kivy(args.verbose)
     from .follow import Follower, FollowError
     from .hub import Hub
     from .reference_link import rule_link

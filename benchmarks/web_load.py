@@ -1,0 +1,405 @@
+"""The scoreboard page under load, while a match is being written (docs/benchmarks.md).
+
+    .venv/bin/python benchmarks/web_load.py [--viewers 200] [--pages 2000] [--concurrency 50]
+        [--churn 200] [--idle 100] [--appends 150] [--interval 0.1]
+
+Everything runs on 127.0.0.1 and ends by itself (each phase is bounded in count and in time).
+A 'tablet' process appends a scripted Fublet match to a journal, one command every
+``--interval`` s (fsync per command), while ``touchline serve`` (the real command, its own
+process) follows it and, all at once:
+
+- ``--viewers`` viewers hold the event stream open for the whole run; each must get the
+  first snapshot and, at the end, the last command the tablet appended;
+- ``--idle`` connections are opened and left idle (half of them with nothing sent, half with
+  half a request line): they are no viewers, and the server must close them by itself;
+- ``--churn`` streams are opened and closed at once, 10 at a time (each reads its first
+  snapshot, then hangs up);
+- ``--pages`` page requests at ``--concurrency``, each on a fresh connection, timed from the
+  connect to the last byte;
+- every 0.25 s a new viewer opens the stream: the time until its first snapshot arrives.
+
+Well-behaved clients (the viewers, the churn, the pages, the new viewers) count an error for
+anything but a 200 with a whole answer. The server's resident memory is its peak (VmHWM);
+it is compared with ``python -m http.server`` serving the same page to the same page
+requests. Nothing here asserts on time: it prints the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the project importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+PHASE_S = 120.0          # no phase runs longer than this
+
+
+# --- the tablet (its own process) ---------------------------------------------------------------------
+
+def run_tablet(path: Path, appends: int, interval: float) -> None:
+    """Create the journal with 30 commands, say "ready", then append one command every
+    ``interval`` s until ``appends`` more (or stdin closes); print the last seq."""
+    from benchmarks.web_bench import Tablet
+
+    tablet = Tablet(path, first=30)
+    print(f"ready {tablet.batches[tablet.done - 1][-1].seq}", flush=True)
+    sys.stdin.readline()   # "go"
+    seq = 0
+    next_at = time.monotonic()
+    for _ in range(min(appends, len(tablet.batches) - tablet.done)):
+        next_at += interval
+        seq = tablet.step(timed=False)
+        time.sleep(max(0.0, next_at - time.monotonic()))
+    tablet.close()
+    print(f"done {seq}", flush=True)
+
+
+# --- a small HTTP client --------------------------------------------------------------------------------
+
+@dataclass
+class Tally:
+    errors: list[str] = field(default_factory=list)
+
+    def error(self, what: str) -> None:
+        if len(self.errors) < 50:
+            self.errors.append(what)
+        else:
+            self.errors.append("")   # counted, not kept
+
+
+async def read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
+    status_line = await reader.readline()
+    parts = status_line.split()
+    if len(parts) < 2 or not parts[0].startswith(b"HTTP/1."):
+        raise ValueError(f"bad status line {status_line[:60]!r}")
+    headers = {}
+    while True:
+        line = await reader.readline()
+        if line in (b"\r\n", b"\n", b""):
+            break
+        name, _, value = line.decode("latin-1").partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(parts[1]), headers
+
+
+async def get_page(path: str, port: int) -> int:
+    """GET on a fresh connection; the body's length (ValueError unless a whole 200)."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\nConnection: close\r\n\r\n".encode())
+        status, headers = await read_head(reader)
+        body = await reader.readexactly(int(headers.get("content-length", "-1")))
+        if status != 200:
+            raise ValueError(f"status {status}")
+        return len(body)
+    finally:
+        writer.close()
+
+
+SEQ = re.compile(rb'"seq":(\d+)')
+
+
+class Stream:
+    """An event stream held open: the seqs it received."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port, self.token = port, token
+        self.seqs: list[int] = []
+        self.first = asyncio.Event()
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def open(self) -> None:
+        reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        self.writer.write(f"GET /{self.token}/events HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+        status, _headers = await read_head(reader)
+        if status != 200:
+            self.writer.close()
+            raise ValueError(f"stream status {status}")
+        self.reader = reader
+
+    async def follow(self) -> None:
+        buffer = b""
+        while True:
+            chunk = await self.reader.read(65536)
+            if not chunk:
+                return
+            buffer += chunk
+            *events, buffer = buffer.split(b"\n\n")
+            for event in events:
+                found = SEQ.search(event)
+                if found:
+                    self.seqs.append(int(found.group(1)))
+                    self.first.set()
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+# --- the load ---------------------------------------------------------------------------------------------
+
+async def load(port: int, token: str, args, tablet: subprocess.Popen) -> dict:
+    from benchmarks.run import percentile
+
+    tally = Tally()
+    out: dict = {}
+    page_path = f"/{token}/"
+
+    # 1. the viewers, held for the whole run
+    viewers = [Stream(port, token) for _ in range(args.viewers)]
+    followers = []
+    for v in viewers:
+        try:
+            await asyncio.wait_for(v.open(), 10)
+            followers.append(asyncio.create_task(v.follow()))
+        except (OSError, ValueError, TimeoutError) as exc:
+            tally.error(f"viewer: {exc!r}")
+    # 2. the idle connections: nothing sent, or half a request line
+    idle = []
+    opened_idle = time.monotonic()
+    for i in range(args.idle):
+        try:
+            reader, writer = await asyncio.open_connection(HOST, port)
+        except OSError as exc:
+            out.setdefault("idle_refused", 0)
+            out["idle_refused"] += 1
+            continue
+        if i % 2:
+            writer.write(f"GET /{token}/ev".encode())
+        idle.append((reader, writer))
+
+    async def idle_closed(reader: asyncio.StreamReader) -> float | None:
+        try:
+            await asyncio.wait_for(reader.read(), PHASE_S)
+            return time.monotonic() - opened_idle
+        except (OSError, TimeoutError):
+            return None
+
+    idle_watch = [asyncio.create_task(idle_closed(r)) for r, _w in idle]
+    tablet.stdin.write("go\n")
+    tablet.stdin.flush()
+    started = time.monotonic()
+
+    # 3. new viewers, one every 0.25 s while the load runs
+    admitted: list[float] = []
+    stop_probes = asyncio.Event()
+
+    async def probes() -> None:
+        while not stop_probes.is_set():
+            s = Stream(port, token)
+            t0 = time.perf_counter()
+            try:
+                await asyncio.wait_for(s.open(), 10)
+                task = asyncio.create_task(s.follow())
+                await asyncio.wait_for(s.first.wait(), 10)
+                admitted.append(time.perf_counter() - t0)
+                task.cancel()
+            except (OSError, ValueError, TimeoutError) as exc:
+                tally.error(f"new viewer: {exc!r}")
+            finally:
+                s.close()
+            try:
+                await asyncio.wait_for(stop_probes.wait(), 0.25)
+            except TimeoutError:
+                pass
+
+    probe_task = asyncio.create_task(probes())
+
+    # 4. streams opened and closed, 10 at a time
+    async def churn(count: int) -> None:
+        for _ in range(count):
+            s = Stream(port, token)
+            try:
+                await asyncio.wait_for(s.open(), 10)
+                task = asyncio.create_task(s.follow())
+                await asyncio.wait_for(s.first.wait(), 10)
+                task.cancel()
+            except (OSError, ValueError, TimeoutError) as exc:
+                tally.error(f"churn: {exc!r}")
+            finally:
+                s.close()
+
+    churn_t0 = time.monotonic()
+    churners = [asyncio.create_task(churn(args.churn // 10 + (1 if i < args.churn % 10 else 0))) for i in range(10)]
+
+    # 5. the page requests
+    latencies: list[float] = []
+    queue: asyncio.Queue[int] = asyncio.Queue()
+    for i in range(args.pages):
+        queue.put_nowait(i)
+
+    async def pager() -> None:
+        while not queue.empty():
+            queue.get_nowait()
+            t0 = time.perf_counter()
+            try:
+                await asyncio.wait_for(get_page(page_path, port), 10)
+                latencies.append(time.perf_counter() - t0)
+            except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError) as exc:
+                tally.error(f"page: {exc!r}")
+
+    pages_t0 = time.monotonic()
+    await asyncio.wait_for(asyncio.gather(*(pager() for _ in range(args.concurrency))), PHASE_S)
+    out["pages_s"] = time.monotonic() - pages_t0
+    await asyncio.wait_for(asyncio.gather(*churners), PHASE_S)
+    out["churn_s"] = time.monotonic() - churn_t0
+
+    # 6. the match goes on until the tablet is done; then every viewer must have its last command
+    line = await asyncio.wait_for(asyncio.to_thread(tablet.stdout.readline), PHASE_S)
+    last = int(line.split()[1])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(not v.seqs or v.seqs[-1] < last for v in viewers):
+        await asyncio.sleep(0.1)
+    stop_probes.set()
+    await probe_task
+    out["run_s"] = time.monotonic() - started
+    behind = sum(1 for v in viewers if not v.seqs or v.seqs[-1] < last)
+    for _ in range(behind):
+        tally.error("viewer: did not get the last command")
+    out["viewers_complete"] = args.viewers - behind
+    out["updates_per_viewer"] = min((len(v.seqs) for v in viewers), default=0)
+    closed = await asyncio.gather(*idle_watch)
+    out["idle_closed"] = [c for c in closed if c is not None]
+    out["idle_open"] = sum(1 for c in closed if c is None)
+    for _r, w in idle:
+        w.close()
+    for v in viewers:
+        v.close()
+    for f in followers:
+        f.cancel()
+
+    out["latencies_ms"] = [x * 1000 for x in latencies]
+    out["admitted_ms"] = [x * 1000 for x in admitted]
+    out["errors"] = tally.errors
+    out["p95_ms"] = percentile(out["latencies_ms"], 0.95) if latencies else float("nan")
+    return out
+
+
+async def pages_only(port: int, path: str, count: int, concurrency: int) -> list[float]:
+    latencies: list[float] = []
+    left = list(range(count))
+
+    async def pager() -> None:
+        while left:
+            left.pop()
+            t0 = time.perf_counter()
+            await asyncio.wait_for(get_page(path, port), 10)
+            latencies.append((time.perf_counter() - t0) * 1000)
+
+    await asyncio.gather(*(pager() for _ in range(concurrency)))
+    return latencies
+
+
+def peak_rss_mb(pid: int) -> tuple[float, float]:
+    """(resident now, peak resident) of a process, MB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    now = int(re.search(r"VmRSS:\s+(\d+)", status).group(1))
+    peak = int(re.search(r"VmHWM:\s+(\d+)", status).group(1))
+    return now / 1024, peak / 1024
+
+
+def bare_static_server(folder: Path, args) -> dict:
+    """``python -m http.server`` serving page.html to the same page requests: its memory."""
+    site = folder / "site"
+    site.mkdir()
+    shutil.copy(ROOT / "ui" / "web" / "page.html", site / "index.html")
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", "0", "--bind", HOST, "--directory", str(site)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = proc.stdout.readline()
+        port = int(re.search(r"port (\d+)", line).group(1))
+        rest = peak_rss_mb(proc.pid)[0]
+        lat = asyncio.run(pages_only(port, "/", args.pages, args.concurrency))
+        now, peak = peak_rss_mb(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    from benchmarks.run import percentile
+    return {"rest_mb": rest, "peak_mb": peak, "p95_ms": percentile(lat, 0.95)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--viewers", type=int, default=200)
+    parser.add_argument("--pages", type=int, default=2000)
+    parser.add_argument("--concurrency", type=int, default=50)
+    parser.add_argument("--churn", type=int, default=200)
+    parser.add_argument("--idle", type=int, default=100)
+    parser.add_argument("--appends", type=int, default=150)
+    parser.add_argument("--interval", type=float, default=0.1)
+    parser.add_argument("--role", default="bench", help=argparse.SUPPRESS)
+    parser.add_argument("--journal", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.role == "tablet":
+        run_tablet(args.journal, args.appends, args.interval)
+        return 0
+    from benchmarks.run import machine, percentile
+
+    folder = Path(tempfile.mkdtemp(prefix="touchline-web-load-"))
+    print(f"machine: {machine()}")
+    print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
+    bare = bare_static_server(folder, args)
+    print(f"python -m http.server, same page: {bare['rest_mb']:.1f} MB at rest, peak {bare['peak_mb']:.1f} MB "
+          f"after {args.pages} pages at concurrency {args.concurrency} (p95 {bare['p95_ms']:.1f} ms)")
+
+    journal = folder / "match.sqlite"
+    tablet = subprocess.Popen([sys.executable, __file__, "--role", "tablet", "--journal", str(journal),
+                               "--appends", str(args.appends), "--interval", str(args.interval)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    assert tablet.stdout.readline().startswith("ready")
+    env = dict(os.environ)
+    serve = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", str(journal), "--port", "0"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    try:
+        found = re.search(r"http://127\.0\.0\.1:(\d+)/([^/\s]+)/", serve.stdout.readline())
+        if not found:
+            raise SystemExit(f"touchline serve did not start: {serve.stderr.read()[-2000:]}")
+        port, token = int(found.group(1)), found.group(2)
+        time.sleep(1.0)   # the first snapshot built
+        rest = peak_rss_mb(serve.pid)[0]
+        result = asyncio.run(load(port, token, args, tablet))
+        now, peak = peak_rss_mb(serve.pid)
+    finally:
+        tablet.kill()
+        serve.terminate()
+        _out, err = serve.communicate(timeout=20)
+    shutil.rmtree(folder, ignore_errors=True)
+
+    lat, adm = result["latencies_ms"], result["admitted_ms"]
+    print(f"touchline serve: {rest:.1f} MB at rest, peak {peak:.1f} MB under the load "
+          f"({peak / bare['peak_mb']:.2f}x the bare server's peak; goal <= 2x)")
+    print(f"load ran {result['run_s']:.1f} s while {args.appends} commands were appended every "
+          f"{args.interval * 1000:.0f} ms")
+    print(f"{args.viewers} viewers held: {result['viewers_complete']} got the last command "
+          f"(each got at least {result['updates_per_viewer']} updates)")
+    print(f"{args.pages} pages at concurrency {args.concurrency} in {result['pages_s']:.1f} s: median "
+          f"{percentile(lat, 0.5):.1f} ms, p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
+          f"max {max(lat):.1f} ms (goal p95 < 50 ms)")
+    print(f"{args.churn} streams opened and closed, 10 at a time, in {result['churn_s']:.1f} s")
+    print(f"new viewers: {len(adm)} admitted; first snapshot after median {percentile(adm, 0.5):.1f} ms, "
+          f"max {max(adm):.1f} ms (goal < 1000 ms)")
+    closed = result["idle_closed"]
+    print(f"{args.idle} idle connections: {len(closed)} closed by the server "
+          f"(after {min(closed, default=0):.1f}-{max(closed, default=0):.1f} s), {result['idle_open']} still open, "
+          f"{result.get('idle_refused', 0)} refused")
+    errors = result["errors"]
+    print(f"errors for well-behaved clients: {len(errors)}" + (f" (first: {errors[:5]})" if errors else ""))
+    if err.strip():
+        print(f"serve's stderr: {err.strip()[-1500:]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
