@@ -232,3 +232,20 @@ def test_stopping_ends_the_open_streams(tmp_path):
         while True:
             read_event(f)
     hang_up(sock, f)
+
+
+@pytest.mark.parametrize("page", ["events", "state.json"])
+def test_a_sound_head_with_a_broken_body_closes_the_connection_without_a_fault(small, caplog, page):
+    """uvicorn answers a broken body with a 400 written over the answer already under way
+    (found by the fuzz suite): the connection is closed instead, and nothing is logged."""
+    import logging
+
+    caplog.set_level(logging.WARNING)
+    _hub, server = small
+    sock = raw(server, f"GET /{server.token}/{page} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                       f"zz\r\nnot hex\r\n".encode())
+    answer = read_all(sock)
+    sock.close()
+    assert b" 400 " not in answer.split(b"\r\n\r\n")[-1]   # no 400 after (or inside) the answer
+    until(lambda: server.viewers == 0, "the stream's seat given back")
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []

@@ -16,6 +16,9 @@ cancelled by the first byte). Here:
   probes an idle one.
 - ``MAX_CONNECTIONS``: connections beyond this are closed at once, so a flood cannot take
   every file descriptor; the ones held by idle clients go after ``HEAD_TIMEOUT_S``.
+- A request whose head is sound but whose body is broken (bad chunked encoding) has its
+  connection closed; uvicorn would write its 400 into the answer already under way (found by
+  tests/test_web_fuzz.py).
 """
 
 from __future__ import annotations
@@ -78,6 +81,18 @@ class Connection(H11Protocol):
         super().on_response_complete()
         if self.cycle is cycle and not self.transport.is_closing():
             self._await_head()   # the next request's head, if the client keeps the connection
+
+    def send_400_response(self, msg: str) -> None:
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            # The request's head was sound and its answer is under way, but what followed it
+            # (a broken chunked body) is not: uvicorn would write a 400 into the middle of that
+            # answer. No second answer on this connection: it is closed, the answer dropped.
+            cycle.disconnected = True
+            cycle.message_event.set()
+            self.transport.close()
+            return
+        super().send_400_response(msg)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()

@@ -1,0 +1,60 @@
+"""``touchline serve`` imports nothing of Kivy (nor OpenCV, numpy or matplotlib): the real command,
+in its own process, for a match of every game; what it imported is read from its
+``sys.modules`` as it exits. Its terminal shows its own lines and nothing else."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.web_kit import GAMES, GrowingJournal
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("kivy", "cv2", "numpy", "matplotlib")
+# The real command's entry point, with every module it imported written down as it exits.
+RECORD = """
+import atexit, json, sys
+out, sys.argv = sys.argv[1], ["touchline"] + sys.argv[2:]
+atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
+from companion.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_serve_draws_every_game_without_kivy(tmp_path, game):
+    table = GrowingJournal(tmp_path / f"{game}.sqlite", game=game, upto=40)
+    table.close()
+    record = tmp_path / "modules.json"
+    proc = subprocess.Popen([sys.executable, "-c", RECORD, str(record), "serve", str(table.path), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        first = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/\S+/", first)
+        assert url, first
+        deadline = time.monotonic() + 60
+        while True:   # until the board is drawn: the game's look is imported by then
+            with urllib.request.urlopen(url.group(0) + "state.json", timeout=30) as resp:
+                data = json.loads(resp.read())
+            if data.get("game") == game or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert data["game"] == game and data["viewbox"] and data["figures"]
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=60)
+    imported = set(json.loads(record.read_text()))
+    assert f"ui.looks.{game}" in imported and "uvicorn" in imported   # the record is real
+    heavy = sorted(m for m in imported if m.split(".")[0] in HEAVY)
+    assert heavy == [], heavy[:10]
+    assert not any(m.startswith("ui.games") for m in imported)   # the tablet's faces stay out
+    assert err == ""   # no Kivy banner, no libmtdev traceback: nothing on stderr at all
+    lines = (first + out).splitlines()
+    assert lines[0].startswith(f"Scoreboard for {game}.sqlite: http://127.0.0.1:") and lines[-1] == "Scoreboard stopped."
