@@ -1,11 +1,11 @@
 """The scoreboard page under load, while a match is being written (docs/benchmarks.md).
 
     .venv/bin/python benchmarks/web_load.py [--viewers 200] [--pages 2000] [--concurrency 50]
-        [--churn 200] [--idle 100] [--appends 150] [--interval 0.1]
+        [--churn 200] [--idle 100] [--appends 80] [--interval 0.25]
 
 Everything runs on 127.0.0.1 and ends by itself (each phase is bounded in count and in time).
 A 'tablet' process appends a scripted Fublet match to a journal, one command every
-``--interval`` s (fsync per command), while ``touchline serve`` (the real command, its own
+``--interval`` s (fsync per command; people play a command every few seconds), while ``touchline serve`` (the real command, its own
 process) follows it and, all at once:
 
 - ``--viewers`` viewers hold the event stream open for the whole run; each must get the
@@ -15,11 +15,11 @@ process) follows it and, all at once:
 - ``--churn`` streams are opened and closed at once, 10 at a time (each reads its first
   snapshot, then hangs up);
 - ``--pages`` page requests at ``--concurrency``, each on a fresh connection, timed from the
-  connect to the last byte;
+  connect to the last byte (their own process, so nothing else in the client delays them);
 - every 0.25 s a new viewer opens the stream: the time until its first snapshot arrives.
 
 Well-behaved clients (the viewers, the churn, the pages, the new viewers) count an error for
-anything but a 200 with a whole answer. The server's resident memory is its peak (VmHWM);
+anything but a 200 with a whole answer (10 s at most each). The server's resident memory is its peak (VmHWM);
 it is compared with ``python -m http.server`` serving the same page to the same page
 requests. Nothing here asserts on time: it prints the figures.
 """
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -108,15 +109,25 @@ async def get_page(path: str, port: int) -> int:
         writer.close()
 
 
-SEQ = re.compile(rb'"seq":(\d+)')
+SEQ = b'"seq":'
+
+
+def last_seq(chunk: bytes) -> int | None:
+    """The seq of the last snapshot in a chunk of the stream (cheap: the viewers are many)."""
+    at = chunk.rfind(SEQ)
+    if at < 0:
+        return None
+    digits = chunk[at + len(SEQ):at + len(SEQ) + 12].split(b",", 1)[0]
+    return int(digits) if digits.isdigit() else None
 
 
 class Stream:
-    """An event stream held open: the seqs it received."""
+    """An event stream held open: the newest seq it received and how many snapshots."""
 
     def __init__(self, port: int, token: str) -> None:
         self.port, self.token = port, token
-        self.seqs: list[int] = []
+        self.seq = 0
+        self.updates = 0
         self.first = asyncio.Event()
         self.writer: asyncio.StreamWriter | None = None
 
@@ -130,49 +141,79 @@ class Stream:
         self.reader = reader
 
     async def follow(self) -> None:
-        buffer = b""
+        tail = b""
         while True:
             chunk = await self.reader.read(65536)
             if not chunk:
                 return
-            buffer += chunk
-            *events, buffer = buffer.split(b"\n\n")
-            for event in events:
-                found = SEQ.search(event)
-                if found:
-                    self.seqs.append(int(found.group(1)))
-                    self.first.set()
+            seen = tail + chunk
+            seq = last_seq(seen)
+            if seq is not None:
+                self.updates += seen.count(b"event: state")
+                self.seq = max(self.seq, seq)
+                self.first.set()
+                tail = seen[seen.rfind(SEQ) + len(SEQ) + 12:][-64:]
+            else:
+                tail = seen[-64:]
 
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
 
 
+# --- the held viewers (their own process) -----------------------------------------------------------
+
+def run_viewers(port: int, token: str, count: int) -> None:
+    """Open ``count`` streams, say "ready", then on "last SEQ" wait (at most 20 s) until every
+    stream has that command and print what they got, as JSON."""
+    import json
+
+    async def main() -> dict:
+        streams, errors = [], []
+        for _ in range(count):
+            s = Stream(port, token)
+            try:
+                await asyncio.wait_for(s.open(), 10)
+                streams.append(s)
+            except (OSError, ValueError, TimeoutError) as exc:
+                errors.append(repr(exc))
+        tasks = [asyncio.create_task(s.follow()) for s in streams]
+        print("ready", flush=True)
+        line = await asyncio.to_thread(sys.stdin.readline)
+        last = int(line.split()[1])
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and any(s.seq < last for s in streams):
+            await asyncio.sleep(0.05)
+        for s in streams:
+            s.close()
+        for t in tasks:
+            t.cancel()
+        return {"complete": sum(1 for s in streams if s.seq >= last), "errors": errors,
+                "min_updates": min((s.updates for s in streams), default=0)}
+
+    print(json.dumps(asyncio.run(main())), flush=True)
+
+
 # --- the load ---------------------------------------------------------------------------------------------
 
 async def load(port: int, token: str, args, tablet: subprocess.Popen) -> dict:
-    from benchmarks.run import percentile
-
     tally = Tally()
     out: dict = {}
-    page_path = f"/{token}/"
 
-    # 1. the viewers, held for the whole run
-    viewers = [Stream(port, token) for _ in range(args.viewers)]
-    followers = []
-    for v in viewers:
-        try:
-            await asyncio.wait_for(v.open(), 10)
-            followers.append(asyncio.create_task(v.follow()))
-        except (OSError, ValueError, TimeoutError) as exc:
-            tally.error(f"viewer: {exc!r}")
+    # 1. the viewers, held for the whole run (their own process: many streams to read)
+    viewers = subprocess.Popen([sys.executable, __file__, "--role", "viewers", "--port", str(port), "--token", token,
+                                "--viewers", str(args.viewers)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True, cwd=ROOT)
+    assert (await asyncio.to_thread(viewers.stdout.readline)).strip() == "ready"
+    from ui.web.connection import PARSER   # the parser serve uses: the fastest one installed here
+    out["parser"] = PARSER
     # 2. the idle connections: nothing sent, or half a request line
     idle = []
     opened_idle = time.monotonic()
     for i in range(args.idle):
         try:
             reader, writer = await asyncio.open_connection(HOST, port)
-        except OSError as exc:
+        except OSError:
             out.setdefault("idle_refused", 0)
             out["idle_refused"] += 1
             continue
@@ -234,72 +275,99 @@ async def load(port: int, token: str, args, tablet: subprocess.Popen) -> dict:
     churn_t0 = time.monotonic()
     churners = [asyncio.create_task(churn(args.churn // 10 + (1 if i < args.churn % 10 else 0))) for i in range(10)]
 
-    # 5. the page requests
-    latencies: list[float] = []
-    queue: asyncio.Queue[int] = asyncio.Queue()
-    for i in range(args.pages):
-        queue.put_nowait(i)
-
-    async def pager() -> None:
-        while not queue.empty():
-            queue.get_nowait()
-            t0 = time.perf_counter()
-            try:
-                await asyncio.wait_for(get_page(page_path, port), 10)
-                latencies.append(time.perf_counter() - t0)
-            except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError) as exc:
-                tally.error(f"page: {exc!r}")
-
+    # 5. the page requests (their own process: its timings are not held up by this one's work)
     pages_t0 = time.monotonic()
-    await asyncio.wait_for(asyncio.gather(*(pager() for _ in range(args.concurrency))), PHASE_S)
+    pager = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--role", "pages", "--port", str(port), "--token", token, "--pages",
+        str(args.pages), "--concurrency", str(args.concurrency), stdout=asyncio.subprocess.PIPE, cwd=ROOT)
+    paged = json.loads((await asyncio.wait_for(pager.communicate(), PHASE_S))[0])
     out["pages_s"] = time.monotonic() - pages_t0
+    out["pages"] = paged
+    for _ in range(paged["failed"]):
+        tally.error("page: failed")
     await asyncio.wait_for(asyncio.gather(*churners), PHASE_S)
     out["churn_s"] = time.monotonic() - churn_t0
 
     # 6. the match goes on until the tablet is done; then every viewer must have its last command
     line = await asyncio.wait_for(asyncio.to_thread(tablet.stdout.readline), PHASE_S)
     last = int(line.split()[1])
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(not v.seqs or v.seqs[-1] < last for v in viewers):
-        await asyncio.sleep(0.1)
+    viewers.stdin.write(f"last {last}\n")
+    viewers.stdin.flush()
+    held = json.loads(await asyncio.wait_for(asyncio.to_thread(viewers.stdout.readline), PHASE_S))
+    viewers.wait(timeout=30)
     stop_probes.set()
     await probe_task
     out["run_s"] = time.monotonic() - started
-    behind = sum(1 for v in viewers if not v.seqs or v.seqs[-1] < last)
-    for _ in range(behind):
+    for what in held["errors"]:
+        tally.error(f"viewer: {what}")
+    for _ in range(args.viewers - len(held["errors"]) - held["complete"]):
         tally.error("viewer: did not get the last command")
-    out["viewers_complete"] = args.viewers - behind
-    out["updates_per_viewer"] = min((len(v.seqs) for v in viewers), default=0)
+    out["viewers_complete"] = held["complete"]
+    out["updates_per_viewer"] = held["min_updates"]
     closed = await asyncio.gather(*idle_watch)
     out["idle_closed"] = [c for c in closed if c is not None]
     out["idle_open"] = sum(1 for c in closed if c is None)
     for _r, w in idle:
         w.close()
-    for v in viewers:
-        v.close()
-    for f in followers:
-        f.cancel()
 
-    out["latencies_ms"] = [x * 1000 for x in latencies]
     out["admitted_ms"] = [x * 1000 for x in admitted]
     out["errors"] = tally.errors
-    out["p95_ms"] = percentile(out["latencies_ms"], 0.95) if latencies else float("nan")
     return out
 
 
-async def pages_only(port: int, path: str, count: int, concurrency: int) -> list[float]:
+def pages(port: int, path: str, count: int, concurrency: int) -> dict:
+    """Page requests alone, each on a fresh connection: ApacheBench (``ab``, C: its own CPU time
+    is small beside the server's on a machine of two cores) when installed, else Python's
+    asyncio. The latency percentiles in ms and how many failed."""
+    from benchmarks.run import percentile
+
+    client = "python"
+    if shutil.which("ab"):
+        proc = subprocess.run(["ab", "-q", "-r", "-n", str(count), "-c", str(concurrency), "-s", "30",
+                               f"http://{HOST}:{port}{path}"], capture_output=True, text=True, timeout=PHASE_S)
+        text = proc.stdout
+        table = {int(q): float(ms) for q, ms in re.findall(r"^\s+(\d+)%\s+(\d+)", text, re.M)}
+        if table:
+            failed = sum(int(n) for n in re.findall(r"^(?:Failed requests|Non-2xx responses):\s+(\d+)", text, re.M))
+            done = re.search(r"^Complete requests:\s+(\d+)", text, re.M)
+            failed += count - (int(done.group(1)) if done else 0)
+            return {"client": "ab", "median": table[50], "p95": table[95], "p99": table[99], "max": table[100],
+                    "failed": failed}
+        client = f"python (ab stopped: {(proc.stderr.strip().splitlines() or ['?'])[-1][:80]})"
+    lat, failed = asyncio.run(pages_only(port, path, count, concurrency))
+    return {"client": client, "median": percentile(lat, 0.5), "p95": percentile(lat, 0.95),
+            "p99": percentile(lat, 0.99), "max": max(lat, default=float("nan")), "failed": failed}
+
+
+async def pages_only(port: int, path: str, count: int, concurrency: int) -> tuple[list[float], int]:
+    """Page requests alone: their latencies (ms) and how many failed."""
     latencies: list[float] = []
+    failed = 0
     left = list(range(count))
 
     async def pager() -> None:
+        nonlocal failed
         while left:
             left.pop()
             t0 = time.perf_counter()
-            await asyncio.wait_for(get_page(path, port), 10)
-            latencies.append((time.perf_counter() - t0) * 1000)
+            try:
+                await asyncio.wait_for(get_page(path, port), 10)
+                latencies.append((time.perf_counter() - t0) * 1000)
+            except (OSError, ValueError, TimeoutError, asyncio.IncompleteReadError):
+                failed += 1
 
     await asyncio.gather(*(pager() for _ in range(concurrency)))
-    return latencies
+    return latencies, failed
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def peak_rss_mb(pid: int) -> tuple[float, float]:
@@ -321,13 +389,12 @@ def bare_static_server(folder: Path, args) -> dict:
         line = proc.stdout.readline()
         port = int(re.search(r"port (\d+)", line).group(1))
         rest = peak_rss_mb(proc.pid)[0]
-        lat = asyncio.run(pages_only(port, "/", args.pages, args.concurrency))
+        paged = pages(port, "/", args.pages, args.concurrency)
         now, peak = peak_rss_mb(proc.pid)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-    from benchmarks.run import percentile
-    return {"rest_mb": rest, "peak_mb": peak, "p95_ms": percentile(lat, 0.95)}
+    return {"rest_mb": rest, "peak_mb": peak, "pages": paged}
 
 
 def main() -> int:
@@ -337,13 +404,21 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=50)
     parser.add_argument("--churn", type=int, default=200)
     parser.add_argument("--idle", type=int, default=100)
-    parser.add_argument("--appends", type=int, default=150)
-    parser.add_argument("--interval", type=float, default=0.1)
+    parser.add_argument("--appends", type=int, default=80)
+    parser.add_argument("--interval", type=float, default=0.25)
     parser.add_argument("--role", default="bench", help=argparse.SUPPRESS)
     parser.add_argument("--journal", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--token", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.role == "tablet":
         run_tablet(args.journal, args.appends, args.interval)
+        return 0
+    if args.role == "viewers":
+        run_viewers(args.port, args.token, args.viewers)
+        return 0
+    if args.role == "pages":
+        print(json.dumps(pages(args.port, f"/{args.token}/", args.pages, args.concurrency)))
         return 0
     from benchmarks.run import machine, percentile
 
@@ -351,8 +426,10 @@ def main() -> int:
     print(f"machine: {machine()}")
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
     bare = bare_static_server(folder, args)
+    bp = bare["pages"]
     print(f"python -m http.server, same page: {bare['rest_mb']:.1f} MB at rest, peak {bare['peak_mb']:.1f} MB "
-          f"after {args.pages} pages at concurrency {args.concurrency} (p95 {bare['p95_ms']:.1f} ms)")
+          f"after {args.pages} pages at concurrency {args.concurrency} ({bp['client']}: median {bp['median']:.0f} ms, "
+          f"p95 {bp['p95']:.0f} ms, p99 {bp['p99']:.0f} ms, max {bp['max']:.0f} ms, {bp['failed']} failed)")
 
     journal = folder / "match.sqlite"
     tablet = subprocess.Popen([sys.executable, __file__, "--role", "tablet", "--journal", str(journal),
@@ -369,24 +446,27 @@ def main() -> int:
         port, token = int(found.group(1)), found.group(2)
         time.sleep(1.0)   # the first snapshot built
         rest = peak_rss_mb(serve.pid)[0]
+        cpu0, load_before = cpu_s(serve.pid), load_average()
         result = asyncio.run(load(port, token, args, tablet))
         now, peak = peak_rss_mb(serve.pid)
+        serve_cpu, load_after = cpu_s(serve.pid) - cpu0, load_average()
     finally:
         tablet.kill()
         serve.terminate()
         _out, err = serve.communicate(timeout=20)
     shutil.rmtree(folder, ignore_errors=True)
 
-    lat, adm = result["latencies_ms"], result["admitted_ms"]
-    print(f"touchline serve: {rest:.1f} MB at rest, peak {peak:.1f} MB under the load "
-          f"({peak / bare['peak_mb']:.2f}x the bare server's peak; goal <= 2x)")
+    pg, adm = result["pages"], result["admitted_ms"]
+    print(f"touchline serve (HTTP parsed by {result['parser']}): {rest:.1f} MB at rest ({rest / bare['rest_mb']:.2f}x the bare server's), peak "
+          f"{peak:.1f} MB under the load ({peak / bare['peak_mb']:.2f}x the bare server's peak; goal <= 2x)")
     print(f"load ran {result['run_s']:.1f} s while {args.appends} commands were appended every "
-          f"{args.interval * 1000:.0f} ms")
+          f"{args.interval * 1000:.0f} ms; serve used {serve_cpu:.1f} s of CPU; the machine's load average "
+          f"{load_before} before, {load_after} after (other work shares its CPUs)")
     print(f"{args.viewers} viewers held: {result['viewers_complete']} got the last command "
           f"(each got at least {result['updates_per_viewer']} updates)")
-    print(f"{args.pages} pages at concurrency {args.concurrency} in {result['pages_s']:.1f} s: median "
-          f"{percentile(lat, 0.5):.1f} ms, p95 {percentile(lat, 0.95):.1f} ms, p99 {percentile(lat, 0.99):.1f} ms, "
-          f"max {max(lat):.1f} ms (goal p95 < 50 ms)")
+    print(f"{args.pages} pages at concurrency {args.concurrency} ({pg['client']}) in {result['pages_s']:.1f} s: "
+          f"median {pg['median']:.0f} ms, p95 {pg['p95']:.0f} ms, p99 {pg['p99']:.0f} ms, max {pg['max']:.0f} ms "
+          f"(goal p95 < 50 ms)")
     print(f"{args.churn} streams opened and closed, 10 at a time, in {result['churn_s']:.1f} s")
     print(f"new viewers: {len(adm)} admitted; first snapshot after median {percentile(adm, 0.5):.1f} ms, "
           f"max {max(adm):.1f} ms (goal < 1000 ms)")

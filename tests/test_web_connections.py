@@ -1,6 +1,7 @@
 """The scoreboard's connections: a viewer cap that counts only open streams, a 503 that closes
 its connection, HTTP/1.0 and 1.1 only, the security headers on every answer, idle and
-half-sent requests closed by the server and never holding a seat.
+half-sent requests closed by the server and never holding a seat; each on every HTTP parser
+the server may use.
 
 No test here waits on the clock to decide: a deadline only stops a test that would hang."""
 
@@ -21,11 +22,12 @@ from ui.web.server import ScoreboardServer
 HANG_S = 20   # only a hung server takes this long
 
 
-@pytest.fixture
-def small():
-    """A server whose cap is 3 streams, showing a Fublet match."""
+@pytest.fixture(params=connection.PARSERS)
+def small(request):
+    """A server whose cap is 3 streams, showing a Fublet match: on each HTTP parser installed
+    (httptools on a desktop, h11 as on the tablet)."""
     hub = Hub()
-    server = ScoreboardServer(hub, "127.0.0.1", 0, max_viewers=3)
+    server = ScoreboardServer(hub, "127.0.0.1", 0, max_viewers=3, parser=request.param)
     offer(hub, fold("fublet", 40))
     yield hub, server
     server.stop()
@@ -113,7 +115,7 @@ def test_a_stream_gives_its_seat_back_the_moment_the_viewer_leaves():
 
         async def send(message: dict) -> None:
             sent.append(message)
-            if message.get("body"):   # the first snapshot is out: the viewer hangs up
+            if b"event: state" in message.get("body", b""):   # the first snapshot is out: the viewer hangs up
                 left.set()
 
         stream = EventStream(feed, seats)
@@ -127,7 +129,7 @@ def test_a_stream_gives_its_seat_back_the_moment_the_viewer_leaves():
     finally:
         hub.stop()
     assert taken == 0
-    assert sent[0]["status"] == 200 and sent[1]["body"].startswith(b"retry: 1000\n\n")
+    assert sent[0]["status"] == 200 and sent[1]["body"] == b"retry: 1000\n\n" and b"event: state" in sent[2]["body"]
 
 
 @pytest.mark.parametrize("line", [b"GET /{token}/", b"GET /{token}/ HTTP/2.0", b"GET /{token}/ HTTP/0.9",

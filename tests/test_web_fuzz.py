@@ -86,10 +86,18 @@ def hostile_request(rng: random.Random, token: str) -> bytes:
 
 
 def well_formed_get(data: bytes, token: str) -> bool:
-    """Whether a 200 may answer this request: a plain GET of one of the pages with the token."""
-    line = data.split(b"\n", 1)[0].rstrip(b"\r")
-    pattern = rb"GET /" + re.escape(token.encode()) + rb"/(|index\.html|state\.json|board|rules|events)(\?\S*)? HTTP/1\.[01]"
-    return re.fullmatch(pattern, line) is not None
+    """Whether a 200 may answer this request: a GET of one of the pages with the token, over
+    HTTP/1.0, or HTTP/1.1 with its Host header (the request line's parts may be parted by
+    more than one space or a tab: RFC 9112 lets a server read it on word boundaries; the
+    target may be in absolute form, which RFC 9112 says a server must accept, and a fragment
+    no client should send is ignored)."""
+    line, _, rest = data.partition(b"\n")
+    pattern = rb"GET[ \t]+(?:https?://[^/\s]*)?/" + re.escape(token.encode()) + \
+        rb"/(|index\.html|state\.json|board|rules|events)([?#]\S*)?[ \t]+HTTP/1\.([01])"
+    found = re.fullmatch(pattern, line.rstrip(b"\r"))
+    head = rest.split(b"\r\n\r\n", 1)[0].split(b"\n\n", 1)[0]
+    has_host = re.search(rb"(?im)^host:", head) is not None
+    return found is not None and (found.group(3) == b"0" or has_host)
 
 
 def exchange(port: int, data: bytes) -> bytes:
@@ -121,12 +129,13 @@ def exchange(port: int, data: bytes) -> bytes:
     return got
 
 
-@pytest.fixture
-def served(monkeypatch, caplog):
+@pytest.fixture(params=connection.PARSERS)
+def served(request, monkeypatch, caplog):
+    """The page on each HTTP parser installed (httptools on a desktop, h11 as on the tablet)."""
     monkeypatch.setattr(connection, "HEAD_TIMEOUT_S", 0.3)
     caplog.set_level(logging.WARNING)
     hub = Hub()
-    server = ScoreboardServer(hub, "127.0.0.1", 0, max_viewers=5)
+    server = ScoreboardServer(hub, "127.0.0.1", 0, max_viewers=5, parser=request.param)
     offer(hub, fold("fublet", 40))
     yield server, caplog
     server.stop()

@@ -6,8 +6,9 @@
     /<token>/board       the printed board (an SVG group), asked for when its key changes
     /<token>/rules       the rules reference of the game shown (what the "Rulebook:" links open)
 
-HTTP/1.0 and 1.1 only (505 otherwise); GET only (every other method 405); a path without the
-token 404, a wrong token 403. Every answer carries the security headers below and is never
+HTTP/1.0 and 1.1 only (505 otherwise), an HTTP/1.1 request with its Host (400 otherwise, as
+RFC 9112 says and h11 does; httptools does not check it), a request head of at most 16 kB
+(431); GET only (every other method 405); a path without the token 404, a wrong token 403. Every answer carries the security headers below and is never
 cached (the snapshot changes with every command).
 
 An event stream holds a seat while it is open and gives it back the moment the viewer leaves:
@@ -24,11 +25,10 @@ import hmac
 import json
 import logging
 import secrets
-from typing import AsyncIterator
 
 import anyio
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from .hub import Hub
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 MAX_VIEWERS = 400        # event streams at once (each costs a connection and a few kB, no thread)
 KEEPALIVE_S = 15.0       # a comment line this often keeps proxies and phones from dropping the stream
-RETRY_MS = 1000          # how soon a browser's EventSource comes back after the stream ends
+RETRY = b"retry: 1000\n\n"  # a browser's EventSource comes back this soon (ms) after the stream ends
 HTTP_VERSIONS = ("1.0", "1.1")
 MAX_HEAD_BYTES = 16 * 1024   # request line and headers: h11 refuses a longer one still arriving, this a whole one
 SECURITY_HEADERS = {
@@ -59,6 +59,18 @@ def new_token() -> str:
 
 def reply(status: int, body: bytes, media_type: str = HTML, extra: dict[str, str] | None = None) -> Response:
     return Response(body, status, {**SECURITY_HEADERS, **(extra or {})}, media_type)
+
+
+def path_of(scope: Scope) -> str:
+    """The request's path as sent, not percent-decoded, without a fragment; from an
+    absolute-form target ("http://host/path", which RFC 9112 says a server must accept) its
+    path. The same whichever parser read it."""
+    target = scope.get("raw_path", b"").decode("latin-1").partition("?")[0].partition("#")[0]
+    if not target.startswith("/"):
+        scheme, sep, rest = target.partition("://")
+        if sep and scheme.lower() in ("http", "https"):
+            target = "/" + rest.partition("/")[2]
+    return target
 
 
 def head_size(scope: Scope) -> int:
@@ -86,14 +98,13 @@ class Seats:
 
 class Feed:
     """The hub's newest snapshot for the streams on the server's event loop: the hub's thread
-    tells the loop of each new one; each stream waits for a version newer than its own."""
-
-    STOPPED = None
+    tells the loop of each new one, and the loop wakes every stream waiting for it (a future
+    each: no task per stream and wait)."""
 
     def __init__(self, hub: Hub, loop: asyncio.AbstractEventLoop) -> None:
         self.hub = hub
         self._loop = loop
-        self._changed = asyncio.Event()
+        self._waiting: set[asyncio.Future] = set()
         hub.watch(self._from_hub)
 
     def _from_hub(self) -> None:   # on the hub's thread
@@ -103,8 +114,10 @@ class Feed:
             pass
 
     def _wake(self) -> None:
-        woken, self._changed = self._changed, asyncio.Event()
-        woken.set()
+        waiting, self._waiting = self._waiting, set()
+        for future in waiting:
+            if not future.done():
+                future.set_result(True)
 
     def current(self) -> tuple[int, bytes]:
         return self.hub.current()
@@ -113,43 +126,48 @@ class Feed:
         """The newest (version, event) once newer than ``version``; None when ``timeout``
         passed first; False once the hub stops."""
         while True:
-            changed = self._changed          # taken before reading: a snapshot in between wakes it
             if self.hub.stopping:
                 return False
             newest = self.hub.current()
             if newest[0] > version:
                 return newest
+            # Nothing can come between the look above and the wait: both run on this loop,
+            # and the hub's news arrives through it (``call_soon_threadsafe``).
+            future = self._loop.create_future()
+            self._waiting.add(future)
+            timer = self._loop.call_later(timeout, _settle, future, False)
             try:
-                await asyncio.wait_for(changed.wait(), timeout)
-            except TimeoutError:
-                return None
+                if not await future:
+                    return None
+            finally:
+                timer.cancel()
+                self._waiting.discard(future)
 
     def close(self) -> None:
         self.hub.unwatch(self._from_hub)
 
 
-class EventStream(StreamingResponse):
-    """One viewer's stream. Takes a seat when it starts (503 and the connection closed when
-    none is free) and gives it back when it ends, whatever ends it."""
+def _settle(future: asyncio.Future, value: bool) -> None:
+    if not future.done():
+        future.set_result(value)
+
+
+class EventStream(Response):
+    """One viewer's stream: the newest snapshot at once, then each new one, a comment line
+    every ``KEEPALIVE_S``. Takes a seat when it starts (503 and the connection closed when none
+    is free) and gives it back when it ends, whatever ends it: the viewer leaving (heard at
+    once: ``receive()`` is watched beside the writing, as Starlette's StreamingResponse does),
+    the page stopping, or the server."""
+
+    media_type = "text/event-stream; charset=utf-8"
+    HEADERS = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in
+               {**SECURITY_HEADERS, "X-Accel-Buffering": "no", "Content-Type": media_type}.items()]
 
     def __init__(self, feed: Feed, seats: Seats) -> None:
-        super().__init__(self._events(feed), 200, {**SECURITY_HEADERS, "X-Accel-Buffering": "no"},
-                         "text/event-stream; charset=utf-8")
-        self.seats = seats
-
-    @staticmethod
-    async def _events(feed: Feed) -> AsyncIterator[bytes]:
-        version, payload = feed.current()
-        yield f"retry: {RETRY_MS}\n\n".encode() + payload
-        while True:
-            newer = await feed.newer(version, KEEPALIVE_S)
-            if newer is False:
-                return   # the page stops: the stream ends cleanly
-            if newer is None:
-                yield b": keep-alive\n\n"
-            else:
-                version, payload = newer
-                yield payload
+        self.status_code = 200
+        self.background = None
+        self.raw_headers = self.HEADERS   # built once: every stream sends the same
+        self.feed, self.seats = feed, seats
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not self.seats.take():
@@ -164,10 +182,27 @@ class EventStream(StreamingResponse):
                     group.cancel_scope.cancel()   # the viewer left: stop writing now
 
                 group.start_soon(until_gone)
-                await self.stream_response(send)
+                await self._stream(send)
                 group.cancel_scope.cancel()
         finally:
             self.seats.give_back()
+
+    async def _stream(self, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        version, payload = self.feed.current()
+        await send({"type": "http.response.body", "body": RETRY, "more_body": True})
+        # The hub's own bytes, shared by every viewer: never a copy per viewer.
+        await send({"type": "http.response.body", "body": payload, "more_body": True})
+        while True:
+            newer = await self.feed.newer(version, KEEPALIVE_S)
+            if newer is False:
+                break   # the page stops: the stream ends cleanly
+            if newer is None:
+                payload = b": keep-alive\n\n"
+            else:
+                version, payload = newer
+            await send({"type": "http.response.body", "body": payload, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 class ScoreboardApp:
@@ -197,10 +232,12 @@ class ScoreboardApp:
             return reply(505, b"HTTP/1.0 or HTTP/1.1 only.\n", TEXT, {"Connection": "close"})
         if head_size(request.scope) > MAX_HEAD_BYTES:
             return reply(431, b"The request's headers are too large.\n", TEXT, {"Connection": "close"})
+        if request.scope["http_version"] == "1.1" and b"host" not in (name for name, _ in request.scope["headers"]):
+            return reply(400, b"An HTTP/1.1 request names its Host.\n", TEXT, {"Connection": "close"})
         if request.method != "GET":
             return reply(405, b"This scoreboard is read-only: only GET is allowed.\n", TEXT, {"Allow": "GET"})
         # The path as sent (no percent-decoding): "/<token>/rest" -> ["", token, rest...]
-        parts = request.scope.get("raw_path", b"").decode("latin-1").partition("?")[0].split("/")
+        parts = path_of(request.scope).split("/")
         if len(parts) < 2 or not parts[1]:
             return reply(404, message_page(
                 "No scoreboard here", "Open the full link the coach's tablet shows (it ends in a long code)."))

@@ -1,10 +1,9 @@
 """The scoreboard page served over HTTP: the ASGI application (app.py) on uvicorn, in a thread
 of its own with its own event loop, until ``stop``.
 
-uvicorn owns the connections: HTTP/1.1 parsing (h11, pure Python, which python-for-android
-installs as it is: docs/scoreboard-server.md says why), keep-alive, a 400 for a malformed
-request, a capped request head, and the listen backlog. connection.py adds the deadlines it
-leaves out. The socket is bound here, before the thread starts, so a taken port or a foreign
+uvicorn owns the connections: HTTP/1.1 parsing (httptools where installed, h11 on the tablet:
+connection.py), keep-alive, a 400 for a malformed request, and the listen backlog.
+connection.py adds the deadlines and bounds it leaves out. The socket is bound here, before the thread starts, so a taken port or a foreign
 address is one clear line at once, and port 0 is known before ``url`` is read.
 """
 
@@ -20,7 +19,7 @@ import uvicorn
 from companion.errors import TouchlineError
 
 from .app import MAX_HEAD_BYTES, MAX_VIEWERS, ScoreboardApp, new_token
-from .connection import IDLE_S, Connection
+from .connection import IDLE_S, connection_class
 from .hub import Hub
 
 log = logging.getLogger(__name__)
@@ -61,7 +60,7 @@ class ScoreboardServer:
     """The page served from one hub on one address, until ``stop``."""
 
     def __init__(self, hub: Hub, host: str = "127.0.0.1", port: int = 0, token: str | None = None,
-                 max_viewers: int = MAX_VIEWERS) -> None:
+                 max_viewers: int = MAX_VIEWERS, parser: str = "auto") -> None:
         self.hub = hub
         self.token = token or new_token()
         self._sock = _listen(host, port)
@@ -69,7 +68,7 @@ class ScoreboardServer:
         self.port = self._sock.getsockname()[1]
         self.app = ScoreboardApp(hub, self.token, max_viewers)
         config = uvicorn.Config(
-            self.app, http=Connection, ws="none", lifespan="off", interface="asgi3",
+            self.app, http=connection_class(parser), ws="none", lifespan="off", interface="asgi3",
             log_config=None, log_level=logging.ERROR, access_log=False,   # a bad request is no news
             proxy_headers=False, server_header=False, backlog=BACKLOG,
             timeout_keep_alive=IDLE_S, timeout_graceful_shutdown=STOP_S,
