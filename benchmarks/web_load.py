@@ -1,7 +1,7 @@
 """The scoreboard page under load, while a match is being written (docs/benchmarks.md).
 
     .venv/bin/python benchmarks/web_load.py [--viewers 200] [--pages 2000] [--concurrency 50]
-        [--churn 200] [--idle 100] [--appends 80] [--interval 0.25]
+        [--churn 200] [--idle 100] [--appends 80] [--interval 0.25] [--parser h11]
 
 Everything runs on 127.0.0.1 and ends by itself (each phase is bounded in count and in time).
 A 'tablet' process appends a scripted Fublet match to a journal, one command every
@@ -205,8 +205,8 @@ async def load(port: int, token: str, args, tablet: subprocess.Popen) -> dict:
                                 "--viewers", str(args.viewers)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                text=True, cwd=ROOT)
     assert (await asyncio.to_thread(viewers.stdout.readline)).strip() == "ready"
-    from ui.web.connection import PARSER   # the parser serve uses: the fastest one installed here
-    out["parser"] = PARSER
+    from ui.web.connection import PARSER   # "auto": the fastest one installed here
+    out["parser"] = PARSER if args.parser == "auto" else args.parser
     # 2. the idle connections: nothing sent, or half a request line
     idle = []
     opened_idle = time.monotonic()
@@ -406,6 +406,8 @@ def main() -> int:
     parser.add_argument("--idle", type=int, default=100)
     parser.add_argument("--appends", type=int, default=80)
     parser.add_argument("--interval", type=float, default=0.25)
+    parser.add_argument("--parser", default="auto", choices=("auto", "httptools", "h11"),
+                        help="serve's HTTP parser (default: the fastest installed; h11 is the tablet's)")
     parser.add_argument("--role", default="bench", help=argparse.SUPPRESS)
     parser.add_argument("--journal", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -437,7 +439,8 @@ def main() -> int:
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert tablet.stdout.readline().startswith("ready")
     env = dict(os.environ)
-    serve = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", str(journal), "--port", "0"],
+    serve = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", str(journal), "--port", "0",
+                              "--http-parser", args.parser],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
         found = re.search(r"http://127\.0\.0\.1:(\d+)/([^/\s]+)/", serve.stdout.readline())

@@ -58,3 +58,30 @@ def test_serve_draws_every_game_without_kivy(tmp_path, game):
     assert err == ""   # no Kivy banner, no libmtdev traceback: nothing on stderr at all
     lines = (first + out).splitlines()
     assert lines[0].startswith(f"Scoreboard for {game}.sqlite: http://127.0.0.1:") and lines[-1] == "Scoreboard stopped."
+
+
+def imported_names(path: Path) -> list[str]:
+    """Absolute names of the modules a source file imports (relative imports resolved)."""
+    import ast
+
+    package = path.relative_to(ROOT).with_suffix("").parts[:-1]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
+            out.append(".".join(base + ([node.module] if node.module else [])))
+    return out
+
+
+LOOK_AND_PAGE = sorted((ROOT / "ui" / "looks").rglob("*.py")) + sorted((ROOT / "ui" / "web").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", LOOK_AND_PAGE, ids=[str(p.relative_to(ROOT)) for p in LOOK_AND_PAGE])
+def test_the_looks_and_the_page_import_nothing_of_kivy_nor_the_faces(path):
+    """What the page shares with the tablet is pure Python: the looks and the page import no
+    Kivy, and nothing of the tablet's faces (ui.games) or widgets."""
+    names = imported_names(path)
+    assert names or "import " not in path.read_text(encoding="utf-8"), path   # the reader is real
+    assert [n for n in names if n.split(".")[0] in HEAVY or n.startswith(("ui.games", "ui.widgets", "ui.screens"))] == []

@@ -26,6 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "local-network address to let phones on the same network watch)")
     p.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0 picks a free one)")
     p.add_argument("--for", dest="duration", type=float, default=None, metavar="S", help=argparse.SUPPRESS)
+    # The HTTP parser (benchmarks/web_load.py measures the tablet's, h11, on a desktop too).
+    p.add_argument("--http-parser", default="auto", choices=("auto", "httptools", "h11"), help=argparse.SUPPRESS)
     p.set_defaults(run=run)
 
 
@@ -86,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         hub.stop()
         raise TouchlineError(f"--port {args.port}: a port is 0..65535")
     try:
-        server = ScoreboardServer(hub, args.host, args.port)
+        server = ScoreboardServer(hub, args.host, args.port, parser=args.http_parser)
     except TouchlineError:
         hub.stop()
         raise

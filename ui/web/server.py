@@ -63,12 +63,16 @@ class ScoreboardServer:
                  max_viewers: int = MAX_VIEWERS, parser: str = "auto") -> None:
         self.hub = hub
         self.token = token or new_token()
+        try:
+            protocol = connection_class(parser)
+        except ValueError as exc:
+            raise TouchlineError(str(exc)) from None
         self._sock = _listen(host, port)
         self.host = host
         self.port = self._sock.getsockname()[1]
         self.app = ScoreboardApp(hub, self.token, max_viewers)
         config = uvicorn.Config(
-            self.app, http=connection_class(parser), ws="none", lifespan="off", interface="asgi3",
+            self.app, http=protocol, ws="none", lifespan="off", interface="asgi3",
             log_config=None, log_level=logging.ERROR, access_log=False,   # a bad request is no news
             proxy_headers=False, server_header=False, backlog=BACKLOG,
             timeout_keep_alive=IDLE_S, timeout_graceful_shutdown=STOP_S,
