@@ -206,7 +206,7 @@ async def load(port: int, token: str, args, tablet: subprocess.Popen) -> dict:
                                text=True, cwd=ROOT)
     assert (await asyncio.to_thread(viewers.stdout.readline)).strip() == "ready"
     from ui.web.connection import PARSER   # "auto": the fastest one installed here
-    out["parser"] = PARSER if args.parser == "auto" else args.parser
+    out["parser"] = (PARSER if args.parser == "auto" else args.parser) if not args.checkout else "its own server"
     # 2. the idle connections: nothing sent, or half a request line
     idle = []
     opened_idle = time.monotonic()
@@ -408,6 +408,8 @@ def main() -> int:
     parser.add_argument("--interval", type=float, default=0.25)
     parser.add_argument("--parser", default="auto", choices=("auto", "httptools", "h11"),
                         help="serve's HTTP parser (default: the fastest installed; h11 is the tablet's)")
+    parser.add_argument("--checkout", type=Path, default=None,
+                        help="run the touchline serve of another checkout (its .venv), e.g. the code before")
     parser.add_argument("--role", default="bench", help=argparse.SUPPRESS)
     parser.add_argument("--journal", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -427,6 +429,9 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="touchline-web-load-"))
     print(f"machine: {machine()}")
     print(f"command: {' '.join([Path(sys.executable).name, *sys.argv])}")
+    if args.checkout:
+        done = subprocess.run(["git", "-C", str(args.checkout), "log", "--oneline", "-1"], capture_output=True, text=True)
+        print(f"serve from {args.checkout}: {done.stdout.strip()}")
     bare = bare_static_server(folder, args)
     bp = bare["pages"]
     print(f"python -m http.server, same page: {bare['rest_mb']:.1f} MB at rest, peak {bare['peak_mb']:.1f} MB "
@@ -439,9 +444,11 @@ def main() -> int:
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
     assert tablet.stdout.readline().startswith("ready")
     env = dict(os.environ)
-    serve = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", str(journal), "--port", "0",
-                              "--http-parser", args.parser],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    checkout = args.checkout or ROOT   # another checkout: its own serve, in its own virtualenv
+    python = str(checkout / ".venv" / "bin" / "python") if args.checkout else sys.executable
+    parser_args = ["--http-parser", args.parser] if args.parser != "auto" else []
+    serve = subprocess.Popen([python, "-m", "companion.cli", "serve", str(journal), "--port", "0", *parser_args],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=checkout)
     try:
         found = re.search(r"http://127\.0\.0\.1:(\d+)/([^/\s]+)/", serve.stdout.readline())
         if not found:
@@ -471,12 +478,15 @@ def main() -> int:
           f"median {pg['median']:.0f} ms, p95 {pg['p95']:.0f} ms, p99 {pg['p99']:.0f} ms, max {pg['max']:.0f} ms "
           f"(goal p95 < 50 ms)")
     print(f"{args.churn} streams opened and closed, 10 at a time, in {result['churn_s']:.1f} s")
-    print(f"new viewers: {len(adm)} admitted; first snapshot after median {percentile(adm, 0.5):.1f} ms, "
-          f"max {max(adm):.1f} ms (goal < 1000 ms)")
+    if adm:
+        print(f"new viewers: {len(adm)} admitted; first snapshot after median {percentile(adm, 0.5):.1f} ms, "
+              f"max {max(adm):.1f} ms (goal < 1000 ms)")
+    else:
+        print("new viewers: none admitted (goal: each within 1000 ms)")
     closed = result["idle_closed"]
-    print(f"{args.idle} idle connections: {len(closed)} closed by the server "
-          f"(after {min(closed, default=0):.1f}-{max(closed, default=0):.1f} s), {result['idle_open']} still open, "
-          f"{result.get('idle_refused', 0)} refused")
+    after = f" (after {min(closed):.1f}-{max(closed):.1f} s)" if closed else ""
+    print(f"{args.idle} idle connections: {len(closed)} closed by the server{after}, {result['idle_open']} still "
+          f"open at the end, {result.get('idle_refused', 0)} refused")
     errors = result["errors"]
     print(f"errors for well-behaved clients: {len(errors)}" + (f" (first: {errors[:5]})" if errors else ""))
     if err.strip():
