@@ -215,7 +215,7 @@ def test_connections_beyond_the_cap_are_closed_at_once(small, monkeypatch):
     _hub, server = small
     monkeypatch.setattr(connection, "MAX_CONNECTIONS", 2)
     held = [raw(server, b"") for _ in range(2)]
-    until(lambda: len(server._server.server_state.connections) == 2, "two connections accepted")
+    until(lambda: server.connections == 2, "two connections accepted")
     beyond = raw(server, b"")
     assert read_all(beyond) == b""
     beyond.close()

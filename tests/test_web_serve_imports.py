@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -20,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("kivy", "cv2", "numpy", "matplotlib")
 # The real command's entry point, with every module it imported written down as it exits.
 RECORD = """
-import atexit, json, sys
+import atexit, faulthandler, json, signal, sys
+faulthandler.register(signal.SIGUSR1, all_threads=True)   # a hung stop says where it hangs
 out, sys.argv = sys.argv[1], ["touchline"] + sys.argv[2:]
 atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
 from companion.cli import main
@@ -49,7 +51,13 @@ def test_serve_draws_every_game_without_kivy(tmp_path, game):
         assert data["game"] == game and data["viewbox"] and data["figures"]
     finally:
         proc.terminate()
-        out, err = proc.communicate(timeout=60)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:   # hung: every thread's stack into the failure
+            proc.send_signal(signal.SIGUSR1)
+            time.sleep(2)
+            proc.kill()
+            raise AssertionError(f"serve did not stop:\n{proc.communicate()[1][-8000:]}") from None
     imported = set(json.loads(record.read_text()))
     assert f"ui.looks.{game}" in imported and "uvicorn" in imported   # the record is real
     heavy = sorted(m for m in imported if m.split(".")[0] in HEAVY)

@@ -8,8 +8,9 @@
 
 HTTP/1.0 and 1.1 only (505 otherwise), an HTTP/1.1 request with its Host (400 otherwise, as
 RFC 9112 says and h11 does; httptools does not check it), a request head of at most 16 kB
-(431); GET only (every other method 405); a path without the token 404, a wrong token 403. Every answer carries the security headers below and is never
-cached (the snapshot changes with every command).
+(431); GET only (every other method 405); a path without the token 404, a wrong token 403.
+Every answer carries the security headers below and is never cached (the snapshot changes
+with every command). The answers are the same whichever parser read the request.
 
 An event stream holds a seat while it is open and gives it back the moment the viewer leaves:
 the stream watches ``receive()`` for the server's ``http.disconnect`` beside its writing, so

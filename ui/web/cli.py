@@ -93,6 +93,23 @@ def run(args: argparse.Namespace) -> int:
         hub.stop()
         raise
     started.set()
+    # From here on Ctrl+C and SIGTERM stop the page cleanly, wherever they come.
+    restore_signals = _stop_on_signals()
+    try:
+        _announce(args, path, server)
+        follower.start()
+        threading.Event().wait(args.duration)   # None: until Ctrl+C
+    except KeyboardInterrupt:
+        pass
+    finally:
+        follower.stop()
+        server.stop()
+        restore_signals()
+    print("Scoreboard stopped.", flush=True)
+    return 0
+
+
+def _announce(args: argparse.Namespace, path: Path, server) -> None:
     print(f"Scoreboard for {path.name}: {server.url}", flush=True)
     if args.host in ("0.0.0.0", "::", ""):   # every interface: say the addresses phones can open
         from .in_app import local_addresses
@@ -103,15 +120,3 @@ def run(args: argparse.Namespace) -> int:
         print("(only this machine can open it; --host with this machine's local-network address lets phones "
               "on the same network watch)", flush=True)
     print("Following the match; Ctrl+C stops the page.", flush=True)
-    restore_signals = _stop_on_signals()
-    follower.start()
-    try:
-        threading.Event().wait(args.duration)   # None: until Ctrl+C
-    except KeyboardInterrupt:
-        pass
-    finally:
-        follower.stop()
-        server.stop()
-        restore_signals()
-    print("Scoreboard stopped.", flush=True)
-    return 0

@@ -105,6 +105,11 @@ class ScoreboardServer:
         """Event streams open now."""
         return self.app.seats.taken
 
+    @property
+    def connections(self) -> int:
+        """Connections open now, viewers or not."""
+        return len(self._server.server_state.connections)
+
     def stop(self) -> None:
         """Stop listening at once; the viewers' streams end."""
         self.hub.stop()                  # every stream ends its response
