@@ -6,6 +6,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..outfiles import Staged, check_folder, write_text
 from .export import LABELS, write_all
 
 GAME_NAMES = {"fublet": "Fublet", "football_leader": "Football Leader", "fussball_liga": "Fußball-Liga",
@@ -112,18 +113,62 @@ def page(report: dict[str, Any], plots: dict[str, dict[str, str]], files: list[s
                         [[teams[s["team"]], who(s["player"]), s["how"] or "-", s["outcome"], s[report["unit"]]]
                          for s in report["shots"]]) if report["shots"] else "<p>No shots.</p>")
     parts.append("<h2>Notes</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in report["notes"]) + "</ul>")
-    parts.append("<h2>Files</h2><p>" + " · ".join(f"<a href='{escape(f)}'>{escape(f)}</a>" for f in files) + "</p>")
+    if files:
+        parts.append("<h2>Files</h2><p>" + " · ".join(f"<a href='{escape(f)}'>{escape(f)}</a>" for f in files)
+                     + "</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def write_report(report: dict[str, Any], out: Path, source: str, png: bool = False) -> Path:
-    """Write index.html, the plots, report.json and the CSV tables into ``out``; returns index.html."""
-    out.mkdir(parents=True, exist_ok=True)
-    files = [p.name for p in write_all(report, out)]  # the numbers first: they need no plotting library
+def file_name(report: dict[str, Any], title: str = "") -> str:
+    """A report file's name a coach recognises in a folder or a mail: the day, the match and
+    its score ("2027-01-02 FC Gruenwald 2-0 SV Rotstein.html"); only letters, digits, spaces
+    and "-" (any file system, any app it is shared to)."""
+    teams = report.get("teams") or {"home": "Home", "away": "Away"}
+    score = report.get("score") or {"home": 0, "away": 0}
+    words = f"{report.get('started', '')[:10]} {title + ' ' if title else ''}{teams['home']} {score['home']}-" \
+            f"{score['away']} {teams['away']}"
+    safe = "".join(c if c.isalnum() or c in " -" else " " for c in words)
+    return " ".join(safe.split())[:120] + ".html"
+
+
+def write_single(report: dict[str, Any], path: Path, source: str) -> Path:
+    """The whole report as one web page, its plots inside it (SVG), to share or keep as one
+    file; the plots are drawn in a temporary folder that is removed after."""
+    import base64
+    import tempfile
+
     from .plots import draw_all
 
-    plots = draw_all(report, out, ("svg", "png") if png else ("svg",))
-    index = out / "index.html"
-    index.write_text(page(report, plots, files, source), encoding="utf-8")
-    return index
+    with tempfile.TemporaryDirectory(prefix="touchline-report-") as tmp:
+        drawn = draw_all(report, Path(tmp), ("svg",))
+        plots = {key: {"svg": "data:image/svg+xml;base64," + base64.b64encode(
+            (Path(tmp) / files["svg"]).read_bytes()).decode("ascii")} for key, files in drawn.items() if "svg" in files}
+    check_folder(path.parent)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Saved again, the same match's page is replaced; never through a link (companion/outfiles.py).
+    return write_text(path, page(report, plots, [], source), force=True)
+
+
+def write_report(report: dict[str, Any], out: Path, source: str, png: bool = False, force: bool = False) -> Path:
+    """Write index.html, the plots, report.json and the CSV tables into ``out``; returns index.html.
+
+    Every file goes through a temporary file beside it and is put in place only when all are
+    written (companion/outfiles.py): a link or non-file at any of them, or (without ``force``)
+    a file already there, is refused before any is replaced."""
+    check_folder(out)
+    out.mkdir(parents=True, exist_ok=True)
+    staged = Staged(out, force)
+    try:
+        files = [p.name for p in write_all(report, staged)]  # the numbers first: they need no plotting library
+        try:
+            from .plots import draw_all
+        except ImportError:
+            staged.commit()  # the numbers are written; the caller says the plots could not be
+            raise
+        plots = draw_all(report, staged, ("svg", "png") if png else ("svg",))
+        staged.write_text("index.html", page(report, plots, files, source))
+    except BaseException:
+        staged.discard()
+        raise
+    return staged.commit()[-1]

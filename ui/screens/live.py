@@ -31,6 +31,7 @@ from .. import theme
 from ..kits import match_kits
 from ..widgets.keypad import DiceKeypad, button, wrap_label
 from ..widgets import rows  # noqa: F401  (the classes live.kv's rows are made of)
+from ..widgets import step_button  # noqa: F401  (live.kv's Undo and Redo)
 from ..widgets.teamtag import ScoreLabel, score_markup, team_line  # noqa: F401 (ScoreLabel: live.kv)
 from ..words import PLAYER_ID, Names, names_for, team_names, option_name, phase_name
 
