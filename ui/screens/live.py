@@ -25,7 +25,8 @@ from companion.view import Summary
 from ..controller import NO_MATCH
 from ..games import face_for
 from .rule_links import add_rule_links
-from ..games.base import TEAM_BAR, BallMark
+from ..games.base import TEAM_BAR
+from ..looks.base import BallMark
 from .. import theme
 from ..kits import match_kits
 from ..widgets.keypad import DiceKeypad, button, wrap_label

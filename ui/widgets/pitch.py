@@ -19,7 +19,8 @@ from kivy.uix.widget import Widget
 
 from companion.teams import PlayerRef, Team
 
-from ..games.base import TARGET_KINDS, BallMark, Geometry
+from ..games.base import TARGET_KINDS
+from ..looks.base import BallMark, Geometry
 from ..theme import BOARD_MIN, DEFAULT_KITS
 
 log = logging.getLogger(__name__)
