@@ -24,6 +24,8 @@ class Scenario(Driver):
 
     def play(self):
         yield "settle"
+        home = self.screen()   # Home looks for the match this tablet was playing on a thread
+        yield from self.wait(lambda: not home.last_text.startswith("Looking for"))
         self.screenshot("home_cut_journal")
         self.seen["home_buttons"] = [w.text for w in widgets(self.screen()) if hasattr(w, "on_release") and w.text]
         self.press("Resume", startswith=True)

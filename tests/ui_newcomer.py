@@ -1,70 +1,149 @@
-"""A newcomer's hands on the real app (for tests/ui_play_<game>.py drivers run by
-tests/ui_scenario.py): only what the screen shows is touched. Buttons are found by their
-text, figures by the number drawn on them, and a board square is touched only where the
-screen highlights it (a figure's reach, a target's colour, an outline). Nothing here reads
-the rules to decide where to touch; the drivers choose among what is shown.
+"""Touches a newcomer makes, for the drivers that play a game only by what the screen shows
+(tests/ui_play_*_restarts.py, *_full_time.py): buttons found by their text, figures by the
+number drawn on them, and board squares only where the screen lights them, chosen by what
+the light means (its kind: a pass, a shot, a move...), never by coordinates the board does
+not print. A drive that cannot go on this way is a bug of the app.
 
 Also the check that nothing moves under a finger: the panel's buttons that are there before
-and after a step keep their place (``steady``).
-"""
+and after a step keep their place (``steady``), and the cells a face colours without a
+selection (``Face.tints``: where the ball may go) count as lit too."""
 
 from __future__ import annotations
 
+from kivy.uix.button import Button
+
+from companion.teams import PlayerRef, Team
 from ui_harness import tap, widgets
 
-from kivy.uix.button import Button  # noqa: E402 (after the harness has set up Kivy)
+
+def H(n: int) -> PlayerRef:
+    return PlayerRef(Team.HOME, n)
 
 
-def pitch(sc):
-    return sc.screen().ids.pitch
+def A(n: int) -> PlayerRef:
+    return PlayerRef(Team.AWAY, n)
+
+
+def view(sc):
+    return sc.app.controller.view
+
+
+def explain(sc) -> str:
+    v = view(sc)
+    texts = [w.text for w in widgets(sc.screen().ids.panel) if getattr(w, "text", "")][:25]
+    return f"error {v.error!r}; tablet {sc.screen().error_text!r}; pending {[r.text for r in v.pending]}; panel {texts}"
+
+
+def check(sc, ok: bool, what: str) -> None:
+    if not ok:
+        raise AssertionError(f"{what}; {explain(sc)}")
+
+
+def lit(sc) -> dict:
+    """The lit cells on the board and what each means (its kind)."""
+    pitch = sc.screen().ids.pitch
+    kinds = pitch.reach_kinds
+    return {tuple(c) if isinstance(c, list) else c: kinds.get(tuple(c) if isinstance(c, list) else c, "move")
+            for c in pitch.reach}
 
 
 def highlighted(sc) -> set:
-    """Every square the board shows as one to touch now."""
-    p = pitch(sc)
-    cells = {tuple(c) for c in p.reach} | {tuple(c) for c in p.marked}
-    cells |= {tuple(cell) for cell, _rgba in p.tints}
-    return cells
+    """Every square the board shows as one to touch now: lit for the selected figure,
+    outlined, or coloured by the face (``tints``)."""
+    pitch = sc.screen().ids.pitch
+    cells = {tuple(c) for c in pitch.reach} | {tuple(c) for c in pitch.marked}
+    return cells | {tuple(cell) for cell, _rgba in pitch.tints}
 
 
 def tinted(sc, rgba=None) -> set:
-    """The squares filled in a colour (all, or those of one colour)."""
-    return {tuple(cell) for cell, c in pitch(sc).tints if rgba is None or tuple(c) == tuple(rgba)}
+    """The squares the face fills in a colour (all, or those of one colour)."""
+    return {tuple(cell) for cell, c in sc.screen().ids.pitch.tints if rgba is None or tuple(c) == tuple(rgba)}
 
 
 def tap_cell(sc, cell) -> None:
-    """A highlighted square touched (refused if the screen does not show it)."""
-    cell = tuple(cell)
-    assert cell in highlighted(sc), f"square {cell} is not highlighted: a newcomer would not touch it"
-    p = pitch(sc)
-    x, y = p.to_window(*p.cell_centre(cell))
+    pitch = sc.screen().ids.pitch
+    x, y = pitch.to_window(*pitch.cell_centre(cell))
     tap(x, y)
-    sc.log.append(f"tap square {cell}")
+    sc.log.append(f"tap lit {cell}")
+
+
+def tap_shown(sc, cell) -> None:
+    """A square the screen shows touched (refused if it is not highlighted)."""
+    cell = tuple(cell) if isinstance(cell, list) else cell
+    check(sc, cell in highlighted(sc), f"square {cell} is not highlighted: a newcomer would not touch it")
+    tap_cell(sc, cell)
 
 
 def tap_any_cell(sc, cell) -> None:
     """A square touched whether highlighted or not: a newcomer's wrong touch (a test of the
     refusal's words)."""
-    p = pitch(sc)
-    x, y = p.to_window(*p.cell_centre(tuple(cell)))
+    pitch = sc.screen().ids.pitch
+    x, y = pitch.to_window(*pitch.cell_centre(tuple(cell)))
     tap(x, y)
     sc.log.append(f"tap square {cell} (not highlighted)")
 
 
-def figure_spot(sc, ref):
-    for r, x, y, _cell in pitch(sc)._spots:
-        if r == ref:
-            return x, y
-    raise AssertionError(f"{ref} is not drawn on the board")
+def tap_lit(sc, kind: str, prefer=None):
+    """Touch a lit cell of ``kind``; ``prefer`` orders the candidates (the first is taken)."""
+    cells = sorted(c for c, k in lit(sc).items() if k == kind)
+    check(sc, bool(cells), f"no lit {kind!r} square (lit: {sorted(set(lit(sc).values()))})")
+    if prefer is not None:
+        cells.sort(key=prefer)
+    tap_cell(sc, cells[0])
+    return cells[0]
 
 
-def tap_figure(sc, ref) -> None:
-    """The figure with this number touched where it is drawn."""
-    p = pitch(sc)
-    x, y = p.to_window(*figure_spot(sc, ref))
+def tap_figure(sc, ref: PlayerRef) -> None:
+    """Touch a figure where the pitch drew it (its number is on it)."""
+    pitch = sc.screen().ids.pitch
+    spot = next((s for s in pitch._spots if s[0] == ref), None)   # noqa: SLF001  (where it was drawn)
+    check(sc, spot is not None, f"{ref} is not drawn on the board")
+    x, y = pitch.to_window(spot[1], spot[2])
     tap(x, y)
     sc.log.append(f"tap figure {ref}")
 
+
+def has_button(sc, text: str, startswith: bool = False) -> bool:
+    return any(isinstance(w, Button) and not w.disabled and (w.text.startswith(text) if startswith else w.text == text)
+               for w in widgets(sc.screen()))
+
+
+def press_start(sc, prefix: str) -> str:
+    """Press the enabled button whose text starts with ``prefix``; its text."""
+    check(sc, has_button(sc, prefix, True), f"no button starting {prefix!r}")
+    b = sc.button(prefix, startswith=True)
+    text = b.text
+    sc.press(prefix, startswith=True)
+    return text
+
+
+def roll(sc, digits: str) -> None:
+    """The pending die typed on the keypad (the dice are the test's, never chance)."""
+    check(sc, any(r.kind == "dice" for r in view(sc).pending), f"no die asked before {digits}")
+    sc.keypad(digits)
+
+
+def keypad_faces(sc, *faces: int) -> None:
+    """Several dice on the keypad, "Next die" between them (a d12 shows 10 to 12)."""
+    check(sc, any(r.kind == "dice" for r in view(sc).pending), f"no dice asked before {faces}")
+    panel = sc.screen().ids.panel
+    for i, face in enumerate(faces):
+        if i:
+            sc.press("Next die", within=panel)
+        for digit in str(face):
+            sc.press(digit, within=panel)
+    sc.press("Roll", within=panel)
+
+
+def roll_all(sc, face: int) -> None:
+    """Every die the pending roll asks for showing ``face`` (one die or two)."""
+    req = next((r for r in view(sc).pending if r.kind == "dice"), None)
+    check(sc, req is not None, f"no dice asked before {face}")
+    n = len(req.dice.kinds) if req.dice is not None else 1
+    keypad_faces(sc, *([face] * n))
+
+
+# --- the panel: its buttons, and nothing moving under a finger ----------------------------------------
 
 def panel_buttons(sc) -> dict[str, tuple[float, float]]:
     """The panel's buttons by text, with where each is on the window."""
@@ -76,7 +155,14 @@ def panel_buttons(sc) -> dict[str, tuple[float, float]]:
 
 
 def button_texts(sc) -> list[str]:
+    """The panel's enabled buttons' texts."""
     return [w.text for w in widgets(sc.screen().ids.panel) if isinstance(w, Button) and not w.disabled and w.text]
+
+
+def first_button(sc, prefix: str) -> str:
+    found = [t for t in button_texts(sc) if t.startswith(prefix)]
+    check(sc, bool(found), f"no button starting {prefix!r}")
+    return found[0]
 
 
 def about_to_press(sc, text: str) -> dict[str, tuple[float, float]]:
@@ -92,13 +178,3 @@ def steady(sc, before: dict, what: str) -> None:
     moved = {t: (before[t], after[t]) for t in before if t in after and abs(before[t][1] - after[t][1]) > 0.5}
     if moved:
         sc.layout.append(f"{what}: buttons moved under a finger: {moved}")
-
-
-def has_button(sc, text: str, startswith: bool = False) -> bool:
-    return any((t.startswith(text) if startswith else t == text) for t in button_texts(sc))
-
-
-def first_button(sc, prefix: str) -> str:
-    found = [t for t in button_texts(sc) if t.startswith(prefix)]
-    assert found, f"no button starting {prefix!r}; buttons: {button_texts(sc)}"
-    return found[0]

@@ -16,7 +16,7 @@ short by long passes), ``shootout`` (a drawn match through extra time to the sho
 from __future__ import annotations
 
 from ui_newcomer import (button_texts, first_button, has_button, highlighted, panel_buttons, steady, tap_any_cell,
-                         tap_cell, tap_figure, tinted)
+                         tap_shown, tap_figure, tinted)
 
 from companion.teams import PlayerRef, Team
 from ui.games.fublet import KIND_RGBA
@@ -131,7 +131,7 @@ def run_forward(sc):
     """The carrier runs with the ball: a yellow square nearest the goal, then Keep And Run."""
     yellow = tinted(sc, KIND_RGBA["run"])
     assert yellow, f"no run shown; panel: {button_texts(sc)}"
-    tap_cell(sc, towards_goal(sc, yellow))
+    tap_shown(sc, towards_goal(sc, yellow))
     yield "settle"
     sc.press(first_button(sc, "Keep And Run here"))
     yield "settle"
@@ -239,7 +239,7 @@ def play_first_goal(sc):
         yield from play_on(sc, {"*": "50"}, until=lambda: sc.state.phase.value == "declaration")
         assert sc.state.phase.value == "declaration", (sc.state.phase, error(sc))
     sc.screenshot("fublet_shot_shown")
-    tap_cell(sc, goal_line(sc))
+    tap_shown(sc, goal_line(sc))
     yield "settle"
     sc.screenshot("fublet_ball_at_goal_line")
     sc.press(first_button(sc, "Finalization at this goal-line PS") if has_button(
@@ -283,7 +283,7 @@ def move_away(sc, ref):
     here = figure(sc, ref).cell
     tap_figure(sc, ref)
     yield "settle"
-    tap_cell(sc, nearest_highlighted(sc, here))
+    tap_shown(sc, nearest_highlighted(sc, here))
     yield "settle"
 
 
@@ -341,7 +341,7 @@ def set_up_restart(sc, taker_is_keeper: bool = False, bring_one: bool = False):
             runner = min(mates, key=lambda f: (max(abs(f.cell[0] - spot[0]), abs(f.cell[1] - spot[1])), f.ref.number))
             tap_figure(sc, runner.ref)
             yield "settle"
-            tap_cell(sc, nearest_highlighted(sc, spot))
+            tap_shown(sc, nearest_highlighted(sc, spot))
             yield "settle"
             continue
         if step is not None:
@@ -370,7 +370,7 @@ def _blocked(sc) -> bool:
 def shot_at_goal(sc):
     """A red square touched (where the ball may go: a shot), then the shot's button and
     "Shoot" with the form's tokens (a penalty kick has none)."""
-    tap_cell(sc, goal_line(sc))
+    tap_shown(sc, goal_line(sc))
     yield "settle"
     text = next((b for b in button_texts(sc) if b.startswith(("Penalty kick at", "Finalization at", "Long Shot at"))),
                 None)
@@ -393,7 +393,7 @@ def ball_to(sc, colour: str, pick, with_mate: bool = False):
         mates = {tuple(f.cell) for f in sc.screen().ids.pitch.figures if f.ref.team is team}
         cells = cells & mates or cells
     cell = pick(cells)
-    tap_cell(sc, cell)
+    tap_shown(sc, cell)
     yield "settle"
     words = {"short_pass": "Short pass", "long_pass": "Long pass", "cross": "Cross"}[colour]
     sc.press(first_button(sc, words))
@@ -415,7 +415,7 @@ def engage(sc, defending: Team):
         orange = tinted(sc, KIND_RGBA["tackle"])
         if orange:
             sc.screenshot("fublet_tackle_shown")
-            tap_cell(sc, min(orange))
+            tap_shown(sc, min(orange))
             yield "settle"
             sc.press(first_button(sc, "Move next to #"))
             yield "settle"

@@ -175,7 +175,7 @@ def play(scenario):
 # from a foul in the area, a foul outside it), ``full_time`` (first to 2 goals, chosen in setup).
 
 from ui_newcomer import (about_to_press, button_texts, first_button, has_button, panel_buttons,  # noqa: E402
-                         steady, tap_cell, tap_figure, tinted)
+                         steady, tap_shown, tap_figure, tinted)
 
 from ui.games.futboard.face import KIND_RGBA  # noqa: E402
 
@@ -263,7 +263,7 @@ def run_carrier(sc, team: Team, inside=None):
     reach = {tuple(c) for c in sc.screen().ids.pitch.reach}
     free = [c for c in reach if opponents_next_to(sc, c, team) < 2 and (inside is None or inside(c))] or list(reach)
     assert free, f"#{carrier.number} has no highlighted space"
-    tap_cell(sc, goalwards(team, free))
+    tap_shown(sc, goalwards(team, free))
     yield "settle"
 
 
@@ -375,7 +375,7 @@ def take_ball(sc, team: Team, foul: bool):
         sc, team, "take", prefer=lambda f: (max(abs(f.cell[0] - cs[0]), abs(f.cell[1] - cs[1])), f.ref.number))
     assert ref is not None, f"no {team.label} player can reach #{carrier.number}"
     orange = tinted(sc, KIND_RGBA["take"])
-    tap_cell(sc, min(orange))
+    tap_shown(sc, min(orange))
     yield "settle"
     text = first_button(sc, f"#{ref.number} takes the ball from #{carrier.number}")
     sc.screenshot("futboard_take")
@@ -416,7 +416,7 @@ def play_restarts(sc):
         tap_figure(sc, near[0].ref)
         yield "settle"
         reach = {tuple(c) for c in sc.screen().ids.pitch.reach}
-        tap_cell(sc, min(reach, key=lambda c: max(abs(c[0] - slot[0]), abs(c[1] - slot[1]))))
+        tap_shown(sc, min(reach, key=lambda c: max(abs(c[0] - slot[0]), abs(c[1] - slot[1]))))
         yield "settle"
     sc.press(first_button(sc, "Pass from #"))
     yield "settle"
@@ -474,7 +474,7 @@ def play_restarts(sc):
         yield "settle"
         reach = {tuple(c) for c in sc.screen().ids.pitch.reach}
         assert reach, f"no way out of the area shown for {leave[0]}"
-        tap_cell(sc, min(reach, key=lambda c: (abs(c[1] - 6), c)))
+        tap_shown(sc, min(reach, key=lambda c: (abs(c[1] - 6), c)))
         yield "settle"
     sc.press(first_button(sc, "#"))   # "#N takes it (to the spot)"
     yield "settle"
@@ -505,7 +505,7 @@ def _corner_taker(sc):
         yield "settle"
         slots = {tuple(c) for c in sc.screen().ids.pitch.reach}
         if slots:
-            tap_cell(sc, min(slots, key=lambda c: abs(c[1] - front.cell[1])))
+            tap_shown(sc, min(slots, key=lambda c: abs(c[1] - front.cell[1])))
             yield "settle"
             return f.ref
     raise AssertionError("no corner slot shown for any Away player")

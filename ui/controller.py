@@ -354,7 +354,11 @@ class Controller(DiceDesk, CameraDesk):
                 # a damaged journal, or one cut short of its anchor, raises here, leaving the match in play
                 opened = Match.open(target, clock=self.clock, anchors=self.anchors())
             except TouchlineError as exc:
-                return f"Cannot resume this match: {exc}. The file was left as it was: start a new match."
+                # The coach needs the reason and the file's name, not its whole path.
+                reason = str(exc).replace(f"{target}: ", "").rstrip(".")
+                kept = "" if "untouched" in reason or "as it was" in reason else " The file was left as it was."
+                return (f"Cannot resume this match: {reason} (file {target.name}).{kept} Start a new match, or "
+                        f"open another one from Matches and league.")
             if self.match is not None:
                 self.match.close()
             self.match = opened

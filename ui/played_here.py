@@ -75,11 +75,13 @@ def played_files(data_dir: Path, folder: Path) -> list[Path]:
 
 
 def unfinished(data_dir: Path, folder: Path) -> list[h.Entry]:
-    """The unfinished, readable matches this tablet played, the last played first."""
+    """The unfinished matches this tablet played, the last played first; one that can no longer
+    be read (cut short, damaged) stays among them, so Home never silently forgets the match
+    the coach was playing: resuming it says what is wrong."""
     files = played_files(data_dir, folder)
     if not files:
         return []
-    return [e for e in h.read_files(files, cache_path(data_dir)) if e.ok and not e.finished]
+    return [e for e in h.read_files(files, cache_path(data_dir)) if not e.finished]
 
 
 def when(stamp: str, now: datetime | None = None) -> str:
@@ -106,6 +108,8 @@ def when(stamp: str, now: datetime | None = None) -> str:
 def resume_line(entry: h.Entry, now: datetime | None = None) -> str:
     """One unfinished match as Home offers it: teams and score, where it stands, when it was
     last played: "SV Rotstein 1-0 FC Gruenwald, 1st half, turn 5 · today 14:32"."""
+    if not entry.ok:
+        return f"the match you were playing (it cannot be read: {entry.problem})"
     line = f"{entry.home} {entry.score} {entry.away}"
     if entry.title:
         line = f"{entry.title}: {line}"

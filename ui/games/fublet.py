@@ -5,14 +5,12 @@ substitutions."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion import box
-from companion.board import GridBoard
 from companion.fublet import commands as c
 from companion.fublet import queries as fq
 from companion.fublet import targets as ft
@@ -25,25 +23,18 @@ from companion.view import Summary
 
 from .. import theme
 from ..autoflow import expect
+from ..looks.fublet import FubletLook
 from ..widgets.keypad import TOUCH, button, wrap_label
 from ..widgets.steady import button_room, legend
 from .fublet_places import KIND_RGBA, Places  # noqa: F401 (KIND_RGBA: the colours, for the drivers)
-from .base import (TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, grid_shapes,
-                   scoreline)
+from .base import TEAM_BAR, BarSpec, Chip, Choice, Face
 
 PHASES = ("declaration", "outcome", "movement", "event", "tactical_movement")
 PS_ACTIONS = (Action.SHORT_PASS, Action.LONG_PASS, Action.CROSS, Action.FINALIZATION, Action.LONG_SHOT)
 SHOT = {"five": 4, "ten": 0, "save": 5, "chip": False, "curved": False, "dive": -1}
 
 
-
-def _geometry(board: GridBoard) -> RectGeometry:
-    # A Fublet figure stands on about two movement squares: drawn a little larger than one.
-    return RectGeometry(board.length_mm, board.width_mm, board.ms_cols, board.ms_rows, grid_shapes(board),
-                        radius=0.9)
-
-
-class FubletFace(Places, Face):
+class FubletFace(Places, FubletLook, Face):
     def __init__(self) -> None:
         super().__init__(game="fublet", title="Fublet",
                          options=[Choice("championship", "Championship (draws stand)")])
@@ -57,52 +48,7 @@ class FubletFace(Places, Face):
                              load_components(folder),
                              Options(championship=bool(options.get("championship"))))
 
-    # --- drawing -------------------------------------------------------------------------------
-    def geometry(self, board: GridBoard) -> RectGeometry:
-        return self.cached_geometry(board, _geometry)
-
-    def figures(self, state: Any) -> list[Figure]:
-        out = []
-        for p in state.players.values():
-            if not p.on_pitch or p.ms is None:
-                continue
-            status = p.status.value
-            out.append(Figure(p.ref, p.ms, dim=status != "ready" or p.injured, crossed=status == "stunned",
-                              goalkeeper=p.goalkeeper, manual=p.manual, badge="Y" * p.yellow))
-        return out
-
-    def ball(self, state: Any, board: GridBoard) -> BallMark:
-        ball = state.ball
-        r = state.restart
-        if ball.carrier is not None:
-            carrier = state.players.get(ball.carrier)
-            if carrier is not None and carrier.ms is None and r is not None and board is not None:
-                # A corner's or a throw-in's taker stands outside the field: the ball is drawn
-                # on its spot, where the coach put it.
-                if r.spot_ms is not None:
-                    return BallMark(at=board.ms_center_mm(r.spot_ms))
-                if r.spot_ps is not None:
-                    return BallMark(at=board.ps_center_mm(r.spot_ps))
-            return BallMark(carrier=ball.carrier)
-        if ball.ps is None or board is None:
-            return BallMark()
-        # A loose ball lies in a pass square: drawn at its centre.
-        return BallMark(at=board.ps_center_mm(ball.ps))
-
     # --- panels --------------------------------------------------------------------------------
-    def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
-        shoot = summary.shootout
-        turn = summary.turn
-        kind = " (transition)" if turn is not None and turn.step == "transition" else ""
-        clock = summary.clock
-        clock_text = f"{clock.minute or 0}'  {clock.period}"
-        if shoot is not None:
-            # The shoot-out's score beside the clock, not after the teams' names: the away
-            # team's name is never cut to make room for it.
-            clock_text = f"Pens {shoot[0]}-{shoot[1]}" + ("  full time" if summary.result is not None else "")
-        return Scoreboard(scoreline(summary), clock_text,
-                          f"Round {summary.round or 0}{kind}: {summary.phase.replace('_', ' ')}")
-
     def bars(self, summary: Summary) -> list[BarSpec]:
         pace = summary.counter("pace")
         mp = {t: summary.counter("mp", t) for t in (Team.HOME, Team.AWAY)}

@@ -25,7 +25,8 @@ from companion.view import Summary
 from ..controller import NO_MATCH
 from ..games import face_for
 from .rule_links import add_rule_links
-from ..games.base import TEAM_BAR, BallMark
+from ..games.base import TEAM_BAR
+from ..looks.base import BallMark
 from .. import theme
 from ..kits import match_kits
 from ..widgets.keypad import DiceKeypad, button, wrap_label
@@ -301,9 +302,12 @@ class LiveScreen(Screen):
         pitch = self.ids.pitch
         pitch.selected = self.selected
         if self.selected is None or self.view is None or self.face is None:
-            pitch.reach = []
+            pitch.reach, pitch.reach_kinds = [], {}
             return
-        pitch.reach = self.face.reach(self.view.ruleset, self.view.state, self.selected)
+        # Where he may go, each cell in the colour of what a tap there would mean.
+        targets = self.face.targets(self.view.ruleset, self.view.state, self.selected)
+        pitch.reach_kinds = dict(targets)
+        pitch.reach = list(targets)
 
     def on_selected(self, *_args) -> None:
         self.refresh_reach()

@@ -113,7 +113,6 @@ class ActionPanel:
     def _clock_room(view: Any, open_: dict, add: Callable[[Any], None]) -> None:
         """While the clock runs, a line in the room of the "Start the match clock" request
         (the last of the requests above): starting or pausing the clock moves nothing."""
-        s = view.state
         if "time_up" in open_ and "pause_clock" in open_ and not any(r.id == "clock" for r in view.pending):
             _button, wrap_label = _widgets()
             add(wrap_label("Match clock running (pause it when play stops)", SMALL_SP))
