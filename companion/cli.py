@@ -31,6 +31,7 @@ from .events import Event
 from .journal import Loaded, check_stored, read_stored
 from .jsonl import Imported, export_file, import_to_journal, read_file
 from .match import Match
+from .match_text import match_text
 from .ruleset import Ruleset
 
 log = logging.getLogger("touchline")
@@ -250,8 +251,10 @@ def add_demo(sub: argparse._SubParsersAction) -> None:
                                     "rendered camera, with its dice thrown in the simulated tray",
                        description="Start the tablet app in demo mode: a scripted Fublet match played through "
                                    "the synthetic camera and the dice-tray simulator. With --text, replay the "
-                                   "shipped demo match instead and print its summary and scoreboard.")
-    p.add_argument("--text", action="store_true", help="no window: replay the shipped match and print it")
+                                   "shipped demo match instead and print its scoreboard (--json: its summary "
+                                   "as JSON).")
+    p.add_argument("--text", action="store_true", help="no window: replay the shipped match and print its scoreboard")
+    p.add_argument("--json", action="store_true", help="with --text: print the match's summary as JSON instead")
     p.add_argument("--pace", type=float, default=1.0, metavar="S",
                    help="seconds between the demo's steps, so people can follow (default 1; 0 runs flat out)")
     p.add_argument("--exit-when-done", action="store_true", help="close the app when the scripted match ends")
@@ -285,9 +288,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
               f"Replay a match of your own instead: touchline replay MATCH.sqlite (or an export .jsonl).")
         return EXIT_OK
     match = load_match(path, notes=False)  # the shipped demo is a fixture, written without a chain
-    summary = match.summary()
-    print_json(summary, args.json_indent)
-    print(scoreboard(summary))
+    if args.json:
+        print_json(match.summary(), args.json_indent)
+    else:
+        print(match_text(match))
     return EXIT_OK
 
 
