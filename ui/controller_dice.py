@@ -119,10 +119,15 @@ class DiceDesk:
                 self._log.append(f"Dice tray: {exc}; the game's usual dice are assumed")
         return DiceOwners.for_game(self.match.ruleset.game if self.match is not None else "fublet")
 
-    def release_tray(self) -> None:
-        """Let go of the dice tray (queued on the worker, as its rolls are): the keypad and the
-        software dice go on."""
-        self._queue(self.stop_tray)
+    def release_tray(self, then=None) -> None:
+        """Let go of the dice tray (queued on the worker, as its rolls are), then ``then()``
+        (unplugging it: a tray unplugged before it is let go reads as lost). The keypad and
+        the software dice go on."""
+        def job() -> None:
+            self.stop_tray()
+            if then is not None:
+                then()
+        self._queue(job)
 
     def stop_tray(self) -> None:
         if self.tray is not None:

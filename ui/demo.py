@@ -88,7 +88,10 @@ class DemoDirector:
         return self
 
     def stop(self) -> None:
-        """Stop playing and release the devices (the match stays in its journal)."""
+        """Stop playing and let go of the devices (the match stays in its journal). The app's
+        camera, when it has one, is the app's to stop."""
+        if self._stop.is_set():
+            return
         self._stop.set()
         if self.table is not None:
             self.table.stop()
@@ -97,7 +100,7 @@ class DemoDirector:
         if self._relay is not None:
             self._relay.stop()
         if self.sim is not None:
-            self.sim.stop()
+            self.ctl.release_tray(then=self.sim.stop)
 
     def join(self, timeout: float) -> None:
         """Wait for the director's thread to end (after ``stop``), unless called from it."""

@@ -64,9 +64,11 @@ class DemoSession:
         return director
 
     def stop(self) -> None:
-        """Stop demo: the director stops; the band says so and offers what next."""
+        """Stop demo: the director stops and the devices let go; the band says so and offers
+        what next."""
         if self.director is not None:
             self.director.stop()
+        self.app.start_camera("none")
 
     def watch_again(self) -> None:
         old = self.director
@@ -81,13 +83,10 @@ class DemoSession:
         from companion.paths import user_data_dir
 
         self.left = True
-        if self.director is not None:
-            self.director.stop()
+        self.stop()
         if self._picture is not None:
             self._picture.cancel()
             self._picture = None
-        self.app.start_camera("none")
-        self.app.controller.release_tray()
         self.app.use_data_dir(user_data_dir())
         self._remove_band()
         self.app.show("setup")
@@ -173,6 +172,7 @@ class DemoSession:
             self.band.text = (f"Full time: {director.result()}. Below is the match report. Watch the demo "
                               f"again, or start a match of your own.")
         self.band.set_actions([("Watch again", self.watch_again), ("Start your own match", self.own_match)])
+        self.stop()   # the camera and the tray rest while the band waits (no frames rendered for nobody)
         if self.result is not None:
             self.write_result(director, view)
         if self.exit_when_done:
