@@ -63,7 +63,8 @@ class EditorDriver(Driver):
     def popup_words(self) -> dict:
         """The open popup's title, message and buttons."""
         top = popups()[0]
-        return {"title": top.title, "buttons": [w.text for w in widgets(top) if isinstance(w, Button)],
+        buttons = sorted((w for w in widgets(top) if isinstance(w, Button)), key=lambda w: -w.to_window(w.x, w.y)[1])
+        return {"title": top.title, "buttons": [w.text for w in buttons],
                 "text": [w.text for w in widgets(top.content) if isinstance(w, Label) and not isinstance(w, Button)]}
 
     def page_counts(self) -> list[str]:

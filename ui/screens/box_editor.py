@@ -42,6 +42,7 @@ SMALL = sp(18)
 AMBER = (1, 0.78, 0.25, 1)
 GREEN = (0.55, 0.9, 0.55, 1)
 RED = (1, 0.45, 0.4, 1)
+MUTED = (0.8, 0.85, 0.8, 1)
 BAD_FIELD = (1, 0.8, 0.78, 1)
 GOOD_FIELD = (1, 1, 1, 1)
 GEOMETRY = ("board.json", "street_board.json", "pitch.json")   # pages a camera can measure
@@ -112,12 +113,15 @@ class BoxEditorScreen(Screen):
         path, (what, why, _field, _kind) = next(iter(self._unsaved.items()))
         more = len(self._unsaved) - 1
         content = BoxLayout(orientation="vertical", spacing=dp(10), padding=dp(10))
-        text = (f"{what}: {why}" + (f" (and {more} more entr{'ies' if more != 1 else 'y'})" if more else "") +
-                ".\nEverything else you typed is saved.")
-        message = Label(text=text, font_size=TEXT, halign="left", valign="top", color=(1, 0.8, 0.7, 1))
-        message.bind(size=lambda w, sz: setattr(w, "text_size", sz))
+        text = ((f"{what}: {why}" if what else why) +
+                (f" (and {more} more entr{'ies' if more != 1 else 'y'})" if more else "") +
+                ".\nEverything else you typed is saved; discarding keeps this entry's saved value.")
+        message = Label(text=text, font_size=TEXT, halign="left", valign="top", color=(1, 0.8, 0.7, 1),
+                        size_hint_y=None)
+        message.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                     texture_size=lambda w, ts: setattr(w, "height", ts[1] + dp(8)))
         content.add_widget(message)
-        popup = Popup(title="Not saved yet", title_size=sp(22), content=content, size_hint=(0.7, 0.6),
+        popup = Popup(title="Not saved yet", title_size=sp(22), content=content, size_hint=(0.7, None),
                       auto_dismiss=False)
         choices = [("Stay and fix it", lambda: self._stay(path))]
         if self._failure == "disk":   # the value is good, the folder failed: saving again may work
@@ -127,6 +131,10 @@ class BoxEditorScreen(Screen):
             b = Button(text=text, font_size=TEXT, size_hint_y=None, height=ROW)
             b.bind(on_release=lambda _b, act=act: (popup.dismiss(), act()))
             content.add_widget(b)
+        # As tall as what it says: the message, the buttons, the title bar.
+        fit = lambda *_: setattr(popup, "height", message.height + len(choices) * (ROW + dp(10)) + dp(110))  # noqa: E731
+        message.bind(height=fit)
+        fit()
         self._leave_popup = popup
         popup.open()
 
@@ -187,7 +195,9 @@ class BoxEditorScreen(Screen):
                 painted = box.colours(self.game, self.folder()).teams
                 teams = box.team_keys(self.game, self.folder())
                 done = sum(1 for k in teams if painted.get(k))
-                note, colour = f"{done} of {len(teams)} teams", GREEN if done == len(teams) else AMBER
+                # Colours are no placeholders (a team without its own looks as the app paints it):
+                # never amber, which counts what is left to enter.
+                note, colour = f"{done} of {len(teams)} teams coloured", GREEN if done == len(teams) else MUTED
             elif s.error:
                 note, colour = "cannot be read", RED
             elif s.placeholders:
@@ -495,7 +505,7 @@ class BoxEditorScreen(Screen):
                 return
             widget.background_color = BAD_FIELD
             self.say(f"{title}: {exc}. Not saved yet.", ok=False)
-            self._unsaved[path] = (title, str(exc), widget, "typed")
+            self._unsaved[path] = (bf.human_path(self.doc, list(path)) or title, str(exc), widget, "typed")
             return
         if drop and value is None:
             bf.drop_at(self.doc, path)
@@ -507,7 +517,8 @@ class BoxEditorScreen(Screen):
         if ok:
             self._unsaved.pop(path, None)
         else:
-            self._unsaved[path] = (title, self.status_text.removeprefix("Not saved: "), widget, "refused")
+            # The loader's words name the entry already ("Players › #2 Bram: speed is ...").
+            self._unsaved[path] = ("", self.status_text.removeprefix("Not saved: "), widget, "refused")
 
     def _toggled(self, widget, path: tuple, on: bool) -> None:
         widget.text = "Yes" if on else "No"
@@ -542,8 +553,7 @@ class BoxEditorScreen(Screen):
         self._entered(path[:-1] if path and path[-1] != "placeholder" else path)
         ok = self.commit()
         if not ok:
-            self._unsaved.setdefault(path, (bf.human_path(self.doc, list(path)),
-                                            self.status_text.removeprefix("Not saved: "), None, "refused"))
+            self._unsaved.setdefault(path, ("", self.status_text.removeprefix("Not saved: "), None, "refused"))
         return ok
 
     def commit(self) -> bool:
