@@ -152,7 +152,7 @@ class DemoDriver(Driver):
         self.log.append("press Start your own match")
         yield from self.wait(lambda: self.screen().name == "setup")
         yield "settle"
-        self.seen["own"] = {"screen": self.screen().name, "band_shown": self.session.band.parent is not None,
+        self.seen["own"] = {"screen": self.screen().name, "band_shown": self.session.band.get_root_window() is not None,
                             "data_dir": str(self.app.controller.data_dir), "camera": self.app.camera.kind,
                             "window_children": len(Window.children)}
         self.screenshot("own_match_setup")
