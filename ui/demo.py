@@ -67,7 +67,7 @@ class DemoDirector:
         self.on_done = on_done or (lambda error: None)
         self.on_caption = on_caption or (lambda caption: None)
         self.on_gesture = on_gesture or (lambda name, value: None)
-        self.size = size      # the rendered camera's frames: 720p reads every cap and renders in a third of 1080p's time
+        self.size = size      # the rendered frames: 720p reads every cap, in a third of 1080p's time
         self.wait_s = wait_s  # only ends a hung demo: a loaded machine takes far longer than a quiet one
         self.table: DemoTable | None = None
         self.sim = None

@@ -134,8 +134,8 @@ class BoxEditorScreen(Screen):
             b = Button(text=text, font_size=TEXT, size_hint_y=None, height=ROW)
             b.bind(on_release=lambda _b, act=act: (popup.dismiss(), act()))
             content.add_widget(b)
-        # As tall as what it says: the message, the buttons, the title bar.
-        fit = lambda *_: setattr(popup, "height", message.height + len(choices) * (ROW + dp(10)) + dp(110))  # noqa: E731
+        def fit(*_args) -> None:   # as tall as what it says: the message, the buttons, the title bar
+            popup.height = message.height + len(choices) * (ROW + dp(10)) + dp(110)
         message.bind(height=fit)
         fit()
         self._leave_popup = popup
