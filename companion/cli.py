@@ -249,17 +249,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def add_demo(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("demo", help="the tablet app playing a scripted match on a rendered table, seen by the "
-                                    "rendered camera, with its dice thrown in the simulated tray",
-                       description="Start the tablet app in demo mode: a scripted Fublet match played through "
-                                   "the synthetic camera and the dice-tray simulator. With --text, replay the "
+    p = sub.add_parser("demo", help="the tablet app playing the highlights of a whole match on a rendered table, "
+                                    "seen by the rendered camera, with its dice thrown in the simulated tray",
+                       description="Start the tablet app in demo mode: the highlights of a whole Fublet match, "
+                                   "kick-off to final whistle and report, played through the synthetic camera and "
+                                   "the dice-tray simulator, each moment said on screen. With --text, replay the "
                                    "shipped demo match instead and print its scoreboard (--json: its summary "
                                    "as JSON).")
     p.add_argument("--text", action="store_true", help="no window: replay the shipped match and print its scoreboard")
     p.add_argument("--json", action="store_true", help="with --text: print the match's summary as JSON instead")
     p.add_argument("--pace", type=float, default=1.0, metavar="S",
                    help="seconds between the demo's steps, so people can follow (default 1; 0 runs flat out)")
-    p.add_argument("--exit-when-done", action="store_true", help="close the app when the scripted match ends")
+    p.add_argument("--exit-when-done", action="store_true", help="close the app when the demo ends")
     p.add_argument("--result", type=Path, metavar="FILE", help="write the final state and the steps as JSON")
     add_indent(p)
     p.set_defaults(run=cmd_demo)
