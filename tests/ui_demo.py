@@ -85,8 +85,15 @@ class DemoDriver(Driver):
         from ui.words import PLAYER_ID
 
         band = self.session.band
-        if band is not None and band.parent is not None:
+        if band is not None and band.get_root_window() is not None:
             self.layout += check(band, f"{name} ({SIZE}) band")
+            # The caption shows whole: the title row and all the caption's lines fit the band (a
+            # longer one would slip under the screen below it).
+            column = band.ids.caption.parent
+            fixed = [w for w in column.children if w.size_hint_y is None]
+            needed = sum(w.height for w in fixed) + column.spacing * (len(fixed) - 1)
+            if needed > column.height + 1:
+                self.layout.append(f"{name} ({SIZE}): the caption does not fit the band: {band.text!r}")
             for w in widgets(band):
                 text = getattr(w, "text", "")
                 if isinstance(text, str) and PLAYER_ID.search(text):

@@ -166,7 +166,8 @@ class DemoSession:
             self.band.text = "Watch it again from the start, or start a match of your own."
         elif error:
             self.band.title = "The demo stopped"
-            self.band.text = f"{error[:1].upper()}{error[1:]}. Watch it again, or start a match of your own."
+            said = error if len(error) <= 120 else error[:117] + "..."   # the band holds three lines
+            self.band.text = f"{said[:1].upper()}{said[1:]}. Watch it again, or start a match of your own."
         else:
             self.band.title = "The demo is over"
             self.band.text = (f"Full time: {director.result()}. Below is the match report. Watch the demo "

@@ -62,9 +62,9 @@ def highlight(d) -> None:
     d.hand_move(H(8), (20, 19), "Home's #8 moving up")
 
     d.chapter("Override")
-    d.say(f"The coach always has the last word. With Override on, a tap puts a figure where the coach says, "
-          f"whatever the camera or the rules had: {d.team(Team.HOME)} set {d.who(H(5))} one square forward. "
-          f"The journal keeps it as the coach's correction.", hold=1.5)
+    d.say(f"The coach has the last word: with Override on, a tap puts a figure where the coach says. "
+          f"{d.team(Team.HOME)} set {d.who(H(5))} one square forward; the journal keeps it as a correction.",
+          hold=1.5)
     d.override(H(5), (9, 27), "Home's correction of #5")
     d.say("Neither coach moves anyone else: both pass, and the round ends.")
     d.pass_phase(Phase.MOVEMENT)
