@@ -87,7 +87,9 @@ def test_the_demo_flat_out_as_ci_runs_it_and_its_journal_verifies(tmp_path):
     assert "hash chain intact" in verify.stdout and "discarded" in verify.stdout
 
 
-@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+# 1280x800, and 1176x736: the window the app opens on a 1280x800 screen (room left for a panel),
+# the narrowest the captions must fit.
+@pytest.mark.parametrize("size", ["1280x800", "1176x736"])
 def test_the_demo_on_screen_says_what_happens_and_when_it_is_over(size, tmp_path):
     out = ARTIFACTS / f"demo-{size}"
     out.mkdir(parents=True, exist_ok=True)
@@ -108,7 +110,8 @@ def test_the_demo_on_screen_says_what_happens_and_when_it_is_over(size, tmp_path
     assert set(moments) == {"intro", "camera", "override", "goal", "card", "clock", "half_time", "full_time",
                             "report"}
     # While it plays: the chapter, what happens in words, the camera's picture, the tray's dice.
-    assert moments["intro"]["title"] == "Demo, 1 of 12: Setting up" and moments["intro"]["picture"]
+    assert moments["intro"]["title"] == "Demo, 1 of 12: Setting up"
+    assert moments["camera"]["picture"]   # by then the camera has sent frames (at the intro it may not yet)
     assert moments["camera"]["dice"] == [["black", 1], ["white", 2]]
     assert moments["camera"]["dice_by"] == "Harbour Athletic's"
     assert moments["override"]["override"] is True and moments["override"]["selected"] == "home#5"
