@@ -72,6 +72,8 @@ class DiceDesk:
         if isinstance(notice, tray_notices.TrayConnected):
             self._health["tray"] = Health.OK
             self._log.append(f"Dice tray {notice.device} connected on {notice.port}")
+        elif isinstance(notice, tray_notices.TrayDisconnected) and notice.reason == "stopped":
+            return   # the tablet let go of the tray itself (stop_tray): nothing was lost
         elif isinstance(notice, tray_notices.TrayDisconnected):
             self._health["tray"] = Health.LOST
             self._log.append(f"Dice tray lost ({notice.reason}): use the keypad until it is back")
