@@ -215,6 +215,14 @@ def build_app_class():
                 self.controller.note(f"Settings not saved ({exc.strerror or exc}): they hold until the app "
                                      f"closes; start it with a data folder it can write to (--data-dir)")
 
+        def use_data_dir(self, folder: Path) -> None:
+            """Matches, settings and the camera's calibration from another data folder from now
+            on (leaving the demo's own folder for a table's matches)."""
+            self.controller.data_dir = Path(folder)
+            self.camera.calibration_path = Path(folder) / "calibration.json"
+            self.camera.lens_path = Path(folder) / "lens.json"
+            self.match_settings = {"dice": "software", "camera": "none", **self._load_settings()}
+
         def _load_settings(self) -> dict:
             path = self.controller.data_dir / "settings.json"
             try:
