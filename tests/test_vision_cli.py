@@ -172,6 +172,21 @@ def test_locate_refuses_bad_options_in_one_line(capsys, shots, argv, fragment):
     one_error_line(err, fragment)
 
 
+@pytest.mark.parametrize("argv, fragment", [
+    (["--frames", "0"], "--frames must be 1 or more"),
+    (["--frames", "-1"], "--frames must be 1 or more"),
+    (["--seconds", "-1"], "--seconds must be more than 0"),
+    (["--seconds", "nan"], "--seconds must be more than 0"),
+    (["--settle-ms", "-5"], "--settle-ms must be 0..10000"),
+    (["--resolution", "0x0"], "--resolution must be 160x120 to 8192x8192"),
+    (["--resolution", "wide"], "--resolution needs WIDTHxHEIGHT"),
+])
+def test_watch_refuses_edge_limits_in_one_line_before_the_camera_opens(capsys, argv, fragment):
+    code, out, err = run(capsys, "vision", "watch", "--source", "synthetic", *argv)
+    assert code == 2 and out == ""
+    one_error_line(err, fragment)
+
+
 def test_watch_a_folder_of_frames_prints_calibration_and_committed_moves(capsys, tmp_path):
     scene = random_scene(33, SCENE_BOARD, MarkerSet(), size=(640, 480), hand=False, distortion=0.0,
                          look_strength=0.5, figures=6)

@@ -219,9 +219,21 @@ def _resolution(text: str | None) -> tuple[int, int] | None:
         return None
     try:
         w, h = (int(v) for v in text.lower().split("x"))
-        return (w, h)
     except ValueError:
         raise VisionError(f"--resolution needs WIDTHxHEIGHT like 1920x1080, got {text!r}") from None
+    if not (160 <= w <= 8192 and 120 <= h <= 8192):
+        raise VisionError(f"--resolution must be 160x120 to 8192x8192 pixels, got {w}x{h}")
+    return (w, h)
+
+
+def _watch_limits(args: argparse.Namespace) -> None:
+    """Refuse limits no run could meet, before the camera opens."""
+    if args.frames is not None and args.frames < 1:
+        raise VisionError(f"--frames must be 1 or more (stop after that many frames), got {args.frames}")
+    if args.seconds is not None and not 0 < args.seconds <= 7 * 24 * 3600:
+        raise VisionError(f"--seconds must be more than 0 (stop after that long), got {args.seconds:g}")
+    if not 0 <= args.settle_ms <= 10_000:
+        raise VisionError(f"--settle-ms must be 0..10000 (how long a figure stays put to count), got {args.settle_ms:g}")
 
 
 def run_watch(args: argparse.Namespace) -> int:
@@ -229,6 +241,7 @@ def run_watch(args: argparse.Namespace) -> int:
     from .sources import CameraSource, IterSource, source_for
     from .tracker import TrackerSettings
 
+    _watch_limits(args)
     board, markers = _board(args), _markers(args)
     lens = LensCalibration.load(args.lens) if args.lens else None
     marker_map = MarkerMap.load(args.map) if args.map else MarkerMap.default(markers)
