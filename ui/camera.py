@@ -34,7 +34,8 @@ class CameraRelay:
             self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        from vision.sighting import BallSighting, ConflictNotice, HealthChange, RecalibrationNeeded, Sighting
+        from vision.sighting import (BallSighting, ConflictNotice, HealthChange, RecalibrationNeeded, Sighting,
+                                     SizeNotice)
 
         self.ctl.set_health("camera", self.worker.health, "reading the board")
 
@@ -61,7 +62,7 @@ class CameraRelay:
                 elif isinstance(note, RecalibrationNeeded):
                     self.ctl.set_health("camera", "degraded", "the board or the camera moved: calibrate again "
                                                               "(Menu > Calibrate)")
-                elif isinstance(note, ConflictNotice):
+                elif isinstance(note, (ConflictNotice, SizeNotice)):
                     self.ctl.note(f"Camera: {note.reason}")
             if not moved and self.worker.finished.is_set() and self.worker.sightings.empty():
                 return
@@ -227,7 +228,7 @@ class CameraService:
                           f"markers")
             return None
         markers, marker_map = self._markers()
-        return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+        return VisionSetup.from_calibration(cal, board, size_source="assumed", markers=markers, marker_map=marker_map)
 
     def _lens(self):
         """The stored lens calibration, or None (none stored, or unreadable: a note says so)."""
@@ -251,7 +252,8 @@ class CameraService:
             from vision.locate import VisionSetup
             markers, marker_map = self._markers()
             cal = calibrate_from_frame(image, board, markers, lens)
-            return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+            return VisionSetup.from_calibration(cal, board, size_source="assumed", markers=markers,
+                                                marker_map=marker_map)
         return calibrate
 
     def calibrate(self, corners_px=None):

@@ -27,8 +27,9 @@ from calibration.monitor import CornerMonitor
 from .detect import Detection, Rect, confirm, detect, to_gray
 from .errors import SourceError
 from .live_rescue import Place, look_again
-from .locate import FrameResult, Seen, VisionSetup, board_rect, locate
-from .sighting import BallSighting, Event, HealthChange, Sighting
+from .locate import FrameResult, Seen, VisionSetup, board_rect, frame_sizes, locate
+from .marker_size import MarkerSizes, other_print
+from .sighting import BallSighting, Event, HealthChange, Sighting, SizeNotice
 from .sources import Frame, FrameSource
 from .threads import one_thread
 from .tracker import Expected, Tracker, TrackerSettings, expectations
@@ -670,6 +671,10 @@ class NewestFrame:
         self.source.close()
 
 
+# How often (frames) a worker whose markers' sizes are only assumed measures the caps it reads
+SIZE_CHECK_FRAMES = 15
+
+
 class VisionWorker:
     """Runs a frame source through the reader and tracker in a daemon thread.
 
@@ -717,6 +722,7 @@ class VisionWorker:
         self._expect_lock = threading.Lock()
         self._expect_new: tuple | None = None
         self._standing: tuple = ()
+        self._sizes_open = False
 
     @property
     def health(self) -> str:
@@ -816,6 +822,8 @@ class VisionWorker:
                 self._take_expectations()
                 started = time.perf_counter()
                 result = reader.read(frame.image)
+                if self._sizes_open and self.frames % SIZE_CHECK_FRAMES == 0:
+                    reader = self._settle_sizes(result, frame.time_s) or reader
                 events = self.tracker.update(result, frame.time_s)
                 self.seconds_processing += time.perf_counter() - started
                 self.frames += 1
@@ -829,6 +837,32 @@ class VisionWorker:
             if source is not None:
                 self._close(source)
             self.finished.set()
+
+    def _settle_sizes(self, result: FrameResult, t: float) -> LiveReader | None:
+        """On the vision thread, while the markers' sizes are only assumed: the caps read in this
+        frame measured; printed at another size, a new reader at the measured one (returned; the
+        tracker keeps its figures) and a :class:`SizeNotice`. Settled once three caps agree."""
+        setup = self._setup
+        sizes = frame_sizes(setup, list(result.detections))
+        if sizes.figure_mm is None:
+            return None
+        self._sizes_open = False
+        ms = setup.markers
+        if not other_print(ms.figure_marker_mm, sizes.figure_mm):
+            return None
+        ball = (ms.ball_marker_mm if setup.ball_size_known else sizes.ball_mm
+                or round(ms.ball_marker_mm * sizes.figure_mm / ms.figure_marker_mm, 1))
+        setup = replace(setup.with_sizes(MarkerSizes(sizes.figure_mm, sizes.figures, ball)),
+                        ball_size_known=setup.ball_size_known or sizes.ball_mm is not None)
+        self._setup = setup
+        self._reader = LiveReader(setup, self._live)
+        self._take_expectations(fresh=True)
+        reason = (f"the caps' markers measure {sizes.figure_mm:g} mm across ({sizes.figures} caps), not the "
+                  f"{ms.figure_marker_mm:g} mm of the shipped sheet: reading them at {sizes.figure_mm:g} mm "
+                  f"(calibrate with the figures standing to keep it)")
+        log.info("vision: %s", reason)
+        self.status.put(SizeNotice(sizes.figure_mm, ball, reason, t))
+        return self._reader
 
     def _make_reader(self, frame: Frame) -> LiveReader | None:
         setup = self._setup
@@ -849,6 +883,9 @@ class VisionWorker:
         monitor = CornerMonitor(setup.corner_px) if setup.corner_px else None
         self.tracker = Tracker(setup.board, self._tracker_settings, monitor)
         self._reader = LiveReader(setup, self._live)
+        # sizes only assumed (a calibration of the empty board, no size given): measured on the
+        # frames as soon as three caps read (vision.marker_size)
+        self._sizes_open = setup.size_source == "assumed"
         self._take_expectations(fresh=True)
         self.tracker.set_health(self._health, "", frame.time_s)  # already reported; the tracker reports recovery
         return self._reader
