@@ -38,10 +38,14 @@ def time_rows(ours: list[float], default: list[float], label: str = "") -> dict:
     """p50 / p95 / p99 of our times and of OpenCV's default detector on the same frames, and the
     ratio at each percentile (ours at p95 over the default detector's p95...)."""
     head = f"{label} " if label else ""
+    same = len(ours) == len(default) and len(ours) > 0
     return {f"{head}ours ms (p50, p95, p99)": quantiles(ours),
             f"{head}default detector ms, the same frames (p50, p95, p99)": quantiles(default),
             f"{head}time ratio ours/default (p50, p95, p99)":
-                [ratio(ours, default, q) for q in (50, 95, 99)] if ours and default else None}
+                [ratio(ours, default, q) for q in (50, 95, 99)] if ours and default else None,
+            # frame by frame: each frame's time over the default detector's on that frame
+            f"{head}per-frame ratio ours/default (p50, p95, p99)":
+                quantiles([a / b for a, b in zip(ours, default) if b > 0], digits=3) if same else None}
 
 
 def count(lo: int = 0, hi: int | None = None):

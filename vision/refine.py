@@ -383,3 +383,13 @@ def larger_grid(gray: np.ndarray, quads: np.ndarray, dictionary: str = "DICT_4X4
     own = split_cells(gray, quads, dictionary, cells)
     other = np.minimum(split_cells(gray, quads, dictionary, cells + 1), split_cells(gray, quads, dictionary, cells + 2))
     return (own >= LARGER_GRID_MIN) & (own - other > LARGER_GRID_MARGIN)
+
+
+def clockwise(quads: np.ndarray) -> np.ndarray:
+    """Quads (N, 4, 2) ordered clockwise on screen (image y points down)."""
+    return _clockwise(quads)
+
+
+def sample_at(gray: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Bilinear grey values of ``gray`` at points ``x``, ``y`` (any one shape), float32."""
+    return _sample_xy(gray, x, y)
