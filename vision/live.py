@@ -75,7 +75,15 @@ class LiveSettings:
     (``LiveReader.clock``) before the second look puts its band off (the places, which keep
     figures read, are looked at all the same), as does a band where a hand moves, until a
     frame with time to spare, but never more than ``look_defer`` frames after the last band
-    looked at (a slow machine sweeps more slowly, never not at all)."""
+    looked at (a slow machine sweeps more slowly, never not at all).
+
+    Each frame's read has a budget, ``frame_budget_ms`` of CPU time for a 1080p frame (in
+    proportion to its pixels): the second look takes only as many places as the time left
+    holds at what a look has cost lately (the places waiting longest first; the others wait for
+    a frame with time to spare, but one is looked at at least every ``look_defer`` frames), and
+    its band only with time to spare. A camera's first frame searches the whole frame; its
+    second look, over the whole board with ``first_look``, is otherwise left to the bands'
+    sweep (a second or two), so that no frame takes several times the default detector's."""
 
     window: float = 1.6
     bands: int = 25  # odd: a band comes round with the other threshold window next time
@@ -101,6 +109,8 @@ class LiveSettings:
     look_recheck: int = 150
     look_budget_ms: float = 6.0
     look_defer: int = 8
+    frame_budget_ms: float = 8.0
+    first_look: bool = False
 
 
 @dataclass
@@ -141,6 +151,9 @@ class LiveReader:
     _band_waited: int = 0  # frames this band was put off so far
     _barren: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) frame px
     _barren_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (K,) frames
+    _look_cost: float = 1.5  # CPU ms a place of the second look has cost lately
+    _band_cost: float = 2.0  # and a candidate of a band's
+    _place_looked: int = 0  # the last frame a place was looked at
     searched_share: float = 1.0
     clock: Callable[[], float] = field(default=time.thread_time, repr=False)  # s: this thread's CPU time
 
@@ -285,8 +298,10 @@ class LiveReader:
             search = replace(d, window_px=w, window_max_px=w)
             detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
         if self.setup.rescue is not None:
-            busy = 1000 * (self.clock() - started) > s.look_budget_ms
-            more = self._look_again(gray, detections, now, band, None if now is None else b, busy)
+            spent = 1000 * (self.clock() - started)
+            left = s.frame_budget_ms * (h * w) / (1920 * 1080) - spent
+            busy = spent > s.look_budget_ms or left < self._look_cost
+            more = self._look_again(gray, detections, now, band, None if now is None else b, busy, left)
             detections = sorted(detections + more, key=lambda d: d.marker)
         self._known = detections
         result = self._mark_held(locate(self.setup, detections))
@@ -316,7 +331,8 @@ class LiveReader:
         return False
 
     def _look_again(self, gray: np.ndarray, found: list[Detection], now: np.ndarray | None,
-                    band: Rect | None, band_no: int | None = None, busy: bool = False) -> list[Detection]:
+                    band: Rect | None, band_no: int | None = None, busy: bool = False,
+                    left_ms: float | None = None) -> list[Detection]:
         """The second look (see :class:`LiveSettings`): markers read by the rescue stage where
         the reader or the rules expect a figure this frame did not read, and in ``band`` (the
         swept band number ``band_no``; None: the whole board, on the first frame). ``busy``:
@@ -361,10 +377,19 @@ class LiveReader:
                and (key not in self._shots or self._frame - last >= s.look_recheck
                     or _changed(gray, self._shots[key], s.motion_threshold))]
         due.sort(key=lambda w: w[0])
-        chosen = due[:s.look_places]
+        n = s.look_places
+        if left_ms is not None:  # as many as the frame's time left holds, one at least now and then
+            n = min(n, int(max(left_ms, 0.0) // self._look_cost))
+            if n == 0 and due and self._frame - self._place_looked >= s.look_defer:
+                n = 1
+        chosen = due[:n]
+        if chosen:
+            self._place_looked = self._frame
         places = [p for _, _, p in chosen]
         open_band = None
-        if band is not None and s.look_band and now is None:  # the first frame: the whole board
+        if band is not None and s.look_band and now is None and not s.first_look:
+            pass  # the first frame: its bands are looked at as they are swept
+        elif band is not None and s.look_band and now is None:  # the first frame: the whole board
             open_band = len(places)
             places.append(Place(band, frozenset(), self.setup.rescue.max_patches))
             self._band_looked = self._frame
@@ -382,8 +407,11 @@ class LiveReader:
                 # put off while the frame is busy or a hand moves in the band (what is under it
                 # does not read), but never for more than ``look_defer`` frames since the last
                 if not ((busy or moving(rect)) and self._frame - self._band_looked < s.look_defer):
+                    # as many candidates as the time left holds at what one has cost lately (one
+                    # at least: a band put off too long is looked at all the same)
+                    room = s.look_band if left_ms is None else int(max(left_ms, 0.0) // self._band_cost)
                     open_band, band_no = len(places), no
-                    places.append(Place(rect, frozenset(), s.look_band))
+                    places.append(Place(rect, frozenset(), max(1, min(s.look_band, room))))
                     self._band_due, self._band_looked = None, self._frame
         known = [d for d, _ in self._last.values()]
         if len(self._barren):  # spots that read as nothing stay so while nothing changes there
@@ -393,7 +421,14 @@ class LiveReader:
                 at = np.clip((self._barren // k).astype(int), 0, [w - 1, h - 1])
                 keep &= self._last_change[at[:, 1], at[:, 0]] < self._barren_at
             self._barren, self._barren_at = self._barren[keep], self._barren_at[keep]
+        began = self.clock()
         more, barren, tried = look_again(self.setup, self.setup.rescue, gray, found, places, known, self._barren)
+        if places and now is not None:  # what a look costs, lately: per place, or per band candidate
+            cost = 1000 * (self.clock() - began)
+            if open_band is None:
+                self._look_cost = 0.8 * self._look_cost + 0.2 * min(cost / len(places), 20.0)
+            elif len(places) == 1 and tried[open_band]:
+                self._band_cost = 0.8 * self._band_cost + 0.2 * min(cost / tried[open_band], 20.0)
         got = {d.marker for d in more}
         for _, key, p in chosen:
             fails = self._looked.get(key, (0, 0))[1]
