@@ -117,7 +117,27 @@ def check_frame(setup: VisionSetup, gray: np.ndarray, result: FrameResult | None
         sizes = frame_sizes(setup, taken + more)
     differs = other_print(ms.figure_marker_mm, sizes.figure_mm) or other_print(ms.ball_marker_mm, sizes.ball_mm) \
         or result.read_at is not None
-    return CameraCheck(tuple(readings), tuple(_advice(setup, result, readings, sizes, differs)), result, sizes, differs)
+    blur = _frame_blur(setup, gray, result)
+    return CameraCheck(tuple(readings), tuple(_advice(setup, result, readings, sizes, differs, blur)), result, sizes,
+                       differs)
+
+
+def _frame_blur(setup: VisionSetup, gray: np.ndarray, result: FrameResult) -> float | None:
+    """How blurred the frame is, as the corner markers' edges show it (they are large, and
+    always in view): their 10-90 % rise over a cap marker's cell, as the camera model draws a
+    cap at the board's centre; None without a corner marker read."""
+    ms, cam, b = setup.markers, setup.camera, setup.board
+    corners = [d for d in result.detections if ms.kind_of(d.marker) == "corner"]
+    if not corners:
+        return None
+    spreads = []
+    for d in corners:
+        uv = np.stack(np.meshgrid(np.linspace(0.05, 0.95, 12), np.linspace(0.05, 0.95, 12)), axis=-1).reshape(-1, 2)
+        vals = sample_at(gray, *square_points(np.asarray(d.corners, float)[None], uv))[0]
+        spreads.append(_edge_spread(gray, np.asarray(d.corners, float), np.percentile(vals, 10),
+                                    np.percentile(vals, 90)))
+    cell = ms.figure_marker_mm * cam.pixels_per_mm(b.length_mm / 2, b.width_mm / 2, ms.cap_height_mm) / 6
+    return float(np.median(spreads)) / max(cell, 1e-6)
 
 
 def _unread(setup: VisionSetup, gray: np.ndarray, taken: list[Detection]) -> list[MarkerReading]:
@@ -221,7 +241,7 @@ def _words(state: str, side: float) -> str:
 
 
 def _advice(setup: VisionSetup, result: FrameResult, readings: list[MarkerReading], sizes: MarkerSizes,
-            differs: bool) -> list[str]:
+            differs: bool, blur: float | None = None) -> list[str]:
     """What the coach can do, in words, the commonest trouble first."""
     ms = setup.markers
     caps = [r for r in readings if r.state == READ and r.marker is not None and ms.kind_of(r.marker) == "figure"]
@@ -234,8 +254,8 @@ def _advice(setup: VisionSetup, result: FrameResult, readings: list[MarkerReadin
         out.append((counts[SMALL] + 1, "Move the camera closer to the board, or set it to a higher resolution: "
                                        "the caps' markers need 12 pixels across or more"
                                        + (f" (they are about {typical:.0f} now)." if typical else ".")))
-    if counts[BLURRED] >= enough:
-        out.append((counts[BLURRED], "Focus the camera on the caps (turn its focus ring, or switch autofocus on), "
+    if counts[BLURRED] >= enough or (blur is not None and blur > BLUR_CELLS):
+        out.append((counts[BLURRED] + 2, "Focus the camera on the caps (turn its focus ring, or switch autofocus on), "
                                      "and keep it still."))
     if counts[DARK] >= enough:
         out.append((counts[DARK], "More light on the board: the markers' black and white are too close."))

@@ -77,8 +77,8 @@ class LiveSettings:
     frame with time to spare, but never more than ``look_defer`` frames after the last band
     looked at (a slow machine sweeps more slowly, never not at all).
 
-    Each frame's read has a budget, ``frame_budget_ms`` of CPU time for a 1080p frame (in
-    proportion to its pixels): the second look takes only as many places as the time left
+    Each frame's read has a budget, ``frame_budget_ms`` of CPU time for a 1080p frame or
+    smaller (in proportion to its pixels above that): the second look takes only as many places as the time left
     holds at what a look has cost lately (the places waiting longest first; the others wait for
     a frame with time to spare, but one is looked at at least every ``look_defer`` frames), and
     its band only with time to spare. A camera's first frame searches the whole frame; its
@@ -299,7 +299,8 @@ class LiveReader:
             detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
         if self.setup.rescue is not None:
             spent = 1000 * (self.clock() - started)
-            left = s.frame_budget_ms * (h * w) / (1920 * 1080) - spent
+            # a smaller frame keeps the 1080p budget (the fixed costs do not shrink with it)
+            left = s.frame_budget_ms * max(1.0, (h * w) / (1920 * 1080)) - spent
             busy = spent > s.look_budget_ms or left < self._look_cost
             more = self._look_again(gray, detections, now, band, None if now is None else b, busy, left)
             detections = sorted(detections + more, key=lambda d: d.marker)

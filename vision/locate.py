@@ -221,6 +221,10 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
         if sizes.figure_mm is None:  # too few caps read at the assumed size: search at any size
             loose = _size_free(setup, gray, found)
             sizes = frame_sizes(setup, found + loose)
+        if sizes.figure_mm is None and other_print(ms.ball_marker_mm, sizes.ball_mm):
+            # no caps to measure, but the ball token printed at another scale: the caps too, as
+            # far as is known (the sheet prints them alike)
+            sizes = replace(sizes, figure_mm=round(ms.figure_marker_mm * sizes.ball_mm / ms.ball_marker_mm, 1))
         if other_print(ms.figure_marker_mm, sizes.figure_mm):
             # printed at another scale: the ball token too, unless it was measured itself
             ball = (ms.ball_marker_mm if setup.ball_size_known else sizes.ball_mm
@@ -228,7 +232,9 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
             setup = replace(setup.with_sizes(MarkerSizes(sizes.figure_mm, sizes.figures, ball)),
                             ball_size_known=setup.ball_size_known or sizes.ball_mm is not None)
             note.append(f"the caps' markers measure {sizes.figure_mm:g} mm ({sizes.figures} caps), "
-                        f"not {ms.figure_marker_mm:g} mm")
+                        f"not {ms.figure_marker_mm:g} mm" if sizes.figures else
+                        f"the ball token's marker measures {sizes.ball_mm:g} mm, not {ms.ball_marker_mm:g} mm: the "
+                        f"caps read at its scale, {sizes.figure_mm:g} mm")
             found, plane, reduced = _search(setup, gray)
     if setup.rescue is not None:
         # the caps' search of the rescue stage reduces the plane's view rather than drawing its own
