@@ -248,8 +248,17 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
         ball_mm = frame_sizes(setup, balls).ball_mm
         if len(balls) == 1 and other_print(setup.markers.ball_marker_mm, ball_mm):
             note.append(f"the ball token's marker measures {ball_mm:g} mm, not {setup.markers.ball_marker_mm:g} mm")
-            setup = replace(setup.with_sizes(MarkerSizes(ball_mm=ball_mm), setup.size_source), ball_size_known=True)
-            found = sorted(found + balls, key=lambda d: d.marker)
+            caps_too = assumed and sizes.figure_mm is None  # no cap measured: read at the ball's scale
+            fig = round(ms.figure_marker_mm * ball_mm / ms.ball_marker_mm, 1) if caps_too else None
+            setup = replace(setup.with_sizes(MarkerSizes(fig, 0, ball_mm), setup.size_source), ball_size_known=True)
+            if caps_too:
+                note.append(f"the caps read at its scale, {fig:g} mm")
+                found, plane, reduced = _search(setup, gray)
+                if setup.rescue is not None:
+                    found = sorted(found + rescue(setup, gray, found, setup.rescue, plane, reduced),
+                                   key=lambda d: d.marker)
+            if not any(d.marker == ms.ball_id for d in found):
+                found = sorted(found + balls, key=lambda d: d.marker)
     result = locate(setup, found, gray)
     if not note:
         return result
