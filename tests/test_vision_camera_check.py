@@ -7,8 +7,6 @@ import json
 from dataclasses import replace
 
 import cv2
-import numpy as np
-import pytest
 
 from calibration.corners import calibrate_from_frame
 from ui.camera import CameraService

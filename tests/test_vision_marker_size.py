@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import numpy as np
 import pytest
 
 from calibration.corners import calibrate_from_frame

@@ -186,25 +186,24 @@ def _unread(setup: VisionSetup, gray: np.ndarray, taken: list[Detection]) -> lis
             out.append(MarkerReading(FOREIGN, None, corners, float(sides[i]),
                                      "a marker of another kind (5x5, 6x6, ChArUco): never read as a figure"))
             continue
-        out.append(MarkerReading(*_why(gray, q[i], float(sides[i]), bool(ok[i])), None, corners, float(sides[i]),
-                                 ""))
+        out.append(MarkerReading(_why(gray, q[i], float(sides[i]), bool(ok[i])), None, corners, float(sides[i]), ""))
     return [MarkerReading(r.state, r.marker, r.corners, r.side_px, _words(r.state, r.side_px)) for r in out]
 
 
-def _why(gray: np.ndarray, quad: np.ndarray, side: float, edges_fit: bool) -> tuple[str]:
+def _why(gray: np.ndarray, quad: np.ndarray, side: float, edges_fit: bool) -> str:
     """The likeliest reason a marker-like square did not read."""
     if side < SMALL_PX:
-        return (SMALL,)
+        return SMALL
     uv = np.stack(np.meshgrid(np.linspace(0.05, 0.95, 12), np.linspace(0.05, 0.95, 12)), axis=-1).reshape(-1, 2)
     vals = sample_at(gray, *square_points(quad[None], uv))[0]
     if (vals >= GLARE_LEVEL).mean() > GLARE_SHARE:
-        return (GLARE,)
+        return GLARE
     lo, hi = np.percentile(vals, 10), np.percentile(vals, 90)
     if hi - lo < DARK_CONTRAST:
-        return (DARK,)
+        return DARK
     if not edges_fit or _edge_spread(gray, quad, lo, hi) > BLUR_CELLS * side / 6:
-        return (BLURRED,)
-    return (UNREAD,)
+        return BLURRED
+    return UNREAD
 
 
 def _edge_spread(gray: np.ndarray, quad: np.ndarray, lo: float, hi: float) -> float:
