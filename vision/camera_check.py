@@ -53,6 +53,7 @@ class MarkerReading:
     corners: np.ndarray = field(repr=False, compare=False)
     side_px: float
     words: str
+    placed: bool = True  # read and placed on the board (a cap read but taken for lifted: False)
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,8 @@ class CameraCheck:
     @property
     def summary(self) -> str:
         """One line: how many markers read and what kept the others from reading."""
-        parts = [f"{self.count(READ)} read"]
+        unplaced = sum(r.state == READ and not r.placed for r in self.readings)
+        parts = [f"{self.count(READ)} read" + (f" ({unplaced} of them not placed: see the advice)" if unplaced else "")]
         for state in (SMALL, BLURRED, GLARE, DARK, UNKNOWN, FOREIGN, UNREAD):
             n = self.count(state)
             if n:
@@ -109,7 +111,7 @@ def check_frame(setup: VisionSetup, gray: np.ndarray, result: FrameResult | None
             why = conflicts.get(d.marker) or next((w for w in result.warnings if f"marker {d.marker} " in w), "")
             readings.append(MarkerReading(READ, d.marker, d.corners, d.side_px,
                                           f"marker {d.marker} reads, not placed: {why}" if why else
-                                          f"marker {d.marker} reads"))
+                                          f"marker {d.marker} reads", placed=False))
     readings += _unread(setup, gray, taken)
     sizes = result.read_at or result.marker_sizes
     if sizes.figure_mm is None:  # too few caps read at the size in use: measured at any size
