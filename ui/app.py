@@ -41,6 +41,7 @@ def build_app_class():
     from .controller import Controller, View
     from .screens.box_editor import BoxEditorScreen
     from .screens.calibrate import CalibrateScreen
+    from .screens.camera_check import CameraCheckScreen
     from .screens.history import HistoryScreen
     from .screens.home import HomeScreen
     from .screens.live import LiveScreen
@@ -142,11 +143,12 @@ def build_app_class():
 
         def build(self):
             for name in ("home", "setup", "live", "settings", "calibrate", "box_editor", "report", "history",
-                         "scoreboard", "reference"):
+                         "scoreboard", "reference", "camera_check"):
                 Builder.load_file(str(kv_dir / f"{name}.kv"))
             sm = ScreenManager(transition=NoTransition())
             for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen(),
-                           BoxEditorScreen(), ReportScreen(), HistoryScreen(), ScoreboardScreen(), ReferenceScreen()):
+                           BoxEditorScreen(), ReportScreen(), HistoryScreen(), ScoreboardScreen(), ReferenceScreen(),
+                           CameraCheckScreen()):
                 sm.add_widget(screen)
             sm.current = "home"
             return sm
