@@ -41,6 +41,7 @@ def build_app_class():
     from .controller import Controller, View
     from .screens.box_editor import BoxEditorScreen
     from .screens.calibrate import CalibrateScreen
+    from .screens.camera_check import CameraCheckScreen
     from .screens.history import HistoryScreen
     from .screens.home import HomeScreen
     from .screens.live import LiveScreen
@@ -142,11 +143,12 @@ def build_app_class():
 
         def build(self):
             for name in ("home", "setup", "live", "settings", "calibrate", "box_editor", "report", "history",
-                         "scoreboard", "reference"):
+                         "scoreboard", "reference", "camera_check"):
                 Builder.load_file(str(kv_dir / f"{name}.kv"))
             sm = ScreenManager(transition=NoTransition())
             for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen(),
-                           BoxEditorScreen(), ReportScreen(), HistoryScreen(), ScoreboardScreen(), ReferenceScreen()):
+                           BoxEditorScreen(), ReportScreen(), HistoryScreen(), ScoreboardScreen(), ReferenceScreen(),
+                           CameraCheckScreen()):
                 sm.add_widget(screen)
             sm.current = "home"
             return sm
@@ -214,6 +216,14 @@ def build_app_class():
                 Logger.warning(f"Touchline: cannot save {path}: {exc}")
                 self.controller.note(f"Settings not saved ({exc.strerror or exc}): they hold until the app "
                                      f"closes; start it with a data folder it can write to (--data-dir)")
+
+        def use_data_dir(self, folder: Path) -> None:
+            """Matches, settings and the camera's calibration from another data folder from now
+            on (leaving the demo's own folder for a table's matches)."""
+            self.controller.data_dir = Path(folder)
+            self.camera.calibration_path = Path(folder) / "calibration.json"
+            self.camera.lens_path = Path(folder) / "lens.json"
+            self.match_settings = {"dice": "software", "camera": "none", **self._load_settings()}
 
         def _load_settings(self) -> dict:
             path = self.controller.data_dir / "settings.json"
