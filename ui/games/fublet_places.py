@@ -20,9 +20,12 @@ from companion.teams import PlayerRef
 from ..widgets.keypad import button, wrap_label
 
 # What a place on the board would mean, by colour (Face.tints; the panel's legend names them).
-KIND_RGBA = {"short_pass": (0.25, 0.6, 1, 0.4), "long_pass": (0.7, 0.35, 1, 0.26), "cross": (1, 0.55, 0.1, 0.5),
-             "shot": (1, 0.15, 0.15, 0.6), "volley": (1, 0.15, 0.15, 0.6), "run": (1, 1, 0.3, 0.3),
+# Strong enough that each hue reads as its legend's chip over the green (a long pass's violet
+# at 0.26 read as grey).
+KIND_RGBA = {"short_pass": (0.25, 0.6, 1, 0.55), "long_pass": (0.75, 0.3, 1, 0.5), "cross": (1, 0.55, 0.1, 0.5),
+             "shot": (1, 0.15, 0.15, 0.6), "volley": (1, 0.15, 0.15, 0.6), "run": (1, 1, 0.3, 0.45),
              "kick_off": (0.2, 1, 0.4, 0.55), "tackle": (1, 0.4, 0.1, 0.6)}
+MOVE_RGBA = (1, 1, 0.3, 0.28)   # the board's plain reach (ui/widgets/pitch.py), where a figure may move
 LEGEND_WORDS = {"short_pass": "Short pass", "long_pass": "Long pass", "cross": "Cross", "shot": "Shot",
                 "run": "Run (ball)", "kick_off": "Kick-off to", "tackle": "Tackle", "volley": "Volley"}
 
@@ -122,7 +125,7 @@ class Places:
         found = self.figure_targets_now(view.state, sel)
         items = []
         if any(t.kind in ("move", "tactical_move") for t in found):
-            items.append(("Move", KIND_RGBA["run"]))
+            items.append(("Move", MOVE_RGBA))
         if any(t.kind == "tackle" for t in found):
             items.append(("Move and tackle", KIND_RGBA["tackle"]))
         return items

@@ -13,6 +13,7 @@ from .. import theme
 from .keypad import TOUCH
 
 LEGEND_ROW = dp(30)
+BOARD_GREEN = (0.18, 0.5, 0.24)   # the board's squares (ui/widgets/pitch.py), under a legend's chip
 
 
 def button_room(text: str, colour=(0.85, 0.85, 0.85, 1), bold: bool = False) -> Label:
@@ -43,9 +44,15 @@ def legend(items: list[tuple[str, tuple[float, float, float, float]]], rows: int
         lab = Label(text=text, font_size=sp(theme.SMALL_SP), bold=True, color=(1, 1, 1, 1) if text else (0, 0, 0, 0),
                     halign="center", valign="middle", shorten=True, outline_width=1, outline_color=(0, 0, 0, 1))
         lab.bind(size=lambda w, *_: setattr(w, "text_size", w.size))
+        # The chip as the board shows the colour: the tint at its own strength over the
+        # squares' green (a full-strength chip matched nothing on the board, where a long
+        # pass's violet read as grey).
         with lab.canvas.before:
-            Color(*rgba[:3], 0.9 if text else 0)
+            Color(*BOARD_GREEN, 1 if text else 0)
+            ground = Rectangle(pos=lab.pos, size=lab.size)
+            Color(*rgba[:3], rgba[3] if text else 0)
             rect = Rectangle(pos=lab.pos, size=lab.size)
-        lab.bind(pos=lambda w, p, r=rect: setattr(r, "pos", p), size=lambda w, s, r=rect: setattr(r, "size", s))
+        for r in (ground, rect):
+            lab.bind(pos=lambda w, p, r=r: setattr(r, "pos", p), size=lambda w, s, r=r: setattr(r, "size", s))
         grid.add_widget(lab)
     return grid

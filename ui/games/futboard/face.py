@@ -102,6 +102,11 @@ class FutboardFace(ActionPanel, Modes, Panels, FutboardLook, Face):
     def tints(self, screen: Any, view: Any) -> list:
         return [(t.place, KIND_RGBA[t.kind]) for t in self.shown_targets(screen, view) if t.kind in KIND_RGBA]
 
+    def marked(self, screen: Any, view: Any) -> list:
+        """The coloured spaces outlined too: a figure's disc covers most of its space, and a
+        pass's blue behind a blue shirt showed only at the corners."""
+        return [t.place for t in self.shown_targets(screen, view)]
+
     def legend_items(self, screen: Any, view: Any) -> list:
         kinds = {t.kind for t in self.shown_targets(screen, view)}
         return [(LEGEND_WORDS[k], KIND_RGBA[k]) for k in KIND_RGBA if k in kinds]
