@@ -411,7 +411,8 @@ def test_the_buttons_at_a_corner_and_a_penalty(monkeypatch):
     m.submit(c.Pass(A(1), A(9)))
     m.submit(c.EndTurn(Team.AWAY))
     texts, buttons, _ = panel_texts(face, m, monkeypatch)
-    take = next(t for t in buttons if t.startswith("#3 takes the ball from #9"))
+    names = {r: m.state.players[r].tile.name for r in (H(3), A(9))}
+    take = next(t for t in buttons if t.startswith(f"#3 {names[H(3)]} takes the ball from #9 {names[A(9)]} ("))
     buttons[take]()
     m.submit(c.TakeBall(H(3)))
     d12(m, Team.HOME, m.state.players[H(3)].tile.foul)

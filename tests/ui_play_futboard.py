@@ -155,7 +155,8 @@ def play(scenario):
     assert s.players[runner].space == next_to, error(scenario)
     carrier = s.ball
     scenario.screenshot("live_turn")
-    scenario.press(f"#{runner.number} takes the ball from #{carrier.number}", startswith=True)
+    scenario.press(f"#{runner.number} {s.players[runner].tile.name} takes the ball from #{carrier.number}",
+                   startswith=True)
     yield "settle"
     scenario.screenshot("live_take")
     scenario.keypad(str(s.players[runner].tile.foul))
@@ -377,7 +378,9 @@ def take_ball(sc, team: Team, foul: bool):
     orange = tinted(sc, KIND_RGBA["take"])
     tap_shown(sc, min(orange))
     yield "settle"
-    text = first_button(sc, f"#{ref.number} takes the ball from #{carrier.number}")
+    players = sc.state.players
+    text = first_button(sc, f"#{ref.number} {players[ref].tile.name} takes the ball from #{carrier.number} "
+                            f"{players[carrier].tile.name} (")
     sc.screenshot("futboard_take")
     sc.press(text)
     yield "settle"

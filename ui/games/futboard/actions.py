@@ -198,8 +198,10 @@ class ActionPanel:
                       if p.space is not None and cs is not None and q.pitch(s).adjacent(p.space, cs)]
             for ref in sorted(takers, key=lambda r: r.number):
                 tile = s.players[ref].tile
-                add(button(f"#{ref.number} takes the ball from #{carrier.number} (1-{tile.strength}, foul "
-                           f"{tile.foul})", lambda t=ref: screen.submit(c.TakeBall(t))))
+                # By name as well as number: both sides wear a #9, and the two may stand side by side.
+                add(button(f"#{ref.number} {tile.name} takes the ball from #{carrier.number} "
+                           f"{s.players[carrier].tile.name} (1-{tile.strength}, foul {tile.foul})",
+                           lambda t=ref: screen.submit(c.TakeBall(t))))
             if not takers:
                 add(wrap_label(f"Take the ball: move a player next to #{carrier.number} first (orange spaces).",
                                14, colour=(0.8, 0.8, 0.8, 1)))
