@@ -12,7 +12,7 @@ import logging
 from collections import defaultdict
 
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Fbo, InstructionGroup, Line, PopMatrix, PushMatrix, Rectangle, Translate
+from kivy.graphics import Color, Ellipse, Fbo, InstructionGroup, Line, Rectangle, Translate
 from kivy.metrics import sp
 from kivy.properties import DictProperty, ListProperty, ObjectProperty
 from kivy.uix.widget import Widget
@@ -332,7 +332,7 @@ class PitchView(Widget):
                 self._draw_ball(layer.add, spot[0], spot[1], radius * 0.55)
 
     def _make_sprite(self, f, look, kit, radius: float, carries: bool) -> Sprite:
-        """A figure's instructions, drawn about (0, 0) and moved by the sprite's Translate."""
+        """A figure drawn about (0, 0) into its sprite."""
         self.sprites_made += 1
         sprite = Sprite(look)
         add = sprite.add
@@ -364,7 +364,8 @@ class PitchView(Widget):
             self._draw_badge(add, f.badge, radius * 0.75, radius * 0.75, radius)
         if carries:
             self._draw_ball(add, radius * 0.8, -radius * 0.8, radius * 0.45)
-        sprite.close()
+        # Room for the widest mark: a manual ring, a card at the shoulder, the carried ball.
+        sprite.close(int(max(1.6 * radius, radius + 8)) + 3)
         return sprite
 
     def _draw_badge(self, add, text: str, x: float, y: float, radius: float) -> None:
@@ -384,27 +385,41 @@ class PitchView(Widget):
 
 
 class Sprite:
-    """One figure's instructions, drawn about (0, 0) between a push and a pop of the matrix:
-    moving the figure moves its Translate, nothing is made again. ``look`` is what they were
-    made from (a new look makes a new sprite)."""
+    """One figure, drawn once about (0, 0) into a small texture of its own, and shown as one
+    rectangle: moving the figure moves that rectangle, nothing is drawn again (a frame then
+    costs a figure one textured square, as a bare window's circle). ``look`` is what it was
+    drawn from (a new look makes a new sprite)."""
 
-    __slots__ = ("look", "group", "_at", "_where")
+    __slots__ = ("look", "group", "_draw", "_rect", "_half", "_fbo", "_where")
 
     def __init__(self, look: tuple) -> None:
         self.look = look
+        self._draw = InstructionGroup()
         self.group = InstructionGroup()
-        self._at = Translate(0, 0)
+        self._rect: Rectangle | None = None
+        self._fbo: Fbo | None = None
+        self._half = 0
         self._where = (0.0, 0.0)
-        self.group.add(PushMatrix())
-        self.group.add(self._at)
 
     def add(self, instruction) -> None:
-        self.group.add(instruction)
+        self._draw.add(instruction)
 
-    def close(self) -> None:
-        self.group.add(PopMatrix())
+    def close(self, half: int) -> None:
+        """Draw what was added, within ``half`` px of (0, 0) every way, into the texture."""
+        self._half = half
+        fbo = self._fbo = Fbo(size=(2 * half, 2 * half), with_stencilbuffer=True)
+        with fbo:
+            Translate(half, half)
+        fbo.add(self._draw)
+        fbo.bind()
+        fbo.clear_buffer()
+        fbo.release()
+        fbo.draw()
+        self.group.add(Color(1, 1, 1, 1))
+        self._rect = Rectangle(texture=fbo.texture, pos=(-half, -half), size=(2 * half, 2 * half))
+        self.group.add(self._rect)
 
     def move(self, x: float, y: float) -> None:
         if (x, y) != self._where:
             self._where = (x, y)
-            self._at.xy = (x, y)
+            self._rect.pos = (round(x) - self._half, round(y) - self._half)
