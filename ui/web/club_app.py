@@ -1,0 +1,184 @@
+"""The club server as an ASGI application (Starlette's requests and responses), over the
+club's ledger (companion/club/ledger.py).
+
+Public, read-only (no token; cacheable: an ETag, and 304 for a matching If-None-Match):
+
+    GET  /tables                 every match: teams, score, where it stands, confirmed or not
+    GET  /league                 the league table per game of the confirmed results; the rest apart
+    GET  /matches/<match>        how far the club holds a match's journal (a tablet resumes from there)
+
+Writes, each signed by a registered tablet (headers X-Touchline-Tablet and
+X-Touchline-Signature: Ed25519 over the method, the path and the body's SHA-256) or with the
+organiser's token (Authorization: Bearer <token>):
+
+    POST /tablets                join: {join_token, name, public_key}; answers the tablet's id
+    POST /matches/<match>/events publish a batch of the journal's events (signed)
+    POST /matches/<match>/result the signed result (signed)
+    GET  /forks                  the refused forks (organiser)
+
+A body is at most ``MAX_BODY`` bytes (413). Anything refused is a 4xx with one line of JSON,
+{"error": "..."}; nothing answers with a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any, Awaitable, Callable
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from companion.club.ledger import Ledger, Refused, read_upload
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 4 * 1024 * 1024   # a batch of 1,000 events is about 1 MB; a match's creation about 20 kB
+JSON = "application/json"
+HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+           "Cross-Origin-Resource-Policy": "cross-origin"}
+
+
+def answer(status: int, value: Any, extra: dict[str, str] | None = None) -> Response:
+    body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return Response(body, status, {**HEADERS, "Cache-Control": "no-store", **(extra or {})}, JSON)
+
+
+def refusal(status: int, reason: str) -> Response:
+    return answer(status, {"error": " ".join(reason.split())})
+
+
+def cacheable(request: Request, value: Any) -> Response:
+    """The JSON with a strong ETag of its bytes; 304 when the client holds those bytes already."""
+    body = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    tag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {**HEADERS, "ETag": tag, "Cache-Control": "no-cache"}   # revalidated each time: live tables
+    sent = request.headers.get("if-none-match", "")
+    if tag in [t.strip() for t in sent.split(",")] or sent.strip() == "*":
+        return Response(b"", 304, headers)
+    return Response(body, 200, headers, JSON)
+
+
+async def read_body(request: Request) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise Refused(413, f"the body is larger than {MAX_BODY} bytes" if declared.isdigit()
+                      else "Content-Length is not a number")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(413, f"the body is larger than {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def parse_json(body: bytes) -> Any:
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise Refused(400, "the body is not JSON") from None
+
+
+class ClubApp:
+    """The routes over one ledger. Every store call runs in a worker thread: the event loop
+    keeps answering readers while a batch is checked."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.app = Starlette(routes=[
+            Route("/", self.index, methods=["GET"]),
+            Route("/tables", self.tables, methods=["GET"]),
+            Route("/league", self.league, methods=["GET"]),
+            Route("/forks", self.forks, methods=["GET"]),
+            Route("/tablets", self.register, methods=["POST"]),
+            Route("/matches/{match}", self.held, methods=["GET"]),
+            Route("/matches/{match}/events", self.publish, methods=["POST"]),
+            Route("/matches/{match}/result", self.result, methods=["POST"]),
+        ], exception_handlers={404: self._not_found, 405: self._not_allowed})
+
+    async def __call__(self, scope, receive, send) -> None:
+        await self.app(scope, receive, send)
+
+    async def _not_found(self, request: Request, exc: Exception) -> Response:
+        return refusal(404, "no such address on this club server")
+
+    async def _not_allowed(self, request: Request, exc: Exception) -> Response:
+        return refusal(405, f"{request.method} is not allowed here")
+
+    @staticmethod
+    async def _guarded(work: Callable[[], Awaitable[Response]]) -> Response:
+        try:
+            return await work()
+        except Refused as exc:
+            return refusal(exc.status, exc.reason)
+        except ClientDisconnect:
+            return refusal(400, "the request ended before its body")
+        except Exception:   # a fault of ours: logged with its traceback, answered in one line
+            log.exception("club server: a request failed")
+            return refusal(500, "the club server failed on this request; its log says why")
+
+    async def _run(self, fn, *args):
+        return await anyio.to_thread.run_sync(fn, *args)
+
+    async def index(self, request: Request) -> Response:
+        return answer(200, {"touchline": "club", "read": ["/tables", "/league", "/matches/<match>"]})
+
+    async def tables(self, request: Request) -> Response:
+        return await self._guarded(lambda: self._cached(request, self.ledger.tables, "tables"))
+
+    async def league(self, request: Request) -> Response:
+        return await self._guarded(lambda: self._cached(request, self.ledger.league, None))
+
+    async def _cached(self, request: Request, fn, key: str | None) -> Response:
+        value = await self._run(fn)
+        return cacheable(request, {key: value} if key else value)
+
+    async def held(self, request: Request) -> Response:
+        return await self._guarded(lambda: self._held(request))
+
+    async def _held(self, request: Request) -> Response:
+        return answer(200, await self._run(self.ledger.held, request.path_params["match"]))
+
+    async def forks(self, request: Request) -> Response:
+        async def work() -> Response:
+            auth = request.headers.get("authorization", "")
+            scheme, _, token = auth.partition(" ")
+            if scheme.lower() != "bearer" or not self.ledger.is_organiser(token.strip()):
+                raise Refused(401, "the organiser's token is needed (Authorization: Bearer <token>)")
+            return answer(200, {"forks": await self._run(self.ledger.forks)})
+        return await self._guarded(work)
+
+    async def register(self, request: Request) -> Response:
+        async def work() -> Response:
+            body = parse_json(await read_body(request))
+            tablet = await self._run(self.ledger.register, body)
+            return answer(200, {"tablet": tablet.id, "name": tablet.name})
+        return await self._guarded(work)
+
+    async def _signed(self, request: Request) -> tuple[Any, Any]:
+        body = await read_body(request)
+        tablet = await self._run(self.ledger.signed_by, request.headers.get("x-touchline-tablet", ""),
+                                 request.headers.get("x-touchline-signature", ""), request.method,
+                                 request.url.path, body)
+        value = parse_json(body)
+        if isinstance(value, dict) and value.get("match") != request.path_params["match"]:
+            raise Refused(400, "the body's match is not the one in the address")
+        return tablet, value
+
+    async def publish(self, request: Request) -> Response:
+        async def work() -> Response:
+            tablet, value = await self._signed(request)
+            upload = read_upload(value)
+            return answer(200, await self._run(self.ledger.publish, tablet, upload))
+        return await self._guarded(work)
+
+    async def result(self, request: Request) -> Response:
+        async def work() -> Response:
+            tablet, value = await self._signed(request)
+            return answer(200, await self._run(self.ledger.confirm, tablet, value))
+        return await self._guarded(work)

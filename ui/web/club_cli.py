@@ -1,0 +1,121 @@
+"""``touchline club``: the club server, and a tablet's side of it from the command line.
+
+    touchline club [--folder F] [--host H] [--port P]      serve the club (until Ctrl+C)
+    touchline club publish JOURNAL --server URL [--join TOKEN] [--confirm]
+
+Nothing of Kivy is imported (the server needs Starlette and uvicorn, the tablet's side only
+the standard library and ``cryptography``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from pathlib import Path
+
+from companion.errors import TouchlineError
+from companion.paths import user_data_dir
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.description = ("Serve a club: every table's match live, one league of the results both coaches confirmed. "
+                     "Tablets join with the join token it prints, and publish their matches' journals to it.")
+    p.add_argument("--folder", type=Path, default=None,
+                   help="the club's folder: its store (club.sqlite) and tokens (club.json); default: 'club' in "
+                        "Touchline's data folder")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1; give this machine's local-network address "
+                        "so the tablets can reach it)")
+    p.add_argument("--port", type=int, default=8790, help="the port (default 8790; 0 picks a free one)")
+    p.add_argument("--for", dest="duration", type=float, default=None, metavar="S", help=argparse.SUPPRESS)
+    p.set_defaults(run=run_server)
+    sub = p.add_subparsers(dest="club_command", metavar="ACTION")
+    pub = sub.add_parser("publish", help="send a match's journal to a club (joining it first with --join)",
+                         description="Send a journal's events the club does not hold yet; what cannot be sent now "
+                                     "waits in this computer's outbox and is tried again with backoff.")
+    pub.add_argument("journal", type=Path, metavar="JOURNAL")
+    pub.add_argument("--server", required=True, help="the club server's address, http://HOST:PORT")
+    pub.add_argument("--join", metavar="TOKEN", default="", help="the club's join token (the first time)")
+    pub.add_argument("--name", default="", help="this tablet's name in the club (with --join)")
+    pub.add_argument("--confirm", action="store_true",
+                     help="both coaches confirmed the final result: sign it and send it after the events")
+    pub.add_argument("--wait", type=float, default=60.0, metavar="S",
+                     help="keep trying this long when the club cannot be reached (default 60 s)")
+    pub.add_argument("--folder", dest="tablet_folder", type=Path, default=None, help=argparse.SUPPRESS)
+    pub.set_defaults(run=run_publish)
+
+
+def run_server(args: argparse.Namespace) -> int:
+    from companion.club.folder import open_club
+
+    from .club_server import ClubServer
+    from .cli import stop_on_signals
+
+    if not (0 <= args.port <= 65535):
+        raise TouchlineError(f"--port {args.port}: a port is 0..65535")
+    folder = args.folder or user_data_dir() / "club"
+    ledger = open_club(folder)
+    try:
+        server = ClubServer(ledger, args.host, args.port)
+    except TouchlineError:
+        ledger.store.close()
+        raise
+    restore = stop_on_signals()
+    try:
+        print(f"Club server: {server.url}", flush=True)
+        print(f"  join token: {ledger.join_token}   (tablets join with it; also in {folder / 'club.json'})",
+              flush=True)
+        print(f"  the tables: {server.url}/tables   the league: {server.url}/league", flush=True)
+        print(f"  store: {folder / 'club.sqlite'}; Ctrl+C stops the server.", flush=True)
+        threading.Event().wait(args.duration)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+        ledger.store.close()
+        restore()
+    print("Club server stopped.", flush=True)
+    return 0
+
+
+def run_publish(args: argparse.Namespace) -> int:
+    from companion.club.client import ClubError, Outbox
+    from companion.club.keys import TabletKey
+
+    folder = args.tablet_folder or user_data_dir() / "club-tablet"
+    key = TabletKey.load_or_create(folder / "tablet-key.pem")
+    outbox = Outbox(folder / "outbox.sqlite", key)
+    try:
+        server = args.server.rstrip("/")
+        if outbox.server != server:
+            if not args.join:
+                raise ClubError(f"this computer has not joined the club at {server}: add --join TOKEN (the token "
+                                f"'touchline club' printed)")
+            outbox.join(server, args.join, args.name or f"tablet {key.id[:6]}")
+            print(f"joined the club at {server} as tablet {key.id}", flush=True)
+        if not args.journal.exists():
+            raise ClubError(f"{args.journal}: no such file")
+        if args.confirm:
+            outbox.confirm(args.journal)
+        else:
+            outbox.add(args.journal)
+        deadline = time.monotonic() + max(0.0, args.wait)
+        while True:
+            left = [w for w in outbox.send_due() if str(args.journal.resolve()) == w.path]
+            if not left or time.monotonic() >= deadline:
+                break
+            time.sleep(max(0.05, min(deadline - time.monotonic(), min(w.next_try for w in left) - time.time())))
+        mine = next(w for w in outbox.waiting() if w.path == str(args.journal.resolve()))
+        if mine.refused:
+            raise ClubError(f"{args.journal}: {mine.refused}")
+        if not mine.done:
+            print(f"{args.journal}: the club could not be reached; {outbox.state_in_words()} (kept in "
+                  f"{outbox.path}, sent by the next publish)", flush=True)
+            return 1
+        what = "and its confirmed result " if mine.result else ""
+        print(f"{args.journal}: published {mine.sent} events {what}to {server}", flush=True)
+        return 0
+    finally:
+        outbox.close()
