@@ -1,0 +1,274 @@
+"""The club server end to end (issue 33): a real server on 127.0.0.1 port 0, tablets with
+their own Ed25519 keys, the journals of the shipped scripted matches."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.club.client import ClubClient, RefusedByClub
+from companion.club.keys import TabletKey, b64, result_message, statuses_text
+from companion.journal_chain import chain_hash
+from companion.report.history import read_entry
+from tests.club_kit import GAMES, Club, chunks, http, match_journal, wire_rows
+
+
+@pytest.fixture(scope="module")
+def journals(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("journals")
+    return {game: match_journal(folder, game) for game in GAMES}
+
+
+@pytest.fixture
+def club(tmp_path):
+    club = Club(tmp_path / "club")
+    yield club
+    club.stop()
+
+
+def without_times(tables: dict) -> list[dict]:
+    return [{k: v for k, v in t.items() if k != "updated"} for t in tables["tables"]]
+
+
+def result_of(tablet_key: TabletKey, journal, last_seq=None):
+    """A result as a tablet signs it once both coaches confirmed it."""
+    from companion.club.client import read_journal
+
+    read = read_journal(journal)
+    seq = read.last_seq if last_seq is None else last_seq
+    head = read.rows[seq - 1][7]
+    return {"match": read.match, "last_seq": seq, "head": head, "statuses": read.statuses,
+            "signature": b64(tablet_key.sign(result_message(read.match, seq, head, read.statuses)))}
+
+
+def test_every_game_is_published_checked_and_shown_as_the_league_reads_it(club, journals):
+    tablet = club.tablet()
+    for game, journal in journals.items():
+        match, rows = wire_rows(journal)
+        for part in chunks(rows, 400):
+            reply = tablet.upload(match, part)
+            assert reply.status == 200, reply.body
+        assert reply.json == {"match": match, "held": len(rows), "head": rows[-1]["hash"], "added": len(part),
+                              "waiting": 0}
+    tables = club.get("/tables").json["tables"]
+    assert len(tables) == 4
+    for game, journal in journals.items():
+        entry = read_entry(journal)   # what `touchline league` reads of the same journal
+        shown = next(t for t in tables if t["game"] == game)
+        assert shown["teams"] == {"home": entry.home, "away": entry.away}
+        assert shown["score"] == {"home": entry.home_goals, "away": entry.away_goals}
+        assert shown["status"] == "finished" and shown["winner"] == entry.winner
+        assert shown["confirmed"] is False and shown["tablet"] == "Table 1"
+
+
+def test_the_same_upload_again_reordered_or_resumed_changes_nothing(club, journals):
+    tablet = club.tablet()
+    match, rows = wire_rows(journals["futboard"])
+    parts = chunks(rows, 50)
+    for part in reversed(parts):          # the last batch first: it waits for the gap to fill
+        reply = tablet.upload(match, list(reversed(part)))
+        assert reply.status == 200, reply.body
+    assert reply.json["held"] == len(rows) and reply.json["waiting"] == 0
+    first = club.get("/tables")
+    for part in parts + [rows[:120], rows[100:]]:    # again, and resumed from the middle
+        again = tablet.upload(match, part)
+        assert again.status == 200 and again.json["added"] == 0 and again.json["held"] == len(rows)
+    second = club.get("/tables")
+    assert second.body == first.body and second.headers["etag"] == first.headers["etag"]
+    assert club.get("/tables", {"If-None-Match": first.headers["etag"]}).status == 304
+
+    other = Club(club.folder.parent / "in-order")    # the same journal sent in order: the same club
+    try:
+        in_order = other.tablet()
+        for part in parts:
+            assert in_order.upload(match, part).status == 200
+        assert without_times(other.get("/tables").json) == without_times(second.json)
+    finally:
+        other.stop()
+
+
+def test_a_fork_is_refused_recorded_for_the_organiser_and_changes_nothing(club, journals):
+    tablet = club.tablet()
+    match, rows = wire_rows(journals["futboard"])
+    assert tablet.upload(match, rows[:100]).status == 200
+    before = club.get("/tables").body
+    forked = [dict(r) for r in rows[:60]]
+    forked[49]["at"] = forked[49]["at"].replace("T19", "T20")          # event 50, recorded differently
+    for i in range(49, 60):                                            # a chain of its own: a real fork
+        r = forked[i]
+        r["hash"] = chain_hash(forked[i - 1]["hash"], r["seq"], r["batch"], r["at"], r["source"], r["type"], r["data"])
+    reply = tablet.upload(match, forked)
+    assert reply.status == 409 and "fork" in reply.json["error"] and "event 50" in reply.json["error"]
+    assert club.get("/tables").body == before
+    organiser = {"Authorization": f"Bearer {club.ledger.organiser_token}"}
+    forks = club.get("/forks", organiser).json["forks"]
+    assert [(f["match"], f["seq"], f["held_hash"], f["sent_hash"]) for f in forks] == [
+        (match, 50, rows[49]["hash"], forked[49]["hash"])]
+    assert club.get("/forks").status == 401
+    assert club.get("/forks", {"Authorization": "Bearer " + club.ledger.join_token}).status == 401
+
+
+def test_a_broken_chain_is_refused_with_its_reason_and_nothing_is_stored(club, journals):
+    tablet = club.tablet()
+    match, rows = wire_rows(journals["fublet"])
+    assert tablet.upload(match, rows[:100]).status == 200
+    edited = [dict(r) for r in rows[100:200]]
+    edited[30]["at"] = "2026-11-30T23:59:59.000000Z"                 # event 131 edited, its hash kept
+    reply = tablet.upload(match, edited)
+    assert reply.status == 422, reply.body
+    assert "event 131" in reply.json["error"] and "chain" in reply.json["error"]
+    assert club.get(f"/matches/{match}").json["held"] == 100
+    assert tablet.upload(match, rows[100:200]).json["held"] == 200    # the true events still go in
+
+    fresh = club.tablet("Table 2")
+    match2, rows2 = wire_rows(journals["futboard"])
+    reply = fresh.upload(match2, rows2[:5] + rows2[6:20])    # event 6 missing: the rest waits, unchecked
+    assert reply.status == 200 and reply.json["held"] == 5 and reply.json["waiting"] == 14
+    assert next(t for t in club.get("/tables").json["tables"] if t["match"] == match2)["events"] == 5
+
+
+def test_unknown_keys_and_bad_signatures_are_refused(club, journals):
+    match, rows = wire_rows(journals["futboard"])
+    stranger = club.tablet(join=False)
+    reply = stranger.upload(match, rows[:10])
+    assert reply.status == 403 and "not registered" in reply.json["error"]
+    member = club.tablet()
+    forged = member.post(f"/matches/{match}/events", {"match": match, "events": rows[:10]}, key=stranger.key)
+    assert forged.status == 403 and "signature does not verify" in forged.json["error"]
+    unsigned = http("POST", club.url + f"/matches/{match}/events", json.dumps({"match": match}).encode())
+    assert unsigned.status == 401
+    with pytest.raises(RefusedByClub, match="join token"):
+        ClubClient(club.url, TabletKey.generate()).join("not-the-token", "Table 9")
+    assert club.get("/tables").json == {"tables": []}
+
+
+def test_only_results_the_tablet_signed_count_in_the_league(club, journals):
+    tablet = club.tablet()
+    other = club.tablet("Table 2")
+    for game in ("fublet", "futboard"):
+        match, rows = wire_rows(journals[game])
+        tablet.upload_all(match, rows[:-1])
+    fublet_match, fublet_rows = wire_rows(journals["fublet"])
+    signed = result_of(tablet.key, journals["fublet"])
+    early = tablet.post(f"/matches/{fublet_match}/result", signed)
+    assert early.status == 409 and "publish the rest" in early.json["error"]
+    assert tablet.upload(fublet_match, fublet_rows[-1:]).status == 200
+
+    cut = result_of(tablet.key, journals["fublet"], last_seq=len(fublet_rows) - 1)
+    reply = tablet.post(f"/matches/{fublet_match}/result", cut)
+    assert reply.status == 422 and "cut short" in reply.json["error"]
+    by_other = tablet.post(f"/matches/{fublet_match}/result", result_of(other.key, journals["fublet"]))
+    assert by_other.status == 422 and "does not verify" in by_other.json["error"]
+    assert other.post(f"/matches/{fublet_match}/result", result_of(other.key, journals["fublet"])).status == 403
+    rewritten = dict(signed, head="0" * 64)
+    rewritten["signature"] = b64(tablet.key.sign(result_message(fublet_match, signed["last_seq"], "0" * 64,
+                                                                 signed["statuses"])))
+    assert tablet.post(f"/matches/{fublet_match}/result", rewritten).status == 422
+    assert club.get("/league").json["games"] == {}
+
+    assert tablet.post(f"/matches/{fublet_match}/result", signed).status == 200
+    league = club.get("/league").json
+    assert list(league["games"]) == ["fublet"]           # the futboard match is finished but unconfirmed
+    table = league["games"]["fublet"]["table"]
+    assert [(r["team"], r["points"]) for r in table] == [("Touchline Rovers", 3), ("Harbour Athletic", 0)]
+    assert [u["game"] for u in league["unconfirmed"]] == []   # futboard's last event is not held yet
+    futboard_match, futboard_rows = wire_rows(journals["futboard"])
+    assert tablet.upload(futboard_match, futboard_rows[-1:]).status == 200
+    league = club.get("/league").json
+    assert [u["game"] for u in league["unconfirmed"]] == ["futboard"]
+    tables = {t["game"]: t["confirmed"] for t in club.get("/tables").json["tables"]}
+    assert tables == {"fublet": True, "futboard": False}
+
+
+def test_a_result_is_confirmed_only_after_the_final_whistle(club, journals):
+    tablet = club.tablet()
+    match, rows = wire_rows(journals["futboard"])
+    assert tablet.upload(match, rows[:100]).status == 200
+    head = rows[99]["hash"]
+    statuses = statuses_text((), ())
+    body = {"match": match, "last_seq": 100, "head": head, "statuses": statuses,
+            "signature": b64(tablet.key.sign(result_message(match, 100, head, statuses)))}
+    reply = tablet.post(f"/matches/{match}/result", body)
+    assert reply.status == 422 and "not finished" in reply.json["error"]
+
+
+def test_etag_304_until_something_changes(club, journals):
+    tablet = club.tablet()
+    first = club.get("/tables")
+    assert first.status == 200 and first.headers["etag"]
+    assert club.get("/tables", {"If-None-Match": first.headers["etag"]}).status == 304
+    league = club.get("/league")
+    assert club.get("/league", {"If-None-Match": league.headers["etag"]}).status == 304
+    match, rows = wire_rows(journals["futboard"])
+    assert tablet.upload(match, rows[:30]).status == 200
+    changed = club.get("/tables", {"If-None-Match": first.headers["etag"]})
+    assert changed.status == 200 and changed.headers["etag"] != first.headers["etag"]
+
+
+def test_a_restarted_server_keeps_everything(club, journals):
+    tablet = club.tablet()
+    match, rows = wire_rows(journals["fublet"])
+    tablet.upload_all(match, rows)
+    assert tablet.post(f"/matches/{match}/result", result_of(tablet.key, journals["fublet"])).status == 200
+    other, other_rows = wire_rows(journals["futboard"])
+    assert tablet.upload(other, other_rows[:100]).status == 200
+    assert tablet.upload(other, other_rows[150:200]).json["waiting"] == 50   # waiting beyond a gap
+    tables, league = club.get("/tables"), club.get("/league")
+    club.restart()
+    assert club.get("/tables").body == tables.body and club.get("/league").body == league.body
+    again = tablet.upload(match, rows[-10:])                      # the same tablet, known still
+    assert again.status == 200 and again.json["added"] == 0
+    filled = tablet.upload(other, other_rows[100:150])           # the gap filled after the restart
+    assert filled.json == {"match": other, "held": 200, "head": other_rows[199]["hash"], "added": 50, "waiting": 0}
+    assert club.ledger.store.version() == 1
+
+
+@pytest.mark.parametrize("method, path, body, headers, status, words", [
+    ("POST", "/tablets", b"{not json", {}, 400, "not JSON"),
+    ("POST", "/tablets", b"[]", {}, 400, "JSON object"),
+    ("GET", "/nowhere", None, {}, 404, "no such address"),
+    ("GET", "/tablets", None, {}, 405, "not allowed"),
+    ("GET", "/matches/abc", None, {}, 404, "no such match"),
+    ("POST", "/matches/" + "a" * 64 + "/events", b"{}", {"X-Touchline-Tablet": "zz",
+                                                          "X-Touchline-Signature": "!!"}, 403, "not registered"),
+])
+def test_bad_requests_get_a_one_line_reason(club, method, path, body, headers, status, words):
+    reply = http(method, club.url + path, body, headers)
+    assert reply.status == status, reply.body
+    error = reply.json["error"]
+    assert words in error and "\n" not in error and "Traceback" not in error
+
+
+def test_bad_uploads_from_a_member_get_a_one_line_reason(club, journals):
+    tablet = club.tablet()
+    match, rows = wire_rows(journals["futboard"])
+    cases = [
+        ({"match": match, "events": "x"}, 400, "events must be a list"),
+        ({"match": match, "events": [{"seq": 0}]}, 400, "seq must be"),
+        ({"match": match, "events": [dict(rows[0], hash="xyz")]}, 400, "hash must be"),
+        ({"match": match, "events": [dict(rows[0], data=7)]}, 400, "data must be text"),
+        ({"match": match, "events": [rows[0], dict(rows[0], at="2020")]}, 409, "two different events"),
+        ({"match": match, "events": rows[:3], "statuses": {"rev": -1}}, 400, "rev"),
+        ({"match": "b" * 64, "events": rows[:3]}, 400, "not the one in the address"),
+    ]
+    for value, status, words in cases:
+        reply = tablet.post(f"/matches/{match}/events", value)
+        assert reply.status == status and words in reply.json["error"], (value, reply.body)
+    wrong_match = tablet.upload("c" * 64, rows[:3])
+    assert wrong_match.status == 422 and "event 1's hash" in wrong_match.json["error"]
+    assert club.get("/tables").json == {"tables": []}
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(club):
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", club.server.port, timeout=60)
+    try:
+        conn.putrequest("POST", "/tablets")
+        conn.putheader("Content-Length", str(4 * 1024 * 1024 + 1))
+        conn.endheaders()
+        resp = conn.getresponse()
+        assert resp.status == 413 and "larger than" in json.loads(resp.read())["error"]
+    finally:
+        conn.close()
