@@ -161,7 +161,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS config (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS journals (
     path TEXT PRIMARY KEY, match TEXT NOT NULL DEFAULT '', sent INTEGER NOT NULL DEFAULT 0,
-    rev INTEGER NOT NULL DEFAULT 0, statuses TEXT NOT NULL DEFAULT '', acked_rev INTEGER NOT NULL DEFAULT 0,
+    rev INTEGER NOT NULL DEFAULT 0, statuses TEXT NOT NULL DEFAULT 'u:;d:', acked_rev INTEGER NOT NULL DEFAULT 0,
     failures INTEGER NOT NULL DEFAULT 0, next_try REAL NOT NULL DEFAULT 0, refused TEXT NOT NULL DEFAULT '',
     result TEXT NOT NULL DEFAULT '', result_sent INTEGER NOT NULL DEFAULT 0, last_seq INTEGER NOT NULL DEFAULT 0);
 """
@@ -291,7 +291,8 @@ class Outbox:
                            (read.match, read.last_seq, rev, read.statuses, key))
         client = self.client()
         if sent == 0:   # resume from what the club holds (a reinstalled outbox, a club restored)
-            sent = client.held(read.match)
+            sent = min(client.held(read.match), read.last_seq)
+            self._conn.execute("UPDATE journals SET sent = ? WHERE path = ?", (sent, key))
         status_body = {"rev": rev, "undone": list(read.undone), "discarded": list(read.discarded)}
         while sent < read.last_seq or acked_rev < rev:
             chunk = [dict(zip(("seq", "batch", "at", "source", "type", "data"), r[:6]), hash=r[7])
