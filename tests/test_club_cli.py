@@ -1,0 +1,106 @@
+"""``touchline club``: the real command in its own process serves the club (and imports nothing
+of Kivy, OpenCV, numpy or matplotlib); ``touchline club publish`` joins it and sends a journal
+with its confirmed result; the store's schema is versioned."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.club.store import LATEST, SqliteStore, StoreError
+from tests.club_kit import match_journal
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAVY = ("kivy", "cv2", "numpy", "matplotlib")
+RECORD = """
+import atexit, json, sys
+out, sys.argv = sys.argv[1], ["touchline"] + sys.argv[2:]
+atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
+from companion.cli import main
+sys.exit(main())
+"""
+
+
+def test_touchline_club_serves_a_club_and_a_journal_is_published_to_it(tmp_path, capsys):
+    record = tmp_path / "modules.json"
+    folder = tmp_path / "club"
+    proc = subprocess.Popen([sys.executable, "-c", RECORD, str(record), "club", "--folder", str(folder),
+                             "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        first = proc.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+", first)
+        assert url and first.startswith("Club server: "), first
+        token_line = proc.stdout.readline()
+        token = json.loads((folder / "club.json").read_text())["join_token"]
+        assert f"join token: {token}" in token_line
+        assert oct((folder / "club.json").stat().st_mode & 0o777) == "0o600"
+
+        journal = match_journal(tmp_path, "fublet")
+        tablet = tmp_path / "tablet"
+        status = main(["club", "publish", str(journal), "--server", url.group(0), "--folder", str(tablet)])
+        err = capsys.readouterr().err
+        assert status == 2 and "--join TOKEN" in err and "Traceback" not in err
+        status = main(["club", "publish", str(journal), "--server", url.group(0), "--folder", str(tablet),
+                       "--join", token, "--name", "Table 1", "--confirm"])
+        out = capsys.readouterr().out
+        assert status == 0, capsys.readouterr().err
+        assert "joined the club" in out and "published 1309 events and its confirmed result" in out
+        with urllib.request.urlopen(url.group(0) + "/league", timeout=60) as resp:
+            league = json.loads(resp.read())
+        assert [r["team"] for r in league["games"]["fublet"]["table"]] == ["Touchline Rovers", "Harbour Athletic"]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0 and err == "" and out.strip().endswith("Club server stopped.")
+    imported = set(json.loads(record.read_text()))
+    assert "uvicorn" in imported and "companion.club.ledger" in imported
+    assert [m for m in imported if m.split(".")[0] in HEAVY] == []
+    assert not any(m.startswith(("ui.games", "ui.widgets", "ui.screens")) for m in imported)
+
+
+def test_a_taken_port_is_one_line(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        status = main(["club", "--folder", str(tmp_path / "club"), "--port", str(port), "--for", "0"])
+    err = capsys.readouterr().err
+    assert status == 2 and "cannot serve the club on 127.0.0.1" in err and len(err.strip().splitlines()) == 1
+
+
+def test_publish_of_a_missing_file_is_one_line(tmp_path, capsys):
+    status = main(["club", "publish", str(tmp_path / "none.sqlite"), "--server", "http://127.0.0.1:9",
+                   "--folder", str(tmp_path / "t"), "--join", "x", "--wait", "0"])
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_store_is_built_by_versioned_migrations_and_a_newer_one_is_refused(tmp_path):
+    store = SqliteStore(tmp_path / "club.sqlite")
+    assert store.version() == LATEST == 1
+    store.close()
+    again = SqliteStore(tmp_path / "club.sqlite")      # opening again applies nothing twice
+    assert again.version() == 1
+    again.close()
+    with sqlite3.connect(tmp_path / "club.sqlite") as conn:
+        conn.execute("INSERT INTO schema_version (version) VALUES (99)")
+    conn.close()
+    with pytest.raises(StoreError, match="schema version 99, written by a newer Touchline"):
+        SqliteStore(tmp_path / "club.sqlite")
+    with sqlite3.connect(tmp_path / "club.sqlite") as conn:
+        assert conn.execute("SELECT count(*) FROM schema_version").fetchone()[0] == 2   # left untouched
+    conn.close()
+    (tmp_path / "junk.sqlite").write_bytes(b"not a database at all, " * 100)
+    with pytest.raises(StoreError, match="cannot be used as the club's store"):
+        SqliteStore(tmp_path / "junk.sqlite")
