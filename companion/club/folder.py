@@ -39,8 +39,20 @@ def tokens_of(folder: Path) -> Tokens:
                          f"to make new tokens") from None
 
 
-def open_club(folder: Path) -> Ledger:
-    """The club kept in ``folder``: its ledger over its SQLite store."""
+def open_club(folder: Path, database: str = "") -> Ledger:
+    """The club kept in ``folder``: its ledger over its SQLite store there, or over the
+    PostgreSQL database ``database`` names (a postgresql:// address) when given (its tokens
+    then are the database's: the first server's folder's)."""
     folder = Path(folder)
     tokens = tokens_of(folder)
-    return Ledger(SqliteStore(folder / STORE_FILE), tokens.join, tokens.organiser)
+    if database:
+        try:
+            from .postgres import PostgresStore
+        except ImportError:
+            raise StoreError("a PostgreSQL store needs psycopg: pip install 'touchline[postgres]'") from None
+        store = PostgresStore(database)
+        # Every server of the club reads the same tokens: the database's, set by the first.
+        tokens = Tokens(store.setting("join_token", tokens.join), store.setting("organiser_token", tokens.organiser))
+    else:
+        store = SqliteStore(folder / STORE_FILE)
+    return Ledger(store, tokens.join, tokens.organiser)

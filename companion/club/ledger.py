@@ -206,6 +206,7 @@ class Ledger:
                                f"organiser") from None
 
     def _publish(self, tablet: Tablet, upload: Upload) -> dict[str, Any]:
+        self.store.lock_match(upload.match)
         stored = self.store.match(upload.match)
         if stored is not None and stored.owner != tablet.id:
             raise Refused(403, "this match is published by another tablet; only that tablet adds to it")
@@ -269,6 +270,7 @@ class Ledger:
         except keys.KeyProblem as exc:
             raise Refused(400, str(exc)) from None
         with self._lock, self.store.transaction():
+            self.store.lock_match(match_id)
             match = self.store.match(match_id)
             if match is None:
                 raise Refused(404, "the club holds no such match; publish its journal first")

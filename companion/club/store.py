@@ -83,6 +83,7 @@ class Store(Protocol):
     """What the club needs of a database. Writes happen inside ``transaction()``."""
 
     def transaction(self): ...
+    def lock_match(self, match_id: str) -> None: ...
     def tablet(self, tablet_id: str) -> Tablet | None: ...
     def add_tablet(self, tablet: Tablet) -> None: ...
     def match(self, match_id: str) -> MatchRow | None: ...
@@ -115,6 +116,11 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         "at TEXT NOT NULL)",
         "CREATE TABLE forks (match TEXT NOT NULL, seq BIGINT NOT NULL, tablet TEXT NOT NULL, "
         "held_hash TEXT NOT NULL, sent_hash TEXT NOT NULL, at TEXT NOT NULL)",
+    )),
+    # The club's own settings in its database: the tokens, where several servers share one
+    # database (a PostgreSQL store) and no folder.
+    (2, (
+        "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     )),
 )
 LATEST = MIGRATIONS[-1][0]
@@ -174,6 +180,10 @@ class SqlStore:
             self._depth = 0
             self._commit()
 
+    def lock_match(self, match_id: str) -> None:
+        """Inside a transaction: hold off other processes writing this match until it ends.
+        SQLite's write transaction already excludes every other writer."""
+
     # --- migrations ----------------------------------------------------------------------------
     def migrate(self) -> int:
         """Apply the migrations this store lacks; returns its version."""
@@ -194,6 +204,13 @@ class SqlStore:
 
     def version(self) -> int:
         return self._rows("SELECT max(version) FROM schema_version")[0][0] or 0
+
+    # --- settings ------------------------------------------------------------------------------
+    def setting(self, key: str, default: str) -> str:
+        """The setting ``key``; the first to ask sets it to ``default`` (once, whoever asks first)."""
+        with self.transaction():
+            self._rows("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", (key, default))
+            return self._rows("SELECT value FROM settings WHERE key = ?", (key,))[0][0]
 
     # --- tablets -------------------------------------------------------------------------------
     def tablet(self, tablet_id: str) -> Tablet | None:

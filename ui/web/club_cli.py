@@ -25,6 +25,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--folder", type=Path, default=None,
                    help="the club's folder: its store (club.sqlite) and tokens (club.json); default: 'club' in "
                         "Touchline's data folder")
+    p.add_argument("--database", default="", metavar="URL",
+                   help="keep the club in this PostgreSQL database (postgresql://...) instead of the folder's "
+                        "SQLite file; several servers given the same database and tokens share the work")
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1; give this machine's local-network address "
                         "so the tablets can reach it)")
@@ -56,7 +59,7 @@ def run_server(args: argparse.Namespace) -> int:
     if not (0 <= args.port <= 65535):
         raise TouchlineError(f"--port {args.port}: a port is 0..65535")
     folder = args.folder or user_data_dir() / "club"
-    ledger = open_club(folder)
+    ledger = open_club(folder, args.database)
     try:
         server = ClubServer(ledger, args.host, args.port)
     except TouchlineError:
@@ -68,7 +71,8 @@ def run_server(args: argparse.Namespace) -> int:
         print(f"  join token: {ledger.join_token}   (tablets join with it; also in {folder / 'club.json'})",
               flush=True)
         print(f"  the tables: {server.url}/tables   the league: {server.url}/league", flush=True)
-        print(f"  store: {folder / 'club.sqlite'}; Ctrl+C stops the server.", flush=True)
+        store = "a PostgreSQL database" if args.database else folder / "club.sqlite"
+        print(f"  store: {store}; Ctrl+C stops the server.", flush=True)
         threading.Event().wait(args.duration)
     except KeyboardInterrupt:
         pass

@@ -1,0 +1,61 @@
+"""The club's store on PostgreSQL (psycopg 3), for when one laptop is outgrown: several club
+server processes, behind any load balancer, share one database and nothing else.
+
+The same queries and migrations as SQLite's (store.py), with psycopg's ``%s`` placeholders.
+What SQLite's single writer gave for free is asked for here: a publish or a confirmation
+takes a transaction-scoped advisory lock on its match (``lock_match``), so two processes
+given uploads of one match at once take them one after the other, each seeing what the other
+committed.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import psycopg
+
+from .store import SqlStore, StoreError
+
+
+class PostgresStore(SqlStore):
+    placeholder = "%s"
+
+    def __init__(self, dsn: str) -> None:
+        super().__init__()
+        self.dsn = dsn
+        try:
+            self._conn = psycopg.connect(dsn, autocommit=True)
+            self.migrate()
+        except psycopg.Error as exc:
+            raise StoreError(f"the club's PostgreSQL store cannot be used ({_one_line(exc)})") from None
+
+    def _execute(self, sql: str, params: Sequence = ()) -> list[tuple]:
+        with self._conn.cursor() as cur:
+            cur.execute(sql, params)
+            return cur.fetchall() if cur.description is not None else []
+
+    def _begin(self) -> None:
+        self._conn.execute("BEGIN")
+
+    def _commit(self) -> None:
+        self._conn.execute("COMMIT")
+
+    def _rollback(self) -> None:
+        self._conn.execute("ROLLBACK")
+
+    def migrate(self) -> int:
+        # Two processes starting at once must not both build the schema: a lock for the migration.
+        with self.transaction():
+            self._execute("SELECT pg_advisory_xact_lock(7033)")   # any constant of ours
+            return super().migrate()
+
+    def lock_match(self, match_id: str) -> None:
+        self._execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (match_id,))
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:300]

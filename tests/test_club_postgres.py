@@ -1,0 +1,134 @@
+"""The club's PostgreSQL store (companion/club/postgres.py) on a real, throwaway PostgreSQL
+cluster the test starts itself (initdb and pg_ctl, as an unprivileged user, in a temporary
+folder, on a free loopback port): the same checks as on SQLite, and two club servers sharing
+one database."""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from companion.club.folder import open_club
+from tests.club_kit import GAMES, Club, chunks, match_journal, wire_rows
+from ui.web.club_server import ClubServer
+
+psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[test]')")
+BINARIES = ("initdb", "pg_ctl", "postgres")
+MISSING = [b for b in BINARIES if shutil.which(b) is None]
+pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"PostgreSQL's {', '.join(MISSING)} not found on PATH "
+                                                      f"(apt-get install postgresql)")
+
+
+def _as_user() -> list[str]:
+    """initdb and postgres refuse to run as root: as root, run them as 'postgres' (or 'nobody')."""
+    if os.geteuid() != 0:
+        return []
+    for name in ("postgres", "nobody"):
+        try:
+            pwd.getpwnam(name)
+            return ["runuser", "-u", name, "--"]
+        except KeyError:
+            continue
+    pytest.skip("running as root with no unprivileged user to run PostgreSQL as")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    runner = _as_user()
+    base = Path(tempfile.mkdtemp(prefix="touchline-pg-"))
+    if runner:
+        shutil.chown(base, user=runner[2])
+    data, port = base / "data", _free_port()
+    run = lambda *args: subprocess.run(runner + list(args), check=True, capture_output=True, text=True, timeout=120)
+    run("initdb", "-D", str(data), "-U", "club", "-A", "trust", "--no-sync", "-E", "UTF8")
+    run("pg_ctl", "-D", str(data), "-l", str(base / "log"), "-w", "-t", "60", "start", "-o",
+        f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off")
+    try:
+        yield f"postgresql://club@127.0.0.1:{port}/postgres"
+    finally:
+        run("pg_ctl", "-D", str(data), "-w", "-t", "60", "-m", "fast", "stop")
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def database(cluster):
+    """A fresh database of its own for each test."""
+    name = f"club_{os.urandom(4).hex()}"
+    with psycopg.connect(cluster, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    return cluster.rsplit("/", 1)[0] + "/" + name
+
+
+class PgClub(Club):
+    def __init__(self, folder: Path, database: str) -> None:
+        self.folder, self.database = folder, database
+        self.ledger = open_club(folder, database)
+        self.server = ClubServer(self.ledger, "127.0.0.1", 0)
+
+    def restart(self) -> None:
+        self.stop()
+        self.ledger = open_club(self.folder, self.database)
+        self.server = ClubServer(self.ledger, "127.0.0.1", 0)
+
+
+def test_the_postgres_store_checks_publishes_confirms_and_keeps_everything(tmp_path, database):
+    from tests.test_club_server import result_of
+
+    club = PgClub(tmp_path / "club", database)
+    try:
+        assert club.ledger.store.version() == 2
+        journals = {game: match_journal(tmp_path, game) for game in GAMES}
+        tablet = club.tablet()
+        for game, journal in journals.items():
+            match, rows = wire_rows(journal)
+            for part in reversed(chunks(rows, 400)):          # out of order: waits, then fills
+                assert tablet.upload(match, part).status == 200
+            assert club.get(f"/matches/{match}").json["held"] == len(rows)
+            again = tablet.upload(match, rows[:300])
+            assert again.status == 200 and again.json["added"] == 0
+        match, rows = wire_rows(journals["futboard"])
+        forked = dict(rows[9], at="2000-01-01T00:00:00.000000Z")
+        assert tablet.upload(match, [forked]).status == 409
+        assert [f["seq"] for f in club.ledger.forks()] == [10]
+        fublet, _ = wire_rows(journals["fublet"])
+        assert tablet.post(f"/matches/{fublet}/result", result_of(tablet.key, journals["fublet"])).status == 200
+        tables, league = club.get("/tables"), club.get("/league")
+        assert list(league.json["games"]) == ["fublet"] and len(league.json["unconfirmed"]) == 3
+        assert club.get("/tables", {"If-None-Match": tables.headers["etag"]}).status == 304
+        club.restart()
+        assert club.get("/tables").body == tables.body and club.get("/league").body == league.body
+    finally:
+        club.stop()
+
+
+def test_two_servers_share_one_database(tmp_path, database):
+    first = PgClub(tmp_path / "a", database)
+    second = PgClub(tmp_path / "b", database)     # another folder: the database's tokens all the same
+    try:
+        assert second.ledger.join_token == first.ledger.join_token
+        tablet = first.tablet()
+        match, rows = wire_rows(match_journal(tmp_path, "fussball_liga"))
+        on_second = type(tablet)(second, tablet.key)   # the same tablet, reaching the other server
+        for i, part in enumerate(chunks(rows, 100)):
+            reply = (tablet if i % 2 else on_second).upload(match, part)
+            assert reply.status == 200, reply.body
+        assert reply.json["held"] == len(rows)
+        assert first.get("/tables").body == second.get("/tables").body
+        assert json.loads(first.get("/tables").body)["tables"][0]["status"] == "finished"
+    finally:
+        first.stop()
+        second.stop()
