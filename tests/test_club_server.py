@@ -272,3 +272,35 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(club):
         assert resp.status == 413 and "larger than" in json.loads(resp.read())["error"]
     finally:
         conn.close()
+
+
+def test_writes_beyond_the_rate_limit_get_429_and_the_outbox_tries_again_later(tmp_path, journals):
+    from companion.club.client import Outbox
+    from ui.web.club_app import Limiter
+    from ui.web.club_server import ClubServer
+
+    now, tablet_clock = [0.0], [5_000.0]
+    club = Club(tmp_path / "limited")
+    club.server.stop()
+    club.server = ClubServer(club.ledger, "127.0.0.1", 0, limiter=Limiter(rate=1.0, burst=4, clock=lambda: now[0]))
+    try:
+        tablet = club.tablet()                                          # write 1 of 4
+        outbox = Outbox(tmp_path / "outbox.sqlite", tablet.key, clock=lambda: tablet_clock[0])
+        outbox.join(club.url, club.ledger.join_token, "Table 1")        # 2 (the same key: the same tablet)
+        match, rows = wire_rows(journals["futboard"])
+        assert tablet.upload(match, rows[:10]).status == 200            # 3
+        assert tablet.upload(match, rows[10:20]).status == 200          # 4
+        limited = tablet.upload(match, rows[20:30])
+        assert limited.status == 429 and limited.headers["retry-after"] == "1"
+        assert "too many writes" in limited.json["error"]
+        assert club.get("/tables").status == 200                        # reading is never limited
+        outbox.add(journals["futboard"])
+        left = outbox.send_due()
+        assert len(left) == 1 and left[0].failures == 1 and not left[0].refused   # later, not refused
+        now[0] += 10.0                                                  # the bucket refills (the test's clock)
+        tablet_clock[0] = left[0].next_try
+        assert outbox.send_due() == []
+        assert club.get(f"/matches/{match}").json["held"] == len(rows)
+        outbox.close()
+    finally:
+        club.stop()

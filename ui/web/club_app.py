@@ -16,7 +16,9 @@ organiser's token (Authorization: Bearer <token>):
     POST /matches/<match>/result the signed result (signed)
     GET  /forks                  the refused forks (organiser)
 
-A body is at most ``MAX_BODY`` bytes (413). Anything refused is a 4xx with one line of JSON,
+A body is at most ``MAX_BODY`` bytes (413). Writes are rate-limited per client address (a
+token bucket: ``WRITE_BURST`` at once, ``WRITE_RATE`` a second after that; 429 with
+Retry-After beyond it, which a tablet's outbox takes as "try again later"). Anything refused is a 4xx with one line of JSON,
 {"error": "..."}; nothing answers with a traceback.
 """
 
@@ -25,6 +27,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
+import time
 from typing import Any, Awaitable, Callable
 
 import anyio
@@ -39,6 +43,9 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 4 * 1024 * 1024   # a batch of 1,000 events is about 1 MB; a match's creation about 20 kB
 JSON = "application/json"
+WRITE_RATE = 20.0        # writes a second per client address, sustained (a tablet sends one a command at most)
+WRITE_BURST = 200        # and this many at once (a tablet catching up after being offline)
+MAX_CLIENTS = 10_000     # addresses remembered; beyond, the oldest are forgotten
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "Cross-Origin-Resource-Policy": "cross-origin"}
 
@@ -84,12 +91,35 @@ def parse_json(body: bytes) -> Any:
         raise Refused(400, "the body is not JSON") from None
 
 
+class Limiter:
+    """A token bucket per client address, on the clock given (tests pass their own)."""
+
+    def __init__(self, rate: float = WRITE_RATE, burst: int = WRITE_BURST,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def take(self, client: str) -> float:
+        """0 when the client may go on; else the seconds until it may."""
+        now = self.clock()
+        tokens, then = self._buckets.pop(client, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+        if len(self._buckets) >= MAX_CLIENTS:
+            self._buckets.pop(next(iter(self._buckets)))
+        if tokens >= 1:
+            self._buckets[client] = (tokens - 1, now)
+            return 0.0
+        self._buckets[client] = (tokens, now)
+        return (1 - tokens) / self.rate
+
+
 class ClubApp:
     """The routes over one ledger. Every store call runs in a worker thread: the event loop
     keeps answering readers while a batch is checked."""
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, limiter: Limiter | None = None) -> None:
         self.ledger = ledger
+        self.limiter = limiter or Limiter()
         self.app = Starlette(routes=[
             Route("/", self.index, methods=["GET"]),
             Route("/tables", self.tables, methods=["GET"]),
@@ -109,6 +139,13 @@ class ClubApp:
 
     async def _not_allowed(self, request: Request, exc: Exception) -> Response:
         return refusal(405, f"{request.method} is not allowed here")
+
+    async def _write(self, request: Request, work: Callable[[], Awaitable[Response]]) -> Response:
+        wait = self.limiter.take(request.client.host if request.client else "")
+        if wait:
+            return answer(429, {"error": "too many writes from this address; try again shortly"},
+                          {"Retry-After": str(max(1, math.ceil(wait)))})
+        return await self._guarded(work)
 
     @staticmethod
     async def _guarded(work: Callable[[], Awaitable[Response]]) -> Response:
@@ -158,7 +195,7 @@ class ClubApp:
             body = parse_json(await read_body(request))
             tablet = await self._run(self.ledger.register, body)
             return answer(200, {"tablet": tablet.id, "name": tablet.name})
-        return await self._guarded(work)
+        return await self._write(request, work)
 
     async def _signed(self, request: Request) -> tuple[Any, Any]:
         body = await read_body(request)
@@ -175,10 +212,10 @@ class ClubApp:
             tablet, value = await self._signed(request)
             upload = read_upload(value)
             return answer(200, await self._run(self.ledger.publish, tablet, upload))
-        return await self._guarded(work)
+        return await self._write(request, work)
 
     async def result(self, request: Request) -> Response:
         async def work() -> Response:
             tablet, value = await self._signed(request)
             return answer(200, await self._run(self.ledger.confirm, tablet, value))
-        return await self._guarded(work)
+        return await self._write(request, work)

@@ -14,7 +14,7 @@ from companion.club.ledger import Ledger
 from companion.errors import TouchlineError
 
 from .app import MAX_HEAD_BYTES
-from .club_app import ClubApp
+from .club_app import ClubApp, Limiter
 from .connection import IDLE_S, connection_class
 from .server import BACKLOG, START_S, STOP_S, listen
 
@@ -34,7 +34,8 @@ class _Server(uvicorn.Server):
 class ClubServer:
     """The club's ledger served on one address, until ``stop``."""
 
-    def __init__(self, ledger: Ledger, host: str = "127.0.0.1", port: int = 0, parser: str = "auto") -> None:
+    def __init__(self, ledger: Ledger, host: str = "127.0.0.1", port: int = 0, parser: str = "auto",
+                 limiter: Limiter | None = None) -> None:
         self.ledger = ledger
         try:
             protocol = connection_class(parser)
@@ -43,7 +44,7 @@ class ClubServer:
         self._sock = listen(host, port, "the club")
         self.host = host
         self.port = self._sock.getsockname()[1]
-        self.app = ClubApp(ledger)
+        self.app = ClubApp(ledger, limiter)
         config = uvicorn.Config(
             self.app, http=protocol, ws="none", lifespan="off", interface="asgi3",
             log_config=None, log_level=logging.ERROR, access_log=False,
