@@ -116,3 +116,31 @@ def wire_rows(journal: Path) -> tuple[str, list[dict[str, Any]]]:
 
 def chunks(rows: list, size: int) -> list[list]:
     return [rows[i:i + size] for i in range(0, len(rows), size)]
+
+
+class Stream:
+    """A spectator on the club's event stream (/events): each ``next()`` is the tables sent next.
+    The socket's timeout only bounds a hang; nothing is timed."""
+
+    def __init__(self, club_or_url) -> None:
+        import http.client
+        from urllib.parse import urlsplit
+
+        url = urlsplit(club_or_url if isinstance(club_or_url, str) else club_or_url.url)
+        self.conn = http.client.HTTPConnection(url.hostname, url.port, timeout=60)
+        self.conn.request("GET", "/events")
+        self.resp = self.conn.getresponse()
+        assert self.resp.status == 200 and self.resp.getheader("Content-Type").startswith("text/event-stream")
+
+    def next(self) -> dict[str, Any]:
+        kind = None
+        while True:
+            line = self.resp.readline().decode("utf-8")
+            assert line, "the stream ended"
+            if line.startswith("event: "):
+                kind = line[7:].strip()
+            elif line.startswith("data: ") and kind == "tables":
+                return json.loads(line[6:])
+
+    def close(self) -> None:
+        self.conn.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.club.folder import open_club
-from tests.club_kit import GAMES, Club, chunks, match_journal, wire_rows
+from tests.club_kit import GAMES, Club, Stream, chunks, match_journal, wire_rows
 from ui.web.club_server import ClubServer
 
 psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[test]')")
@@ -129,6 +129,16 @@ def test_two_servers_share_one_database(tmp_path, database):
         assert reply.json["held"] == len(rows)
         assert first.get("/tables").body == second.get("/tables").body
         assert json.loads(first.get("/tables").body)["tables"][0]["status"] == "finished"
+
+        spectator = Stream(second)                 # watching the second server...
+        try:
+            assert spectator.next()["tables"][0]["events"] == len(rows)
+            other, other_rows = wire_rows(match_journal(tmp_path, "futboard"))
+            assert tablet.upload(other, other_rows[:25]).status == 200   # ...a table changes on the first
+            seen = spectator.next()["tables"]
+            assert {t["match"]: t["events"] for t in seen} == {match: len(rows), other: 25}
+        finally:
+            spectator.close()
     finally:
         first.stop()
         second.stop()

@@ -304,3 +304,25 @@ def test_writes_beyond_the_rate_limit_get_429_and_the_outbox_tries_again_later(t
         outbox.close()
     finally:
         club.stop()
+
+
+def test_spectators_get_the_tables_at_once_then_each_change_on_one_stream(club, journals):
+    from tests.club_kit import Stream
+
+    first, second = Stream(club), Stream(club)
+    try:
+        assert first.next() == second.next() == {"tables": []}
+        tablet = club.tablet()
+        match, rows = wire_rows(journals["futboard"])
+        assert tablet.upload(match, rows[:40]).status == 200
+        seen = first.next()["tables"]
+        assert [(t["match"], t["events"]) for t in seen] == [(match, 40)]
+        assert second.next()["tables"] == seen          # the same bytes for every viewer
+        version = club.server.app.hub.current()[0]
+        assert tablet.upload(match, rows[:40]).status == 200   # nothing new: no new event
+        assert club.server.app.hub.current()[0] == version
+        tablet.upload_all(match, rows)
+        assert first.next()["tables"][0]["status"] == "finished"
+    finally:
+        first.close()
+        second.close()

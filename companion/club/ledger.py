@@ -146,6 +146,15 @@ class Ledger:
         self.organiser_token = organiser_token
         self.clock = clock
         self._lock = threading.Lock()
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` after each write that changed what the tables show."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
 
     # --- who may write ------------------------------------------------------------------------------
     def is_organiser(self, token: str) -> bool:
@@ -196,7 +205,7 @@ class Ledger:
         own: the upload's is rolled back) and refused with 409."""
         try:
             with self._lock, self.store.transaction():
-                return self._publish(tablet, upload)
+                answer = self._publish(tablet, upload)
         except _ForkFound as found:
             f = found.fork
             with self._lock, self.store.transaction():
@@ -204,6 +213,9 @@ class Ledger:
             raise Refused(409, f"event {f.seq}: the club holds a different event for this seq (a fork: held "
                                f"{f.held_hash[:12]}, sent {f.sent_hash[:12]}); refused, and shown to the "
                                f"organiser") from None
+        if answer.pop("changed"):
+            self._changed()
+        return answer
 
     def _publish(self, tablet: Tablet, upload: Upload) -> dict[str, Any]:
         self.store.lock_match(upload.match)
@@ -227,13 +239,15 @@ class Ledger:
         prefix = _prefix(all_rows)
         if len(prefix) > match.held or statuses_changed:
             match = self._check_and_fold(match, prefix)   # refused: nothing below happens
-        if match != stored:
+        changed = match != stored
+        if changed:
             # Only a real change touches the store (and the public tables' ETag): a batch sent
             # again leaves everything as it was.
             self.store.put_match(replace(match, updated=self.clock()))
+            self.store.notify_change()
         if new:
             self.store.add_events(upload.match, new)
-        return {"match": upload.match, "held": match.held, "head": match.head or GENESIS, "added": len(new),
+        return {"changed": changed, "match": upload.match, "held": match.held, "head": match.head or GENESIS, "added": len(new),
                 "waiting": len(all_rows) - len(prefix)}
 
     def _check_and_fold(self, match: MatchRow, prefix: list[tuple]) -> MatchRow:
@@ -294,6 +308,8 @@ class Ledger:
             if not summary.get("finished"):
                 raise Refused(422, "the match is not finished: a result is confirmed after the final whistle")
             self.store.put_result(Result(match_id, last_seq, head, statuses, tablet.id, keys.b64(sig), self.clock()))
+            self.store.notify_change()
+        self._changed()
         return {"match": match_id, "confirmed": True}
 
     # --- reading -----------------------------------------------------------------------------------------

@@ -10,11 +10,17 @@ committed.
 
 from __future__ import annotations
 
-from typing import Sequence
+import logging
+import threading
+from typing import Callable, Sequence
 
 import psycopg
 
 from .store import SqlStore, StoreError
+
+
+log = logging.getLogger(__name__)
+CHANNEL = "touchline_club"
 
 
 class PostgresStore(SqlStore):
@@ -51,6 +57,35 @@ class PostgresStore(SqlStore):
 
     def lock_match(self, match_id: str) -> None:
         self._execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (match_id,))
+
+    def notify_change(self) -> None:
+        self._execute(f"NOTIFY {CHANNEL}")   # delivered when the transaction commits, to every listener
+
+    def listen(self, changed: Callable[[], None]) -> Callable[[], None]:
+        """Call ``changed()`` (on a thread of its own) whenever any server of the club changed
+        the tables; returns what stops listening."""
+        conn = psycopg.connect(self.dsn, autocommit=True)
+        conn.execute(f"LISTEN {CHANNEL}")
+        stopping = threading.Event()
+
+        def run() -> None:
+            while not stopping.is_set():
+                try:
+                    for _ in conn.notifies(timeout=0.5, stop_after=1):
+                        changed()
+                except psycopg.Error:
+                    if not stopping.is_set():
+                        log.warning("the club's database stopped telling this server of changes", exc_info=True)
+                    return
+
+        thread = threading.Thread(target=run, name="touchline-club-listen", daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            stopping.set()
+            thread.join(timeout=5)
+            conn.close()
+        return stop
 
     def close(self) -> None:
         with self._lock:

@@ -6,6 +6,7 @@ Public, read-only (no token; cacheable: an ETag, and 304 for a matching If-None-
     GET  /tables                 every match: teams, score, where it stands, confirmed or not
     GET  /league                 the league table per game of the confirmed results; the rest apart
     GET  /matches/<match>        how far the club holds a match's journal (a tablet resumes from there)
+    GET  /events                 server-sent events: the tables at once, then each time they change
 
 Writes, each signed by a registered tablet (headers X-Touchline-Tablet and
 X-Touchline-Signature: Ed25519 over the method, the path and the body's SHA-256) or with the
@@ -31,6 +32,8 @@ import math
 import time
 from typing import Any, Awaitable, Callable
 
+import asyncio
+
 import anyio
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
@@ -38,6 +41,9 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from companion.club.ledger import Ledger, Refused, read_upload
+
+from .app import MAX_VIEWERS, EventStream, Feed, Seats
+from .club_feed import TablesHub
 
 log = logging.getLogger(__name__)
 
@@ -117,10 +123,15 @@ class ClubApp:
     """The routes over one ledger. Every store call runs in a worker thread: the event loop
     keeps answering readers while a batch is checked."""
 
-    def __init__(self, ledger: Ledger, limiter: Limiter | None = None) -> None:
+    def __init__(self, ledger: Ledger, limiter: Limiter | None = None, max_viewers: int = MAX_VIEWERS) -> None:
         self.ledger = ledger
         self.limiter = limiter or Limiter()
+        self.hub = TablesHub(ledger)
+        ledger.on_change(self.hub.changed)
+        self.seats = Seats(max_viewers)
+        self.feed: Feed | None = None   # made on the server's loop (``attach``)
         self.app = Starlette(routes=[
+            Route("/events", self.events, methods=["GET"]),
             Route("/", self.index, methods=["GET"]),
             Route("/tables", self.tables, methods=["GET"]),
             Route("/league", self.league, methods=["GET"]),
@@ -131,8 +142,20 @@ class ClubApp:
             Route("/matches/{match}/result", self.result, methods=["POST"]),
         ], exception_handlers={404: self._not_found, 405: self._not_allowed})
 
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.feed = Feed(self.hub, loop)
+
+    def detach(self) -> None:
+        if self.feed is not None:
+            self.feed.close()
+
     async def __call__(self, scope, receive, send) -> None:
         await self.app(scope, receive, send)
+
+    async def events(self, request: Request) -> Response:
+        if self.feed is None:
+            return refusal(503, "the club server is starting; try again shortly")
+        return EventStream(self.feed, self.seats)
 
     async def _not_found(self, request: Request, exc: Exception) -> Response:
         return refusal(404, "no such address on this club server")

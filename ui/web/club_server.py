@@ -52,13 +52,24 @@ class ClubServer:
             timeout_keep_alive=IDLE_S, timeout_graceful_shutdown=STOP_S,
             h11_max_incomplete_event_size=MAX_HEAD_BYTES)
         self._server = _Server(config)
-        self._thread = threading.Thread(target=lambda: asyncio.run(self._server.serve(sockets=[self._sock])),
-                                        name="touchline-club", daemon=True)
+        hear = getattr(ledger.store, "listen", None)   # several servers on one database hear each other
+        self._unlisten = hear(self.app.hub.changed) if hear is not None else None
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._serve()), name="touchline-club",
+                                        daemon=True)
         self._thread.start()
         if not self._server.ready.wait(START_S):
+            if self._unlisten is not None:
+                self._unlisten()
             self._server.should_exit = True
             self._sock.close()
             raise TouchlineError(f"the club server did not start on {host}:{self.port} within {START_S:.0f} s")
+
+    async def _serve(self) -> None:
+        self.app.attach(asyncio.get_running_loop())
+        try:
+            await self._server.serve(sockets=[self._sock])
+        finally:
+            self.app.detach()
 
     @property
     def url(self) -> str:
@@ -66,6 +77,9 @@ class ClubServer:
         return f"http://{host}:{self.port}"
 
     def stop(self) -> None:
+        self.app.hub.stop()              # every stream ends its response
+        if self._unlisten is not None:
+            self._unlisten()
         self._server.should_exit = True
         self._thread.join(timeout=STOP_S + 3)
         self._sock.close()
