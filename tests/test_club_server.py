@@ -326,3 +326,29 @@ def test_spectators_get_the_tables_at_once_then_each_change_on_one_stream(club, 
     finally:
         first.close()
         second.close()
+
+
+def test_the_page_of_every_table_shows_them_live_with_the_league(club, journals):
+    from tests import web_browser
+
+    why = web_browser.available()
+    if why:
+        pytest.skip(why)
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    first, second = club.tablet("Table 2"), club.tablet("Table 10")
+    fublet, fublet_rows = wire_rows(journals["fublet"])
+    second.upload_all(fublet, fublet_rows)
+    assert second.post(f"/matches/{fublet}/result", result_of(second.key, journals["fublet"])).status == 200
+    with web_browser.chromium(1280, 800) as driver:
+        driver.get(club.url + "/")
+        cards = lambda d: [c.text for c in d.find_elements("css selector", ".table")]
+        WebDriverWait(driver, 60).until(lambda d: len(cards(d)) == 1 and d.find_elements("css selector", "table.league"))
+        assert "Touchline Rovers" in cards(driver)[0] and "confirmed" in cards(driver)[0]
+        league = driver.find_element("css selector", "table.league").text
+        assert "Touchline Rovers" in league.splitlines()[1] and league.splitlines()[1].endswith("3")
+        futboard, rows = wire_rows(journals["futboard"])
+        assert first.upload(futboard, rows[:60]).status == 200     # a table starts: the page shows it, unasked
+        WebDriverWait(driver, 60).until(lambda d: len(cards(d)) == 2)
+        assert cards(driver)[0].startswith("Table 2") and "Estrela FC" in cards(driver)[0]   # 2 before 10
+        assert "not confirmed" not in cards(driver)[0]

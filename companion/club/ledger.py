@@ -327,10 +327,12 @@ class Ledger:
                 "shootout": summary.get("shootout"), "stage": summary.get("stage", ""),
                 "status": "finished" if summary.get("finished") else "playing" if summary else "waiting",
                 "winner": summary.get("winner"), "decided_by": summary.get("decided_by") or None,
-                "events": m.held, "updated": m.updated,
+                "events": m.held, "updated": m.updated, "started": summary.get("date", ""),
                 "confirmed": confirmed(m, results.get(m.id)),
             })
-        return sorted(out, key=lambda t: (t["status"] == "finished", t["updated"], t["match"]))
+        # Each tablet's cards in one place, ordered by its name ("Table 2" before "Table 10"), its
+        # matches in the order they began: a card never jumps about as the tables change.
+        return sorted(out, key=lambda t: (_natural(t["tablet"]), t["started"], t["match"]))
 
     def league(self) -> dict[str, Any]:
         """Per game, the league table of the confirmed results (``touchline league``'s
@@ -361,6 +363,10 @@ class Ledger:
         if m is None:
             raise Refused(404, "the club holds no such match")
         return {"match": m.id, "held": m.held, "head": m.head or GENESIS, "status_rev": m.status_rev}
+
+
+def _natural(text: str) -> tuple:
+    return tuple(int(part) if part.isdigit() else part.casefold() for part in re.split(r"(\d+)", text))
 
 
 class _ForkFound(Exception):

@@ -3,6 +3,8 @@ club's ledger (companion/club/ledger.py).
 
 Public, read-only (no token; cacheable: an ETag, and 304 for a matching If-None-Match):
 
+    GET  /                       the page of every table and the league (club.html), live from /events
+
     GET  /tables                 every match: teams, score, where it stands, confirmed or not
     GET  /league                 the league table per game of the confirmed results; the rest apart
     GET  /matches/<match>        how far the club holds a match's journal (a tablet resumes from there)
@@ -30,6 +32,7 @@ import json
 import logging
 import math
 import time
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import asyncio
@@ -42,7 +45,7 @@ from starlette.routing import Route
 
 from companion.club.ledger import Ledger, Refused, read_upload
 
-from .app import MAX_VIEWERS, EventStream, Feed, Seats
+from .app import MAX_VIEWERS, SECURITY_HEADERS, EventStream, Feed, Seats
 from .club_feed import TablesHub
 
 log = logging.getLogger(__name__)
@@ -130,6 +133,7 @@ class ClubApp:
         ledger.on_change(self.hub.changed)
         self.seats = Seats(max_viewers)
         self.feed: Feed | None = None   # made on the server's loop (``attach``)
+        self.page = (Path(__file__).with_name("club.html")).read_bytes()
         self.app = Starlette(routes=[
             Route("/events", self.events, methods=["GET"]),
             Route("/", self.index, methods=["GET"]),
@@ -186,7 +190,7 @@ class ClubApp:
         return await anyio.to_thread.run_sync(fn, *args)
 
     async def index(self, request: Request) -> Response:
-        return answer(200, {"touchline": "club", "read": ["/tables", "/league", "/matches/<match>"]})
+        return Response(self.page, 200, {**SECURITY_HEADERS, "Cache-Control": "no-cache"}, "text/html; charset=utf-8")
 
     async def tables(self, request: Request) -> Response:
         return await self._guarded(lambda: self._cached(request, self.ledger.tables, "tables"))
