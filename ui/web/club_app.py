@@ -32,7 +32,7 @@ import json
 import logging
 import math
 import time
-from pathlib import Path
+from importlib import resources
 from typing import Any, Awaitable, Callable
 
 import asyncio
@@ -133,7 +133,7 @@ class ClubApp:
         ledger.on_change(self.hub.changed)
         self.seats = Seats(max_viewers)
         self.feed: Feed | None = None   # made on the server's loop (``attach``)
-        self.page = (Path(__file__).with_name("club.html")).read_bytes()
+        self.page = resources.files(__package__).joinpath("club.html").read_bytes()
         self.app = Starlette(routes=[
             Route("/events", self.events, methods=["GET"]),
             Route("/", self.index, methods=["GET"]),
