@@ -10,7 +10,6 @@ the standard library and ``cryptography``).
 from __future__ import annotations
 
 import argparse
-import sys
 import threading
 import time
 from pathlib import Path
