@@ -68,6 +68,9 @@ def test_offline_the_outbox_backs_off_survives_a_restart_then_sends_everything(t
         before = clock[0]
         delays.append(outbox.send_due()[0].next_try - before)
     assert delays[0] >= 2.0 and delays[1] >= 4.0 and max(delays) <= MAX_BACKOFF_S   # doubling, capped
+    waiting = outbox.waiting()[0].next_try
+    outbox.add(journal)                         # the next command's add does not cut the backoff short
+    assert outbox.waiting()[0].next_try == waiting
     assert outbox.state_in_words() == "1 match waiting to send"
     outbox.close()
 

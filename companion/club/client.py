@@ -138,8 +138,9 @@ class JournalRead:
         return keys.statuses_text(self.undone, self.discarded)
 
 
-def read_journal(path: Path) -> JournalRead:
-    """A journal read as one snapshot and checked whole (a broken one is not sent)."""
+def read_journal(path: Path, fold: bool = False) -> JournalRead:
+    """A journal read as one snapshot and checked whole (a broken one is not sent); with
+    ``fold``, replayed too, to know whether the match is finished."""
     stored = read_stored(path)
     loaded = check_stored(stored)
     rows = tuple(tuple(r) for r in stored.fetched)
@@ -147,14 +148,17 @@ def read_journal(path: Path) -> JournalRead:
         raise ClubError(f"{path}: holds no chained events to publish")
     undone = tuple(sorted({r[1] for r in rows if r[6] == UNDONE}))
     discarded = tuple(sorted({r[1] for r in rows if r[6] == DISCARDED}))
-    from ..games import ruleset_for
-    from ..match import Match
+    finished = False
+    if fold:
+        from ..games import ruleset_for
+        from ..match import Match
 
-    try:
-        summary = Match.from_events(ruleset_for(loaded.game), loaded.events, loaded.redo).summary()
-    except (KeyError, TouchlineError) as exc:
-        raise ClubError(f"{path}: does not replay ({exc})") from None
-    return JournalRead(rows[0][7], rows, undone, discarded, isinstance(summary.get("result"), dict))
+        try:
+            summary = Match.from_events(ruleset_for(loaded.game), loaded.events, loaded.redo).summary()
+        except (KeyError, TouchlineError) as exc:
+            raise ClubError(f"{path}: does not replay ({exc})") from None
+        finished = isinstance(summary.get("result"), dict)
+    return JournalRead(rows[0][7], rows, undone, discarded, finished)
 
 
 _SCHEMA = """
@@ -228,21 +232,24 @@ class Outbox:
         return tablet
 
     # --- the queue -----------------------------------------------------------------------------
-    def add(self, journal: Path) -> None:
-        """Send this journal (now and as it grows); only written down here."""
-        self._conn.execute("INSERT OR IGNORE INTO journals (path) VALUES (?)", (str(Path(journal).resolve()),))
-        self._conn.execute("UPDATE journals SET next_try = 0 WHERE path = ? AND refused = ''",
-                           (str(Path(journal).resolve()),))
+    def add(self, journal: Path, now: bool = False) -> None:
+        """Send this journal (and what it grows by); only written down here. A journal waiting
+        out a backoff keeps waiting (the app adds its journal after every command), unless
+        ``now`` (someone asked, as ``touchline club publish`` does)."""
+        key = str(Path(journal).resolve())
+        self._conn.execute("INSERT OR IGNORE INTO journals (path) VALUES (?)", (key,))
+        if now:
+            self._conn.execute("UPDATE journals SET next_try = 0 WHERE path = ? AND refused = ''", (key,))
 
     def confirm(self, journal: Path) -> None:
         """Both coaches confirmed the result: sign the journal's end, to be sent after its events."""
-        read = read_journal(Path(journal))
+        read = read_journal(Path(journal), fold=True)
         if not read.finished:
             raise ClubError(f"{journal}: the match is not finished; a result is confirmed after the final whistle")
         result = {"match": read.match, "last_seq": read.last_seq, "head": read.head, "statuses": read.statuses,
                   "signature": keys.b64(self.key.sign(keys.result_message(read.match, read.last_seq, read.head,
                                                                           read.statuses)))}
-        self.add(journal)
+        self.add(journal, now=True)
         self._conn.execute("UPDATE journals SET result = ?, result_sent = 0, next_try = 0 WHERE path = ?",
                            (json.dumps(result), str(Path(journal).resolve())))
 

@@ -103,7 +103,7 @@ def run_publish(args: argparse.Namespace) -> int:
         if args.confirm:
             outbox.confirm(args.journal)
         else:
-            outbox.add(args.journal)
+            outbox.add(args.journal, now=True)
         deadline = time.monotonic() + max(0.0, args.wait)
         while True:
             left = [w for w in outbox.send_due() if str(args.journal.resolve()) == w.path]
