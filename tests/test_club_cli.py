@@ -41,19 +41,23 @@ def test_touchline_club_serves_a_club_and_a_journal_is_published_to_it(tmp_path,
         assert url and first.startswith("Club server: "), first
         token_line = proc.stdout.readline()
         token = json.loads((folder / "club.json").read_text())["join_token"]
-        assert f"join token: {token}" in token_line
+        link = f"{url.group(0)}/#join={token}"
+        assert f"join link: {link} " in token_line
         assert oct((folder / "club.json").stat().st_mode & 0o777) == "0o600"
+        assert (folder / "join-qr.svg").read_text().startswith("<?xml")
 
         journal = match_journal(tmp_path, "fublet")
         tablet = tmp_path / "tablet"
         status = main(["club", "publish", str(journal), "--server", url.group(0), "--folder", str(tablet)])
         err = capsys.readouterr().err
-        assert status == 2 and "--join TOKEN" in err and "Traceback" not in err
-        status = main(["club", "publish", str(journal), "--server", url.group(0), "--folder", str(tablet),
-                       "--join", token, "--name", "Table 1", "--confirm"])
+        assert status == 2 and "--join LINK" in err and "Traceback" not in err
+        status = main(["club", "publish", str(journal), "--folder", str(tablet), "--join", link,
+                       "--name", "Table 1", "--confirm"])
         out = capsys.readouterr().out
         assert status == 0, capsys.readouterr().err
         assert "joined the club" in out and "published 1309 events and its confirmed result" in out
+        assert main(["club", "publish", str(journal), "--folder", str(tablet)]) == 0   # the club remembered
+        assert "published 1309 events" in capsys.readouterr().out
         with urllib.request.urlopen(url.group(0) + "/league", timeout=60) as resp:
             league = json.loads(resp.read())
         assert [r["team"] for r in league["games"]["fublet"]["table"]] == ["Touchline Rovers", "Harbour Athletic"]
@@ -120,3 +124,14 @@ def test_an_older_store_is_brought_up_to_date(tmp_path):
     assert store.version() == 2 and store.tablet("0123456789abcdef").name == "Table 1"
     assert store.setting("join_token", "first") == "first" and store.setting("join_token", "second") == "first"
     store.close()
+
+
+def test_a_join_link_names_the_club_and_its_token():
+    from companion.club.keys import KeyProblem, join_link, parse_join_link
+
+    link = join_link("http://192.168.1.20:8790/", "3q8R-x_Y")
+    assert link == "http://192.168.1.20:8790/#join=3q8R-x_Y"
+    assert parse_join_link(link) == ("http://192.168.1.20:8790", "3q8R-x_Y")
+    for bad in ("http://192.168.1.20:8790/", "ftp://x/#join=a", "#join=a", "http://x/#join="):
+        with pytest.raises(KeyProblem, match="not a club's join link"):
+            parse_join_link(bad)

@@ -71,6 +71,24 @@ def result_message(match: str, last_seq: int, head: str, statuses: str) -> bytes
                        statuses.encode("ascii")])
 
 
+JOIN_MARK = "#join="
+
+
+def join_link(server: str, join_token: str) -> str:
+    """What the club's QR code holds: its address, the join token in the fragment (a browser
+    never sends a fragment, so scanned with a phone it opens the club's page and leaks nothing)."""
+    return f"{server.rstrip('/')}/{JOIN_MARK}{join_token}"
+
+
+def parse_join_link(link: str) -> tuple[str, str]:
+    """(server, join token) from a join link, or KeyProblem."""
+    server, mark, token = link.strip().partition(JOIN_MARK)
+    server = server.rstrip("/")
+    if not mark or not token or not server.startswith(("http://", "https://")):
+        raise KeyProblem(f"{link[:80]!r} is not a club's join link (http://HOST:PORT/#join=TOKEN)")
+    return server, token
+
+
 def verify(public_raw: bytes, message: bytes, signature: bytes) -> bool:
     try:
         Ed25519PublicKey.from_public_bytes(public_raw).verify(signature, message)

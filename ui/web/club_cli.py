@@ -38,8 +38,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                          description="Send a journal's events the club does not hold yet; what cannot be sent now "
                                      "waits in this computer's outbox and is tried again with backoff.")
     pub.add_argument("journal", type=Path, metavar="JOURNAL")
-    pub.add_argument("--server", required=True, help="the club server's address, http://HOST:PORT")
-    pub.add_argument("--join", metavar="TOKEN", default="", help="the club's join token (the first time)")
+    pub.add_argument("--server", default="", help="the club server's address, http://HOST:PORT")
+    pub.add_argument("--join", metavar="LINK|TOKEN", default="",
+                     help="join the club first: its join link (what its QR code holds; names the server too) "
+                          "or its join token")
     pub.add_argument("--name", default="", help="this tablet's name in the club (with --join)")
     pub.add_argument("--confirm", action="store_true",
                      help="both coaches confirmed the final result: sign it and send it after the events")
@@ -51,6 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_server(args: argparse.Namespace) -> int:
     from companion.club.folder import open_club
+    from companion.club.keys import join_link
 
     from .club_server import ClubServer
     from .cli import stop_on_signals
@@ -66,9 +69,11 @@ def run_server(args: argparse.Namespace) -> int:
         raise
     restore = stop_on_signals()
     try:
+        link = join_link(_reachable(args.host, server), ledger.join_token)
+        qr = _write_qr(folder, link)
         print(f"Club server: {server.url}", flush=True)
-        print(f"  join token: {ledger.join_token}   (tablets join with it; also in {folder / 'club.json'})",
-              flush=True)
+        print(f"  join link: {link}   (tablets join with it; its QR code: {qr or 'segno missing'}; "
+              f"the token also in {folder / 'club.json'})", flush=True)
         print(f"  the tables: {server.url}/tables   the league: {server.url}/league", flush=True)
         store = "a PostgreSQL database" if args.database else folder / "club.sqlite"
         print(f"  store: {store}; Ctrl+C stops the server.", flush=True)
@@ -83,20 +88,49 @@ def run_server(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reachable(host: str, server) -> str:
+    """The address the tablets use: this machine's local-network one when listening on all."""
+    if host in ("0.0.0.0", "::", ""):
+        from .in_app import local_addresses
+
+        found = local_addresses()
+        if found:
+            return f"http://{found[0]}:{server.port}"
+    return server.url
+
+
+def _write_qr(folder: Path, link: str) -> Path | None:
+    """The join link as a QR code to print or show (join-qr.svg in the club's folder)."""
+    try:
+        import segno
+    except ImportError:
+        return None
+    path = folder / "join-qr.svg"
+    segno.make(link, error="m").save(str(path), scale=8, border=4)
+    return path
+
+
 def run_publish(args: argparse.Namespace) -> int:
     from companion.club.client import ClubError, Outbox
     from companion.club.keys import TabletKey
+
+    from companion.club.keys import JOIN_MARK, parse_join_link
 
     folder = args.tablet_folder or user_data_dir() / "club-tablet"
     key = TabletKey.load_or_create(folder / "tablet-key.pem")
     outbox = Outbox(folder / "outbox.sqlite", key)
     try:
-        server = args.server.rstrip("/")
+        server, token = args.server.rstrip("/"), args.join
+        if JOIN_MARK in args.join:
+            server, token = parse_join_link(args.join)
+        server = server or outbox.server
+        if not server:
+            raise ClubError("name the club: --server http://HOST:PORT, or --join with its join link")
         if outbox.server != server:
-            if not args.join:
-                raise ClubError(f"this computer has not joined the club at {server}: add --join TOKEN (the token "
-                                f"'touchline club' printed)")
-            outbox.join(server, args.join, args.name or f"tablet {key.id[:6]}")
+            if not token:
+                raise ClubError(f"this computer has not joined the club at {server}: add --join LINK (the join "
+                                f"link 'touchline club' printed)")
+            outbox.join(server, token, args.name or f"tablet {key.id[:6]}")
             print(f"joined the club at {server} as tablet {key.id}", flush=True)
         if not args.journal.exists():
             raise ClubError(f"{args.journal}: no such file")
