@@ -221,14 +221,15 @@ def test_a_restarted_server_keeps_everything(club, journals):
     assert again.status == 200 and again.json["added"] == 0
     filled = tablet.upload(other, other_rows[100:150])           # the gap filled after the restart
     assert filled.json == {"match": other, "held": 200, "head": other_rows[199]["hash"], "added": 50, "waiting": 0}
-    assert club.ledger.store.version() == 2
+    assert club.ledger.store.version() == 3
 
 
 @pytest.mark.parametrize("method, path, body, headers, status, words", [
     ("POST", "/tablets", b"{not json", {}, 400, "not JSON"),
     ("POST", "/tablets", b"[]", {}, 400, "JSON object"),
     ("GET", "/nowhere", None, {}, 404, "no such address"),
-    ("GET", "/tablets", None, {}, 405, "not allowed"),
+    ("PUT", "/tablets", None, {}, 405, "not allowed"),
+    ("GET", "/tablets", None, {}, 401, "organiser"),
     ("GET", "/matches/abc", None, {}, 404, "no such match"),
     ("POST", "/matches/" + "a" * 64 + "/events", b"{}", {"X-Touchline-Tablet": "zz",
                                                           "X-Touchline-Signature": "!!"}, 403, "not registered"),
@@ -352,3 +353,24 @@ def test_the_page_of_every_table_shows_them_live_with_the_league(club, journals)
         WebDriverWait(driver, 60).until(lambda d: len(cards(d)) == 2)
         assert cards(driver)[0].startswith("Table 2") and "Estrela FC" in cards(driver)[0]   # 2 before 10
         assert "not confirmed" not in cards(driver)[0]
+
+
+def test_the_organiser_removes_a_lost_tablet_and_it_can_write_no_more(club, journals):
+    lost, kept = club.tablet("Table 1"), club.tablet("Table 2")
+    match, rows = wire_rows(journals["fublet"])
+    lost.upload_all(match, rows)
+    assert lost.post(f"/matches/{match}/result", result_of(lost.key, journals["fublet"])).status == 200
+    organiser = {"Authorization": f"Bearer {club.ledger.organiser_token}"}
+    assert http("POST", f"{club.url}/tablets/{lost.key.id}/remove", b"").status == 401
+    removed = http("POST", f"{club.url}/tablets/{lost.key.id}/remove", b"", organiser)
+    assert removed.status == 200 and removed.json == {"tablet": lost.key.id, "removed": True}
+    assert http("POST", f"{club.url}/tablets/{'0' * 16}/remove", b"", organiser).status == 404
+    other, other_rows = wire_rows(journals["futboard"])
+    refused = lost.upload(other, other_rows[:10])
+    assert refused.status == 403 and "removed from the club" in refused.json["error"]
+    with pytest.raises(RefusedByClub, match="removed from the club"):
+        lost.client().join(club.ledger.join_token, "Table 1 again")     # the same key cannot rejoin
+    assert kept.upload(other, other_rows[:10]).status == 200
+    listed = {t["name"]: t["removed"] for t in club.get("/tablets", organiser).json["tablets"]}
+    assert listed["Table 2"] is None and listed["Table 1"]
+    assert list(club.get("/league").json["games"]) == ["fublet"]         # what it confirmed before stays

@@ -178,6 +178,8 @@ class Ledger:
             raise Refused(400, str(exc)) from None
         with self._lock:
             known = self.store.tablet(keys.tablet_id(raw))
+            if known is not None and known.removed:
+                raise Refused(403, "this tablet was removed from the club by the organiser; ask the organiser")
             if known is not None:
                 return known
             tablet = Tablet(keys.tablet_id(raw), " ".join(name.split()), keys.b64(raw), self.clock())
@@ -191,6 +193,8 @@ class Ledger:
         tablet = self.store.tablet(tablet_id) if re.fullmatch(r"[0-9a-f]{16}", tablet_id) else None
         if tablet is None:
             raise Refused(403, f"tablet {tablet_id[:16]!r} is not registered to this club (unknown key)")
+        if tablet.removed:
+            raise Refused(403, "this tablet was removed from the club by the organiser; it can no longer write")
         try:
             sig = keys.unb64(signature, "the signature", 64)
         except keys.KeyProblem as exc:
@@ -353,6 +357,20 @@ class Ledger:
                                      for r in history.league(counted, game)]}
         return {"games": games, "unconfirmed": [{"match": e.path.name, "game": e.game, "home": e.home,
                                                  "away": e.away, "score": e.score} for e in apart]}
+
+    def tablets(self) -> list[dict[str, Any]]:
+        return [{"tablet": t.id, "name": t.name, "joined": t.joined, "removed": t.removed or None}
+                for t in self.store.tablets()]
+
+    def remove_tablet(self, tablet_id: str) -> dict[str, Any]:
+        """The organiser takes a tablet out of the club (lost or stolen): it can write no more.
+        What it sent before stays, results it confirmed included."""
+        with self._lock, self.store.transaction():
+            tablet = self.store.tablet(tablet_id) if re.fullmatch(r"[0-9a-f]{16}", tablet_id) else None
+            if tablet is None:
+                raise Refused(404, "no such tablet in this club")
+            self.store.remove_tablet(tablet_id, self.clock())
+        return {"tablet": tablet_id, "removed": True}
 
     def forks(self) -> list[dict[str, Any]]:
         return [{"match": f.match, "seq": f.seq, "tablet": f.tablet, "held_hash": f.held_hash,

@@ -33,6 +33,7 @@ class Tablet:
     name: str
     public_key: str     # base64 of the raw 32 bytes
     joined: str
+    removed: str = ""   # when the organiser removed it ('' while it belongs to the club)
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,8 @@ class Store(Protocol):
     def notify_change(self) -> None: ...
     def tablet(self, tablet_id: str) -> Tablet | None: ...
     def add_tablet(self, tablet: Tablet) -> None: ...
+    def tablets(self) -> list[Tablet]: ...
+    def remove_tablet(self, tablet_id: str, at: str) -> None: ...
     def match(self, match_id: str) -> MatchRow | None: ...
     def matches(self) -> list[MatchRow]: ...
     def put_match(self, row: MatchRow) -> None: ...
@@ -122,6 +125,10 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # database (a PostgreSQL store) and no folder.
     (2, (
         "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    )),
+    # A tablet the organiser removed (lost, stolen, given away): when, '' while it belongs.
+    (3, (
+        "ALTER TABLE tablets ADD COLUMN removed TEXT NOT NULL DEFAULT ''",
     )),
 )
 LATEST = MIGRATIONS[-1][0]
@@ -219,7 +226,7 @@ class SqlStore:
 
     # --- tablets -------------------------------------------------------------------------------
     def tablet(self, tablet_id: str) -> Tablet | None:
-        rows = self._rows("SELECT id, name, public_key, joined FROM tablets WHERE id = ?", (tablet_id,))
+        rows = self._rows("SELECT id, name, public_key, joined, removed FROM tablets WHERE id = ?", (tablet_id,))
         return Tablet(*rows[0]) if rows else None
 
     def add_tablet(self, tablet: Tablet) -> None:
@@ -228,7 +235,12 @@ class SqlStore:
                        (tablet.id, tablet.name, tablet.public_key, tablet.joined))
 
     def tablets(self) -> list[Tablet]:
-        return [Tablet(*r) for r in self._rows("SELECT id, name, public_key, joined FROM tablets ORDER BY joined")]
+        return [Tablet(*r) for r in self._rows("SELECT id, name, public_key, joined, removed FROM tablets "
+                                               "ORDER BY joined")]
+
+    def remove_tablet(self, tablet_id: str, at: str) -> None:
+        with self.transaction():
+            self._rows("UPDATE tablets SET removed = ? WHERE id = ? AND removed = ''", (at, tablet_id))
 
     # --- matches -------------------------------------------------------------------------------
     _MATCH = "SELECT id, owner, game, held, head, status_rev, undone, discarded, summary, updated FROM matches"

@@ -18,6 +18,8 @@ organiser's token (Authorization: Bearer <token>):
     POST /matches/<match>/events publish a batch of the journal's events (signed)
     POST /matches/<match>/result the signed result (signed)
     GET  /forks                  the refused forks (organiser)
+    GET  /tablets                the tablets that joined (organiser)
+    POST /tablets/<id>/remove    take a tablet out of the club: it can write no more (organiser)
 
 A body is at most ``MAX_BODY`` bytes (413). Writes are rate-limited per client address (a
 token bucket: ``WRITE_BURST`` at once, ``WRITE_RATE`` a second after that; 429 with
@@ -141,6 +143,8 @@ class ClubApp:
             Route("/league", self.league, methods=["GET"]),
             Route("/forks", self.forks, methods=["GET"]),
             Route("/tablets", self.register, methods=["POST"]),
+            Route("/tablets", self.tablets, methods=["GET"]),
+            Route("/tablets/{tablet}/remove", self.remove_tablet, methods=["POST"]),
             Route("/matches/{match}", self.held, methods=["GET"]),
             Route("/matches/{match}/events", self.publish, methods=["POST"]),
             Route("/matches/{match}/result", self.result, methods=["POST"]),
@@ -208,14 +212,28 @@ class ClubApp:
     async def _held(self, request: Request) -> Response:
         return answer(200, await self._run(self.ledger.held, request.path_params["match"]))
 
+    def _organiser(self, request: Request) -> None:
+        scheme, _, token = request.headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not self.ledger.is_organiser(token.strip()):
+            raise Refused(401, "the organiser's token is needed (Authorization: Bearer <token>)")
+
     async def forks(self, request: Request) -> Response:
         async def work() -> Response:
-            auth = request.headers.get("authorization", "")
-            scheme, _, token = auth.partition(" ")
-            if scheme.lower() != "bearer" or not self.ledger.is_organiser(token.strip()):
-                raise Refused(401, "the organiser's token is needed (Authorization: Bearer <token>)")
+            self._organiser(request)
             return answer(200, {"forks": await self._run(self.ledger.forks)})
         return await self._guarded(work)
+
+    async def tablets(self, request: Request) -> Response:
+        async def work() -> Response:
+            self._organiser(request)
+            return answer(200, {"tablets": await self._run(self.ledger.tablets)})
+        return await self._guarded(work)
+
+    async def remove_tablet(self, request: Request) -> Response:
+        async def work() -> Response:
+            self._organiser(request)
+            return answer(200, await self._run(self.ledger.remove_tablet, request.path_params["tablet"]))
+        return await self._write(request, work)
 
     async def register(self, request: Request) -> Response:
         async def work() -> Response:
