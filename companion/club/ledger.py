@@ -39,7 +39,8 @@ from ..journal_chain import ACTIVE, DISCARDED, GENESIS, MAX_EVENTS, UNDONE, Brok
 from ..journal_domains import domain_checker
 from ..report import history
 from . import keys
-from .store import Fork, MatchRow, Result, Store, Tablet
+from .season import assign_tables, check_season, fill, round_robin, standings as season_standings
+from .store import Fork, MatchRow, Result, Season, Store, Tablet
 
 MAX_BATCH = 1000          # rows in one upload (a whole Football Leader match is about 2,100)
 MAX_NAME = 80
@@ -357,6 +358,69 @@ class Ledger:
                                      for r in history.league(counted, game)]}
         return {"games": games, "unconfirmed": [{"match": e.path.name, "game": e.game, "home": e.home,
                                                  "away": e.away, "score": e.score} for e in apart]}
+
+    # --- seasons ------------------------------------------------------------------------------------------
+    def create_season(self, body: Any) -> dict[str, Any]:
+        """The organiser's new season: {name, game, teams, tables, home_and_away, starts}."""
+        if not isinstance(body, dict):
+            raise Refused(400, "the body must be a JSON object: name, game, teams, tables, home_and_away, starts")
+        name, game = body.get("name"), body.get("game")
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
+            raise Refused(400, f"name must be the season's name, 1 to {MAX_NAME} characters")
+        if game not in history.GAME_NAMES:
+            raise Refused(400, f"game must be one of {', '.join(history.GAME_NAMES)}")
+        teams, tables = body.get("teams"), body.get("tables", ["Table 1"])
+        for what, value in (("teams", teams), ("tables", tables)):
+            if not isinstance(value, list) or not all(isinstance(v, str) and 0 < len(v.strip()) <= MAX_NAME
+                                                      for v in value):
+                raise Refused(400, f"{what} must be a list of names, each 1 to {MAX_NAME} characters")
+        teams, tables = [" ".join(t.split()) for t in teams], [" ".join(t.split()) for t in tables]
+        why = check_season(teams, tables)
+        if why:
+            raise Refused(400, why)
+        home_and_away = body.get("home_and_away", False)
+        starts = body.get("starts", self.clock()[:10])
+        if (type(home_and_away) is not bool or not isinstance(starts, str)
+                or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", starts)):
+            raise Refused(400, "home_and_away must be true or false, starts a date (YYYY-MM-DD)")
+        ident = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-") or "season"
+        with self._lock, self.store.transaction():
+            if any(s.id == ident for s in self.store.seasons()):
+                raise Refused(409, f"the club has a season called {name!r} already")
+            self.store.add_season(Season(ident, " ".join(name.split()), game, tuple(teams), tuple(tables),
+                                         home_and_away, starts, self.clock()))
+        return self.season(ident)
+
+    def seasons(self) -> list[dict[str, Any]]:
+        return [{"season": s.id, "name": s.name, "game": s.game, "teams": len(s.teams), "starts": s.starts}
+                for s in self.store.seasons()]
+
+    def season(self, ident: str) -> dict[str, Any]:
+        """A season's rounds (each game at its table, with its confirmed result once played) and its table."""
+        found = next((s for s in self.store.seasons() if s.id == ident), None)
+        if found is None:
+            raise Refused(404, "the club has no such season")
+        fixtures = assign_tables(round_robin(found.teams, found.home_and_away), found.tables)
+        results = self.store.results()
+        entries = []
+        for m in self.store.matches():
+            summary = json.loads(m.summary) if m.summary else {}
+            if (m.game == found.game and summary.get("finished") and confirmed(m, results.get(m.id))
+                    and summary.get("date", "") >= found.starts):
+                entries.append(entry_of(m, summary))
+        played = fill(fixtures, entries, found.home_and_away)
+        rounds: dict[int, list[dict[str, Any]]] = {}
+        for p in played:
+            f, e = p.fixture, p.entry
+            rounds.setdefault(f.round, []).append({
+                "sitting": f.sitting, "table": f.table, "home": f.home, "away": f.away,
+                "result": None if e is None else {"match": e.path.name, "home": e.home, "away": e.away,
+                                                  "score": e.score, "winner": e.winner}})
+        header = ["team", "played", "won", "drawn", "lost", "goals_for", "goals_against", "goal_difference", "points"]
+        return {"season": found.id, "name": found.name, "game": found.game, "starts": found.starts,
+                "home_and_away": found.home_and_away, "tables": list(found.tables),
+                "rounds": [{"round": r, "games": games} for r, games in sorted(rounds.items())],
+                "standings": [dict(zip(header, r.row())) for r in season_standings(played, found.game)]}
 
     def tablets(self) -> list[dict[str, Any]]:
         return [{"tablet": t.id, "name": t.name, "joined": t.joined, "removed": t.removed or None}

@@ -67,6 +67,18 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Season:
+    id: str
+    name: str
+    game: str
+    teams: tuple[str, ...]
+    tables: tuple[str, ...]
+    home_and_away: bool
+    starts: str        # YYYY-MM-DD: matches from this day on count
+    created: str
+
+
+@dataclass(frozen=True)
 class Fork:
     match: str
     seq: int
@@ -99,6 +111,19 @@ class Store(Protocol):
     def results(self) -> dict[str, Result]: ...
     def put_result(self, result: Result) -> None: ...
     def add_fork(self, fork: Fork) -> None: ...
+    def add_season(self, season: Season) -> None: ...
+    def seasons(self) -> list[Season]: ...
+    def add_season(self, season: Season) -> None:
+        with self.transaction():
+            self._rows("INSERT INTO seasons (id, name, game, teams, tables, home_and_away, starts, created) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (season.id, season.name, season.game, json.dumps(list(season.teams)),
+                        json.dumps(list(season.tables)), int(season.home_and_away), season.starts, season.created))
+
+    def seasons(self) -> list[Season]:
+        return [_season(r) for r in self._rows("SELECT id, name, game, teams, tables, home_and_away, starts, created "
+                                                "FROM seasons ORDER BY created, id")]
+
     def forks(self) -> list[Fork]: ...
     def close(self) -> None: ...
 
@@ -129,6 +154,11 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # A tablet the organiser removed (lost, stolen, given away): when, '' while it belongs.
     (3, (
         "ALTER TABLE tablets ADD COLUMN removed TEXT NOT NULL DEFAULT ''",
+    )),
+    # Seasons: the fixtures follow from the teams, the tables and the format (season.py).
+    (4, (
+        "CREATE TABLE seasons (id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL, teams TEXT NOT NULL, "
+        "tables TEXT NOT NULL, home_and_away INTEGER NOT NULL, starts TEXT NOT NULL, created TEXT NOT NULL)",
     )),
 )
 LATEST = MIGRATIONS[-1][0]
@@ -300,9 +330,24 @@ class SqlStore:
             self._rows("INSERT INTO forks (match, seq, tablet, held_hash, sent_hash, at) VALUES (?, ?, ?, ?, ?, ?)",
                        (fork.match, fork.seq, fork.tablet, fork.held_hash, fork.sent_hash, fork.at))
 
+    def add_season(self, season: Season) -> None:
+        with self.transaction():
+            self._rows("INSERT INTO seasons (id, name, game, teams, tables, home_and_away, starts, created) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (season.id, season.name, season.game, json.dumps(list(season.teams)),
+                        json.dumps(list(season.tables)), int(season.home_and_away), season.starts, season.created))
+
+    def seasons(self) -> list[Season]:
+        return [_season(r) for r in self._rows("SELECT id, name, game, teams, tables, home_and_away, starts, created "
+                                                "FROM seasons ORDER BY created, id")]
+
     def forks(self) -> list[Fork]:
         return [Fork(*r[:6]) for r in self._rows("SELECT match, seq, tablet, held_hash, sent_hash, at FROM forks "
                                                  "ORDER BY at, match, seq")]
+
+
+def _season(r: tuple) -> Season:
+    return Season(r[0], r[1], r[2], tuple(json.loads(r[3])), tuple(json.loads(r[4])), bool(r[5]), r[6], r[7])
 
 
 class SqliteStore(SqlStore):

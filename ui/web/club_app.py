@@ -7,6 +7,8 @@ Public, read-only (no token; cacheable: an ETag, and 304 for a matching If-None-
 
     GET  /tables                 every match: teams, score, where it stands, confirmed or not
     GET  /league                 the league table per game of the confirmed results; the rest apart
+    GET  /seasons                the club's seasons
+    GET  /seasons/<season>       a season's rounds, each game at its table with its confirmed result, and its table
     GET  /matches/<match>        how far the club holds a match's journal (a tablet resumes from there)
     GET  /events                 server-sent events: the tables at once, then each time they change
 
@@ -18,6 +20,7 @@ organiser's token (Authorization: Bearer <token>):
     POST /matches/<match>/events publish a batch of the journal's events (signed)
     POST /matches/<match>/result the signed result (signed)
     GET  /forks                  the refused forks (organiser)
+    POST /seasons                a new round-robin season: {name, game, teams, tables, home_and_away, starts} (organiser)
     GET  /tablets                the tablets that joined (organiser)
     POST /tablets/<id>/remove    take a tablet out of the club: it can write no more (organiser)
 
@@ -145,6 +148,9 @@ class ClubApp:
             Route("/tablets", self.register, methods=["POST"]),
             Route("/tablets", self.tablets, methods=["GET"]),
             Route("/tablets/{tablet}/remove", self.remove_tablet, methods=["POST"]),
+            Route("/seasons", self.seasons, methods=["GET"]),
+            Route("/seasons", self.create_season, methods=["POST"]),
+            Route("/seasons/{season}", self.season, methods=["GET"]),
             Route("/matches/{match}", self.held, methods=["GET"]),
             Route("/matches/{match}/events", self.publish, methods=["POST"]),
             Route("/matches/{match}/result", self.result, methods=["POST"]),
@@ -205,6 +211,20 @@ class ClubApp:
     async def _cached(self, request: Request, fn, key: str | None) -> Response:
         value = await self._run(fn)
         return cacheable(request, {key: value} if key else value)
+
+    async def seasons(self, request: Request) -> Response:
+        return await self._guarded(lambda: self._cached(request, self.ledger.seasons, "seasons"))
+
+    async def season(self, request: Request) -> Response:
+        ident = request.path_params["season"]
+        return await self._guarded(lambda: self._cached(request, lambda: self.ledger.season(ident), None))
+
+    async def create_season(self, request: Request) -> Response:
+        async def work() -> Response:
+            self._organiser(request)
+            body = parse_json(await read_body(request))
+            return answer(200, await self._run(self.ledger.create_season, body))
+        return await self._write(request, work)
 
     async def held(self, request: Request) -> Response:
         return await self._guarded(lambda: self._held(request))
