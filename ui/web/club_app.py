@@ -50,7 +50,7 @@ from starlette.routing import Route
 
 from companion.club.ledger import Ledger, Refused, read_upload
 
-from .app import MAX_VIEWERS, SECURITY_HEADERS, EventStream, Feed, Seats
+from .app import SECURITY_HEADERS, EventStream, Feed, Seats
 from .club_feed import TablesHub
 
 log = logging.getLogger(__name__)
@@ -60,6 +60,9 @@ JSON = "application/json"
 WRITE_RATE = 20.0        # writes a second per client address, sustained (a tablet sends one a command at most)
 WRITE_BURST = 200        # and this many at once (a tablet catching up after being offline)
 MAX_CLIENTS = 10_000     # addresses remembered; beyond, the oldest are forgotten
+# Event streams at once: a club room's spectators, below connection.py's cap on connections
+# (800) so the tablets and page requests always find room.
+MAX_VIEWERS = 700
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "Cross-Origin-Resource-Policy": "cross-origin"}
 
