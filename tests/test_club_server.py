@@ -374,3 +374,26 @@ def test_the_organiser_removes_a_lost_tablet_and_it_can_write_no_more(club, jour
     listed = {t["name"]: t["removed"] for t in club.get("/tablets", organiser).json["tablets"]}
     assert listed["Table 2"] is None and listed["Table 1"]
     assert list(club.get("/league").json["games"]) == ["fublet"]         # what it confirmed before stays
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_uploads_checked_and_folded_from_where_they_left_give_what_a_whole_replay_gives(club, journals, game):
+    """Each upload is checked from the command it continues and folded onto the kept state; cut
+    anywhere (mid-command too) the club's summary is the whole journal's, refolded from event 1."""
+    from companion.club.ledger import fold, summary_of
+    from companion.journal_chain import check_rows
+    from companion.journal_domains import domain_checker
+
+    tablet = club.tablet()
+    match, rows = wire_rows(journals[game])
+    parts = chunks(rows, 37)
+    for i, part in enumerate(parts):
+        assert tablet.upload(match, part).status == 200
+        if i % 6 == 5 or i == len(parts) - 1:
+            upto = part[-1]["seq"]
+            checked = check_rows([(r["seq"], r["batch"], r["at"], r["source"], r["type"], r["data"], "active",
+                                   r["hash"]) for r in rows[:upto]], chained=True, domain=domain_checker(game))
+            ruleset, state = fold(game, checked)
+            whole = summary_of(ruleset, state, checked.events[0].at.strftime("%Y-%m-%d %H:%M"), game)
+            assert json.loads(club.ledger.store.match(match).summary) == json.loads(json.dumps(whole)), upto
+    assert club.ledger.refolds == 1      # only the first upload was folded from event 1

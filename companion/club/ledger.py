@@ -29,6 +29,7 @@ import hmac
 import json
 import re
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -136,6 +137,24 @@ def _prefix(rows: dict[int, tuple]) -> list[tuple]:
     return out
 
 
+@dataclass
+class Folded:
+    """A match as last checked and folded, kept in memory so the next upload is checked and
+    folded from where this one ended (not from event 1 again): the chain's end, the statuses it
+    was folded with, the game's state, its rules and the domain checker that has seen event 1."""
+
+    held: int
+    head: str
+    statuses: tuple
+    state: Any
+    ruleset: Any
+    domain: Callable[[Any], None]
+    date: str
+
+
+FOLDS_KEPT = 256   # matches kept folded in memory (a club night's tables, many times over)
+
+
 class Ledger:
     """The club's rules for what tablets send, over a store. One writer at a time per process
     (the lock); the store's transaction makes each request all or nothing."""
@@ -148,6 +167,9 @@ class Ledger:
         self.clock = clock
         self._lock = threading.Lock()
         self._listeners: list[Callable[[], None]] = []
+        self._folds: OrderedDict[str, Folded] = OrderedDict()
+        self._fresh: Folded | None = None   # what the upload under way folded, kept once it commits
+        self.refolds = 0                    # uploads checked and folded from event 1 (the rest from where they left)
 
     def on_change(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` after each write that changed what the tables show."""
@@ -209,8 +231,19 @@ class Ledger:
         """Store what is new of an upload, checked; a fork is recorded (in a transaction of its
         own: the upload's is rolled back) and refused with 409."""
         try:
-            with self._lock, self.store.transaction():
-                answer = self._publish(tablet, upload)
+            with self._lock:
+                try:
+                    with self.store.transaction():
+                        self._fresh = None
+                        answer = self._publish(tablet, upload)
+                except BaseException:
+                    self._folds.pop(upload.match, None)   # folded from nothing the store holds
+                    raise
+                if self._fresh is not None:
+                    self._folds[upload.match] = self._fresh
+                    self._folds.move_to_end(upload.match)
+                    while len(self._folds) > FOLDS_KEPT:
+                        self._folds.popitem(last=False)
         except _ForkFound as found:
             f = found.fork
             with self._lock, self.store.transaction():
@@ -264,13 +297,47 @@ class Ledger:
         if not dot:
             raise Refused(422, f"event 1 has type {prefix[0][4]!r}, which names no game; nothing was stored")
         status = {b: UNDONE for b in match.undone} | {b: DISCARDED for b in match.discarded}
+        statuses = (match.undone, match.discarded)
+        cached = self._folds.get(match.id)
+        new = prefix[match.held:]
+        if (cached is not None and new and (cached.held, cached.head, cached.statuses) == (match.held, match.head, statuses)
+                and not any(row[1] in status for row in new)):
+            return self._extend(match, prefix, cached)
         rows = [(s, b, at, src, t, d, status.get(b, ACTIVE), h) for s, b, at, src, t, d, h in prefix]
+        self.refolds += 1
+        domain = domain_checker(game)
         try:
-            checked = check_rows(rows, chained=True, domain=domain_checker(game))
+            checked = check_rows(rows, chained=True, domain=domain)
         except Broken as exc:
             raise Refused(422, f"refused, the journal's chain is broken: {exc}; nothing was stored") from None
-        summary = fold(game, checked)
-        return replace(match, game=game, held=checked.last_seq, head=checked.head, summary=json.dumps(summary))
+        ruleset, state = fold(game, checked)
+        date = checked.events[0].at.strftime("%Y-%m-%d %H:%M")
+        self._fresh = Folded(checked.last_seq, checked.head, statuses, state, ruleset, domain, date)
+        return replace(match, game=game, held=checked.last_seq, head=checked.head,
+                       summary=json.dumps(summary_of(ruleset, state, date, game)))
+
+    def _extend(self, match: MatchRow, prefix: list[tuple], cached: Folded) -> MatchRow:
+        """The new active events checked from the start of the command they continue (a batch
+        is checked whole), chained on from the held ones, and folded onto the kept state."""
+        first = prefix[match.held][1]                  # the batch the first new event belongs to
+        rows = [(s, b, at, src, t, d, ACTIVE, h) for s, b, at, src, t, d, h in prefix[first - 1:]]
+        hop = {1: (first - 1, prefix[first - 2][6])} if first > 1 else {}
+        try:
+            checked = check_rows(rows, chained=True, omitted=hop, domain=cached.domain)
+        except Broken as exc:
+            raise Refused(422, f"refused, the journal's chain is broken: {exc}; nothing was stored") from None
+        state = cached.state
+        try:
+            for event in checked.events:
+                if event.seq > match.held:
+                    state = cached.ruleset.evolve(state, event)
+        except TouchlineError as exc:
+            raise Refused(422, f"the events do not replay by the rules of {match.game} ({exc}); nothing was "
+                               f"stored") from None
+        self._fresh = Folded(checked.last_seq, checked.head, cached.statuses, state, cached.ruleset, cached.domain,
+                             cached.date)
+        return replace(match, held=checked.last_seq, head=checked.head,
+                       summary=json.dumps(summary_of(cached.ruleset, state, cached.date, match.game)))
 
     # --- results ------------------------------------------------------------------------------------------
     def confirm(self, tablet: Tablet, body: Any) -> dict[str, Any]:
@@ -463,8 +530,8 @@ def confirmed(m: MatchRow, result: Result | None) -> bool:
             and result.statuses == keys.statuses_text(m.undone, m.discarded))
 
 
-def fold(game: str, checked) -> dict[str, Any]:
-    """The match's summary fields (history.summary_fields) from its checked events."""
+def fold(game: str, checked) -> tuple[Any, Any]:
+    """The game's rules and the state its checked active events fold to."""
     from ..games import ruleset_for
     from ..match import Match
 
@@ -473,14 +540,19 @@ def fold(game: str, checked) -> dict[str, Any]:
     except KeyError as exc:
         raise Refused(422, f"{exc.args[0]}; nothing was stored") from None
     try:
-        match = Match.from_events(ruleset, checked.active, checked.redo)
-        summary = match.summary()
+        return ruleset, Match.from_events(ruleset, checked.active, checked.redo).state
     except TouchlineError as exc:
         raise Refused(422, f"the events do not replay by the rules of {game} ({exc}); nothing was stored") from None
-    fields = history.summary_fields(summary) or {}
-    events = checked.events
-    if events:
-        fields["date"] = events[0].at.strftime("%Y-%m-%d %H:%M")
+
+
+def summary_of(ruleset: Any, state: Any, date: str, game: str) -> dict[str, Any]:
+    """The match's summary fields (history.summary_fields), and the day and time it began."""
+    try:
+        fields = history.summary_fields(ruleset.summary(state)) or {}
+    except TouchlineError as exc:
+        raise Refused(422, f"the match cannot be summed up by the rules of {game} ({exc}); nothing was "
+                           f"stored") from None
+    fields["date"] = date
     return fields
 
 
