@@ -256,6 +256,8 @@ def test_bad_uploads_from_a_member_get_a_one_line_reason(club, journals):
     for value, status, words in cases:
         reply = tablet.post(f"/matches/{match}/events", value)
         assert reply.status == status and words in reply.json["error"], (value, reply.body)
+    empty = tablet.upload("e" * 64, [])                                # nothing to hold: no match made
+    assert empty.status == 200 and empty.json["held"] == 0
     wrong_match = tablet.upload("c" * 64, rows[:3])
     assert wrong_match.status == 422 and "event 1's hash" in wrong_match.json["error"]
     assert club.get("/tables").json == {"tables": []}
@@ -285,15 +287,19 @@ def test_writes_beyond_the_rate_limit_get_429_and_the_outbox_tries_again_later(t
     club.server.stop()
     club.server = ClubServer(club.ledger, "127.0.0.1", 0, limiter=Limiter(rate=1.0, burst=4, clock=lambda: now[0]))
     try:
-        tablet = club.tablet()                                          # write 1 of 4
+        tablet = club.tablet()                                          # joining: the address's allowance
         outbox = Outbox(tmp_path / "outbox.sqlite", tablet.key, clock=lambda: tablet_clock[0])
-        outbox.join(club.url, club.ledger.join_token, "Table 1")        # 2 (the same key: the same tablet)
+        outbox.join(club.url, club.ledger.join_token, "Table 1")        # (the same key: the same tablet)
         match, rows = wire_rows(journals["futboard"])
-        assert tablet.upload(match, rows[:10]).status == 200            # 3
-        assert tablet.upload(match, rows[10:20]).status == 200          # 4
-        limited = tablet.upload(match, rows[20:30])
+        for i in range(4):                                              # the tablet's 4 writes at once
+            assert tablet.upload(match, rows[i * 10:i * 10 + 10]).status == 200
+        limited = tablet.upload(match, rows[40:50])
         assert limited.status == 429 and limited.headers["retry-after"] == "1"
-        assert "too many writes" in limited.json["error"]
+        assert "too many writes from this tablet" in limited.json["error"]
+        other = club.tablet("Table 2")                                  # another tablet at the same address
+        other_match, other_rows = wire_rows(journals["fublet"])
+        assert other.upload(other_match, other_rows[:10]).status == 200   # has its own allowance
+        assert tablet.upload("d" * 64, []).status == 429                # (still none left for the first)
         assert club.get("/tables").status == 200                        # reading is never limited
         outbox.add(journals["futboard"])
         left = outbox.send_due()
@@ -302,6 +308,7 @@ def test_writes_beyond_the_rate_limit_get_429_and_the_outbox_tries_again_later(t
         tablet_clock[0] = left[0].next_try
         assert outbox.send_due() == []
         assert club.get(f"/matches/{match}").json["held"] == len(rows)
+        assert "d" * 64 not in [t["match"] for t in club.get("/tables").json["tables"]]
         outbox.close()
     finally:
         club.stop()

@@ -277,7 +277,7 @@ class Ledger:
         prefix = _prefix(all_rows)
         if len(prefix) > match.held or statuses_changed:
             match = self._check_and_fold(match, prefix)   # refused: nothing below happens
-        changed = match != stored
+        changed = match != stored and (stored is not None or bool(new))   # an empty upload makes no match
         if changed:
             # Only a real change touches the store (and the public tables' ETag): a batch sent
             # again leaves everything as it was.

@@ -24,9 +24,10 @@ organiser's token (Authorization: Bearer <token>):
     GET  /tablets                the tablets that joined (organiser)
     POST /tablets/<id>/remove    take a tablet out of the club: it can write no more (organiser)
 
-A body is at most ``MAX_BODY`` bytes (413). Writes are rate-limited per client address (a
-token bucket: ``WRITE_BURST`` at once, ``WRITE_RATE`` a second after that; 429 with
-Retry-After beyond it, which a tablet's outbox takes as "try again later"). Anything refused is a 4xx with one line of JSON,
+A body is at most ``MAX_BODY`` bytes (413). Writes are rate-limited (a token bucket:
+``WRITE_BURST`` at once, ``WRITE_RATE`` a second after that; 429 with Retry-After beyond it,
+which a tablet's outbox takes as "try again later"): per tablet for a tablet's signed writes
+(a club's tablets may share one address behind a router), per client address for the rest. Anything refused is a 4xx with one line of JSON,
 {"error": "..."}; nothing answers with a traceback.
 """
 
@@ -57,7 +58,7 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 4 * 1024 * 1024   # a batch of 1,000 events is about 1 MB; a match's creation about 20 kB
 JSON = "application/json"
-WRITE_RATE = 20.0        # writes a second per client address, sustained (a tablet sends one a command at most)
+WRITE_RATE = 20.0        # writes a second per tablet or address, sustained (a tablet sends one a command at most)
 WRITE_BURST = 200        # and this many at once (a tablet catching up after being offline)
 MAX_CLIENTS = 10_000     # addresses remembered; beyond, the oldest are forgotten
 # Event streams at once: a club room's spectators, below connection.py's cap on connections
@@ -106,6 +107,12 @@ def parse_json(body: bytes) -> Any:
         return json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused(400, "the body is not JSON") from None
+
+
+class TooMany(Refused):
+    def __init__(self, reason: str, retry_after: int) -> None:
+        super().__init__(429, reason)
+        self.retry_after = retry_after
 
 
 class Limiter:
@@ -181,16 +188,21 @@ class ClubApp:
         return refusal(405, f"{request.method} is not allowed here")
 
     async def _write(self, request: Request, work: Callable[[], Awaitable[Response]]) -> Response:
-        wait = self.limiter.take(request.client.host if request.client else "")
-        if wait:
-            return answer(429, {"error": "too many writes from this address; try again shortly"},
-                          {"Retry-After": str(max(1, math.ceil(wait)))})
+        """A write not signed by a tablet (joining, the organiser's): limited per client address."""
+        self._limit("address " + (request.client.host if request.client else ""), "this address")
         return await self._guarded(work)
+
+    def _limit(self, who: str, words: str) -> None:
+        wait = self.limiter.take(who)
+        if wait:
+            raise TooMany(f"too many writes from {words}; try again shortly", max(1, math.ceil(wait)))
 
     @staticmethod
     async def _guarded(work: Callable[[], Awaitable[Response]]) -> Response:
         try:
             return await work()
+        except TooMany as exc:
+            return answer(429, {"error": exc.reason}, {"Retry-After": str(exc.retry_after)})
         except Refused as exc:
             return refusal(exc.status, exc.reason)
         except ClientDisconnect:
@@ -266,10 +278,18 @@ class ClubApp:
         return await self._write(request, work)
 
     async def _signed(self, request: Request) -> tuple[Any, Any]:
+        """The tablet that signed the request, and its body; limited per tablet (its signature
+        checked first: nobody spends another tablet's allowance), a request that is no tablet's
+        per client address."""
         body = await read_body(request)
-        tablet = await self._run(self.ledger.signed_by, request.headers.get("x-touchline-tablet", ""),
-                                 request.headers.get("x-touchline-signature", ""), request.method,
-                                 request.url.path, body)
+        try:
+            tablet = await self._run(self.ledger.signed_by, request.headers.get("x-touchline-tablet", ""),
+                                     request.headers.get("x-touchline-signature", ""), request.method,
+                                     request.url.path, body)
+        except Refused:
+            self._limit("address " + (request.client.host if request.client else ""), "this address")
+            raise
+        self._limit("tablet " + tablet.id, "this tablet")
         value = parse_json(body)
         if isinstance(value, dict) and value.get("match") != request.path_params["match"]:
             raise Refused(400, "the body's match is not the one in the address")
@@ -280,10 +300,10 @@ class ClubApp:
             tablet, value = await self._signed(request)
             upload = read_upload(value)
             return answer(200, await self._run(self.ledger.publish, tablet, upload))
-        return await self._write(request, work)
+        return await self._guarded(work)
 
     async def result(self, request: Request) -> Response:
         async def work() -> Response:
             tablet, value = await self._signed(request)
             return answer(200, await self._run(self.ledger.confirm, tablet, value))
-        return await self._write(request, work)
+        return await self._guarded(work)
