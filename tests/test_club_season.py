@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from companion.club.season import Fixture, assign_tables, check_season, round_robin
+from companion.club.season import Fixture, assign_tables, check_season, knockout, round_robin, seeding
+from companion.report.history import Entry
 from tests.club_kit import Club, http, match_journal, wire_rows
 from tests.test_club_server import result_of
 
@@ -91,8 +93,68 @@ def test_a_season_on_the_club_server_counts_confirmed_results_at_their_fixtures(
     assert table == {"Touchline Rovers": (1, 3), "Harbour Athletic": (1, 0), "Dock Rangers": (0, 0)}
     assert club.get("/seasons/autumn-league", {"If-None-Match": season.headers["etag"]}).status == 304
     assert club.get("/seasons").json["seasons"] == [{"season": "autumn-league", "name": "Autumn League",
-                                                     "game": "fublet", "teams": 3, "starts": "2026-11-01"}]
+                                                     "game": "fublet", "format": "round_robin", "teams": 3,
+                                                     "starts": "2026-11-01"}]
     later = dict(body, name="Winter", starts="2026-12-31")          # a season that starts later: not counted
     http("POST", club.url + "/seasons", json.dumps(later).encode(), organiser)
     assert all(g["result"] is None for r in club.get("/seasons/winter").json["rounds"] for g in r["games"])
     assert club.get("/seasons/nothing").status == 404
+
+
+
+@pytest.mark.parametrize("size", [2, 4, 8, 16, 32])
+def test_the_bracket_keeps_the_top_seeds_apart_until_the_end(size):
+    order = seeding(size)
+    assert sorted(order) == list(range(1, size + 1))
+    assert all(a + b == size + 1 for a, b in zip(order[::2], order[1::2]))      # 1 v n, 2 v n-1...
+    if size >= 4:
+        half = size // 2
+        assert (1 in order[:half]) != (2 in order[:half])                         # 1 and 2 meet in the final
+
+
+def entry(name, home, away, winner, date="2026-11-30 18:00"):
+    return Entry(Path(name), game="fublet", home=home, away=away, finished=True, winner=winner, date=date)
+
+
+def test_a_knockout_goes_on_with_the_winners_byes_for_the_top_seeds_and_a_draw_decides_nothing():
+    teams = ["A", "B", "C", "D", "E"]            # 5 teams: a bracket of 8, the top 3 seeds have byes
+    rounds = knockout(teams, [])
+    assert [(t.home, t.away, t.bye) for t in rounds[0]] == [("A", None, True), ("D", "E", False),
+                                                           ("B", None, True), ("C", None, True)]
+    assert len(rounds) == 3 and rounds[-1][0].winner is None
+    played = [entry("m1", "E", "D", None),                          # level: they play again
+              entry("m2", "D", "E", "away", "2026-11-30 19:00"),    # E win (after a shoot-out, say)
+              entry("m3", "C", "B", "home"),                         # C beat B
+              entry("m4", "A", "E", "home", "2026-12-01 10:00"),
+              entry("m5", "C", "A", "away", "2026-12-02 10:00")]
+    rounds = knockout(teams, played)
+    assert rounds[0][1].winner == "E" and rounds[0][1].drawn == ("m1",) and rounds[0][1].entry.path.name == "m2"
+    assert [(t.home, t.away, t.winner) for t in rounds[1]] == [("A", "E", "A"), ("B", "C", "C")]
+    assert (rounds[2][0].home, rounds[2][0].away, rounds[2][0].winner) == ("A", "C", "A")
+
+
+def test_a_cup_on_the_club_server(club, tmp_path):
+    organiser = {"Authorization": f"Bearer {club.ledger.organiser_token}", "Content-Type": "application/json"}
+    cup = {"name": "Winter Cup", "game": "fublet", "format": "knockout", "starts": "2026-11-01",
+           "teams": ["Touchline Rovers", "Dock Rangers", "Harbour Athletic"], "tables": ["Table 1", "Table 2"]}
+    made = http("POST", club.url + "/seasons", json.dumps(cup).encode(), organiser)
+    assert made.status == 200, made.body
+    first = made.json["rounds"][0]["games"]
+    assert [(g["home"], g["away"], g["bye"]) for g in first] == [("Touchline Rovers", None, True),
+                                                                ("Dock Rangers", "Harbour Athletic", False)]
+    assert first[1]["table"] == "Table 1" and made.json["champion"] is None
+    legs = http("POST", club.url + "/seasons", json.dumps(dict(cup, name="Two legs", home_and_away=True)).encode(),
+                organiser)
+    assert legs.status == 400 and "one match" in legs.json["error"]
+
+    journal = match_journal(tmp_path, "fublet")       # Touchline Rovers v Harbour Athletic, won on penalties
+    tablet = club.tablet()
+    match, rows = wire_rows(journal)
+    tablet.upload_all(match, rows)
+    assert tablet.post(f"/matches/{match}/result", result_of(tablet.key, journal)).status == 200
+    final = club.get("/seasons/winter-cup").json["rounds"][-1]["games"][0]
+    assert (final["home"], final["away"]) == ("Touchline Rovers", None)   # Harbour Athletic not through yet
+    cup2 = dict(cup, name="Final Only", teams=["Touchline Rovers", "Harbour Athletic"])
+    final = http("POST", club.url + "/seasons", json.dumps(cup2).encode(), organiser).json
+    assert final["champion"] == "Touchline Rovers"
+    assert final["rounds"][0]["games"][0]["result"]["decided_by"] == "shoot-out"

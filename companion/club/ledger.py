@@ -40,7 +40,7 @@ from ..journal_chain import ACTIVE, DISCARDED, GENESIS, MAX_EVENTS, UNDONE, Brok
 from ..journal_domains import domain_checker
 from ..report import history
 from . import keys
-from .season import assign_tables, check_season, fill, round_robin, standings as season_standings
+from .season import assign_tables, check_season, fill, knockout, round_robin, standings as season_standings
 from .store import Fork, MatchRow, Result, Season, Store, Tablet
 
 MAX_BATCH = 1000          # rows in one upload (a whole Football Leader match is about 2,100)
@@ -446,6 +446,11 @@ class Ledger:
         if why:
             raise Refused(400, why)
         home_and_away = body.get("home_and_away", False)
+        kind = body.get("format", "round_robin")
+        if kind not in ("round_robin", "knockout"):
+            raise Refused(400, "format must be round_robin or knockout")
+        if kind == "knockout" and home_and_away is True:
+            raise Refused(400, "a knockout tie is one match here (no home and away legs)")
         starts = body.get("starts", self.clock()[:10])
         if (type(home_and_away) is not bool or not isinstance(starts, str)
                 or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", starts)):
@@ -455,19 +460,18 @@ class Ledger:
             if any(s.id == ident for s in self.store.seasons()):
                 raise Refused(409, f"the club has a season called {name!r} already")
             self.store.add_season(Season(ident, " ".join(name.split()), game, tuple(teams), tuple(tables),
-                                         home_and_away, starts, self.clock()))
+                                         home_and_away, starts, self.clock(), kind))
         return self.season(ident)
 
     def seasons(self) -> list[dict[str, Any]]:
-        return [{"season": s.id, "name": s.name, "game": s.game, "teams": len(s.teams), "starts": s.starts}
-                for s in self.store.seasons()]
+        return [{"season": s.id, "name": s.name, "game": s.game, "format": s.format, "teams": len(s.teams),
+                 "starts": s.starts} for s in self.store.seasons()]
 
     def season(self, ident: str) -> dict[str, Any]:
         """A season's rounds (each game at its table, with its confirmed result once played) and its table."""
         found = next((s for s in self.store.seasons() if s.id == ident), None)
         if found is None:
             raise Refused(404, "the club has no such season")
-        fixtures = assign_tables(round_robin(found.teams, found.home_and_away), found.tables)
         results = self.store.results()
         entries = []
         for m in self.store.matches():
@@ -475,6 +479,11 @@ class Ledger:
             if (m.game == found.game and summary.get("finished") and confirmed(m, results.get(m.id))
                     and summary.get("date", "") >= found.starts):
                 entries.append(entry_of(m, summary))
+        head = {"season": found.id, "name": found.name, "game": found.game, "format": found.format,
+                "starts": found.starts, "home_and_away": found.home_and_away, "tables": list(found.tables)}
+        if found.format == "knockout":
+            return {**head, **self._cup(found, entries)}
+        fixtures = assign_tables(round_robin(found.teams, found.home_and_away), found.tables)
         played = fill(fixtures, entries, found.home_and_away)
         rounds: dict[int, list[dict[str, Any]]] = {}
         for p in played:
@@ -484,10 +493,30 @@ class Ledger:
                 "result": None if e is None else {"match": e.path.name, "home": e.home, "away": e.away,
                                                   "score": e.score, "winner": e.winner}})
         header = ["team", "played", "won", "drawn", "lost", "goals_for", "goals_against", "goal_difference", "points"]
-        return {"season": found.id, "name": found.name, "game": found.game, "starts": found.starts,
-                "home_and_away": found.home_and_away, "tables": list(found.tables),
-                "rounds": [{"round": r, "games": games} for r, games in sorted(rounds.items())],
+        return {**head, "rounds": [{"round": r, "games": games} for r, games in sorted(rounds.items())],
                 "standings": [dict(zip(header, r.row())) for r in season_standings(played, found.game)]}
+
+    @staticmethod
+    def _cup(found: Season, entries: list[history.Entry]) -> dict[str, Any]:
+        """A knockout's rounds: each tie at a table (byes sit out), its winner once decided."""
+        bracket = knockout(found.teams, entries)
+        rounds = []
+        for ties in bracket:
+            games, k = [], 0
+            for tie in ties:
+                game: dict[str, Any] = {"slot": tie.slot, "home": tie.home, "away": tie.away, "bye": tie.bye,
+                                        "winner": tie.winner, "drawn": list(tie.drawn), "result": None}
+                if not tie.bye:
+                    game["table"] = found.tables[k % len(found.tables)]
+                    game["sitting"] = k // len(found.tables) + 1
+                    k += 1
+                if tie.entry is not None:
+                    e = tie.entry
+                    game["result"] = {"match": e.path.name, "home": e.home, "away": e.away, "score": e.score,
+                                      "winner": e.winner, "decided_by": e.decided_by}
+                games.append(game)
+            rounds.append({"round": ties[0].round, "games": games})
+        return {"rounds": rounds, "champion": bracket[-1][0].winner if bracket else None}
 
     def tablets(self) -> list[dict[str, Any]]:
         return [{"tablet": t.id, "name": t.name, "joined": t.joined, "removed": t.removed or None}

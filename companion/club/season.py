@@ -104,3 +104,76 @@ def standings(played: Sequence[Played], game: str) -> list[history.Record]:
     teams = {t for p in played for t in (p.fixture.home, p.fixture.away)}
     rows = list(table.values()) + [history.Record(t) for t in sorted(teams - set(table), key=str.casefold)]
     return rows
+
+
+# --- knockout ------------------------------------------------------------------------------------
+
+def seeding(size: int) -> list[int]:
+    """The standard bracket order of seeds 1..size (size a power of two): 1 meets size, and the
+    top two seeds can only meet in the final (1, 8, 4, 5, 2, 7, 3, 6 for eight)."""
+    order = [1]
+    while len(order) < size:
+        n = len(order) * 2
+        order = [s for seed in order for s in (seed, n + 1 - seed)]
+    return order
+
+
+@dataclass(frozen=True)
+class Tie:
+    """One knockout game: its round (1 the first), its place in the round, the two sides (None
+    while the game that sends a side there is undecided), and who went through."""
+
+    round: int
+    slot: int
+    home: str | None
+    away: str | None
+    winner: str | None = None
+    entry: history.Entry | None = None
+    bye: bool = False
+    drawn: tuple[str, ...] = ()     # confirmed matches of these two that ended level (they play again)
+
+
+def knockout(teams: Sequence[str], entries: Iterable[history.Entry]) -> list[list[Tie]]:
+    """The bracket of ``teams`` (in seeding order, the best first), decided so far by the
+    confirmed matches ``entries``: a tie goes to the winner of the first confirmed match of its
+    two sides with a winner (after extra time or a shoot-out as the game's rules play them: the
+    result's winner); a match that ended level decides nothing. Seeds beyond the teams are byes:
+    the top seeds go through to round 2 unplayed."""
+    size = 1
+    while size < len(teams):
+        size *= 2
+    by_seed = {i + 1: t for i, t in enumerate(teams)}
+    sides: list[str | None] = [by_seed.get(seed) for seed in seeding(size)]
+    pool = sorted(entries, key=lambda e: (e.date, e.path.name))
+    used: set[str] = set()
+    rounds: list[list[Tie]] = []
+    first = True
+    while len(sides) > 1:
+        ties, winners = [], []
+        for slot in range(len(sides) // 2):
+            home, away = sides[2 * slot], sides[2 * slot + 1]
+            if first and (home is None or away is None):   # a bye: the seeded side goes through
+                tie = Tie(len(rounds) + 1, slot + 1, home, away, winner=home or away, bye=True)
+            else:
+                tie = _decide(Tie(len(rounds) + 1, slot + 1, home, away), pool, used)
+            ties.append(tie)
+            winners.append(tie.winner)
+        rounds.append(ties)
+        sides, first = winners, False
+    return rounds
+
+
+def _decide(tie: Tie, pool: list[history.Entry], used: set[str]) -> Tie:
+    if tie.home is None or tie.away is None:
+        return tie
+    drawn = []
+    for e in pool:
+        if e.path.name in used or {e.home, e.away} != {tie.home, tie.away}:
+            continue
+        used.add(e.path.name)
+        winner = e.home if e.winner == "home" else e.away if e.winner == "away" else None
+        if winner is None:
+            drawn.append(e.path.name)
+            continue
+        return Tie(tie.round, tie.slot, tie.home, tie.away, winner, e, drawn=tuple(drawn))
+    return Tie(tie.round, tie.slot, tie.home, tie.away, drawn=tuple(drawn))

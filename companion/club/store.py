@@ -76,6 +76,7 @@ class Season:
     home_and_away: bool
     starts: str        # YYYY-MM-DD: matches from this day on count
     created: str
+    format: str = "round_robin"   # or "knockout" (the teams in seeding order, the best first)
 
 
 @dataclass(frozen=True)
@@ -115,14 +116,15 @@ class Store(Protocol):
     def seasons(self) -> list[Season]: ...
     def add_season(self, season: Season) -> None:
         with self.transaction():
-            self._rows("INSERT INTO seasons (id, name, game, teams, tables, home_and_away, starts, created) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            self._rows("INSERT INTO seasons (id, name, game, teams, tables, home_and_away, starts, created, format) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (season.id, season.name, season.game, json.dumps(list(season.teams)),
-                        json.dumps(list(season.tables)), int(season.home_and_away), season.starts, season.created))
+                        json.dumps(list(season.tables)), int(season.home_and_away), season.starts, season.created,
+                        season.format))
 
     def seasons(self) -> list[Season]:
-        return [_season(r) for r in self._rows("SELECT id, name, game, teams, tables, home_and_away, starts, created "
-                                                "FROM seasons ORDER BY created, id")]
+        return [_season(r) for r in self._rows("SELECT id, name, game, teams, tables, home_and_away, starts, created, "
+                                                "format FROM seasons ORDER BY created, id")]
 
     def forks(self) -> list[Fork]: ...
     def close(self) -> None: ...
@@ -159,6 +161,10 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     (4, (
         "CREATE TABLE seasons (id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL, teams TEXT NOT NULL, "
         "tables TEXT NOT NULL, home_and_away INTEGER NOT NULL, starts TEXT NOT NULL, created TEXT NOT NULL)",
+    )),
+    # Knockout cups beside round-robin seasons.
+    (5, (
+        "ALTER TABLE seasons ADD COLUMN format TEXT NOT NULL DEFAULT 'round_robin'",
     )),
 )
 LATEST = MIGRATIONS[-1][0]
@@ -332,14 +338,15 @@ class SqlStore:
 
     def add_season(self, season: Season) -> None:
         with self.transaction():
-            self._rows("INSERT INTO seasons (id, name, game, teams, tables, home_and_away, starts, created) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            self._rows("INSERT INTO seasons (id, name, game, teams, tables, home_and_away, starts, created, format) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (season.id, season.name, season.game, json.dumps(list(season.teams)),
-                        json.dumps(list(season.tables)), int(season.home_and_away), season.starts, season.created))
+                        json.dumps(list(season.tables)), int(season.home_and_away), season.starts, season.created,
+                        season.format))
 
     def seasons(self) -> list[Season]:
-        return [_season(r) for r in self._rows("SELECT id, name, game, teams, tables, home_and_away, starts, created "
-                                                "FROM seasons ORDER BY created, id")]
+        return [_season(r) for r in self._rows("SELECT id, name, game, teams, tables, home_and_away, starts, created, "
+                                                "format FROM seasons ORDER BY created, id")]
 
     def forks(self) -> list[Fork]:
         return [Fork(*r[:6]) for r in self._rows("SELECT match, seq, tablet, held_hash, sent_hash, at FROM forks "
@@ -347,7 +354,7 @@ class SqlStore:
 
 
 def _season(r: tuple) -> Season:
-    return Season(r[0], r[1], r[2], tuple(json.loads(r[3])), tuple(json.loads(r[4])), bool(r[5]), r[6], r[7])
+    return Season(r[0], r[1], r[2], tuple(json.loads(r[3])), tuple(json.loads(r[4])), bool(r[5]), r[6], r[7], r[8])
 
 
 class SqliteStore(SqlStore):
