@@ -74,7 +74,8 @@ def run_server(args: argparse.Namespace) -> int:
         print(f"Club server: {server.url}", flush=True)
         print(f"  join link: {link}   (tablets join with it; its QR code: {qr or 'segno missing'}; "
               f"the token also in {folder / 'club.json'})", flush=True)
-        print(f"  the tables: {server.url}/tables   the league: {server.url}/league", flush=True)
+        print(f"  every table: {server.url}/   (the page for the room's screen and the spectators' phones; "
+              f"JSON: /tables, /league)", flush=True)
         store = "a PostgreSQL database" if args.database else folder / "club.sqlite"
         print(f"  store: {store}; Ctrl+C stops the server.", flush=True)
         threading.Event().wait(args.duration)
