@@ -1,9 +1,11 @@
 """The club server under load (issue 33, docs/benchmarks.md): loopback only, bounded.
 
     .venv/bin/python benchmarks/club_load.py [--tablets 32] [--every 20] [--viewers 500]
-        [--pages 2000] [--concurrency 50] [--sample 20]
+        [--pages 2000] [--concurrency 50] [--sample 20] [--postgres]
 
-A real ``touchline club`` process (SQLite in a temporary folder). ``--tablets`` tablets (threads
+A real ``touchline club`` process (SQLite in a temporary folder); with ``--postgres``, two of
+them sharing one PostgreSQL database (a throwaway cluster started here: benchmarks/pg_cluster.py),
+the tablets, viewers and page requests split between the two. ``--tablets`` tablets (threads
 here, each with its own key and outbox, as the app's) play the shipped scripted matches of the
 four games in turn, each its own match (event 1's time made distinct), appending command by
 command to a real journal and publishing through the outbox after every ``--every`` commands,
@@ -184,6 +186,16 @@ class Tablet(threading.Thread):
             raise RuntimeError(f"not sent: {left[0].refused or 'unreachable'}")
 
 
+def start_server(folder: Path, database: str = "") -> tuple[subprocess.Popen, str]:
+    extra = ["--database", database] if database else []
+    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "club", "--folder", str(folder), "--port", "0",
+                             *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    url = re.search(r"http://127\.0\.0\.1:\d+", proc.stdout.readline())
+    if url is None:
+        raise SystemExit(f"the club server did not start: {proc.stderr.read()}")
+    return proc, url.group(0)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tablets", type=int, default=32)
@@ -192,48 +204,72 @@ def main() -> int:
     ap.add_argument("--sample", type=int, default=20)
     ap.add_argument("--pages", type=int, default=2000)
     ap.add_argument("--concurrency", type=int, default=50)
+    ap.add_argument("--postgres", action="store_true", help="two servers on one PostgreSQL database")
     args = ap.parse_args()
+    if args.postgres:
+        from benchmarks.pg_cluster import missing, new_database, throwaway_cluster
+
+        if missing():
+            raise SystemExit(missing())
+        with throwaway_cluster() as cluster:
+            return run(args, new_database(cluster))
+    return run(args, "")
+
+
+def run(args: argparse.Namespace, database: str) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="touchline-club-load-"))
-    server = subprocess.Popen([sys.executable, "-m", "companion.cli", "club", "--folder", str(tmp / "club"),
-                               "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    servers: list[subprocess.Popen] = []
     try:
-        url = re.search(r"http://127\.0\.0\.1:(\d+)", server.stdout.readline())
-        port = int(url.group(1))
+        first, url = start_server(tmp / "club", database)
+        servers.append(first)
+        urls = [url]
+        if database:   # a second server on the same database (its own folder: the database's tokens)
+            second, url2 = start_server(tmp / "club-2", database)
+            servers.append(second)
+            urls.append(url2)
         token = json.loads((tmp / "club" / "club.json").read_text())["join_token"]
-        viewers = subprocess.Popen([sys.executable, "-c", VIEWERS, "127.0.0.1", str(port), str(args.viewers),
-                                    str(args.sample), str(tmp / "viewers.json")], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, text=True)
-        assert viewers.stdout.readline().strip() == "ready"
+        ports = [int(u.rsplit(":", 1)[1]) for u in urls]
+        viewers = []
+        for i, port in enumerate(ports):
+            count = args.viewers // len(ports) + (1 if i < args.viewers % len(ports) else 0)
+            proc = subprocess.Popen([sys.executable, "-c", VIEWERS, "127.0.0.1", str(port), str(count),
+                                     str(args.sample // len(ports)), str(tmp / f"viewers-{i}.json")],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            assert proc.stdout.readline().strip() == "ready"
+            viewers.append(proc)
         acks: list = []
-        tablets = [Tablet(i, tmp, url.group(0), token, args.every, acks) for i in range(args.tablets)]
+        tablets = [Tablet(i, tmp, urls[i % len(urls)], token, args.every, acks) for i in range(args.tablets)]
         start = time.perf_counter()
         for t in tablets:
             t.start()
-        pages = subprocess.Popen([sys.executable, "-c", PAGES, "127.0.0.1", str(port), str(args.pages),
-                                  str(args.concurrency), str(tmp / "pages.json")])
+        pages = [subprocess.Popen([sys.executable, "-c", PAGES, "127.0.0.1", str(port), str(args.pages // len(ports)),
+                                   str(args.concurrency // len(ports)), str(tmp / f"pages-{i}.json")])
+                 for i, port in enumerate(ports)]
         for t in tablets:
             t.join()
         played = time.perf_counter() - start
-        pages.wait(timeout=600)
+        for p in pages:
+            p.wait(timeout=600)
         time.sleep(1.0)   # the last snapshots reach the viewers (figures only; nothing is timed by this)
-        viewers.stdin.close()
-        viewers.wait(timeout=120)
-        peak_mb, cpu_s = proc_figures(server.pid)
+        for v in viewers:
+            v.stdin.close()
+            v.wait(timeout=120)
+        figures = [proc_figures(s.pid) for s in servers]
 
+        import urllib.request
         errors = [f"{t.name}: {t.error}" for t in tablets if t.error]
         equal = 0
         for t in tablets:
             if t.error:
                 continue
             read = read_journal(t.path)
-            import urllib.request
-            with urllib.request.urlopen(f"{url.group(0)}/matches/{read.match}", timeout=60) as resp:
+            with urllib.request.urlopen(f"{urls[-1]}/matches/{read.match}", timeout=60) as resp:   # the other server
                 held = json.loads(resp.read())
             if (held["held"], held["head"]) == (read.last_seq, read.head):
                 equal += 1
             else:
                 errors.append(f"{t.name}: the club holds {held['held']}, the journal {read.last_seq}")
-        with urllib.request.urlopen(f"{url.group(0)}/league", timeout=60) as resp:
+        with urllib.request.urlopen(f"{urls[0]}/league", timeout=60) as resp:
             league = json.loads(resp.read())
         per_game = {g: sum(1 for t in tablets if t.game == g) for g in GAMES}
         for game, expected in per_game.items():
@@ -241,39 +277,58 @@ def main() -> int:
             if expected and played_counts != [expected, expected]:
                 errors.append(f"{game}: the league counts {played_counts}, expected {expected} each")
         events = sum(len(read_file(ROOT / "tests" / "data" / f"{t.game}_full_match.jsonl").raw) for t in tablets)
-        server.send_signal(signal.SIGINT)
-        server.communicate(timeout=60)
-        with sqlite3.connect(tmp / "club" / "club.sqlite") as conn:
-            stored = conn.execute("SELECT count(*) FROM events").fetchone()[0]
-        conn.close()
+        for s in servers:
+            s.send_signal(signal.SIGINT)
+            s.communicate(timeout=60)
+        if database:
+            import psycopg
+            with psycopg.connect(database) as conn:
+                stored = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+        else:
+            with sqlite3.connect(tmp / "club" / "club.sqlite") as conn:
+                stored = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+            conn.close()
         if stored != events:
             errors.append(f"the club stores {stored} events, the tablets wrote {events}")
 
-        seen = json.loads((tmp / "viewers.json").read_text())
+        seen = {"opened": 0, "errors": 0, "seen": []}
+        for i in range(len(ports)):
+            part = json.loads((tmp / f"viewers-{i}.json").read_text())
+            seen["opened"] += part["stats"]["opened"]
+            seen["errors"] += part["stats"]["errors"]
+            seen["seen"] += part["seen"]
         latencies = []
         for sent_at, match, held in acks:
             for snapshots in seen["seen"]:
                 later = next((t for t, counts in snapshots if counts.get(match, 0) >= held and t >= sent_at), None)
                 if later is not None:
                     latencies.append(later - sent_at)
-        page = json.loads((tmp / "pages.json").read_text())
+        page_times, page_errors, page_rate = [], 0, 0.0
+        for i in range(len(ports)):
+            page = json.loads((tmp / f"pages-{i}.json").read_text())
+            page_times += page["times"]
+            page_errors += page["errors"]
+            page_rate += len(page["times"]) / page["wall"]
         uploads = sum(t.uploads for t in tablets)
-        print(f"tablets {args.tablets} (publishing every {args.every} commands), viewers {args.viewers} "
-              f"({seen['stats']['opened']} opened, {seen['stats']['errors']} errors), pages {args.pages} at "
-              f"concurrency {args.concurrency}")
+        where = "two servers on one PostgreSQL database" if database else "one server on SQLite"
+        print(f"{where}: tablets {args.tablets} (publishing every {args.every} commands), viewers {args.viewers} "
+              f"({seen['opened']} opened, {seen['errors']} errors), pages {args.pages} at concurrency "
+              f"{args.concurrency}")
         print(f"played in {played:.1f} s: {uploads} publishes, {events} events ({events / played:.0f} events/s)")
         print(f"publish-to-viewer latency: p50 {pct(latencies, 50) * 1000:.0f} ms, p95 {pct(latencies, 95) * 1000:.0f} ms "
               f"({len(latencies)} samples)")
-        print(f"/tables: p50 {pct(page['times'], 50) * 1000:.0f} ms, p95 {pct(page['times'], 95) * 1000:.0f} ms, "
-              f"{len(page['times']) / page['wall']:.0f} requests/s, {page['errors']} errors")
-        print(f"server: peak {peak_mb:.0f} MB resident, {cpu_s:.1f} s CPU")
+        print(f"/tables: p50 {pct(page_times, 50) * 1000:.0f} ms, p95 {pct(page_times, 95) * 1000:.0f} ms, "
+              f"{page_rate:.0f} requests/s, {page_errors} errors")
+        for i, (peak_mb, cpu_s) in enumerate(figures, 1):
+            print(f"server {i}: peak {peak_mb:.0f} MB resident, {cpu_s:.1f} s CPU")
         print(f"journals equal to the club's copy: {equal} of {args.tablets}; events stored {stored} of {events}")
         for e in errors:
             print("ERROR:", e)
         return 1 if errors else 0
     finally:
-        if server.poll() is None:
-            server.kill()
+        for s in servers:
+            if s.poll() is None:
+                s.kill()
         shutil.rmtree(tmp, ignore_errors=True)
 
 

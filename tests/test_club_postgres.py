@@ -6,71 +6,29 @@ one database."""
 from __future__ import annotations
 
 import json
-import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
+from benchmarks.pg_cluster import missing, new_database, throwaway_cluster
 from companion.club.folder import open_club
 from tests.club_kit import GAMES, Club, Stream, chunks, match_journal, wire_rows
 from ui.web.club_server import ClubServer
 
-psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[test]')")
-BINARIES = ("initdb", "pg_ctl", "postgres")
-MISSING = [b for b in BINARIES if shutil.which(b) is None]
-pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"PostgreSQL's {', '.join(MISSING)} not found on PATH "
-                                                      f"(apt-get install postgresql)")
-
-
-def _as_user() -> list[str]:
-    """initdb and postgres refuse to run as root: as root, run them as 'postgres' (or 'nobody')."""
-    if os.geteuid() != 0:
-        return []
-    for name in ("postgres", "nobody"):
-        try:
-            pwd.getpwnam(name)
-            return ["runuser", "-u", name, "--"]
-        except KeyError:
-            continue
-    pytest.skip("running as root with no unprivileged user to run PostgreSQL as")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[test]')")
+pytestmark = pytest.mark.skipif(bool(missing()), reason=missing() or "-")
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    runner = _as_user()
-    base = Path(tempfile.mkdtemp(prefix="touchline-pg-"))
-    if runner:
-        shutil.chown(base, user=runner[2])
-    data, port = base / "data", _free_port()
-    run = lambda *args: subprocess.run(runner + list(args), check=True, capture_output=True, text=True, timeout=120)
-    run("initdb", "-D", str(data), "-U", "club", "-A", "trust", "--no-sync", "-E", "UTF8")
-    run("pg_ctl", "-D", str(data), "-l", str(base / "log"), "-w", "-t", "60", "start", "-o",
-        f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off")
-    try:
-        yield f"postgresql://club@127.0.0.1:{port}/postgres"
-    finally:
-        run("pg_ctl", "-D", str(data), "-w", "-t", "60", "-m", "fast", "stop")
-        shutil.rmtree(base, ignore_errors=True)
+    with throwaway_cluster() as address:
+        yield address
 
 
 @pytest.fixture
 def database(cluster):
     """A fresh database of its own for each test."""
-    name = f"club_{os.urandom(4).hex()}"
-    with psycopg.connect(cluster, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    return cluster.rsplit("/", 1)[0] + "/" + name
+    return new_database(cluster)
 
 
 class PgClub(Club):
