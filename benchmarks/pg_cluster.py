@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 BINARIES = ("initdb", "pg_ctl", "postgres")
 
@@ -37,9 +37,15 @@ def _user() -> str | None:
     return None
 
 
+class Cluster(str):
+    """A running cluster's address (postgresql://club@127.0.0.1:PORT/postgres), and ``restart``."""
+
+    restart: Callable[[], None]
+
+
 @contextmanager
-def throwaway_cluster() -> Iterator[str]:
-    """A running cluster's address (postgresql://club@127.0.0.1:PORT/postgres)."""
+def throwaway_cluster() -> Iterator[Cluster]:
+    """A running cluster (its address; ``restart()`` stops and starts it again)."""
     runner = ["runuser", "-u", _user(), "--"] if os.geteuid() == 0 else []
     base = Path(tempfile.mkdtemp(prefix="touchline-pg-"))
     if runner:
@@ -52,12 +58,15 @@ def throwaway_cluster() -> Iterator[str]:
     def run(*args: str) -> None:
         subprocess.run(runner + list(args), check=True, capture_output=True, text=True, timeout=120)
 
+    options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
     try:
         run("initdb", "-D", str(data), "-U", "club", "-A", "trust", "--no-sync", "-E", "UTF8")
-        run("pg_ctl", "-D", str(data), "-l", str(base / "log"), "-w", "-t", "60", "start", "-o",
-            f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200")
+        run("pg_ctl", "-D", str(data), "-l", str(base / "log"), "-w", "-t", "60", "start", "-o", options)
+        cluster = Cluster(f"postgresql://club@127.0.0.1:{port}/postgres")
+        cluster.restart = lambda: run("pg_ctl", "-D", str(data), "-l", str(base / "log"), "-w", "-t", "60",
+                                      "-m", "fast", "restart", "-o", options)
         try:
-            yield f"postgresql://club@127.0.0.1:{port}/postgres"
+            yield cluster
         finally:
             run("pg_ctl", "-D", str(data), "-w", "-t", "60", "-m", "fast", "stop")
     finally:

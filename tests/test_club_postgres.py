@@ -100,3 +100,41 @@ def test_two_servers_share_one_database(tmp_path, database):
     finally:
         first.stop()
         second.stop()
+
+
+def test_the_servers_carry_on_when_postgresql_restarts(tmp_path):
+    """PostgreSQL restarted mid-round: a write under way fails (and the tablet's outbox tries
+    again), the next reaches the database again, and spectators hear the other server again."""
+    from companion.club.client import Outbox
+    from companion.club.keys import TabletKey
+
+    with throwaway_cluster() as cluster:      # a cluster of its own: it is restarted
+        database = new_database(cluster)
+        first, second = PgClub(tmp_path / "a", database), PgClub(tmp_path / "b", database)
+        spectator = None
+        try:
+            clock = [1_000.0]
+            outbox = Outbox(tmp_path / "outbox.sqlite", TabletKey.generate(), clock=lambda: clock[0])
+            outbox.join(first.url, first.ledger.join_token, "Table 1")
+            journal = match_journal(tmp_path, "futboard")
+            match, rows = wire_rows(journal)
+            spectator = Stream(second)
+            assert spectator.next() == {"tables": []}
+            cluster.restart()                                   # every connection to it is gone
+            outbox.add(journal)
+            left = outbox.send_due()                             # the server answers 500 once, or sends
+            while left:
+                assert not left[0].refused, left[0].refused
+                clock[0] = left[0].next_try
+                left = outbox.send_due()
+            assert first.get(f"/matches/{match}").json["held"] == len(rows)
+            assert second.get(f"/matches/{match}").json["held"] == len(rows)
+            seen = spectator.next()["tables"]                   # the second server heard it again
+            while seen[0]["events"] < len(rows):
+                seen = spectator.next()["tables"]
+            assert seen[0]["match"] == match
+        finally:
+            if spectator is not None:
+                spectator.close()
+            first.stop()
+            second.stop()
