@@ -345,6 +345,10 @@ def test_the_page_of_every_table_shows_them_live_with_the_league(club, journals)
     from selenium.webdriver.support.ui import WebDriverWait
 
     first, second = club.tablet("Table 2"), club.tablet("Table 10")
+    organiser = {"Authorization": f"Bearer {club.ledger.organiser_token}", "Content-Type": "application/json"}
+    season = {"name": "Autumn League", "game": "fublet", "teams": ["Touchline Rovers", "Harbour Athletic", "Dock FC"],
+              "tables": ["Table 2"], "starts": "2026-11-01"}
+    assert http("POST", club.url + "/seasons", json.dumps(season).encode(), organiser).status == 200
     fublet, fublet_rows = wire_rows(journals["fublet"])
     second.upload_all(fublet, fublet_rows)
     assert second.post(f"/matches/{fublet}/result", result_of(second.key, journals["fublet"])).status == 200
@@ -355,6 +359,9 @@ def test_the_page_of_every_table_shows_them_live_with_the_league(club, journals)
         assert "Touchline Rovers" in cards(driver)[0] and "confirmed" in cards(driver)[0]
         league = driver.find_element("css selector", "table.league").text
         assert "Touchline Rovers" in league.splitlines()[1] and league.splitlines()[1].endswith("3")
+        WebDriverWait(driver, 60).until(lambda d: d.find_elements("css selector", ".season h3"))
+        part = driver.find_element("css selector", ".season").text
+        assert "Autumn League" in part and "Next: round" in part and "Dock FC" in part
         futboard, rows = wire_rows(journals["futboard"])
         assert first.upload(futboard, rows[:60]).status == 200     # a table starts: the page shows it, unasked
         WebDriverWait(driver, 60).until(lambda d: len(cards(d)) == 2)
