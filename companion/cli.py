@@ -443,6 +443,7 @@ plugin("tray-listen", "firmware_bridge.listen_cli", "print the rolls a dice tray
 plugin("report", "companion.report.cli", "write a match's report: a web page with plots, CSV and JSON")
 plugin("history", "companion.report.history_cli", "list every match in the data folder")
 plugin("league", "companion.report.league_cli", "league tables, head to head and each team's record")
+plugin("club", "ui.web.club_cli", "serve a club: every table live, one league of signed results; or publish a journal to one")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

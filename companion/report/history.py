@@ -119,24 +119,35 @@ def read_entry(path: Path, anchors: AnchorBook | None = None) -> Entry:
     except Exception as exc:  # a file no reader foresaw: listed as such, the scan goes on
         log.warning("%s: unreadable", path, exc_info=True)
         return Entry(path, problem=f"cannot be read ({type(exc).__name__}: {_first_line(exc)})")
-    teams, score = summary.get("teams"), summary.get("score")
-    if not isinstance(teams, dict) or not isinstance(score, dict):
+    fields = summary_fields(summary)
+    if fields is None:
         return Entry(path, game=match.ruleset.game, events=len(events), date=_date(events),
                      problem="the match was never set up (no teams)")
+    return Entry(
+        path, game=match.ruleset.game, date=_date(events), events=len(events),
+        last=format_time(events[-1].at) if events else "", altered=reading.altered, first=reading.first,
+        last_seq=reading.last_seq, head=reading.head, unchained=reading.unchained, **fields)
+
+
+def summary_fields(summary: dict[str, Any]) -> dict[str, Any] | None:
+    """What an Entry takes from a match's summary (teams, score, result, where it stands), or
+    None when the match was never set up. The club server (companion/club/) reads its matches
+    the same way."""
+    teams, score = summary.get("teams"), summary.get("score")
+    if not isinstance(teams, dict) or not isinstance(score, dict):
+        return None
     result = summary.get("result") if isinstance(summary.get("result"), dict) else None
     shootout = summary.get("shootout") if isinstance(summary.get("shootout"), dict) else None
     points = None
     if result and isinstance(result.get("points"), dict):
         points = (int(result["points"]["home"]), int(result["points"]["away"]))
-    return Entry(
-        path, game=match.ruleset.game, home=str(teams.get("home")), away=str(teams.get("away")),
-        home_goals=int(score.get("home", 0)), away_goals=int(score.get("away", 0)), date=_date(events),
+    return dict(
+        home=str(teams.get("home")), away=str(teams.get("away")),
+        home_goals=int(score.get("home", 0)), away_goals=int(score.get("away", 0)),
         finished=result is not None, winner=(result or {}).get("winner"),
         decided_by=str((result or {}).get("decided_by", "")), points=points,
         shootout=(int(shootout["home"]), int(shootout["away"])) if shootout and result else None,
-        events=len(events), last=format_time(events[-1].at) if events else "",
-        stage="" if result else stage_of(summary), altered=reading.altered, first=reading.first,
-        last_seq=reading.last_seq, head=reading.head, unchained=reading.unchained)
+        stage="" if result else stage_of(summary))
 
 
 def stage_of(summary: dict[str, Any]) -> str:

@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run)
 
 
-def _stop_on_signals() -> Callable[[], None]:
+def stop_on_signals() -> Callable[[], None]:
     """Ctrl+C and SIGTERM end the wait below; returns what puts the old handlers back."""
     import signal
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     started.set()
     # From here on Ctrl+C and SIGTERM stop the page cleanly, wherever they come.
-    restore_signals = _stop_on_signals()
+    restore_signals = stop_on_signals()
     try:
         follower.start()
         _announce(args, path, server)

@@ -41,7 +41,8 @@ class _Server(uvicorn.Server):
         self.ready.set()
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int, what: str = "the scoreboard") -> socket.socket:
+    """A listening socket on ``host:port`` (the club server binds its own the same way)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
@@ -50,7 +51,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.listen(BACKLOG)
     except OSError as exc:
         sock.close()
-        raise TouchlineError(f"cannot serve the scoreboard on {host}:{port} ({exc.strerror or exc}); "
+        raise TouchlineError(f"cannot serve {what} on {host}:{port} ({exc.strerror or exc}); "
                              f"choose another --port, or a --host this machine has") from None
     sock.setblocking(False)
     return sock
@@ -67,7 +68,7 @@ class ScoreboardServer:
             protocol = connection_class(parser)
         except ValueError as exc:
             raise TouchlineError(str(exc)) from None
-        self._sock = _listen(host, port)
+        self._sock = listen(host, port)
         self.host = host
         self.port = self._sock.getsockname()[1]
         self.app = ScoreboardApp(hub, self.token, max_viewers)
