@@ -17,9 +17,21 @@ from typing import Callable, Iterator
 BINARIES = ("initdb", "pg_ctl", "postgres")
 
 
+def _bin_dirs() -> list[str]:
+    """PATH, then Debian's own place for the server's programs (apt's postgresql puts initdb
+    and pg_ctl in /usr/lib/postgresql/VERSION/bin, not on PATH), the newest version first."""
+    debian = sorted(Path("/usr/lib/postgresql").glob("*/bin"),
+                    key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0, reverse=True)
+    return os.environ.get("PATH", "").split(os.pathsep) + [str(p) for p in debian]
+
+
+def _which(name: str) -> str | None:
+    return shutil.which(name, path=os.pathsep.join(_bin_dirs()))
+
+
 def missing() -> str:
     """Why no cluster can be started here ('' when one can)."""
-    absent = [b for b in BINARIES if shutil.which(b) is None]
+    absent = [b for b in BINARIES if _which(b) is None]
     if absent:
         return f"PostgreSQL's {', '.join(absent)} not found on PATH (apt-get install postgresql)"
     if os.geteuid() == 0 and _user() is None:
@@ -55,8 +67,9 @@ def throwaway_cluster() -> Iterator[Cluster]:
         port = s.getsockname()[1]
     data = base / "data"
 
-    def run(*args: str) -> None:
-        subprocess.run(runner + list(args), check=True, capture_output=True, text=True, timeout=120)
+    def run(program: str, *args: str) -> None:
+        subprocess.run(runner + [_which(program) or program, *args], check=True, capture_output=True, text=True,
+                       timeout=120)
 
     options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
     try:
