@@ -28,6 +28,7 @@ from .. import outfiles
 from ..anchors import AnchorBook
 from ..errors import TouchlineError
 from ..events import format_time
+from ..loading import default_anchors, read_match  # the same reading as `touchline replay`
 
 log = logging.getLogger(__name__)
 
@@ -107,8 +108,6 @@ def read_entry(path: Path, anchors: AnchorBook | None = None) -> Entry:
     """Replay one file to its entry; anything wrong becomes the entry's problem. ``anchors``:
     this tablet's (companion/anchors.py), which name a cut or rewritten journal
     (``anchors_for`` the file's folder when not given)."""
-    from ..cli import read_match  # the same reading as `touchline replay`
-
     try:
         reading = read_match(path, anchors if anchors is not None else anchors_for(path.parent))
         match = reading.match
@@ -177,8 +176,6 @@ def _first_line(exc: BaseException) -> str:
 def anchors_for(folder: Path) -> AnchorBook:
     """The anchors that speak for ``folder``: its data folder's when it is one's ``matches``
     (the app's), else this computer's."""
-    from ..cli import default_anchors
-
     book = AnchorBook.of_data_dir(Path(folder).parent)
     return book if Path(folder).name == "matches" and book.folder.is_dir() else default_anchors()
 
@@ -373,8 +370,6 @@ def _agree(a: Entry, b: Entry, hashes: dict[tuple[Path, int], str | None]) -> bo
 
 
 def _hash_at(path: Path, seq: int) -> str | None:
-    from ..cli import read_match
-
     try:
         return read_match(path, None).hash_at(seq)
     except Exception as exc:  # changed or gone since it was listed: no agreement can be shown

@@ -23,7 +23,7 @@ from ..paths import user_data_dir
 from . import history as h
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def add_common_arguments(p: argparse.ArgumentParser) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--data-dir", type=Path, metavar="DIR",
                        help="the app's data folder (its matches/ are read); default: this computer's")
@@ -52,7 +52,7 @@ def table(header: list[str], rows: list[list[Any]]) -> str:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = "List every match in the data folder: game, teams, score, date, finished or not."
-    _common(p)
+    add_common_arguments(p)
     p.add_argument("--json", action="store_true", help="print JSON lines instead of a table")
     p.set_defaults(run=run_history)
 

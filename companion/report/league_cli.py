@@ -11,13 +11,13 @@ from typing import Any
 from ..cli import EXIT_OK
 from ..outfiles import Staged, check_target
 from . import history as h
-from .history_cli import _common, folder_of, table
+from .history_cli import add_common_arguments, folder_of, table
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("League tables of the finished matches in the data folder (3 points a win, 1 a draw, or the "
                      "points the result carries), head-to-head records and each team's record.")
-    _common(p)
+    add_common_arguments(p)
     p.set_defaults(run=run_league)
 
 
