@@ -19,12 +19,13 @@ from __future__ import annotations
 import json
 import logging
 import os
+import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from .. import outfiles
+from .. import opener, outfiles
 from ..anchors import AnchorBook
 from ..errors import TouchlineError
 from ..events import format_time
@@ -180,22 +181,38 @@ def anchors_for(folder: Path) -> AnchorBook:
     return book if Path(folder).name == "matches" and book.folder.is_dir() else default_anchors()
 
 
+CACHE_FILE = "history-cache.json"
+CACHE_MAX_BYTES = 64 * 1024 * 1024   # 10,000 matches take about 5 MB; a larger file is no cache of ours
+
+
+def cache_path(data_dir: Path) -> Path:
+    """The history's cache of a data folder's matches: ``<data dir>/reports/history-cache.json``,
+    beside ``matches/``. The app's Matches screen, Home and the commands share it."""
+    return Path(data_dir) / "reports" / CACHE_FILE
+
+
 def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = None) -> list[Entry]:
     """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last.
 
-    With ``cache`` (a JSON file), a file whose size and time (and its write-ahead log's) have
-    not changed since the last scan is not replayed again: a tablet with a season of matches
-    lists them at once. A cache that cannot be read or written is only slower. ``anchors``:
-    the anchors that name a cut journal (``anchors_for(folder)`` when not given)."""
+    With ``cache`` (a JSON file: ``cache_path`` for a data folder's matches), a file whose stamp has not
+    changed since the last scan is not replayed again: its size, its modification and change
+    times and its inode, its write-ahead log's and its anchor's (``_stamp``). A season of
+    matches lists at once. A cache that cannot be read (missing, damaged, half written, of
+    another version, not a regular file) is ignored and written anew; one that cannot be
+    written only makes the next listing slower. ``anchors``: the anchors that name a cut
+    journal (``anchors_for(folder)`` when not given)."""
     if not folder.is_dir():
         return []
     book = anchors if anchors is not None else anchors_for(folder)
     known = _load_cache(cache)
     fresh: dict[str, Any] = {}
     entries = []
-    for path in sorted(folder.iterdir()):
-        if path.is_dir() or path.name.startswith(".") or path.name.endswith(IGNORED_SUFFIXES):
+    with os.scandir(folder) as found:   # a DirEntry knows whether it is a folder without a stat of its own
+        listed = sorted(((d.name, _is_dir(d)) for d in found), key=lambda nd: nd[0])
+    for name, is_dir in listed:
+        if is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES):
             continue
+        path = folder / name
         if path.suffix.lower() not in MATCH_SUFFIXES:
             entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
             continue
@@ -239,6 +256,13 @@ def _cached_entry(path: Path, known: dict[str, Any], fresh: dict[str, Any], book
     return entry
 
 
+def _is_dir(d: os.DirEntry) -> bool:
+    try:
+        return d.is_dir()
+    except OSError:  # gone, or a link that cannot be followed: listed, and its reading says why
+        return False
+
+
 def _with_notes(folder: Path, entries: list[Entry]) -> list[Entry]:
     """The coach's titles and friendlies (companion/report/notes.py), read at every listing:
     they change without the match files changing, so they are never cached."""
@@ -251,19 +275,27 @@ def _with_notes(folder: Path, entries: list[Entry]) -> list[Entry]:
             if e.path.name in noted else e for e in entries]
 
 
-CACHE_VERSION = 4   # 2: the last event's time and stage; 3: the anchors' fields; 4: both
+CACHE_VERSION = 5   # 2: the last event's time and stage; 3: the anchors' fields; 4: both; 5: the stamp's
+#                     change time and inode
 
 
 def _stamp(path: Path, anchors: AnchorBook | None = None) -> list[Any]:
-    """What the file's entry depends on: its size and time, its write-ahead log's, and its
-    anchor's (a cut journal whose time was put back is still read again)."""
+    """What the file's entry depends on: the size, modification time, change time and inode
+    of the file, of its write-ahead log and of its anchor. Any write to a file moves its
+    change time, which no program can set back (``utime`` sets only the access and
+    modification times), so a journal rewritten to its old size with its old time put back is
+    still read again; and so is one swapped for another file (a new inode). The journal's last
+    hash is what the entry keeps (``head``, which tells its copies apart): reading it again at
+    every listing would open every journal (SQLite, hardened: journal_guard.py), the very
+    replay the cache is there to spare. The app's anchor of a journal holds that hash, and the
+    anchor's own stamp moves with it."""
     out: list[Any] = []
     for p in (path, Path(f"{path}-wal")) + ((anchors.path_for(path),) if anchors is not None else ()):
         try:
-            st = p.stat()
-            out += [st.st_size, st.st_mtime_ns]
+            st = os.stat(p)
+            out += [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         except OSError:
-            out += [-1, -1]
+            out += [-1, -1, -1, -1]
     return out
 
 
@@ -292,11 +324,18 @@ def _from_cache(path: Path, d: Any) -> Entry | None:
 
 
 def _load_cache(cache: Path | None) -> dict[str, Any]:
+    """What the cache knows, by file name; {} when there is no cache or it cannot be used. It
+    is opened as any file that came from anywhere (opener.py: a FIFO or a device in its place
+    is refused without blocking, a huge one by its size)."""
     if cache is None:
         return {}
     try:
-        data = json.loads(cache.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        with opener.open_binary(cache, "a history cache", CACHE_MAX_BYTES) as fh:
+            data = json.loads(fh.read().decode("utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, RecursionError, TouchlineError) as exc:  # damaged, cut short, foreign
+        log.info("history cache %s not used (%s): the matches are read again", cache, _first_line(exc))
         return {}
     if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("files"), dict):
         return {}
@@ -304,13 +343,26 @@ def _load_cache(cache: Path | None) -> dict[str, Any]:
 
 
 def _save_cache(cache: Path, files: dict[str, Any]) -> None:
+    """Write the cache whole beside its place, then rename it in: a reader (another process:
+    the app and a command at once) finds the old cache or the new, never half of one, and
+    two writers each put a whole cache in place (the last one stays). The temporary file is
+    made new (``mkstemp``: never through a link planted at its name)."""
+    tmp = None
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_name(cache.name + ".partial")
-        tmp.write_text(json.dumps({"version": CACHE_VERSION, "files": files}), encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=f".{cache.name.lstrip('.')}.", suffix=".partial")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(json.dumps({"version": CACHE_VERSION, "files": files}, separators=(",", ":")).encode("utf-8"))
         os.replace(tmp, cache)
+        tmp = None
     except OSError as exc:
         log.info("history cache %s not written: %s", cache, exc)
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def _neg(date: str) -> tuple:

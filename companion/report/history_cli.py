@@ -6,6 +6,10 @@
 The folder is the app's matches folder (``<data dir>/matches``; ``--data-dir`` as for
 ``touchline app``, or ``--folder`` for any folder of journals and exports). Files are read
 through private copies, never changed; a damaged or foreign file is listed as unreadable.
+What each file holds is kept in the history's cache (companion/report/history.py), the one
+the app's Matches screen keeps beside the matches (``<data dir>/reports/history-cache.json``):
+a file is replayed again only when it changed. A ``--folder`` is left as found, so it has no
+cache unless ``--cache FILE`` names one; ``--no-cache`` reads every file again and writes none.
 ``--csv`` never writes through a link and replaces an existing file only with ``--force``.
 """
 
@@ -32,6 +36,12 @@ def add_common_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--team", metavar="NAME", help="only matches of a team whose name contains NAME")
     p.add_argument("--csv", type=Path, metavar="FILE", help="also write the table(s) as CSV")
     p.add_argument("--force", action="store_true", help="replace the CSV file(s) if they exist")
+    cached = p.add_mutually_exclusive_group()
+    cached.add_argument("--cache", type=Path, metavar="FILE",
+                        help="keep what the files hold in FILE (default: the data folder's reports/"
+                             "history-cache.json, the app's; none for a --folder, which is left as found)")
+    cached.add_argument("--no-cache", action="store_true",
+                        help="read every match file again, and keep no cache of what they hold")
 
 
 def folder_of(args: argparse.Namespace) -> Path:
@@ -40,6 +50,18 @@ def folder_of(args: argparse.Namespace) -> Path:
             raise CliError(f"{args.folder}: no such folder")
         return args.folder
     return (args.data_dir if args.data_dir is not None else user_data_dir()) / "matches"
+
+
+def cache_of(args: argparse.Namespace) -> Path | None:
+    """The history's cache the listing reads and keeps: ``--cache``, else the app's for a data
+    folder; None for a ``--folder`` (nothing is written into it) and with ``--no-cache``."""
+    if args.no_cache:
+        return None
+    if args.cache is not None:
+        return args.cache
+    if args.folder is not None:
+        return None
+    return h.cache_path(args.data_dir if args.data_dir is not None else user_data_dir())
 
 
 def table(header: list[str], rows: list[list[Any]]) -> str:
@@ -61,7 +83,7 @@ def run_history(args: argparse.Namespace) -> int:
     folder = folder_of(args)
     if args.csv is not None:
         check_target(args.csv, args.force)  # refused before the folder is read, not after
-    entries = h.scan(folder)
+    entries = h.scan(folder, cache_of(args))
     shown = h.select(entries, args.game, args.team)
     if args.game or args.team:  # unreadable files belong to no game or team, but stay in sight
         shown += [e for e in entries if not e.ok and e not in shown]

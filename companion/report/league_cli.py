@@ -11,7 +11,7 @@ from typing import Any
 from ..cli import EXIT_OK
 from ..outfiles import Staged, check_target
 from . import history as h
-from .history_cli import add_common_arguments, folder_of, table
+from .history_cli import add_common_arguments, cache_of, folder_of, table
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -27,7 +27,7 @@ def run_league(args: argparse.Namespace) -> int:
         base = args.csv.with_suffix("")
         for target in (args.csv, Path(f"{base}-head-to-head.csv"), Path(f"{base}-records.csv")):
             check_target(target, args.force)
-    entries = h.select(h.scan(folder), args.game, args.team)
+    entries = h.select(h.scan(folder, cache_of(args)), args.game, args.team)
     games = [args.game] if args.game else h.games_in(entries)
     csv_rows: list[list[Any]] = []
     out = []
