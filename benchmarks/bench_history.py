@@ -1,0 +1,205 @@
+"""``touchline history`` and ``touchline league`` over a large matches folder (issue 32, item 2):
+cold (no cache: every journal replayed, the cache written) and warm (the cache read, each file
+only stat'ed), against a bare read-and-parse of the same files, side by side in one run.
+Figures for docs/benchmarks.md; nothing here asserts on time.
+
+    .venv/bin/python benchmarks/bench_history.py --matches 1000 --rounds 3
+    .venv/bin/python benchmarks/bench_history.py --matches 10000 --rounds 1
+    .venv/bin/python benchmarks/bench_history.py --matches 1000 --code /work/main   # another checkout too
+
+The folder (``--dir``, default ``$TMPDIR/touchline-bench-history-N``, kept for the next run) is
+a data folder whose ``matches/`` holds N journals as the tablet writes them: the four games'
+scripted full matches (tests/data/*_full_match.jsonl) in turn, each under other team names and
+another date, its hash chain computed as the app computes it. Every command runs in its own
+process (Python's start and imports included, as a coach types it), its output to /dev/null;
+the bare read runs in its own process too: ``sqlite3`` opens each journal read-only, reads
+every row of ``events`` in order and parses each row's JSON. Each row is timed in wall and CPU
+(user + system of that process, ``os.wait4``) with its peak memory; the rows of a round run
+one after another, the rounds repeat, and the ratios are taken within a round, then the median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: make the project importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from benchmarks.run import machine  # noqa: E402
+from companion.journal_chain import GENESIS, chain_hash, dump_json  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "tests" / "data"
+GAMES = ("fublet", "football_leader", "fussball_liga", "futboard")
+TEAMS = ("Estrela FC", "Mare Azul", "Porto Novo", "SV Rotstein", "FC Gruenwald", "Kickers", "Atletico Sol",
+         "Real Brisa", "Dynamo Nord", "Union Tal", "Sporting Lua", "Olympia Berg")
+COLUMNS = "seq, batch, at, source, type, data, status, hash"
+FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+
+# Each process reports its own peak memory (VmHWM) as it exits: the rusage of a child counts
+# the parent's memory at the fork as well.
+PEAK = r"""
+import atexit, sys
+def _peak():
+    with open("/proc/self/status") as fh:
+        kb = next((line.split()[1] for line in fh if line.startswith("VmHWM")), "0")
+    sys.stderr.write(f"\nPEAK_KB {kb}\n")
+atexit.register(_peak)
+"""
+
+BARE = PEAK + r"""
+import json, sqlite3, sys
+from pathlib import Path
+rows = 0
+for p in sorted(Path(sys.argv[1]).iterdir()):
+    if p.suffix != ".sqlite":
+        continue
+    conn = sqlite3.connect(f"file:{p}?mode=ro", uri=True)
+    try:
+        meta = dict(conn.execute("SELECT key, value FROM meta"))
+        for r in conn.execute("SELECT seq, batch, at, source, type, data, status, hash FROM events ORDER BY seq"):
+            json.loads(r[5])
+            rows += 1
+    finally:
+        conn.close()
+print(rows)
+"""
+
+
+def templates() -> dict[str, tuple[dict[str, str], list[tuple]]]:
+    """Each game's scripted full match as a journal's meta and rows (written once by the app's
+    own Journal, then read back)."""
+    from journal_fixtures import journal_of
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in GAMES:
+            path = journal_of(DATA / f"{game}_full_match.jsonl", Path(tmp) / f"{game}.sqlite")
+            conn = sqlite3.connect(path)
+            meta = dict(conn.execute("SELECT key, value FROM meta"))
+            rows = conn.execute(f"SELECT {COLUMNS} FROM events ORDER BY seq").fetchall()
+            conn.close()
+            out[game] = (meta, rows)
+    return out
+
+
+def make_folder(folder: Path, count: int) -> None:
+    """``count`` journals in ``folder``: match i is game i % 4, two of TEAMS, its events i
+    days later than the scripted match's, its chain computed anew."""
+    from companion.journal import _SCHEMA, APPLICATION_ID  # the very schema Touchline writes
+
+    folder.mkdir(parents=True, exist_ok=True)
+    base = templates()
+    for i in range(count):
+        game = GAMES[i % len(GAMES)]
+        meta, rows = base[game]
+        home, away = TEAMS[i % len(TEAMS)], TEAMS[(i + 1 + i // len(TEAMS)) % len(TEAMS)]
+        if home == away:
+            away = TEAMS[(i + 2) % len(TEAMS)]
+        shift = timedelta(days=i // len(GAMES) + 1, minutes=i % 97)
+        prev, out = GENESIS, []
+        for seq, batch, at, source, type_, data, status, _ in rows:
+            at = (datetime.strptime(at, FORMAT) + shift).strftime(FORMAT)
+            if seq == 1:
+                payload = json.loads(data)
+                payload["home"]["name"], payload["away"]["name"] = home, away
+                data = dump_json(payload)
+            prev = chain_hash(prev, seq, batch, at, source, type_, data)
+            out.append((seq, batch, at, source, type_, data, status, prev))
+        path = folder / f"match-{i:05d}.sqlite"
+        conn = sqlite3.connect(path)
+        conn.executescript(_SCHEMA)
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
+        conn.executemany(f"INSERT INTO events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", out)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute("PRAGMA user_version = 2")
+        conn.commit()
+        conn.close()
+    (folder.parent / "made.json").write_text(json.dumps({"matches": count}), encoding="utf-8")
+
+
+def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, float, int]:
+    """(wall s, CPU s, peak MB, exit status) of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read().decode(errors="replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - start
+    if proc.returncode:
+        print(f"  {' '.join(argv[-4:])}: exit {proc.returncode}: {err[-300:]}")
+    peak = next((int(line.split()[1]) for line in reversed(err.splitlines()) if line.startswith("PEAK_KB ")), 0)
+    return wall, usage.ru_utime + usage.ru_stime, peak / 1024, proc.returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--matches", type=int, default=1000)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--dir", type=Path, help="the data folder (made when it holds no folder of --matches)")
+    p.add_argument("--code", type=Path, help="also run another checkout's history (before the change)")
+    args = p.parse_args(argv)
+    data = args.dir or Path(tempfile.gettempdir()) / f"touchline-bench-history-{args.matches}"
+    matches = data / "matches"
+    made = data / "made.json"
+    if not (made.exists() and json.loads(made.read_text())["matches"] == args.matches):
+        shutil.rmtree(data, ignore_errors=True)
+        start = time.perf_counter()
+        make_folder(matches, args.matches)
+        print(f"made {args.matches} journals in {time.perf_counter() - start:.0f} s")
+    size = sum(f.stat().st_size for f in matches.iterdir()) / 1e6
+    cache = data / "reports" / "history-cache.json"
+    env = {**os.environ, "TOUCHLINE_DATA_DIR": str(data / "tablet")}   # no anchors of this computer's
+    py = sys.executable
+
+    def command(code: Path, *words: str) -> tuple[list[str], Path, dict[str, str]]:
+        return ([py, "-c", PEAK + "from companion.cli import main; sys.exit(main(sys.argv[1:]))", *words],
+                code, {**env, "PYTHONPATH": str(code)})
+
+    rows = {
+        "bare read-and-parse": lambda: ([py, "-c", BARE, str(matches)], ROOT, env),
+        "history, cold (no cache)": lambda: (cache.unlink(missing_ok=True), command(ROOT, "history", "--data-dir",
+                                                                                    str(data)))[1],
+        "history, warm (cache)": lambda: command(ROOT, "history", "--data-dir", str(data)),
+        "league, cold (no cache)": lambda: (cache.unlink(missing_ok=True), command(ROOT, "league", "--data-dir",
+                                                                                   str(data)))[1],
+        "league, warm (cache)": lambda: command(ROOT, "league", "--data-dir", str(data)),
+        "python -c 'import sqlite3, json'": lambda: ([py, "-c", PEAK + "import sqlite3, json"], ROOT, env),
+    }
+    if args.code:
+        rows[f"history of {args.code} (before)"] = lambda: command(args.code.resolve(), "history", "--data-dir",
+                                                                   str(data))
+    print(f"machine: {machine()}; nproc {os.cpu_count()}; load {os.getloadavg()}")
+    print(f"{args.matches} journals, {size:.0f} MB, in {matches}; {datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
+    got: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in rows}
+    for r in range(args.rounds):
+        for name, make in rows.items():
+            argv_, cwd, env_ = make()
+            got[name].append(timed(argv_, cwd, env_))
+        print(f"round {r + 1} done, load {os.getloadavg()[0]:.1f}")
+    bare = got["bare read-and-parse"]
+    print(f"\n| run ({args.matches} matches) | wall s | CPU s | peak MB | CPU / bare read-and-parse |")
+    print("|---|---|---|---|---|")
+    for name, runs in got.items():
+        ratio = statistics.median(c / b[1] for (_, c, _, _), b in zip(runs, bare))
+        print(f"| {name} | {statistics.median(w for w, _, _, _ in runs):.2f} | "
+              f"{statistics.median(c for _, c, _, _ in runs):.2f} | {max(m for _, _, m, _ in runs):.0f} | "
+              f"{ratio:.2f}x |")
+    print(f"\nload at the end {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
