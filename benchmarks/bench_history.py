@@ -6,6 +6,7 @@ Figures for docs/benchmarks.md; nothing here asserts on time.
     .venv/bin/python benchmarks/bench_history.py --matches 1000 --rounds 3
     .venv/bin/python benchmarks/bench_history.py --matches 10000 --rounds 1
     .venv/bin/python benchmarks/bench_history.py --matches 1000 --code /work/main   # another checkout too
+    .venv/bin/python benchmarks/bench_history.py --fixed --code /work/main --rounds 7  # report and imports
 
 The folder (``--dir``, default ``$TMPDIR/touchline-bench-history-N``, kept for the next run) is
 a data folder whose ``matches/`` holds N journals as the tablet writes them: the four games'
@@ -144,13 +145,72 @@ def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float
     return wall, usage.ru_utime + usage.ru_stime, peak / 1024, proc.returncode
 
 
+IMPORT_CORE = ("import companion.match, companion.ruleset, companion.commands, companion.events, companion.board, "
+               "companion.dice, companion.teams, companion.datafiles, companion.codec\n")
+
+
+def fixed(args: argparse.Namespace) -> int:
+    """The fixed costs (issue 32, item 3), each in its own process, CPU time: ``report`` of a
+    short match (this checkout and ``--code``), the plots' matplotlib imports (pyplot against
+    the Figure and its Agg canvas), and each game's rules imported over the shared core."""
+    work = Path(tempfile.mkdtemp(prefix="touchline-bench-fixed-"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(TOUCHLINE_DATA_DIR=str(work / "tablet"), PYTHONPYCACHEPREFIX=str(work / "pycache"))
+    short = work / "short.jsonl"   # the first 60 events of the Futboard match: a short match, unfinished
+    short.write_text("".join((DATA / "futboard_full_match.jsonl").read_text(encoding="utf-8").splitlines(True)[:60]),
+                     encoding="utf-8")
+    py = sys.executable
+    cli = PEAK + "from companion.cli import main; sys.exit(main(sys.argv[1:]))"
+    rows: dict[str, tuple[list[str], Path]] = {
+        "python -c 'import sqlite3, json'": ([py, "-c", PEAK + "import sqlite3, json"], ROOT),
+        "touchline replay (short match)": ([py, "-c", cli, "replay", str(short)], ROOT),
+        "touchline report (short match)": ([py, "-c", cli, "report", str(short), "--out", str(work / "r"), "--force"],
+                                           ROOT),
+        "import matplotlib.pyplot (Agg)": ([py, "-c", PEAK + "import matplotlib; matplotlib.use('Agg'); "
+                                            "import matplotlib.pyplot"], ROOT),
+        "import matplotlib.figure + backend_agg": ([py, "-c", PEAK + "import matplotlib.figure, "
+                                                    "matplotlib.backends.backend_agg"], ROOT),
+        "import the shared core (companion.match ...)": ([py, "-c", PEAK + IMPORT_CORE], ROOT),
+    }
+    for game in GAMES:
+        rows[f"import the core + {game}.rules"] = ([py, "-c", PEAK + IMPORT_CORE + f"import companion.{game}.rules"],
+                                                    ROOT)
+    if args.code:
+        code = args.code.resolve()
+        rows[f"touchline report (short match), {code}"] = (
+            [py, "-c", cli, "report", str(short), "--out", str(work / "r0"), "--force"], code)
+        rows[f"touchline replay (short match), {code}"] = ([py, "-c", cli, "replay", str(short)], code)
+    print(f"machine: {machine()}; nproc {os.cpu_count()}; load {os.getloadavg()}")
+    print(f"{datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; {args.rounds} rounds")
+    got: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in rows}
+    for argv_, cwd in rows.values():   # untimed: bytecode written
+        timed(argv_, cwd, {**env, "PYTHONPATH": str(cwd)})
+    for _ in range(args.rounds):
+        for name, (argv_, cwd) in rows.items():
+            got[name].append(timed(argv_, cwd, {**env, "PYTHONPATH": str(cwd)}))
+    base = got["python -c 'import sqlite3, json'"]
+    print("\n| process | wall s | CPU ms | peak MB | CPU / `import sqlite3, json` |")
+    print("|---|---|---|---|---|")
+    for name, runs in got.items():
+        ratio = statistics.median(c / b[1] for (_, c, _, _), b in zip(runs, base))
+        print(f"| {name} | {statistics.median(w for w, _, _, _ in runs):.2f} | "
+              f"{1000 * statistics.median(c for _, c, _, _ in runs):.0f} | {max(m for _, _, m, _ in runs):.0f} | "
+              f"{ratio:.1f}x |")
+    print(f"\nload at the end {os.getloadavg()}")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--matches", type=int, default=1000)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--dir", type=Path, help="the data folder (made when it holds no folder of --matches)")
     p.add_argument("--code", type=Path, help="also run another checkout's history (before the change)")
+    p.add_argument("--fixed", action="store_true", help="the fixed costs instead: report, replay, imports")
     args = p.parse_args(argv)
+    if args.fixed:
+        return fixed(args)
     data = args.dir or Path(tempfile.gettempdir()) / f"touchline-bench-history-{args.matches}"
     matches = data / "matches"
     made = data / "made.json"
@@ -161,7 +221,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"made {args.matches} journals in {time.perf_counter() - start:.0f} s")
     size = sum(f.stat().st_size for f in matches.iterdir()) / 1e6
     cache = data / "reports" / "history-cache.json"
-    env = {**os.environ, "TOUCHLINE_DATA_DIR": str(data / "tablet")}   # no anchors of this computer's
+    # Bytecode as an installed package has it (pip compiles it): PYTHONDONTWRITEBYTECODE, set
+    # in some shells, would compile every module at every start; the prefix keeps the .pyc
+    # files out of the checkouts. Each row runs once untimed first, so they exist.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(TOUCHLINE_DATA_DIR=str(data / "tablet"), PYTHONPYCACHEPREFIX=str(data / "pycache"))
     py = sys.executable
 
     def command(code: Path, *words: str) -> tuple[list[str], Path, dict[str, str]]:
@@ -184,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {machine()}; nproc {os.cpu_count()}; load {os.getloadavg()}")
     print(f"{args.matches} journals, {size:.0f} MB, in {matches}; {datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
     got: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in rows}
+    for name, make in rows.items():   # the untimed first run: bytecode written, files in the page cache
+        if "cold" not in name:
+            timed(*make())
     for r in range(args.rounds):
         for name, make in rows.items():
             argv_, cwd, env_ = make()
