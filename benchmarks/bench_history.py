@@ -208,6 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dir", type=Path, help="the data folder (made when it holds no folder of --matches)")
     p.add_argument("--code", type=Path, help="also run another checkout's history (before the change)")
     p.add_argument("--fixed", action="store_true", help="the fixed costs instead: report, replay, imports")
+    p.add_argument("--only", help="only the rows whose name holds one of these words (comma-separated), e.g. "
+                                  "'bare,history' for a large folder")
+    p.add_argument("--no-warmup", action="store_true", help="no untimed first run (a cold run of a large folder "
+                                                            "is the longest; the first timed cold run writes the bytecode)")
     args = p.parse_args(argv)
     if args.fixed:
         return fixed(args)
@@ -245,11 +249,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.code:
         rows[f"history of {args.code} (before)"] = lambda: command(args.code.resolve(), "history", "--data-dir",
                                                                    str(data))
+    if args.only:
+        words = [w.strip() for w in args.only.split(",") if w.strip()]
+        rows = {name: make for name, make in rows.items() if name == "bare read-and-parse" or any(w in name for w in words)}
     print(f"machine: {machine()}; nproc {os.cpu_count()}; load {os.getloadavg()}")
     print(f"{args.matches} journals, {size:.0f} MB, in {matches}; {datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
     got: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in rows}
     for name, make in rows.items():   # the untimed first run: bytecode written, files in the page cache
-        if "cold" not in name:
+        if "cold" not in name and not args.no_warmup:
             timed(*make())
     for r in range(args.rounds):
         for name, make in rows.items():
