@@ -96,14 +96,16 @@ def templates() -> dict[str, tuple[dict[str, str], list[tuple]]]:
     return out
 
 
-def make_folder(folder: Path, count: int) -> None:
+def make_folder(folder: Path, count: int, start: int = 0) -> None:
     """``count`` journals in ``folder``: match i is game i % 4, two of TEAMS, its events i
-    days later than the scripted match's, its chain computed anew."""
+    days later than the scripted match's, its chain computed anew. ``start``: the first i
+    made (the ones before are kept: a long making that was stopped goes on)."""
     from companion.journal import _SCHEMA, APPLICATION_ID  # the very schema Touchline writes
 
     folder.mkdir(parents=True, exist_ok=True)
-    base = templates()
-    for i in range(count):
+    base = {game: (meta, [(row, datetime.strptime(row[2], FORMAT)) for row in rows])
+            for game, (meta, rows) in templates().items()}
+    for i in range(start, count):
         game = GAMES[i % len(GAMES)]
         meta, rows = base[game]
         home, away = TEAMS[i % len(TEAMS)], TEAMS[(i + 1 + i // len(TEAMS)) % len(TEAMS)]
@@ -111,8 +113,8 @@ def make_folder(folder: Path, count: int) -> None:
             away = TEAMS[(i + 2) % len(TEAMS)]
         shift = timedelta(days=i // len(GAMES) + 1, minutes=i % 97)
         prev, out = GENESIS, []
-        for seq, batch, at, source, type_, data, status, _ in rows:
-            at = (datetime.strptime(at, FORMAT) + shift).strftime(FORMAT)
+        for (seq, batch, _, source, type_, data, status, _), when in rows:
+            at = (when + shift).strftime(FORMAT)
             if seq == 1:
                 payload = json.loads(data)
                 payload["home"]["name"], payload["away"]["name"] = home, away
@@ -120,7 +122,9 @@ def make_folder(folder: Path, count: int) -> None:
             prev = chain_hash(prev, seq, batch, at, source, type_, data)
             out.append((seq, batch, at, source, type_, data, status, prev))
         path = folder / f"match-{i:05d}.sqlite"
+        path.unlink(missing_ok=True)
         conn = sqlite3.connect(path)
+        conn.execute("PRAGMA synchronous = OFF")   # a benchmark's folder: made again if the machine stops
         conn.executescript(_SCHEMA)
         conn.executemany("INSERT INTO meta VALUES (?, ?)", sorted(meta.items()))
         conn.executemany(f"INSERT INTO events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", out)
@@ -210,8 +214,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fixed", action="store_true", help="the fixed costs instead: report, replay, imports")
     p.add_argument("--only", help="only the rows whose name holds one of these words (comma-separated), e.g. "
                                   "'bare,history' for a large folder")
-    p.add_argument("--no-warmup", action="store_true", help="no untimed first run (a cold run of a large folder "
-                                                            "is the longest; the first timed cold run writes the bytecode)")
+    p.add_argument("--no-warmup", action="store_true",
+                   help="no untimed first run (a cold run of a large folder is the longest; the first timed cold "
+                        "run writes the bytecode)")
     args = p.parse_args(argv)
     if args.fixed:
         return fixed(args)
@@ -251,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                    str(data))
     if args.only:
         words = [w.strip() for w in args.only.split(",") if w.strip()]
-        rows = {name: make for name, make in rows.items() if name == "bare read-and-parse" or any(w in name for w in words)}
+        rows = {name: make for name, make in rows.items()
+                if name == "bare read-and-parse" or any(w in name for w in words)}
     print(f"machine: {machine()}; nproc {os.cpu_count()}; load {os.getloadavg()}")
     print(f"{args.matches} journals, {size:.0f} MB, in {matches}; {datetime.now().astimezone():%Y-%m-%d %H:%M %Z}")
     got: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in rows}

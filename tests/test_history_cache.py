@@ -227,3 +227,21 @@ def test_two_processes_listing_and_writing_at_once_stay_whole(data_dir):
     data = json.loads(cache.read_text(encoding="utf-8"))
     assert data["version"] == h.CACHE_VERSION and {"a.jsonl", "b.jsonl"} <= set(data["files"])
     assert [p.name for p in cache.parent.iterdir()] == ["history-cache.json"]   # no temporary left behind
+
+
+@pytest.mark.parametrize("kind", ["text", "fifo"])
+def test_a_named_cache_never_writes_over_a_file_that_is_no_cache(capsys, data_dir, tmp_path, kind):
+    mine = tmp_path / "league.csv"
+    if kind == "fifo":
+        k.fifo(mine)
+    else:
+        mine.write_text("team,points\n", encoding="utf-8")
+    assert main(["history", "--data-dir", str(data_dir), "--cache", str(mine)]) == 2
+    _, err = capsys.readouterr()
+    assert err.strip().count("\n") == 0 and "is no history cache" in err and "Traceback" not in err
+    if kind == "text":
+        assert mine.read_text(encoding="utf-8") == "team,points\n"
+    mine.unlink()
+    assert main(["history", "--data-dir", str(data_dir), "--cache", str(mine)]) == 0   # a new file: written
+    assert main(["history", "--data-dir", str(data_dir), "--cache", str(mine)]) == 0   # and its own: used
+    assert json.loads(mine.read_text(encoding="utf-8"))["version"] == h.CACHE_VERSION

@@ -182,6 +182,7 @@ def anchors_for(folder: Path) -> AnchorBook:
 
 
 CACHE_FILE = "history-cache.json"
+CACHE_HEAD = b'{"version":'   # how every cache this module writes begins
 CACHE_MAX_BYTES = 64 * 1024 * 1024   # 10,000 matches take about 5 MB; a larger file is no cache of ours
 
 
@@ -194,9 +195,9 @@ def cache_path(data_dir: Path) -> Path:
 def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = None) -> list[Entry]:
     """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last.
 
-    With ``cache`` (a JSON file: ``cache_path`` for a data folder's matches), a file whose stamp has not
-    changed since the last scan is not replayed again: its size, its modification and change
-    times and its inode, its write-ahead log's and its anchor's (``_stamp``). A season of
+    With ``cache`` (a JSON file: ``cache_path`` for a data folder's matches), a file whose
+    stamp has not changed since the last scan is not replayed again: its size, its modification
+    and change times and its inode, its write-ahead log's and its anchor's (``_stamp``). A season of
     matches lists at once. A cache that cannot be read (missing, damaged, half written, of
     another version, not a regular file) is ignored and written anew; one that cannot be
     written only makes the next listing slower. ``anchors``: the anchors that name a cut
@@ -286,9 +287,9 @@ def _stamp(path: Path, anchors: AnchorBook | None = None) -> list[Any]:
     modification times), so a journal rewritten to its old size with its old time put back is
     still read again; and so is one swapped for another file (a new inode). The journal's last
     hash is what the entry keeps (``head``, which tells its copies apart): reading it again at
-    every listing would open every journal (SQLite, hardened: journal_guard.py), the very
-    replay the cache is there to spare. The app's anchor of a journal holds that hash, and the
-    anchor's own stamp moves with it."""
+    every listing would open every journal (SQLite, hardened: journal_guard.py), some ten times
+    the cost of a warm listing (docs/benchmarks.md). The app's anchor of a journal holds that
+    hash, and the anchor's own stamp moves with it."""
     out: list[Any] = []
     for p in (path, Path(f"{path}-wal")) + ((anchors.path_for(path),) if anchors is not None else ()):
         try:
@@ -353,6 +354,7 @@ def _save_cache(cache: Path, files: dict[str, Any]) -> None:
         fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=f".{cache.name.lstrip('.')}.", suffix=".partial")
         with os.fdopen(fd, "wb") as fh:
             fh.write(json.dumps({"version": CACHE_VERSION, "files": files}, separators=(",", ":")).encode("utf-8"))
+            # (it begins with CACHE_HEAD: `--cache FILE` writes over no file that does not)
         os.replace(tmp, cache)
         tmp = None
     except OSError as exc:

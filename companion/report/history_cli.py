@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from ..cli import CliError, EXIT_OK
+from ..errors import TouchlineError
+from ..opener import read_head
 from ..outfiles import check_target
 from ..paths import user_data_dir
 from . import history as h
@@ -58,6 +60,14 @@ def cache_of(args: argparse.Namespace) -> Path | None:
     if args.no_cache:
         return None
     if args.cache is not None:
+        if args.cache.exists() or args.cache.is_symlink():
+            try:
+                ours = read_head(args.cache, len(h.CACHE_HEAD), "a history cache") == h.CACHE_HEAD
+            except TouchlineError:
+                ours = False
+            if not ours:  # a file of the coach's named by mistake is never written over
+                raise CliError(f"{args.cache}: exists and is no history cache; --cache names a new file or "
+                               f"one an earlier listing wrote")
         return args.cache
     if args.folder is not None:
         return None
