@@ -33,6 +33,12 @@ from ..loading import default_anchors, read_match  # the same reading as `touchl
 
 log = logging.getLogger(__name__)
 
+try:   # the cache's JSON (10,000 matches: 6 MB) parsed by orjson, as the journals' payloads are
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover - a platform without orjson's wheel
+    def _loads(data: bytes) -> Any:
+        return json.loads(data.decode("utf-8"))
+
 MATCH_SUFFIXES = (".sqlite", ".sqlite3", ".db", ".jsonl")
 IGNORED_SUFFIXES = ("-wal", "-shm", "-journal", ".partial")
 GAME_NAMES = {"fublet": "Fublet", "football_leader": "Football Leader", "fussball_liga": "Fußball-Liga",
@@ -290,8 +296,9 @@ def _stamp(path: Path, anchors: AnchorBook | None = None) -> list[Any]:
     every listing would open every journal (SQLite, hardened: journal_guard.py), some ten times
     the cost of a warm listing (docs/benchmarks.md). The app's anchor of a journal holds that
     hash, and the anchor's own stamp moves with it."""
+    name = os.fspath(path)   # strings, not Paths: a season of matches is 30,000 of these a listing
     out: list[Any] = []
-    for p in (path, Path(f"{path}-wal")) + ((anchors.path_for(path),) if anchors is not None else ()):
+    for p in (name, name + "-wal") + ((os.fspath(anchors.path_for(path)),) if anchors is not None else ()):
         try:
             st = os.stat(p)
             out += [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
@@ -332,7 +339,7 @@ def _load_cache(cache: Path | None) -> dict[str, Any]:
         return {}
     try:
         with opener.open_binary(cache, "a history cache", CACHE_MAX_BYTES) as fh:
-            data = json.loads(fh.read().decode("utf-8"))
+            data = _loads(fh.read())
     except FileNotFoundError:
         return {}
     except (OSError, ValueError, RecursionError, TouchlineError) as exc:  # damaged, cut short, foreign
@@ -367,10 +374,6 @@ def _save_cache(cache: Path, files: dict[str, Any]) -> None:
                 pass
 
 
-def _neg(date: str) -> tuple:
-    return tuple(-ord(c) for c in date)
-
-
 def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entry]:
     """Files of one match (same game and first event's time) are listed once when their hash
     chains agree (one holds the other's events, or the same): the copy that went furthest, a
@@ -386,6 +389,9 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
             out.append(e)
     hashes: dict[tuple[Path, int], str | None] = {}
     for group in groups.values():
+        if len(group) == 1:   # a match in one file (nearly all of a season): nothing to compare
+            out.append(group[0])
+            continue
         original = max(group, key=lambda e: (not e.altered, _anchored(e, anchors), not e.unchained, e.last_seq,
                                               e.path.suffix.lower() != ".jsonl", e.path.name))
         # A copy agrees when the chains say one holds the other's events; one that nothing vouches
@@ -402,7 +408,12 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
             if e not in agree:
                 why = e.altered or _difference(original, e, hashes)
                 out.append(replace(e, altered=why, copy_of=best.path.name))
-    return sorted(out, key=lambda e: (not e.ok, _neg(e.date), bool(e.copy_of), e.path.name))
+    # Readable first, newest first, an altered copy after its match, then by name: sorted from the
+    # last key to the first (each sort keeps the order of the one before among equals).
+    out.sort(key=lambda e: (bool(e.copy_of), e.path.name))
+    out.sort(key=lambda e: (not e.date, e.date), reverse=True)   # a file with no date before the dated
+    out.sort(key=lambda e: not e.ok)
+    return out
 
 
 def _anchored(e: Entry, anchors: AnchorBook | None) -> bool:
