@@ -41,4 +41,20 @@ def test_the_readme_has_a_run_command_and_benchmark_figures():
     commands = readme_commands()
     assert any(c.endswith("pip install -e . && .venv/bin/touchline") for c in commands)  # starts the app
     assert any("benchmarks/run.py" in c for c in commands)
-    assert re.search(r"\| replay 5,\d{3} events .*\| [\d.]+ ms \|", README)
+    # The figures live in docs/benchmarks.md (the README links there), each with its machine.
+    assert "docs/benchmarks.md" in README
+    figures = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert re.search(r"\| replay 5,\d{3} events .*\| [\d.]+ ms \|", figures)
+
+
+def test_the_readme_is_a_door():
+    """What Touchline is, the two commands, the rest in short with links: about 250 lines at most."""
+    assert len(README.splitlines()) <= 250
+    for link in re.findall(r"\]\((docs/[^)#]+)", README):
+        assert (ROOT / link).exists(), link
+
+
+def test_every_doc_says_who_it_is_for():
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        head = doc.read_text(encoding="utf-8").split("\n")[:4]
+        assert any(line.startswith("*For ") or line.startswith("For ") for line in head), doc.name

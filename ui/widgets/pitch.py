@@ -12,7 +12,7 @@ import logging
 from collections import defaultdict
 
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Rectangle
+from kivy.graphics import Color, Ellipse, Fbo, InstructionGroup, Line, Rectangle, Translate
 from kivy.metrics import sp
 from kivy.properties import DictProperty, ListProperty, ObjectProperty
 from kivy.uix.widget import Widget
@@ -24,6 +24,7 @@ from ..looks.base import BallMark, Geometry
 from ..theme import BOARD_MIN, DEFAULT_KITS
 
 log = logging.getLogger(__name__)
+SEGMENTS = 48   # a figure's disc: round at any size a board draws it, a quarter of Kivy's 180 triangles
 
 
 class PitchView(Widget):
@@ -46,15 +47,26 @@ class PitchView(Widget):
         self._labels: dict[str, object] = {}
         self.smallest_label: float | None = None   # the smallest board label drawn (px), for the layout check
         self._spots: list[tuple[PlayerRef, float, float, object]] = []   # where each figure was drawn, its cell
-        # The printed board changes only with the widget's size; the figures with every view.
+        # The printed board changes only with the widget's size: it is drawn once into a texture
+        # (hundreds of squares, lines and labels), and every frame shows that one picture;
+        # the figures change with every view.
         self._board_layer = InstructionGroup()
+        self._board_fbo: Fbo | None = None
+        self.board_draws = 0   # how often the printed board was drawn (tests, benchmarks)
+        # Each figure keeps its own instructions (a Sprite): a figure that moved only moves
+        # them, and one that did not costs nothing; they are made again only when its look
+        # (colours, marks, size) changes.
+        self._mark_layer = InstructionGroup()
         self._figure_layer = InstructionGroup()
+        self._sprites: dict[PlayerRef, Sprite] = {}
+        self.sprites_made = 0   # how many figures' instructions were made (tests, benchmarks)
         self.canvas.add(self._board_layer)
+        self.canvas.add(self._mark_layer)
         self.canvas.add(self._figure_layer)
         self.bind(pos=self.redraw, size=self.redraw, geometry=self.redraw)
-        self.bind(figures=self.redraw_figures, ball=self.redraw_figures, selected=self.redraw_figures,
-                  reach=self.redraw_figures, reach_kinds=self.redraw_figures, marked=self.redraw_figures,
-                  kits=self.redraw_figures)
+        self.bind(figures=self._redraw_sprites, ball=self._redraw_sprites, selected=self._redraw_sprites,
+                  kits=self._redraw_sprites)
+        self.bind(reach=self._redraw_marks, reach_kinds=self._redraw_marks, marked=self._redraw_marks)
 
     # --- geometry -----------------------------------------------------------------------------
     def frame(self) -> tuple[float, float, float, float]:
@@ -149,13 +161,15 @@ class PitchView(Widget):
 
     def redraw(self, *_args) -> None:
         """The printed board (only when the size or the board changes)."""
-        layer = self._board_layer
-        layer.clear()
+        self._board_layer.clear()
         self.smallest_label = None
         g: Geometry | None = self.geometry
+        self._sprites.clear()   # their size and places were the old board's
         if g is None or self.width < 10 or self.height < 10:
+            self._mark_layer.clear()
             self._figure_layer.clear()
             return
+        layer = InstructionGroup()   # drawn in the widget's coordinates, baked below
         add = layer.add
         add(Color(0.05, 0.2, 0.08))
         add(Rectangle(pos=self.pos, size=self.size))
@@ -181,14 +195,43 @@ class PitchView(Widget):
                 cx = min(max(cx, self.x + tex.width / 2), self.right - tex.width / 2)
                 cy = min(max(cy, self.y + tex.height / 2), self.top - tex.height / 2)
                 add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
+        self._bake(layer)
         self.redraw_figures()
 
+    def _bake(self, layer: InstructionGroup) -> None:
+        """Draw the board's instructions once into a texture the size of the widget, and show
+        that texture: a frame then draws one rectangle for the whole board."""
+        w, h = max(1, int(round(self.width))), max(1, int(round(self.height)))
+        fbo = self._board_fbo
+        if fbo is None or tuple(fbo.size) != (w, h):
+            # A stencil: Kivy draws a translucent line wider than 1 px through it (without one,
+            # the board's white outlines came out as filled rectangles).
+            fbo = self._board_fbo = Fbo(size=(w, h), with_stencilbuffer=True)
+        fbo.clear()
+        with fbo:
+            Translate(-self.x, -self.y)
+        fbo.add(layer)
+        fbo.bind()
+        fbo.clear_buffer()
+        fbo.release()
+        fbo.draw()
+        self.board_draws += 1
+        self._board_layer.add(Color(1, 1, 1, 1))
+        self._board_layer.add(Rectangle(texture=fbo.texture, pos=self.pos, size=(w, h)))
+
     def redraw_figures(self, *_args) -> None:
-        """The movement range, marked cells, the figures and the ball (on every new view)."""
-        layer = self._figure_layer
+        """The movement range, marked cells, the figures and the ball."""
+        self._redraw_marks()
+        self._redraw_sprites()
+
+    def _drawable(self) -> bool:
+        return self.geometry is not None and self.width >= 10 and self.height >= 10
+
+    def _redraw_marks(self, *_args) -> None:
+        """The selected figure's reach, each target in its kind's colour, and marked cells."""
+        layer = self._mark_layer
         layer.clear()
-        self._spots = []
-        if self.geometry is None or self.width < 10 or self.height < 10:
+        if not self._drawable():
             return
         add = layer.add
         if self.reach:
@@ -210,7 +253,6 @@ class PitchView(Widget):
                 rect = self._known_rect(cell)
                 if rect is not None:
                     add(Line(rectangle=rect, width=2))
-        self._draw_figures(add)
 
     def _known_rect(self, cell):
         """A cell's rectangle in pixels, or None for a cell this board does not have (a
@@ -248,39 +290,30 @@ class PitchView(Widget):
                 out.append((f, cx + off * step, cy + off * vstep))
         return out
 
-    def _draw_figures(self, add) -> None:
+    def _redraw_sprites(self, *_args) -> None:
+        """The figures and the ball: each figure's instructions moved, or made when its look
+        changed; the layer lists them in drawing order."""
+        layer = self._figure_layer
+        layer.clear()
+        self._spots = []
+        if not self._drawable():
+            self._sprites.clear()
+            return
         radius = self._radius()
         carrier = self.ball.carrier
+        sprites: dict[PlayerRef, Sprite] = {}
         for f, cx, cy in self._positions():
             self._spots.append((f.ref, cx, cy, f.cell))
             kit = self.kits.get(f.ref.team) or DEFAULT_KITS[f.ref.team]
-            colour = kit.shirt
-            if f.ref == self.selected:
-                add(Color(1, 1, 0.2, 1))
-                add(Ellipse(pos=(cx - radius - 3, cy - radius - 3), size=(2 * radius + 6, 2 * radius + 6)))
-            shade = 0.55 if f.dim else 1.0
-            add(Color(colour[0] * shade, colour[1] * shade, colour[2] * shade, 1))
-            add(Ellipse(pos=(cx - radius, cy - radius), size=(2 * radius, 2 * radius)))
-            # The side's trim (or its number colour) round every figure: a dark shirt shows on
-            # the green, and two similar shirts differ by their rings.
-            add(Color(*kit.ring[:3], 1))
-            add(Line(circle=(cx, cy, radius), width=1.3))
-            if f.crossed:
-                add(Color(0, 0, 0, 0.6))
-                add(Line(circle=(cx, cy, radius - 1), width=2))
-            if f.goalkeeper:
-                add(Color(1, 1, 1, 1))
-                add(Line(circle=(cx, cy, radius + 2.5), width=1.4))
-            if f.manual:
-                add(Color(1, 0.6, 0, 1))
-                add(Line(circle=(cx, cy, radius + 5), width=1.5, dash_length=3, dash_offset=3))
-            tex = self._label(str(f.ref.number), radius * 1.1)
-            add(Color(*kit.text))
-            add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
-            if f.badge:
-                self._draw_badge(add, f.badge, cx + radius * 0.75, cy + radius * 0.75, radius)
-            if f.ref == carrier:
-                self._draw_ball(add, cx + radius * 0.8, cy - radius * 0.8, radius * 0.45)
+            look = (f.dim, f.crossed, f.goalkeeper, f.manual, f.badge, f.ref == self.selected,
+                    f.ref == carrier, kit, radius)
+            sprite = self._sprites.get(f.ref)
+            if sprite is None or sprite.look != look:
+                sprite = self._make_sprite(f, look, kit, radius, f.ref == carrier)
+            sprite.move(cx, cy)
+            sprites[f.ref] = sprite
+            layer.add(sprite.group)
+        self._sprites = sprites
         if carrier is None:
             spot = None
             if self.ball.at is not None:
@@ -288,7 +321,44 @@ class PitchView(Widget):
             elif self.ball.cell is not None:
                 spot = self.cell_centre(self.ball.cell) if self._known_rect(self.ball.cell) is not None else None
             if spot is not None:
-                self._draw_ball(add, spot[0], spot[1], radius * 0.55)
+                self._draw_ball(layer.add, spot[0], spot[1], radius * 0.55)
+
+    def _make_sprite(self, f, look, kit, radius: float, carries: bool) -> Sprite:
+        """A figure drawn about (0, 0) into its sprite."""
+        self.sprites_made += 1
+        sprite = Sprite(look)
+        add = sprite.add
+        colour = kit.shirt
+        if look[5]:   # selected
+            add(Color(1, 1, 0.2, 1))
+            add(Ellipse(pos=(-radius - 3, -radius - 3), size=(2 * radius + 6, 2 * radius + 6), segments=SEGMENTS))
+        shade = 0.55 if f.dim else 1.0
+        # The side's trim (or its number colour) round every figure: a dark shirt shows on
+        # the green, and two similar shirts differ by their rings. The ring is a disc under
+        # the shirt's (a wide Line costs a renderer many times more).
+        add(Color(*kit.ring[:3], 1))
+        add(Ellipse(pos=(-radius - 1.3, -radius - 1.3), size=(2 * radius + 2.6, 2 * radius + 2.6), segments=SEGMENTS))
+        add(Color(colour[0] * shade, colour[1] * shade, colour[2] * shade, 1))
+        add(Ellipse(pos=(-radius + 0.7, -radius + 0.7), size=(2 * radius - 1.4, 2 * radius - 1.4), segments=SEGMENTS))
+        if f.crossed:
+            add(Color(0, 0, 0, 0.6))
+            add(Line(circle=(0, 0, radius - 1), width=2))
+        if f.goalkeeper:
+            add(Color(1, 1, 1, 1))
+            add(Line(circle=(0, 0, radius + 2.5), width=1.4))
+        if f.manual:
+            add(Color(1, 0.6, 0, 1))
+            add(Line(circle=(0, 0, radius + 5), width=1.5, dash_length=3, dash_offset=3))
+        tex = self._label(str(f.ref.number), radius * 1.1)
+        add(Color(*kit.text))
+        add(Rectangle(texture=tex, pos=(-tex.width / 2, -tex.height / 2), size=tex.size))
+        if f.badge:
+            self._draw_badge(add, f.badge, radius * 0.75, radius * 0.75, radius)
+        if carries:
+            self._draw_ball(add, radius * 0.8, -radius * 0.8, radius * 0.45)
+        # Room for the widest mark: a manual ring, a card at the shoulder, the carried ball.
+        sprite.close(int(max(1.6 * radius, radius + 8)) + 3)
+        return sprite
 
     def _draw_badge(self, add, text: str, x: float, y: float, radius: float) -> None:
         """A card-coloured tag: yellow for Y, red when the text has an R."""
@@ -304,3 +374,44 @@ class PitchView(Widget):
         add(Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r)))
         add(Color(0, 0, 0, 1))
         add(Line(circle=(x, y, r), width=1))
+
+
+class Sprite:
+    """One figure, drawn once about (0, 0) into a small texture of its own, and shown as one
+    rectangle: moving the figure moves that rectangle, nothing is drawn again (a frame then
+    costs a figure one textured square, as a bare window's circle). ``look`` is what it was
+    drawn from (a new look makes a new sprite)."""
+
+    __slots__ = ("look", "group", "_draw", "_rect", "_half", "_fbo", "_where")
+
+    def __init__(self, look: tuple) -> None:
+        self.look = look
+        self._draw = InstructionGroup()
+        self.group = InstructionGroup()
+        self._rect: Rectangle | None = None
+        self._fbo: Fbo | None = None
+        self._half = 0
+        self._where = (0.0, 0.0)
+
+    def add(self, instruction) -> None:
+        self._draw.add(instruction)
+
+    def close(self, half: int) -> None:
+        """Draw what was added, within ``half`` px of (0, 0) every way, into the texture."""
+        self._half = half
+        fbo = self._fbo = Fbo(size=(2 * half, 2 * half), with_stencilbuffer=True)
+        with fbo:
+            Translate(half, half)
+        fbo.add(self._draw)
+        fbo.bind()
+        fbo.clear_buffer()
+        fbo.release()
+        fbo.draw()
+        self.group.add(Color(1, 1, 1, 1))
+        self._rect = Rectangle(texture=fbo.texture, pos=(-half, -half), size=(2 * half, 2 * half))
+        self.group.add(self._rect)
+
+    def move(self, x: float, y: float) -> None:
+        if (x, y) != self._where:
+            self._where = (x, y)
+            self._rect.pos = (round(x) - self._half, round(y) - self._half)
