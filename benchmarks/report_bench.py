@@ -28,7 +28,7 @@ if __package__ in (None, ""):  # run as a script: make the project importable
 
 from benchmarks.driver import long_match
 from benchmarks.run import machine, percentile, timings
-from companion.cli import load_match
+from companion.loading import load_match
 from companion.jsonl import export_lines
 from companion.report import build_report
 from companion.report.html import write_report

@@ -21,194 +21,29 @@ import logging
 import os
 import sqlite3
 import sys
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import __version__
 from .errors import TouchlineError
-from .events import Event
-from .anchors import AnchorBook, Verdict, anchored
-from .journal import Loaded, Stored, check_stored, read_stored
-from .journal_chain import Checked
-from .jsonl import Imported, export_file, import_to_journal, read_file, unvouched
-from .match import Match
+from .anchors import Verdict, anchored
+from .jsonl import Imported, export_file, import_to_journal, unvouched
+# Reading a match file lives below the commands and the report (companion/loading.py); the names
+# callers took from here (load_match, read_match...) stay importable from here.
+from .loading import (MatchFileError, Reading, default_anchors, is_journal_file, load_journal,  # noqa: F401
+                      load_match, read_journal, read_match)
 from .match_text import match_text
-from .opener import read_head
 from .outfiles import OutputRefused, check_target
-from .paths import user_data_dir
-from .ruleset import Ruleset
 
 log = logging.getLogger("touchline")
 
 EXIT_OK, EXIT_ERROR = 0, 2
-SQLITE_HEADER = b"SQLite format 3\x00"
-JOURNAL_SUFFIXES = (".sqlite", ".sqlite3", ".db")
 DEMO_FILE = "demo/fublet_demo.jsonl"
 
 
 class CliError(TouchlineError):
     """A command cannot go on (bad arguments, a file in the way, an unknown game)."""
-
-
-# --- reading matches -----------------------------------------------------------------------------
-
-def is_journal_file(path: Path) -> bool:
-    """A journal by its suffix, or by the SQLite header whatever it is called (read without
-    blocking: a FIFO or a device is no journal, and is refused when it is read as an export)."""
-    if path.suffix.lower() in JOURNAL_SUFFIXES:
-        return True
-    try:
-        return read_head(path, len(SQLITE_HEADER)) == SQLITE_HEADER
-    except TouchlineError:
-        return False
-
-
-def ruleset_named(game: str, name: str = "") -> Ruleset:
-    """The rules of ``game``; when this Touchline has none, the refusal names the file."""
-    from .games import ruleset_for
-
-    try:
-        return ruleset_for(game)
-    except KeyError as exc:
-        raise CliError(f"{name}: {exc.args[0]}; it was left untouched" if name else exc.args[0]) from None
-
-
-def game_of(events: Sequence[Event], name: str) -> str:
-    """The game a JSON Lines file belongs to: the prefix of its first event's type."""
-    if not events:
-        raise CliError(f"{name}: holds no events; a match starts with its creation event")
-    game, dot, _ = events[0].type.partition(".")
-    if not dot:
-        raise CliError(f"{name}: event {events[0].seq} has type {events[0].type!r}, which names no game "
-                       f"(expected '<game>.<event>')")
-    return game
-
-
-def build_match(ruleset: Ruleset, loaded: Loaded | Imported, name: str) -> Match:
-    """Fold stored events into a match; a failure names the file and the event's seq."""
-    events = loaded.events
-    if events and not isinstance(events[0].payload, ruleset.created_type):
-        raise CliError(f"{name}: event {events[0].seq} is {events[0].type}; a {ruleset.game} match starts with "
-                       f"{ruleset.created_type.TYPE}")
-    try:
-        return Match.from_events(ruleset, events, loaded.redo)
-    except TouchlineError as exc:
-        raise CliError(f"{name}: {exc}") from None
-
-
-def load_export(path: Path) -> tuple[Imported, str, Match]:
-    """A JSON Lines export checked line by line, its game, and the match it replays to."""
-    imported = read_file(path)
-    game = game_of(tuple(event for event, _ in imported.all_rows), str(path))
-    match = build_match(ruleset_named(game, str(path)), imported, str(path))
-    return imported, game, match
-
-
-@dataclass(frozen=True)
-class Reading:
-    """A match file read, checked and folded, with what its chain and this tablet's anchors
-    (companion/anchors.py) say of it."""
-
-    path: Path
-    game: str
-    match: Match
-    source: Loaded | Imported
-    rows: tuple[tuple[Event, str], ...]
-    note: str          # what the chain cannot vouch for ('' when it vouches for every event)
-    altered: str       # why its events are not the match as recorded ('' when nothing says so)
-    unchained: bool    # an export with no hash chain at all (stripped, or of an older Touchline)
-    journal: bool
-    checked: Checked | None
-
-    @property
-    def head(self) -> str:
-        header = getattr(self.source, "header", None)
-        if header is not None:
-            return header.head
-        return self.checked.head if self.checked else ""
-
-    @property
-    def last_seq(self) -> int:
-        header = getattr(self.source, "header", None)
-        if header is not None:
-            return header.last_seq
-        return self.checked.last_seq if self.checked else 0
-
-    @property
-    def first(self) -> str:
-        c = self.checked
-        return c.hashes[0] if c and c.hashes and c.events[0].seq == 1 else ""
-
-    def hash_at(self, seq: int) -> str | None:
-        """The file's hash at ``seq`` (computed for an unchained file), None where it has none."""
-        c = self.checked
-        if c is None:
-            return None
-        found = next((h for e, h in zip(c.events, c.hashes) if e.seq == seq), None)
-        if found is None:
-            omitted = getattr(self.source, "omitted", None)
-            found = next((h for last, h in (omitted or {}).values() if last == seq), None)
-        return found
-
-
-def default_anchors() -> AnchorBook:
-    """This computer's anchors (the data folder's, ``TOUCHLINE_DATA_DIR`` when set)."""
-    return AnchorBook.of_data_dir(user_data_dir())
-
-
-_DEFAULT = object()
-
-
-def read_match(path: Path, anchors: Any = _DEFAULT) -> Reading:
-    """A match from a journal (one consistent read-only snapshot) or a JSON Lines export,
-    checked against this tablet's anchors (``anchors``: an AnchorBook, None for none, or this
-    computer's by default). A journal cut short of its anchor, or rewritten, is refused."""
-    book = default_anchors() if anchors is _DEFAULT else anchors
-    path = Path(path)
-    if is_journal_file(path):
-        stored, loaded = _journal(path)
-        found = anchored(book, path, loaded.checked, stored.omitted, journal=True) if loaded.checked else Verdict()
-        if found.refused:  # the app may have appended (and anchored) since the read: read again once
-            stored, loaded = _journal(path)
-            found = anchored(book, path, loaded.checked, stored.omitted, journal=True) if loaded.checked else Verdict()
-        if found.refused:
-            raise CliError(f"{path}: {found.text}")
-        match = build_match(ruleset_named(loaded.game, str(path)), loaded, str(path))
-        source: Loaded | Imported = loaded
-        game, checked, rows, unchained = loaded.game, loaded.checked, loaded.checked.rows if loaded.checked else (), False
-    else:
-        imported, game, match = load_export(path)
-        source, checked, rows, unchained = imported, imported.checked, imported.all_rows, imported.unchained
-        found = anchored(book, path, checked, imported.omitted, journal=False) if checked else Verdict()
-    altered = source.altered or (found.text.partition(": ")[2] if found.kind == "altered" else "")
-    note = source.note
-    if found.kind == "earlier":
-        note = f"{note}; {found.text}" if note else f"{path}: {found.text}"
-    return Reading(path, game, match, source, rows, note, altered, unchained, isinstance(source, Loaded), checked)
-
-
-def _journal(path: Path) -> tuple[Stored, Loaded]:
-    stored = read_stored(path)
-    return stored, check_stored(stored)
-
-
-def load_match(path: Path, notes: bool = True) -> Match:
-    """A match from a journal (one consistent read-only snapshot) or a JSON Lines export.
-    What the file's chain cannot vouch for is logged as a note (unless ``notes`` is off); a
-    file marked altered is said as a warning."""
-    reading = read_match(path)
-    if reading.altered and notes:
-        log.warning("%s: altered: %s", path, reading.altered)
-    elif reading.note and notes:  # not a fault: `touchline verify` prints it, -v shows it here
-        log.info("%s", reading.note)
-    return reading.match
-
-
-def load_journal(path: Path) -> Loaded:
-    """A journal's checked contents, read as one consistent snapshot without writing."""
-    return check_stored(read_stored(path))
 
 
 # --- output -----------------------------------------------------------------------------------------
@@ -272,10 +107,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     check_target(out, args.force)  # a link, a folder or (without --force) any file there: refused
     if out.exists() and is_journal_file(out):
         raise CliError(f"{out}: is an SQLite file (a journal?); it will not be replaced by an export")
-    stored, loaded = _journal(args.journal)
+    stored, loaded = read_journal(args.journal)
     found = anchored(default_anchors(), args.journal, loaded.checked, stored.omitted) if loaded.checked else Verdict()
     if found.refused:
-        stored, loaded = _journal(args.journal)  # the app may have appended since: read again once
+        stored, loaded = read_journal(args.journal)  # the app may have appended since: read again once
         found = anchored(default_anchors(), args.journal, loaded.checked, stored.omitted) if loaded.checked \
             else Verdict()
     if found.refused:

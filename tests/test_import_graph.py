@@ -51,3 +51,31 @@ def test_the_dispatch_tables_are_built_in_each_games_rules_module():
         for node in tree.body:
             if isinstance(node, ast.Assign) and any(isinstance(t, ast.Subscript) for t in node.targets):
                 raise AssertionError(f"{path.relative_to(ROOT)}:{node.lineno} fills a table at import time")
+
+
+def _private_names_taken(root, package: str) -> list[str]:
+    """``from <one of the project's modules> import _name`` in the files under ``root/package``."""
+    ours = ("companion", "vision", "calibration", "ui", "firmware_bridge")
+    found = []
+    for path in sorted((root / package).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").split(".")[0] in ours):
+                found += [f"{path.relative_to(root)}:{node.lineno} {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    return found
+
+
+@pytest.mark.parametrize("package", ["vision", "companion/report"])
+def test_no_private_names_taken_across_modules(package):
+    """What two modules share is public (issue 32: the vision modules took each other's
+    ``_read_jittered``, ``_likeness``, ``_sample_xy``, ``_cell_grid``; the league command
+    took the history command's ``_common``)."""
+    assert list((ROOT / package).rglob("*.py"))  # the folder was read
+    assert _private_names_taken(ROOT, package) == []
+
+
+def test_the_private_name_check_sees_one(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("from .b import _helper, shared\nfrom os import _exit\n"
+                                            "from vision.refine import _sample\nfrom . import __version__\n")
+    assert _private_names_taken(tmp_path, "pkg") == ["pkg/a.py:1 _helper", "pkg/a.py:3 _sample"]

@@ -233,6 +233,9 @@ def test_markers_writes_a_true_size_sheet(capsys, tmp_path):
     box = text[text.index(b"/MediaBox [") + 11:].split(b"]")[0].split()
     assert float(box[2]) == pytest.approx(595.28, abs=0.5) and float(box[3]) == pytest.approx(841.89, abs=0.5)  # A4
     assert float(box[2]) == pytest.approx(image.shape[1] * 72 / 150)  # so the image prints at 150 dpi: true size
+    at = text.index(b"stream", text.index(b"/DCTDecode")) + len(b"stream\n")  # the page's image is the sheet
+    page = cv2.imdecode(np.frombuffer(text[at:text.index(b"endstream", at)], np.uint8), cv2.IMREAD_GRAYSCALE)
+    assert page.shape == image.shape and np.abs(page.astype(int) - image).max() <= 2
     found = {int(m) for m in cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
                                                      ).detectMarkers(image)[1].ravel()}
     assert found == set(range(33)) | {40, 41, 42, 43}

@@ -181,7 +181,7 @@ def test_calibration_names_the_corner_markers_it_cannot_see():
 def test_a_marker_too_blurred_for_a_threshold_is_read_by_its_pattern():
     """Every marker of the dictionary, 16 px, blurred by a third of a cell and noisy: the
     blurred-pattern reader gets each one right; nothing reads from noise or a half-covered marker."""
-    from vision.refine import _clockwise, match_blurred, read_bits
+    from vision.refine import clockwise, match_blurred, read_bits
     from vision.synth import marker_image
 
     rng = np.random.default_rng(5)
@@ -193,7 +193,7 @@ def test_a_marker_too_blurred_for_a_threshold_is_read_by_its_pattern():
             cv2.resize(marker_image("DICT_4X4_50", marker, 8), (side, side), interpolation=cv2.INTER_AREA) > 127, 235, 25)
         img = cv2.GaussianBlur(tile, (0, 0), side / 6 * 0.4) + rng.normal(0, 3, tile.shape)
         img = np.clip(img, 0, 255).astype(np.uint8)
-        quad = _clockwise(np.array([[[pad - 0.5, pad - 0.5], [pad + side - 0.5, pad - 0.5],
+        quad = clockwise(np.array([[[pad - 0.5, pad - 0.5], [pad + side - 0.5, pad - 0.5],
                                      [pad + side - 0.5, pad + side - 0.5], [pad - 0.5, pad + side - 0.5]]]))
         got, _ = match_blurred(img, quad, "DICT_4X4_50")
         right += int(got[0] == marker)

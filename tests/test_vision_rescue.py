@@ -15,7 +15,7 @@ from vision.config import MarkerSet
 from vision.detect import Detection, to_gray
 from vision.locate import read_frame
 from vision.plane import find_markers, plane_view
-from vision.refine import _sample
+from vision.refine import sample_points
 from vision.rescue import (RescueSettings, _rescue, draw_rescue, one_per_id, reduced_view, rescue, search_view,
                            too_smooth)
 from vision.synth import Hand, random_scene, render
@@ -265,8 +265,8 @@ def test_the_caps_view_reduced_from_the_plane_search_shows_what_a_view_drawn_fro
     near = np.linspace(-1.5, 1.5, 7)
     at = (own.view_points(caps)[:, None, None, :] + np.stack(np.meshgrid(near, near), axis=-1)[None]).reshape(-1, 2)
     frame_px = setup.camera.project(own.board_points(at))
-    a = _sample(small, small_view.view_points(frame_px))
-    b = _sample(drawn, at)
+    a = sample_points(small, small_view.view_points(frame_px))
+    b = sample_points(drawn, at)
     assert np.median(np.abs(a - b)) <= 1.0 and np.corrcoef(a, b)[0, 1] > 0.99
     # a reduced pixel is the plane pixel it was taken from, and shows that board point
     c, r = 57, 31

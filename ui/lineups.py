@@ -130,7 +130,7 @@ def last_lineup(matches: Iterable[Path], game: str, team_name: str, face: Any,
                 skip: str = "") -> dict[int, tuple[float, float]] | None:
     """The line-up ``team_name`` kicked off with in its newest earlier match of ``game``: each
     jersey number's place in the team's own frame (so it fits either end), or None."""
-    from companion.cli import load_match
+    from companion.loading import load_match
     from companion.errors import TouchlineError
 
     for path in sorted(matches, key=lambda p: p.stat().st_mtime, reverse=True):

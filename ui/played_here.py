@@ -36,8 +36,8 @@ def record_path(data_dir: Path) -> Path:
 
 
 def cache_path(data_dir: Path) -> Path:
-    """The history's cache of the matches folder (the history screen uses the same)."""
-    return Path(data_dir) / "reports" / "history-cache.json"
+    """The history's cache of the matches folder (the history screen and the commands use the same)."""
+    return h.cache_path(data_dir)
 
 
 def _load(data_dir: Path) -> list[dict] | None:

@@ -135,7 +135,7 @@ def journal_line(path: Path) -> str:
     """The match in a journal file as one line (read through a private copy: reading never
     changes it); the file's name when it cannot be read."""
     try:
-        from companion.cli import load_match
+        from companion.loading import load_match
         match = load_match(Path(path))
         summary = match.summary()
     except Exception:  # a damaged journal still gets a button; resuming it says what is wrong

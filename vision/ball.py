@@ -47,9 +47,9 @@ import cv2
 import numpy as np
 
 from .detect import Detection
-from .footprint import _read_jittered, jacobian_at, patch_templates
+from .footprint import read_jittered, jacobian_at, patch_templates
 from .patches import Candidate, patch_homographies, spaced_out
-from .refine import SUB_CELL, _sample_xy, dictionary_codes
+from .refine import SUB_CELL, sample_xy, dictionary_codes
 
 log = logging.getLogger(__name__)
 
@@ -138,8 +138,8 @@ def _ringed(image: np.ndarray, points: np.ndarray, side: float, contrast: float)
     k = max(3, int(round(0.35 * side)) | 1)
     box = cv2.blur(image, (k, k), borderType=cv2.BORDER_REPLICATE)
     turn = np.arange(16) * (np.pi / 8)
-    ring = _sample_xy(box, points[:, 0:1] + side / 2 * np.cos(turn), points[:, 1:2] + side / 2 * np.sin(turn))
-    core = _sample_xy(box, points[:, 0], points[:, 1])
+    ring = sample_xy(box, points[:, 0:1] + side / 2 * np.cos(turn), points[:, 1:2] + side / 2 * np.sin(turn))
+    core = sample_xy(box, points[:, 0], points[:, 1])
     return np.sort(ring, axis=1)[:, 1] - core >= contrast
 
 
@@ -194,7 +194,7 @@ def _pose_cells(patch: np.ndarray, centres: np.ndarray, turns: np.ndarray, side:
     c, s = np.cos(turns)[:, None], np.sin(turns)[:, None]
     x = centres[:, 0:1] + c * uv[:, 0] - s * uv[:, 1]
     y = centres[:, 1:2] + s * uv[:, 0] + c * uv[:, 1]
-    vals = _sample_xy(patch, x, y).astype(np.float64)
+    vals = sample_xy(patch, x, y).astype(np.float64)
     if k > 1:
         vals = vals.reshape(len(centres), 6, k, 6, k).mean(axis=(2, 4)).reshape(len(centres), 36)
     vals -= vals.mean(axis=1, keepdims=True)
@@ -301,7 +301,7 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
     (:func:`coarse_poses`, from where its patch located a marker and from the patch's middle:
     a border located on a neighbour can be most of a marker off), and the ``tries`` likeliest
     are fitted (:func:`refine_pose`) and read at their fitted pose as any rescue patch is
-    (:func:`vision.footprint._read_jittered`: every id, the stage's margin), but for the ids in
+    (:func:`vision.footprint.read_jittered`: every id, the stage's margin), but for the ids in
     ``elsewhere``: markers read at other places in the frame, which cannot be this one (each is
     printed once). Only the ball's id is kept; a candidate read as another id is not the ball."""
     side = 6.0 * settings.cell_px
@@ -351,7 +351,7 @@ def read_ball(settings, story: list, marker_mm: float, cap_mm: float, dictionary
         e = quad[[1, 2, 3, 0]] - quad
         turn = float(np.angle(np.exp(1j * (np.arctan2(e[:, 1], e[:, 0]) - np.arange(4) * np.pi / 2)).mean()))
         size = float(np.linalg.norm(e, axis=1).mean())
-        ids, rots = _read_jittered(settings, cand.patch, quad.mean(axis=0)[None], np.array([turn]), size, dictionary,
+        ids, rots = read_jittered(settings, cand.patch, quad.mean(axis=0)[None], np.array([turn]), size, dictionary,
                                    templates=[_possible(tmpl, elsewhere - {ball_id})])
         if int(ids[0]) != ball_id:
             continue

@@ -29,7 +29,7 @@ from .detect import Detection, DetectorSettings, contour_quads
 from .detect import detect
 from .locate import SIZE_FREE_SEARCH, FrameResult, VisionSetup, board_rect, frame_sizes, read_frame
 from .marker_size import MarkerSizes, other_print
-from .refine import clockwise, fit_edges, larger_grid, read_bits, sample_at, square_points
+from .refine import clockwise, fit_edges, larger_grid, read_bits, sample_xy, square_points
 
 READ, SMALL, BLURRED, GLARE, DARK, UNKNOWN, FOREIGN, UNREAD = (
     "read", "too small", "blurred", "glare", "too dark", "unknown id", "foreign pattern", "unread")
@@ -135,7 +135,7 @@ def _frame_blur(setup: VisionSetup, gray: np.ndarray, result: FrameResult) -> fl
     spreads = []
     for d in corners:
         uv = np.stack(np.meshgrid(np.linspace(0.05, 0.95, 12), np.linspace(0.05, 0.95, 12)), axis=-1).reshape(-1, 2)
-        vals = sample_at(gray, *square_points(np.asarray(d.corners, float)[None], uv))[0]
+        vals = sample_xy(gray, *square_points(np.asarray(d.corners, float)[None], uv))[0]
         spreads.append(_edge_spread(gray, np.asarray(d.corners, float), np.percentile(vals, 10),
                                     np.percentile(vals, 90)))
     cell = ms.figure_marker_mm * cam.pixels_per_mm(b.length_mm / 2, b.width_mm / 2, ms.cap_height_mm) / 6
@@ -197,7 +197,7 @@ def _why(gray: np.ndarray, quad: np.ndarray, side: float, edges_fit: bool) -> st
     if side < SMALL_PX:
         return SMALL
     uv = np.stack(np.meshgrid(np.linspace(0.05, 0.95, 12), np.linspace(0.05, 0.95, 12)), axis=-1).reshape(-1, 2)
-    vals = sample_at(gray, *square_points(quad[None], uv))[0]
+    vals = sample_xy(gray, *square_points(quad[None], uv))[0]
     if (vals >= GLARE_LEVEL).mean() > GLARE_SHARE:
         return GLARE
     lo, hi = np.percentile(vals, 10), np.percentile(vals, 90)
@@ -222,7 +222,7 @@ def _edge_spread(gray: np.ndarray, quad: np.ndarray, lo: float, hi: float) -> fl
         normal /= n
         t = np.linspace(-0.3, 0.3, 25) * np.linalg.norm(b - a)
         pts = mid[None] + t[:, None] * normal[None]
-        prof = sample_at(gray, pts[:, 0], pts[:, 1])
+        prof = sample_xy(gray, pts[:, 0], pts[:, 1])
         rise = (prof - lo) / max(hi - lo, 1.0)
         inside = np.flatnonzero(rise >= 0.9)
         outside = np.flatnonzero(rise <= 0.1)

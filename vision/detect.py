@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .reduce import reduce_frame
-from .refine import _clockwise, fit_edges, larger_grid, match_blurred, read_bits
+from .refine import clockwise, fit_edges, larger_grid, match_blurred, read_bits
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive) in pixels
 
@@ -222,7 +222,7 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
     if not len(quads):
         return []
     # every candidate, accepted or rejected by OpenCV, is refined and read once, in one batch
-    q = _clockwise(np.asarray(quads, np.float64))
+    q = clockwise(np.asarray(quads, np.float64))
     sides = np.linalg.norm(q - q[:, [3, 0, 1, 2]], axis=2)
     smin, smax = sides.min(axis=1), sides.max(axis=1)
     q = q[(smin >= settings.min_side_px * 0.7) & (smax <= settings.max_side_px) & (smax <= 2.5 * smin)]

@@ -14,7 +14,7 @@ at each sample point is the chance that a Gaussian of the patch's covariance (th
 and pixel, carried into the patch by the homography's Jacobian at the marker) falls in it:
 exact for the model, computed once per patch for a few blur levels and shared by every id and
 rotation (a template is a sum of its cells' images). :func:`patch_templates` draws them;
-:func:`_read_jittered` reads a located patch with them (:func:`vision.patches.read_patches`
+:func:`read_jittered` reads a located patch with them (:func:`vision.patches.read_patches`
 locates it).
 """
 
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .refine import SUB_CELL, _cell_grid, _sample_xy, blurred_templates, dictionary_codes, read_bits
+from .refine import SUB_CELL, cell_grid, sample_xy, blurred_templates, dictionary_codes, read_bits
 
 if TYPE_CHECKING:
     from .rescue import RescueSettings
@@ -244,23 +244,23 @@ def _cells(image: np.ndarray, centre: np.ndarray, ang: np.ndarray, side: float) 
     """The 6 x 6 cells' grey values (N * J, 36) of squares of ``side`` centred at ``centre``
     (N, J, 2) and turned ``ang`` (N, J) radians in ``image``, sampled as
     :func:`vision.refine.read_bits` samples them (a turned square needs no homography)."""
-    canon, _ = _cell_grid(6)
+    canon, _ = cell_grid(6)
     u = (canon[:, :2] - 3.0) * side / 6  # (C, 2) about the centre
     c, s = np.cos(ang), np.sin(ang)
     px = centre[..., None, 0] + c[..., None] * u[:, 0] - s[..., None] * u[:, 1]  # (N, J, C)
     py = centre[..., None, 1] + s[..., None] * u[:, 0] + c[..., None] * u[:, 1]
     k = len(SUB_CELL)
-    vals = _sample_xy(image, px, py).reshape(-1, 6, k, 6, k)
+    vals = sample_xy(image, px, py).reshape(-1, 6, k, 6, k)
     # each cell's k x k samples summed one by one: numpy's mean over two axes took 5 times as
     # long (whole grey levels: the same sums in any order)
     total = sum(vals[:, :, i, :, j] for i in range(k) for j in range(k))
     return total.reshape(-1, 36).astype(np.float64) / (k * k)
 
 
-def _likeness(image: np.ndarray, mid: np.ndarray, side: float, dictionary: str,
+def likeness(image: np.ndarray, mid: np.ndarray, side: float, dictionary: str,
               templates: list | None = None) -> np.ndarray:
     """How like any marker of the dictionary (N,), drawn as its patch's camera draws it
-    (``templates`` per square, as :func:`_read_jittered` takes them; by default drawn blurred),
+    (``templates`` per square, as :func:`read_jittered` takes them; by default drawn blurred),
     the unturned squares of ``side`` centred at ``mid`` (N, 2) in ``image`` look: the best
     correlation. A cheap first look (one place, every template), before the edge fit and the
     nudged reading."""
@@ -293,7 +293,7 @@ def _nudges(shifts: tuple[float, ...], turns: tuple[float, ...]) -> tuple[np.nda
     return out
 
 
-def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
+def read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray, turn: np.ndarray, side: float,
                    dictionary: str, details: list | None = None,
                    templates: list | None = None, margins: np.ndarray | None = None,
                    grid: tuple[tuple[float, ...], tuple[float, ...]] | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -350,6 +350,6 @@ def _read_jittered(settings: RescueSettings, image: np.ndarray, mid: np.ndarray,
     if len(short):
         # read again on a finer grid of nudges: every id at its own best place, the margin as strict
         m_short = None if margins is None else np.asarray(margins)[short]
-        ids[short], rots[short] = _read_jittered(settings, image, mid[short], turn[short], side, dictionary, None,
+        ids[short], rots[short] = read_jittered(settings, image, mid[short], turn[short], side, dictionary, None,
                                                  [templates[i] for i in short], m_short, (_FINE_SHIFTS, _FINE_TURNS))
     return ids, rots

@@ -14,8 +14,8 @@ import numpy as np
 from calibration.camera import CameraModel
 
 from .detect import Detection
-from .footprint import _likeness, _read_jittered, jacobian_at, jacobians_at, patches_templates
-from .refine import STRONG_EDGE, _sample, fit_edges, square_homographies
+from .footprint import likeness, read_jittered, jacobian_at, jacobians_at, patches_templates
+from .refine import STRONG_EDGE, sample_points, fit_edges, square_homographies
 
 
 # --- patches --------------------------------------------------------------------------------------
@@ -209,7 +209,7 @@ def _locate_read(settings, tiles: list[np.ndarray], to_frame: list[np.ndarray], 
     cells_px = dict(zip(np.flatnonzero(look),
                         np.sqrt(np.abs(jac[:, 0, 0] * jac[:, 1, 1] - jac[:, 0, 1] * jac[:, 1, 0])) * settings.cell_px))
     if look.any():
-        look[look] = _likeness(stack, centre[look], side, dictionary, [templates[i] for i in np.flatnonzero(look)]) \
+        look[look] = likeness(stack, centre[look], side, dictionary, [templates[i] for i in np.flatnonzero(look)]) \
             >= settings.screen_corr
     fitted, ok = quads.copy(), np.zeros(n, bool)
     ids, rot = np.full(n, -1), np.zeros(n, int)
@@ -228,7 +228,7 @@ def _locate_read(settings, tiles: list[np.ndarray], to_frame: list[np.ndarray], 
         turn = np.angle(np.exp(1j * ang).mean(axis=1))
         cell = np.array([cells_px[i] for i in np.flatnonzero(look)])
         margins = np.where(cell >= settings.large_cell_px, settings.margin_large, settings.margin)
-        ids[look], rot[look] = _read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary,
+        ids[look], rot[look] = read_jittered(settings, stack, f.mean(axis=1), turn, side, dictionary,
                                               templates=[templates[i] for i in np.flatnonzero(look)], margins=margins)
     ids = np.where(ok, ids, -1)
     return rim, centre - offs, fitted - offs[:, None, :], ok, look, ids, rot
@@ -295,7 +295,7 @@ def _profile_box(image: np.ndarray, centre: np.ndarray, side: float) -> tuple[np
                    centre[:, None, None, 1] + u[None, :, None] + 0 * t[None, None, :]], axis=-1)
     py = np.stack([centre[:, None, None, 0] + u[None, :, None] + 0 * t[None, None, :],
                    centre[:, None, None, 1] + t[None, None, :] + 0 * u[None, :, None]], axis=-1)
-    prof = _sample(image, np.stack([px, py], axis=1)).mean(axis=2)  # (N, 2, T)
+    prof = sample_points(image, np.stack([px, py], axis=1)).mean(axis=2)  # (N, 2, T)
     grad = np.diff(prof, axis=-1)  # grad[k] between t[k] and t[k + 1]
     mid_t = (t[:-1] + t[1:]) / 2
     edges = np.zeros((n, 2, 2))  # per axis: low edge, high edge (offsets from the centre)

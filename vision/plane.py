@@ -28,7 +28,7 @@ from .config import MarkerSet
 from .detect import Detection, DetectorSettings, contour_quads, read_quads
 from .extent import board_extent_mm
 from .reduce import reduce_frame
-from .refine import _sample
+from .refine import sample_points
 
 _STEP = 8  # view pixels between exactly projected grid points (bilinear in between)
 
@@ -272,7 +272,7 @@ def _centre_and_turn(image: np.ndarray, centres: np.ndarray, side: float) -> tup
     offs = np.arange(-r, r + 1, dtype=np.float64)
     gx, gy = np.meshgrid(offs, offs)
     pts = np.stack([centres[:, None, None, 0] + gx, centres[:, None, None, 1] + gy], axis=-1)
-    patch = _sample(image, pts).astype(np.float64)  # (N, P, P)
+    patch = sample_points(image, pts).astype(np.float64)  # (N, P, P)
     # the mean over every n x n box in the patch, from a summed-area table
     sat = np.pad(patch.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0)))
     boxes = sat[:, n:, n:] - sat[:, :-n, n:] - sat[:, n:, :-n] + sat[:, :-n, :-n]  # (N, P-n+1, P-n+1)

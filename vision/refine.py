@@ -80,7 +80,7 @@ def square_points(quads: np.ndarray, uv: np.ndarray) -> tuple[np.ndarray, np.nda
     return x, y
 
 
-def _clockwise(quads: np.ndarray) -> np.ndarray:
+def clockwise(quads: np.ndarray) -> np.ndarray:
     """Quads (N, 4, 2) ordered clockwise on screen (image y points down)."""
     q = quads.copy()
     x, y = q[..., 0], q[..., 1]
@@ -90,15 +90,15 @@ def _clockwise(quads: np.ndarray) -> np.ndarray:
     return q
 
 
-def _sample(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
+def sample_points(gray: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear grey values at points (..., 2) -> (...) float32."""
-    return _sample_xy(gray, pts[..., 0], pts[..., 1])
+    return sample_xy(gray, pts[..., 0], pts[..., 1])
 
 
 _REMAP_WIDTH = 32000  # remap wants maps narrower than 32767 pixels
 
 
-def _sample_xy(gray: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def sample_xy(gray: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Bilinear grey values at points whose coordinates are ``x`` and ``y`` (any one shape)
     -> that shape, float32. Many points fold into rows of a remap table."""
     shape = x.shape
@@ -136,7 +136,7 @@ def fit_edges(gray: np.ndarray, quads: np.ndarray, samples: int = 7) -> tuple[np
     bx = q[:, :, None, 0] + ab[:, :, None, 0] * t  # (N, 4, S): points along each side
     by = q[:, :, None, 1] + ab[:, :, None, 1] * t
     offs = reach[:, None, None, None] * _STEPS  # (N, 1, 1, P)
-    prof = _sample_xy(gray, bx[..., None] + offs * nx[:, :, None, None], by[..., None] + offs * ny[:, :, None, None])
+    prof = sample_xy(gray, bx[..., None] + offs * nx[:, :, None, None], by[..., None] + offs * ny[:, :, None, None])
     grad = np.diff(prof, axis=-1)  # dark inside -> light outside: positive
     k = np.clip(np.argmax(grad, axis=-1), 1, grad.shape[-1] - 2)
     flat, kf = grad.reshape(-1, grad.shape[-1]), k.reshape(-1)
@@ -194,7 +194,7 @@ def _fit_lines(px: np.ndarray, py: np.ndarray, w: np.ndarray) -> tuple[np.ndarra
 
 
 @lru_cache(maxsize=4)
-def _cell_grid(cells: int) -> tuple[np.ndarray, np.ndarray]:
+def cell_grid(cells: int) -> tuple[np.ndarray, np.ndarray]:
     """Sample points (C, 3) in a marker's square of ``cells`` x ``cells`` (a 2 x 2 patch in the
     middle of each cell, homogeneous) and the border cells' mask (cells, cells)."""
     g = np.arange(cells) + 0.5
@@ -219,9 +219,9 @@ def read_bits(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_contrast
     if n == 0:
         return np.zeros(0, int), quads
     cells = nbits + 2
-    canon, border = _cell_grid(cells)
+    canon, border = cell_grid(cells)
     k = len(SUB_CELL)
-    vals = _sample_xy(gray, *square_points(quads, canon[:, :2] / cells)).reshape(n, cells, k, cells, k).mean(axis=(2, 4))
+    vals = sample_xy(gray, *square_points(quads, canon[:, :2] / cells)).reshape(n, cells, k, cells, k).mean(axis=(2, 4))
     if values is not None:
         values.append(vals.reshape(n, -1))
     inner = vals[:, 1:-1, 1:-1].reshape(n, -1)
@@ -261,7 +261,7 @@ def blurred_templates(dictionary: str) -> tuple[np.ndarray, np.ndarray, np.ndarr
     template's range (S * 4M,))."""
     codes, ids, rots, nbits = dictionary_codes(dictionary)
     cells = nbits + 2
-    canon, _ = _cell_grid(cells)
+    canon, _ = cell_grid(cells)
     grids = ((codes[:, None] >> np.arange(nbits * nbits)[::-1][None, :]) & 1).reshape(-1, nbits, nbits)
     out, out_ids, out_rots = [], [], []
     for sigma in BLUR_CELLS:
@@ -288,10 +288,10 @@ def blurred_templates(dictionary: str) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def cell_values(gray: np.ndarray, quads: np.ndarray, cells: int) -> np.ndarray:
     """Mean grey value of each cell's sample points (N, cells * cells) for clockwise quads (N, 4, 2)."""
-    canon, _ = _cell_grid(cells)
+    canon, _ = cell_grid(cells)
     k = len(SUB_CELL)
     x, y = square_points(quads, canon[:, :2] / cells)
-    return _sample_xy(gray, x, y).reshape(len(quads), cells, k, cells, k).mean(axis=(2, 4)).reshape(len(quads), -1)
+    return sample_xy(gray, x, y).reshape(len(quads), cells, k, cells, k).mean(axis=(2, 4)).reshape(len(quads), -1)
 
 
 def match_blurred(gray: np.ndarray, quads: np.ndarray, dictionary: str, min_corr: float = 0.93,
@@ -348,7 +348,7 @@ def split_cells(gray: np.ndarray, quads: np.ndarray, dictionary: str = "DICT_4X4
     g = np.arange(cells) + 0.5
     sub = (g[:, None] + np.array(_SPLIT_AT)[None, :]).ravel() / cells
     U, V = np.meshgrid(sub, sub)
-    vals = _sample_xy(gray, *square_points(q, np.column_stack([U.ravel(), V.ravel()])))
+    vals = sample_xy(gray, *square_points(q, np.column_stack([U.ravel(), V.ravel()])))
     k = len(_SPLIT_AT)
     v = vals.reshape(n, cells, k, cells, k).transpose(0, 1, 3, 2, 4).reshape(n, cells, cells, k * k)
     mean = v.mean(axis=3)
@@ -383,13 +383,3 @@ def larger_grid(gray: np.ndarray, quads: np.ndarray, dictionary: str = "DICT_4X4
     own = split_cells(gray, quads, dictionary, cells)
     other = np.minimum(split_cells(gray, quads, dictionary, cells + 1), split_cells(gray, quads, dictionary, cells + 2))
     return (own >= LARGER_GRID_MIN) & (own - other > LARGER_GRID_MARGIN)
-
-
-def clockwise(quads: np.ndarray) -> np.ndarray:
-    """Quads (N, 4, 2) ordered clockwise on screen (image y points down)."""
-    return _clockwise(quads)
-
-
-def sample_at(gray: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Bilinear grey values of ``gray`` at points ``x``, ``y`` (any one shape), float32."""
-    return _sample_xy(gray, x, y)

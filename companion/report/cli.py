@@ -14,7 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from ..cli import CliError, EXIT_OK, load_match
+from ..cli import CliError, EXIT_OK
+from ..loading import load_match
 from ..outfiles import check_folder
 from .build import build_report
 

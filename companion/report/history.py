@@ -19,17 +19,25 @@ from __future__ import annotations
 import json
 import logging
 import os
+import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from .. import outfiles
+from .. import opener, outfiles
 from ..anchors import AnchorBook
 from ..errors import TouchlineError
 from ..events import format_time
+from ..loading import default_anchors, read_match  # the same reading as `touchline replay`
 
 log = logging.getLogger(__name__)
+
+try:   # the cache's JSON (10,000 matches: 6 MB) parsed by orjson, as the journals' payloads are
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover - a platform without orjson's wheel
+    def _loads(data: bytes) -> Any:
+        return json.loads(data.decode("utf-8"))
 
 MATCH_SUFFIXES = (".sqlite", ".sqlite3", ".db", ".jsonl")
 IGNORED_SUFFIXES = ("-wal", "-shm", "-journal", ".partial")
@@ -107,8 +115,6 @@ def read_entry(path: Path, anchors: AnchorBook | None = None) -> Entry:
     """Replay one file to its entry; anything wrong becomes the entry's problem. ``anchors``:
     this tablet's (companion/anchors.py), which name a cut or rewritten journal
     (``anchors_for`` the file's folder when not given)."""
-    from ..cli import read_match  # the same reading as `touchline replay`
-
     try:
         reading = read_match(path, anchors if anchors is not None else anchors_for(path.parent))
         match = reading.match
@@ -188,28 +194,43 @@ def _first_line(exc: BaseException) -> str:
 def anchors_for(folder: Path) -> AnchorBook:
     """The anchors that speak for ``folder``: its data folder's when it is one's ``matches``
     (the app's), else this computer's."""
-    from ..cli import default_anchors
-
     book = AnchorBook.of_data_dir(Path(folder).parent)
     return book if Path(folder).name == "matches" and book.folder.is_dir() else default_anchors()
+
+
+CACHE_FILE = "history-cache.json"
+CACHE_HEAD = b'{"version":'   # how every cache this module writes begins
+CACHE_MAX_BYTES = 64 * 1024 * 1024   # 10,000 matches take about 5 MB; a larger file is no cache of ours
+
+
+def cache_path(data_dir: Path) -> Path:
+    """The history's cache of a data folder's matches: ``<data dir>/reports/history-cache.json``,
+    beside ``matches/``. The app's Matches screen, Home and the commands share it."""
+    return Path(data_dir) / "reports" / CACHE_FILE
 
 
 def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = None) -> list[Entry]:
     """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last.
 
-    With ``cache`` (a JSON file), a file whose size and time (and its write-ahead log's) have
-    not changed since the last scan is not replayed again: a tablet with a season of matches
-    lists them at once. A cache that cannot be read or written is only slower. ``anchors``:
-    the anchors that name a cut journal (``anchors_for(folder)`` when not given)."""
+    With ``cache`` (a JSON file: ``cache_path`` for a data folder's matches), a file whose
+    stamp has not changed since the last scan is not replayed again: its size, its modification
+    and change times and its inode, its write-ahead log's and its anchor's (``_stamp``). A season of
+    matches lists at once. A cache that cannot be read (missing, damaged, half written, of
+    another version, not a regular file) is ignored and written anew; one that cannot be
+    written only makes the next listing slower. ``anchors``: the anchors that name a cut
+    journal (``anchors_for(folder)`` when not given)."""
     if not folder.is_dir():
         return []
     book = anchors if anchors is not None else anchors_for(folder)
     known = _load_cache(cache)
     fresh: dict[str, Any] = {}
     entries = []
-    for path in sorted(folder.iterdir()):
-        if path.is_dir() or path.name.startswith(".") or path.name.endswith(IGNORED_SUFFIXES):
+    with os.scandir(folder) as found:   # a DirEntry knows whether it is a folder without a stat of its own
+        listed = sorted(((d.name, _is_dir(d)) for d in found), key=lambda nd: nd[0])
+    for name, is_dir in listed:
+        if is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES):
             continue
+        path = folder / name
         if path.suffix.lower() not in MATCH_SUFFIXES:
             entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
             continue
@@ -253,6 +274,13 @@ def _cached_entry(path: Path, known: dict[str, Any], fresh: dict[str, Any], book
     return entry
 
 
+def _is_dir(d: os.DirEntry) -> bool:
+    try:
+        return d.is_dir()
+    except OSError:  # gone, or a link that cannot be followed: listed, and its reading says why
+        return False
+
+
 def _with_notes(folder: Path, entries: list[Entry]) -> list[Entry]:
     """The coach's titles and friendlies (companion/report/notes.py), read at every listing:
     they change without the match files changing, so they are never cached."""
@@ -265,19 +293,28 @@ def _with_notes(folder: Path, entries: list[Entry]) -> list[Entry]:
             if e.path.name in noted else e for e in entries]
 
 
-CACHE_VERSION = 4   # 2: the last event's time and stage; 3: the anchors' fields; 4: both
+CACHE_VERSION = 5   # 2: the last event's time and stage; 3: the anchors' fields; 4: both; 5: the stamp's
+#                     change time and inode
 
 
 def _stamp(path: Path, anchors: AnchorBook | None = None) -> list[Any]:
-    """What the file's entry depends on: its size and time, its write-ahead log's, and its
-    anchor's (a cut journal whose time was put back is still read again)."""
+    """What the file's entry depends on: the size, modification time, change time and inode
+    of the file, of its write-ahead log and of its anchor. Any write to a file moves its
+    change time, which no program can set back (``utime`` sets only the access and
+    modification times), so a journal rewritten to its old size with its old time put back is
+    still read again; and so is one swapped for another file (a new inode). The journal's last
+    hash is what the entry keeps (``head``, which tells its copies apart): reading it again at
+    every listing would open every journal (SQLite, hardened: journal_guard.py), some ten times
+    the cost of a warm listing (docs/benchmarks.md). The app's anchor of a journal holds that
+    hash, and the anchor's own stamp moves with it."""
+    name = os.fspath(path)   # strings, not Paths: a season of matches is 30,000 of these a listing
     out: list[Any] = []
-    for p in (path, Path(f"{path}-wal")) + ((anchors.path_for(path),) if anchors is not None else ()):
+    for p in (name, name + "-wal") + ((os.fspath(anchors.path_for(path)),) if anchors is not None else ()):
         try:
-            st = p.stat()
-            out += [st.st_size, st.st_mtime_ns]
+            st = os.stat(p)
+            out += [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         except OSError:
-            out += [-1, -1]
+            out += [-1, -1, -1, -1]
     return out
 
 
@@ -306,11 +343,18 @@ def _from_cache(path: Path, d: Any) -> Entry | None:
 
 
 def _load_cache(cache: Path | None) -> dict[str, Any]:
+    """What the cache knows, by file name; {} when there is no cache or it cannot be used. It
+    is opened as any file that came from anywhere (opener.py: a FIFO or a device in its place
+    is refused without blocking, a huge one by its size)."""
     if cache is None:
         return {}
     try:
-        data = json.loads(cache.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        with opener.open_binary(cache, "a history cache", CACHE_MAX_BYTES) as fh:
+            data = _loads(fh.read())
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, RecursionError, TouchlineError) as exc:  # damaged, cut short, foreign
+        log.info("history cache %s not used (%s): the matches are read again", cache, _first_line(exc))
         return {}
     if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("files"), dict):
         return {}
@@ -318,17 +362,27 @@ def _load_cache(cache: Path | None) -> dict[str, Any]:
 
 
 def _save_cache(cache: Path, files: dict[str, Any]) -> None:
+    """Write the cache whole beside its place, then rename it in: a reader (another process:
+    the app and a command at once) finds the old cache or the new, never half of one, and
+    two writers each put a whole cache in place (the last one stays). The temporary file is
+    made new (``mkstemp``: never through a link planted at its name)."""
+    tmp = None
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache.with_name(cache.name + ".partial")
-        tmp.write_text(json.dumps({"version": CACHE_VERSION, "files": files}), encoding="utf-8")
+        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=f".{cache.name.lstrip('.')}.", suffix=".partial")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(json.dumps({"version": CACHE_VERSION, "files": files}, separators=(",", ":")).encode("utf-8"))
+            # (it begins with CACHE_HEAD: `--cache FILE` writes over no file that does not)
         os.replace(tmp, cache)
+        tmp = None
     except OSError as exc:
         log.info("history cache %s not written: %s", cache, exc)
-
-
-def _neg(date: str) -> tuple:
-    return tuple(-ord(c) for c in date)
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
 
 
 def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entry]:
@@ -346,6 +400,9 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
             out.append(e)
     hashes: dict[tuple[Path, int], str | None] = {}
     for group in groups.values():
+        if len(group) == 1:   # a match in one file (nearly all of a season): nothing to compare
+            out.append(group[0])
+            continue
         original = max(group, key=lambda e: (not e.altered, _anchored(e, anchors), not e.unchained, e.last_seq,
                                               e.path.suffix.lower() != ".jsonl", e.path.name))
         # A copy agrees when the chains say one holds the other's events; one that nothing vouches
@@ -362,7 +419,12 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
             if e not in agree:
                 why = e.altered or _difference(original, e, hashes)
                 out.append(replace(e, altered=why, copy_of=best.path.name))
-    return sorted(out, key=lambda e: (not e.ok, _neg(e.date), bool(e.copy_of), e.path.name))
+    # Readable first, newest first, an altered copy after its match, then by name: sorted from the
+    # last key to the first (each sort keeps the order of the one before among equals).
+    out.sort(key=lambda e: (bool(e.copy_of), e.path.name))
+    out.sort(key=lambda e: (not e.date, e.date), reverse=True)   # a file with no date before the dated
+    out.sort(key=lambda e: not e.ok)
+    return out
 
 
 def _anchored(e: Entry, anchors: AnchorBook | None) -> bool:
@@ -384,8 +446,6 @@ def _agree(a: Entry, b: Entry, hashes: dict[tuple[Path, int], str | None]) -> bo
 
 
 def _hash_at(path: Path, seq: int) -> str | None:
-    from ..cli import read_match
-
     try:
         return read_match(path, None).hash_at(seq)
     except Exception as exc:  # changed or gone since it was listed: no agreement can be shown

@@ -6,6 +6,10 @@
 The folder is the app's matches folder (``<data dir>/matches``; ``--data-dir`` as for
 ``touchline app``, or ``--folder`` for any folder of journals and exports). Files are read
 through private copies, never changed; a damaged or foreign file is listed as unreadable.
+What each file holds is kept in the history's cache (companion/report/history.py), the one
+the app's Matches screen keeps beside the matches (``<data dir>/reports/history-cache.json``):
+a file is replayed again only when it changed. A ``--folder`` is left as found, so it has no
+cache unless ``--cache FILE`` names one; ``--no-cache`` reads every file again and writes none.
 ``--csv`` never writes through a link and replaces an existing file only with ``--force``.
 """
 
@@ -18,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from ..cli import CliError, EXIT_OK
+from ..errors import TouchlineError
+from ..opener import read_head
 from ..outfiles import check_target
 from ..paths import user_data_dir
 from . import history as h
 
 
-def _common(p: argparse.ArgumentParser) -> None:
+def add_common_arguments(p: argparse.ArgumentParser) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument("--data-dir", type=Path, metavar="DIR",
                        help="the app's data folder (its matches/ are read); default: this computer's")
@@ -32,6 +38,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--team", metavar="NAME", help="only matches of a team whose name contains NAME")
     p.add_argument("--csv", type=Path, metavar="FILE", help="also write the table(s) as CSV")
     p.add_argument("--force", action="store_true", help="replace the CSV file(s) if they exist")
+    cached = p.add_mutually_exclusive_group()
+    cached.add_argument("--cache", type=Path, metavar="FILE",
+                        help="keep what the files hold in FILE (default: the data folder's reports/"
+                             "history-cache.json, the app's; none for a --folder, which is left as found)")
+    cached.add_argument("--no-cache", action="store_true",
+                        help="read every match file again, and keep no cache of what they hold")
 
 
 def folder_of(args: argparse.Namespace) -> Path:
@@ -40,6 +52,26 @@ def folder_of(args: argparse.Namespace) -> Path:
             raise CliError(f"{args.folder}: no such folder")
         return args.folder
     return (args.data_dir if args.data_dir is not None else user_data_dir()) / "matches"
+
+
+def cache_of(args: argparse.Namespace) -> Path | None:
+    """The history's cache the listing reads and keeps: ``--cache``, else the app's for a data
+    folder; None for a ``--folder`` (nothing is written into it) and with ``--no-cache``."""
+    if args.no_cache:
+        return None
+    if args.cache is not None:
+        if args.cache.exists() or args.cache.is_symlink():
+            try:
+                ours = read_head(args.cache, len(h.CACHE_HEAD), "a history cache") == h.CACHE_HEAD
+            except TouchlineError:
+                ours = False
+            if not ours:  # a file of the coach's named by mistake is never written over
+                raise CliError(f"{args.cache}: exists and is no history cache; --cache names a new file or "
+                               f"one an earlier listing wrote")
+        return args.cache
+    if args.folder is not None:
+        return None
+    return h.cache_path(args.data_dir if args.data_dir is not None else user_data_dir())
 
 
 def table(header: list[str], rows: list[list[Any]]) -> str:
@@ -52,7 +84,7 @@ def table(header: list[str], rows: list[list[Any]]) -> str:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = "List every match in the data folder: game, teams, score, date, finished or not."
-    _common(p)
+    add_common_arguments(p)
     p.add_argument("--json", action="store_true", help="print JSON lines instead of a table")
     p.set_defaults(run=run_history)
 
@@ -61,22 +93,24 @@ def run_history(args: argparse.Namespace) -> int:
     folder = folder_of(args)
     if args.csv is not None:
         check_target(args.csv, args.force)  # refused before the folder is read, not after
-    entries = h.scan(folder)
+    entries = h.scan(folder, cache_of(args))
     shown = h.select(entries, args.game, args.team)
     if args.game or args.team:  # unreadable files belong to no game or team, but stay in sight
-        shown += [e for e in entries if not e.ok and e not in shown]
+        picked = {id(e) for e in shown}   # by identity: comparing entries field by field is quadratic work
+        shown += [e for e in entries if not e.ok and id(e) not in picked]
     if args.json:
         for e in shown:
             sys.stdout.write(json.dumps(e.to_json(), ensure_ascii=False) + "\n")
     elif not shown:
         print(f"no matches in {folder}" + (" for this filter" if entries else ""))
     else:
+        titled = any(e.title for e in shown)   # once: asked row by row, 10,000 matches took 7 s of CPU
         rows = [[r[0][:16].replace("T", " "), r[1], r[2], r[3], f"{r[4]}-{r[5]}" if r[6] != "unreadable" else "",
                  r[6] + (", friendly" if e.friendly else ""), r[7],
                  r[8] + (f" (+{len(e.copies)} cop{'y' if len(e.copies) == 1 else 'ies'})" if e.copies else ""), r[9]]
-                + ([e.title] if any(x.title for x in shown) else []) for r, e in zip(h.history_rows(shown), shown)]
+                + ([e.title] if titled else []) for r, e in zip(h.history_rows(shown), shown)]
         print(table(["date (UTC)", "game", "home", "away", "score", "status", "result", "file", "problem"]
-                    + (["name"] if any(e.title for e in shown) else []), rows))
+                    + (["name"] if titled else []), rows))
     if args.csv is not None:
         h.write_csv(args.csv, h.HISTORY_HEADER, h.history_rows(shown), args.force)
         print(f"wrote {args.csv}", file=sys.stderr)

@@ -11,13 +11,13 @@ from typing import Any
 from ..cli import EXIT_OK
 from ..outfiles import Staged, check_target
 from . import history as h
-from .history_cli import _common, folder_of, table
+from .history_cli import add_common_arguments, cache_of, folder_of, table
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.description = ("League tables of the finished matches in the data folder (3 points a win, 1 a draw, or the "
                      "points the result carries), head-to-head records and each team's record.")
-    _common(p)
+    add_common_arguments(p)
     p.set_defaults(run=run_league)
 
 
@@ -27,7 +27,7 @@ def run_league(args: argparse.Namespace) -> int:
         base = args.csv.with_suffix("")
         for target in (args.csv, Path(f"{base}-head-to-head.csv"), Path(f"{base}-records.csv")):
             check_target(target, args.force)
-    entries = h.select(h.scan(folder), args.game, args.team)
+    entries = h.select(h.scan(folder, cache_of(args)), args.game, args.team)
     games = [args.game] if args.game else h.games_in(entries)
     csv_rows: list[list[Any]] = []
     out = []

@@ -1,5 +1,7 @@
-"""The report's plots, drawn with matplotlib (Agg: no display needed). Imported only when a
-report is written, so reading and replaying matches never loads matplotlib."""
+"""The report's plots, drawn with matplotlib's object interface: a ``Figure`` on its own Agg
+canvas (no display, no pyplot: no global figure registry, no backend chosen for the whole
+process, none of pyplot's import cost). Imported only when a report is drawn, so reading and
+replaying matches never loads matplotlib."""
 
 from __future__ import annotations
 
@@ -8,18 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
-from matplotlib.ticker import MaxNLocator  # noqa: E402
-
-from ..outfiles import Staged, check_folder  # noqa: E402
+from ..outfiles import Staged, check_folder
 
 # Rounds, turns, squares and counts are whole numbers: every axis of them ticks whole numbers.
 
 HOME, AWAY = "#1f5fbf", "#d0402a"
 COLOURS = {"home": HOME, "away": AWAY}
-plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "svg.fonttype": "none", "figure.dpi": 100})
+# The report's style, in force while its plots are drawn and saved (never set for the process:
+# an app that draws other plots keeps its own).
+STYLE = {"font.size": 11, "axes.titlesize": 13, "svg.fonttype": "none", "figure.dpi": 100}
 
 
 DPI = {"dpi": 100}  # of the PNGs; draw_all sets it for one call
@@ -31,8 +34,15 @@ def _save(fig, out: Staged, name: str, formats: tuple[str, ...]) -> dict[str, st
         buf = io.BytesIO()  # staged, then put in place with the rest (companion/outfiles.py)
         fig.savefig(buf, format=fmt, dpi=DPI["dpi"])  # fixed margins: a "tight" box would draw every plot twice
         files[fmt] = out.write_bytes(f"{name}.{fmt}", buf.getvalue()).name
-    plt.close(fig)
     return files
+
+
+def _figure(figsize: tuple[float, float], *grid: int, **kwargs):
+    """A figure on its own Agg canvas and its axes (one, or a grid as ``Figure.subplots``
+    makes it): the figure is freed with its last reference, nothing holds it."""
+    fig = Figure(figsize=figsize)
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(*grid, **kwargs)
 
 
 def _legend(ax, **kwargs) -> None:
@@ -68,7 +78,7 @@ def possession(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) ->
     ticks = report["ticks"]
     unit = report["unit"]
     names = _names(report)
-    fig, ax = plt.subplots(figsize=(9, 3.2))
+    fig, ax = _figure((9, 3.2))
     xs, ys, home = [], [], 0.0
     counted = 0.0
     for t in ticks:
@@ -110,7 +120,7 @@ TIMELINE_ROW = {"goal": 0, "shot": 1, "foul": 2, "yellow_card": 3, "red_card": 3
 
 def timeline(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[str, str]:
     unit = report["unit"]
-    fig, ax = plt.subplots(figsize=(9, 3.6))
+    fig, ax = _figure((9, 3.6))
     rows = ["goal", "shot", "foul", "card", "injury", "substitution", "shoot-out"]
     groups: dict[tuple[str, str | None], list[int]] = {}
     for e in report["timeline"]:
@@ -144,7 +154,7 @@ def counters(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> d
     unit, ticks, game = report["unit"], report["ticks"], report["game"]
     names = _names(report)
     xs = [t[unit] for t in ticks]
-    fig, ax = plt.subplots(figsize=(9, 3.4))
+    fig, ax = _figure((9, 3.4))
     if game == "fublet":
         for side, colour in COLOURS.items():
             ax.plot(xs, [t[f"mp_earned_{side}"] for t in ticks], color=colour, label=f"{names[side]} MP earned")
@@ -196,8 +206,8 @@ def luck(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[
     coaches = report["luck"]["coaches"]
     kinds = sorted({k["die"] for c in coaches.values() for k in c["kinds"]}, key=lambda d: int(d[1:]))
     n = max(1, len(kinds)) + 1
-    fig, axes = plt.subplots(1, n, figsize=(4.2 * n, 3.2), squeeze=False,
-                             gridspec_kw={"width_ratios": [0.8] + [1.0] * (n - 1)})
+    fig, axes = _figure((4.2 * n, 3.2), 1, n, squeeze=False,
+                          gridspec_kw={"width_ratios": [0.8] + [1.0] * (n - 1)})
     _meter(axes[0][0], report, names)
     for ax, die in zip(axes[0][1:], kinds or ["-"]):
         width = 0.4
@@ -222,7 +232,7 @@ def luck(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[
 def heat(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[str, str]:
     names = _names(report)
     bounds = report["heat"].get("bounds")
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), squeeze=False)
+    fig, axes = _figure((10, 3.8), 1, 2, squeeze=False)
     for ax, side in zip(axes[0], ("home", "away")):
         ax.set_title(f"{names[side]}: where the figures stood")
         if bounds is None:
@@ -290,6 +300,7 @@ def draw_all(report: dict[str, Any], out: Path | Staged, formats: tuple[str, ...
 def _draw_all(report: dict[str, Any], out: Staged, formats: tuple[str, ...], dpi: int) -> dict[str, dict[str, str]]:
     DPI["dpi"] = dpi
     try:
-        return {name: draw(report, out, formats) for name, draw in PLOTS.items()}
+        with matplotlib.rc_context(STYLE):
+            return {name: draw(report, out, formats) for name, draw in PLOTS.items()}
     finally:
         DPI["dpi"] = 100

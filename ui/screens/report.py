@@ -94,7 +94,7 @@ class ReportScreen(Screen):
     def open_file(self, path: Path, back: str = "history") -> None:
         """The report of a journal or export (read through a private copy, never changed)."""
         def load():
-            from companion.cli import load_match
+            from companion.loading import load_match
 
             m = load_match(path)
             return m.events, m.ruleset

@@ -145,7 +145,7 @@ def read_match(path: str | Path) -> Folded:
     replay makes (the chain, the domains), folded. Anything wrong is a FollowError naming the
     file (a FIFO or a device, a view where the events are, a file too large, events that do
     not replay)."""
-    from companion.cli import is_journal_file
+    from companion.loading import is_journal_file
     from companion.journal import load_file
     from companion.jsonl import read_file
 
@@ -273,7 +273,7 @@ class Follower:
         return bool(events) or fresh
 
     def _is_export(self) -> bool:
-        from companion.cli import is_journal_file
+        from companion.loading import is_journal_file
 
         return not is_journal_file(self.path)
 
