@@ -73,6 +73,15 @@ class Scenario(Driver):
         tap(x, y)
         self.log.append(f"tap MS {ms}")
 
+    def letter_of(self, cell) -> str:
+        """The letter the live screen's texts call a square by (ui/places.py): the one ringed
+        on the board over that square."""
+        pitch = self.screen().ids.pitch
+        rect = tuple(pitch.geometry.cell_rect(cell))
+        found = [letter for letter, r in pitch.tags if tuple(r) == rect]
+        assert found, f"no letter on the board for {cell}: {pitch.tags}"
+        return found[0]
+
     def card(self, ref: PlayerRef) -> None:
         box = self.screen().ids.cards
         row = box.children[::-1][0 if ref.team is Team.HOME else 1]
@@ -348,7 +357,7 @@ class Scenario(Driver):
     def result(self) -> dict:
         view = self.app.controller.view
         summary = view.ruleset.summary(view.state) if view.active else {}   # the game's JSON, as the report has it
-        return {"faults": list(self.app.faults), "layout": self.layout, "panels": self.panels,
+        return {"faults": list(self.app.faults), "layout": self.layout + self.steady.faults, "panels": self.panels,
                 "summary": summary, "journal": view.path}
 
 

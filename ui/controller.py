@@ -44,6 +44,7 @@ from .autoflow import Auto, Expectation, Proposal, forced_step, forced_words
 from .controller_camera import CameraDesk
 from .controller_dice import DiceDesk
 from .status import NO_MATCH, NO_MATCH_TO_RESUME, Health
+from .places import has_place, places_for
 from .words import names_for
 
 log = logging.getLogger(__name__)
@@ -339,6 +340,12 @@ class Controller(DiceDesk, CameraDesk):
         if any("#" in o for o in out):   # "home#7" -> "Touchline Rovers #7 Kit"
             names = names_for(rules, state)
             out = [names.line(o) for o in out]
+        if any(has_place(o) for o in out):   # "(24, 22)" -> "a square in the right half"
+            try:
+                places = places_for(rules.game, rules.board(state))
+            except Exception:   # a state without a board yet: the line as the rules wrote it
+                return out
+            out = [places.in_words(o) for o in out]
         return out
 
     def _apply(self, submit: Callable[[], tuple], source: Source = Source.MANUAL) -> None:

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
@@ -28,6 +28,8 @@ from ..games.base import TEAM_BAR, BallMark
 from .. import theme
 from ..kits import match_kits
 from ..widgets.keypad import DiceKeypad, button, wrap_label
+from ..widgets.steady import held_lines, hold_still
+from ..places import NoPlaces, Tags, has_place, places_for
 from ..widgets import rows  # noqa: F401  (the classes live.kv's rows are made of)
 from ..widgets.teamtag import ScoreLabel, score_markup, team_line  # noqa: F401 (ScoreLabel: live.kv)
 from ..words import PLAYER_ID, Names, names_for, team_names, option_name, phase_name
@@ -74,6 +76,7 @@ class LiveScreen(Screen):
     warning_text = StringProperty("")
     log_text = StringProperty("")
     outcome_text = StringProperty("")
+    outcome_floor = NumericProperty(0)                   # the outcome line's height so far in this step
     side_kits = DictProperty({})                         # "home"/"away" -> theme.Kit: the box's team colours
     # The rows drawn from data (ui/widgets/rows.py, their items declared in live.kv).
     home_cards = ListProperty([])                        # the player cards, as plain dicts
@@ -87,9 +90,15 @@ class LiveScreen(Screen):
         self.kits = dict(theme.DEFAULT_KITS)   # Team -> theme.Kit
         self._kits_key: tuple | None = None
         self.names = Names({}, {})   # the figures' names, for texts the rules write with ids
+        self.places = NoPlaces()     # the board's places, for texts the rules write with coordinates
+        self._tags_base = self._tags = Tags()
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
         self._panel_key: tuple | None = None
+        self._panel_step: tuple | None = None   # the question, mode and selection the panel answers
+        self._held: list = []    # the panel's rows as last laid out (ui/widgets/steady.py)
+        panel = self.ids.panel
+        panel.bind(minimum_height=lambda *_: setattr(self, "_held", held_lines(panel)))
         self._expecting = False    # a form waits for the camera to see where a figure goes
         self._expected = 0
 
@@ -118,9 +127,14 @@ class LiveScreen(Screen):
         self._show_scoreboard(s)
         self.health_text = health_line(view)
         self.names = names_for(view.ruleset, view.state)
-        error = self.names.line(view.error)   # a refusal names the figure by its name too
+        # The places the texts name: letters here, ringed on the board (ui/places.py).
+        self.places, self._tags_base = places_for(view.game, view.board), Tags()
+        self._tags = self._tags_base
+        error = self.say(view.error)   # a refusal names the figure by its name too
         self.error_text = error[:1].upper() + error[1:]
-        self.outcome_text = self.names.line(s.last_outcome)
+        same_step = self.step_key() == self._panel_step
+        self.outcome_floor = self.ids.outcome.height if same_step and self.outcome_text else 0
+        self.outcome_text = self.say(s.last_outcome)
         n = len(view.placeholders)
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
@@ -352,6 +366,30 @@ class LiveScreen(Screen):
     # --- the request panel ---------------------------------------------------------------------------
     def build_panel(self, *_args) -> None:
         panel = self.ids.panel
+        step = self.step_key()
+        before = self._held if step == self._panel_step else []
+        self._panel_step = step
+        # The panel's places lettered after those of the outcome and the refusal.
+        self._tags = Tags(dict(self._tags_base.letters))
+        self._fill_panel()
+        hold_still(panel, before)
+        self.ids.pitch.tags = self._tags.marks()
+
+    def step_key(self) -> tuple:
+        """One step of the coach's: the question asked (and whose), the touch mode and what is
+        picked or filled in it, the figure selected. Within one step the panel holds still."""
+        view = self.view
+        head = view.pending[0] if view is not None and view.active and view.pending else None
+        return ((head.id, head.team) if head is not None else None, self.mode, str(self.action),
+                tuple(self.picked), str(dict(self.form)), self.selected)
+
+    def say(self, text: str) -> str:
+        """A rules' text for the live screen: figures by name, places by their letter on the
+        board."""
+        return self.places.on_board(self.names.line(text), self._tags)
+
+    def _fill_panel(self) -> None:
+        panel = self.ids.panel
         panel.clear_widgets()
         view = self.view
         if view is None or not view.active or self.face is None:
@@ -373,7 +411,7 @@ class LiveScreen(Screen):
         if self.mode:
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""
-                return self.build_panel()
+                return self._fill_panel()
             if view.expecting is not None and view.camera == "ok":
                 add(wrap_label(f"Or move #{view.expecting.number} there on the board: the camera takes it.",
                                theme.SMALL_SP, colour=theme.ACCENT))
@@ -422,12 +460,14 @@ class LiveScreen(Screen):
                 text = getattr(w, "text", None)
                 if isinstance(text, str) and "#" in text and PLAYER_ID.search(text):
                     w.text = self.names.line(text)
+                if isinstance(text, str) and has_place(w.text):
+                    w.text = self.places.on_board(w.text, self._tags)
             add(widget)
         return named_add
 
     def _request_line(self, req, size: float, bold: bool):
         """A pending request's text, on its side's shirt when it is one side's to answer."""
-        text = self.names.line(req.text)
+        text = self.say(req.text)
         if req.team is not None and req.team in self.kits:
             return team_line(text, self.kits[req.team], size, bold=bold)
         return wrap_label(text, size, bold=bold)

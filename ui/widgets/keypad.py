@@ -27,12 +27,15 @@ def button(text: str, on_press, **kwargs) -> Button:
     return b
 
 
-def wrap_label(text: str, size: float = 20, colour=(1, 1, 1, 1), bold: bool = False) -> Label:
-    """A label that wraps to its width and grows to its text (panel texts, requests)."""
+def wrap_label(text: str, size: float = 20, colour=(1, 1, 1, 1), bold: bool = False, slot: bool = False) -> Label:
+    """A label that wraps to its width and grows to its text (panel texts, requests). A
+    ``slot`` is at least a button's height: a hint that a button takes the place of later
+    (nothing below it moves then)."""
+    least = TOUCH if slot else 0
     lab = Label(text=text, font_size=sp(max(size, theme.SMALL_SP)), color=colour, bold=bold, size_hint_y=None,
                 halign="left", valign="middle")
     lab.bind(width=lambda *_: setattr(lab, "text_size", (lab.width, None)),
-             texture_size=lambda *_: setattr(lab, "height", max(lab.texture_size[1] + dp(6), dp(24))))
+             texture_size=lambda *_: setattr(lab, "height", max(lab.texture_size[1] + dp(6), dp(24), least)))
     return lab
 
 

@@ -13,14 +13,15 @@ from collections import defaultdict
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, InstructionGroup, Line, Rectangle
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import DictProperty, ListProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
 from companion.teams import PlayerRef, Team
 
 from ..games.base import BallMark, Geometry
-from ..theme import BOARD_MIN, DEFAULT_KITS
+from .. import theme
+from ..theme import DEFAULT_KITS
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,9 @@ class PitchView(Widget):
     selected = ObjectProperty(None, allownone=True)   # PlayerRef
     reach = ListProperty([])                          # cells the selected figure can reach
     marked = ListProperty([])                         # cells to outline (a declared target, say)
+    # Places a text names, shown where they are: (letter, (x0, y0, x1, y1) drawing mm), the
+    # letter the text calls the place by ("square A"), ringed on the board (ui/places.py).
+    tags = ListProperty([])
     kits = DictProperty(dict(DEFAULT_KITS))           # Team -> theme.Kit: shirt, number colour, ring
 
     __events__ = ("on_figure", "on_square")
@@ -43,6 +47,8 @@ class PitchView(Widget):
         super().__init__(**kwargs)
         self._labels: dict[str, object] = {}
         self.smallest_label: float | None = None   # the smallest board label drawn (px), for the layout check
+        self.ball_px: float | None = None          # how wide the ball was drawn (px), for the layout check
+        self.printed: list[tuple[str, float, float, float, float]] = []   # the board's labels: text, x, y, w, h
         self._spots: list[tuple[PlayerRef, float, float, object]] = []   # where each figure was drawn, its cell
         # The printed board changes only with the widget's size; the figures with every view.
         self._board_layer = InstructionGroup()
@@ -52,7 +58,7 @@ class PitchView(Widget):
         self.bind(pos=self.redraw, size=self.redraw, geometry=self.redraw)
         self.bind(figures=self.redraw_figures, ball=self.redraw_figures, selected=self.redraw_figures,
                   reach=self.redraw_figures, marked=self.redraw_figures,
-                  kits=self.redraw_figures)
+                  kits=self.redraw_figures, tags=self.redraw_figures)
 
     # --- geometry -----------------------------------------------------------------------------
     def frame(self) -> tuple[float, float, float, float]:
@@ -132,7 +138,7 @@ class PitchView(Widget):
     # --- drawing ------------------------------------------------------------------------------
     def _label(self, text: str, size: float):
         """A printed number or letter on the board: never under theme.BOARD_MIN sp."""
-        size = max(size, sp(BOARD_MIN))
+        size = max(size, sp(theme.BOARD_MIN))
         self.smallest_label = size if self.smallest_label is None else min(self.smallest_label, size)
         key = f"{text}:{int(size)}"
         tex = self._labels.get(key)
@@ -143,13 +149,18 @@ class PitchView(Widget):
         return tex
 
     def _radius(self) -> float:
-        return max(self.geometry.figure_radius_mm() * self._scale()[2], 7)
+        """A figure's radius in pixels: the board's, but never too small for its two-digit
+        number at the smallest readable size (a figure may then overlap its neighbour's
+        square; touches go by square, and numbers are drawn over every disc)."""
+        fits = self._label("88", sp(theme.BOARD_MIN)).width / 2 + dp(3)
+        return max(self.geometry.figure_radius_mm() * self._scale()[2], fits)
 
     def redraw(self, *_args) -> None:
         """The printed board (only when the size or the board changes)."""
         layer = self._board_layer
         layer.clear()
         self.smallest_label = None
+        self.printed = []
         g: Geometry | None = self.geometry
         if g is None or self.width < 10 or self.height < 10:
             self._figure_layer.clear()
@@ -173,13 +184,33 @@ class PitchView(Widget):
                     points.extend(self.to_px(shape.data[i], shape.data[i + 1]))
                 add(Line(points=points, width=shape.width))
             elif shape.kind == "text":
+                if theme.BOARD_TEXT_ALPHA:   # high contrast: printed numbers opaque
+                    add(Color(*shape.rgba[:3], max(shape.rgba[3], theme.BOARD_TEXT_ALPHA)))
                 tex = self._label(shape.text, self._scale()[2] * shape.width)
-                cx, cy = self.to_px(shape.data[0], shape.data[1])
+                cx, cy = self._inside_cell(shape.data[0], shape.data[1], tex.size)
                 # A label grown to its minimum size stays inside the widget (not cut at its edge).
                 cx = min(max(cx, self.x + tex.width / 2), self.right - tex.width / 2)
                 cy = min(max(cy, self.y + tex.height / 2), self.top - tex.height / 2)
+                self.printed.append((shape.text, cx - tex.width / 2, cy - tex.height / 2, tex.width, tex.height))
                 add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
         self.redraw_figures()
+
+    def _inside_cell(self, x_mm: float, y_mm: float, size) -> tuple[float, float]:
+        """Where a printed label is drawn: at its point, but kept inside the cell the point
+        lies in when it fits there (a label grown to the smallest readable size would
+        otherwise reach over into the next space, onto that space's own label)."""
+        cx, cy = self.to_px(x_mm, y_mm)
+        cell = self.geometry.cell_at(x_mm, y_mm)
+        rect = self._known_rect(cell) if cell is not None else None
+        if rect is None:
+            return cx, cy
+        rx, ry, rw, rh = rect
+        w, h = size
+        if w <= rw:
+            cx = min(max(cx, rx + w / 2), rx + rw - w / 2)
+        if h <= rh:
+            cy = min(max(cy, ry + h / 2), ry + rh - h / 2)
+        return cx, cy
 
     def redraw_figures(self, *_args) -> None:
         """The movement range, marked cells, the figures and the ball (on every new view)."""
@@ -202,6 +233,26 @@ class PitchView(Widget):
                 if rect is not None:
                     add(Line(rectangle=rect, width=2))
         self._draw_figures(add)
+        self._draw_tags(add)
+
+    def _draw_tags(self, add) -> None:
+        """The places a text names, ringed in the accent colour with their letter beside."""
+        for letter, (x0, y0, x1, y1) in self.tags:
+            ax, ay = self.to_px(x0, y0)
+            bx, by = self.to_px(x1, y1)
+            add(Color(0, 0, 0, 0.9))
+            add(Line(rectangle=(ax - 2, ay - 2, bx - ax + 4, by - ay + 4), width=dp(2.4)))
+            add(Color(*theme.ACCENT))
+            add(Line(rectangle=(ax - 2, ay - 2, bx - ax + 4, by - ay + 4), width=dp(1.6)))
+            tex = self._label(letter, sp(theme.BOARD_MIN))
+            w, h = tex.width + dp(6), tex.height
+            # Above the place's top right corner, kept on the widget.
+            x = min(max(bx + 2, self.x), self.right - w)
+            y = min(max(by + 2, self.y), self.top - h)
+            add(Color(*theme.ACCENT))
+            add(Rectangle(pos=(x, y), size=(w, h)))
+            add(Color(0, 0, 0, 1))
+            add(Rectangle(texture=tex, pos=(x + dp(3), y), size=tex.size))
 
     def _known_rect(self, cell):
         """A cell's rectangle in pixels, or None for a cell this board does not have (a
@@ -242,6 +293,7 @@ class PitchView(Widget):
     def _draw_figures(self, add) -> None:
         radius = self._radius()
         carrier = self.ball.carrier
+        drawn = []
         for f, cx, cy in self._positions():
             self._spots.append((f.ref, cx, cy, f.cell))
             kit = self.kits.get(f.ref.team) or DEFAULT_KITS[f.ref.team]
@@ -265,9 +317,14 @@ class PitchView(Widget):
             if f.manual:
                 add(Color(1, 0.6, 0, 1))
                 add(Line(circle=(cx, cy, radius + 5), width=1.5, dash_length=3, dash_offset=3))
+            drawn.append((f, cx, cy, kit))
+        # The numbers over every disc: a neighbour's disc never hides one.
+        for f, cx, cy, kit in drawn:
             tex = self._label(str(f.ref.number), radius * 1.1)
             add(Color(*kit.text))
             add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
+        self.ball_px = None
+        for f, cx, cy, _kit in drawn:
             if f.badge:
                 self._draw_badge(add, f.badge, cx + radius * 0.75, cy + radius * 0.75, radius)
             if f.ref == carrier:
@@ -283,7 +340,7 @@ class PitchView(Widget):
 
     def _draw_badge(self, add, text: str, x: float, y: float, radius: float) -> None:
         """A card-coloured tag: yellow for Y, red when the text has an R."""
-        tex = self._label(text, max(radius * 0.8, 8))
+        tex = self._label(text, radius * 0.8)
         w, h = tex.width + 4, tex.height
         add(Color(0.9, 0.1, 0.1, 1) if "R" in text else Color(1, 0.85, 0.1, 1))
         add(Rectangle(pos=(x - w / 2, y - h / 2), size=(w, h)))
@@ -291,7 +348,14 @@ class PitchView(Widget):
         add(Rectangle(texture=tex, pos=(x - tex.width / 2, y - h / 2), size=tex.size))
 
     def _draw_ball(self, add, x: float, y: float, r: float) -> None:
+        """White with a black ring and a black patch: at least theme.BALL_MIN_DP wide, so it
+        is seen from a chair, on grass or on a shirt."""
+        r = max(r, dp(theme.BALL_MIN_DP) / 2)
+        self.ball_px = 2 * r
+        add(Color(0, 0, 0, 1))
+        add(Ellipse(pos=(x - r - 1.5, y - r - 1.5), size=(2 * r + 3, 2 * r + 3)))
         add(Color(1, 1, 1, 1))
         add(Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r)))
         add(Color(0, 0, 0, 1))
-        add(Line(circle=(x, y, r), width=1))
+        p = r * 0.38
+        add(Ellipse(pos=(x - p, y - p), size=(2 * p, 2 * p)))

@@ -98,7 +98,7 @@ class ActionPanel:
             if kicker is not None:
                 add(button(f"Kick off: #{kicker.number} passes...", lambda k=kicker: self._start_pass(screen, k)))
             else:
-                add(wrap_label(f"Put a {a.team.label} player in the centre circle to kick off.", 15))
+                add(wrap_label(f"Put a {a.team.label} player in the centre circle to kick off.", 15, slot=True))
         if "substitute" in open_:
             add(button("Substitution...", lambda: screen.set_mode("sub_off")))
 
