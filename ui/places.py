@@ -30,9 +30,17 @@ BARE = re.compile(r"\b(?P<lead>pass square|PS|MS|square|space|to|at|on|in|from)\
 LEADS = ("to", "at", "on", "in", "from")
 
 
+# A place the rules name by its coordinate in words of their own.
+PHRASES = {"the goal line at x = 0": "the goal on the left of the board as the tablet draws it"}
+
+
 def has_place(text: str) -> bool:
     """Whether a text names a place by its coordinates."""
-    return bool(text) and "," in text and (PAIR.search(text) is not None or BARE.search(text) is not None)
+    if not text:
+        return False
+    if "x = 0" in text:
+        return True
+    return "," in text and (PAIR.search(text) is not None or BARE.search(text) is not None)
 
 
 @dataclass
@@ -142,6 +150,8 @@ class Places:
     def _sub(self, text: str, tags: Tags | None) -> str:
         if not has_place(text):
             return text
+        for phrase, words in PHRASES.items():
+            text = text.replace(phrase, words)
         text = PAIR.sub(lambda m: self._say(m, tags, False), text)
         return BARE.sub(lambda m: self._say(m, tags, True), text)
 
@@ -153,6 +163,8 @@ class NoPlaces(Places):
         super().__init__("", None, None)
 
     def _sub(self, text: str, tags: Tags | None) -> str:
+        for phrase, words in PHRASES.items():
+            text = text.replace(phrase, words)
         return text
 
 

@@ -23,13 +23,14 @@ from companion.view import Summary
 
 from ..controller import NO_MATCH
 from ..games import face_for
-from .rule_links import add_rule_links
+from .rule_links import fill_rule_links
 from ..games.base import TEAM_BAR, BallMark
 from .. import theme
 from ..kits import match_kits
 from ..widgets.keypad import DiceKeypad, button, wrap_label
 from ..widgets.steady import held_lines, hold_still
 from ..places import NoPlaces, Tags, has_place, places_for
+from ..glossary import bar_terms, card_marks, marks_line, terms_in
 from ..widgets import rows  # noqa: F401  (the classes live.kv's rows are made of)
 from ..widgets.teamtag import ScoreLabel, score_markup, team_line  # noqa: F401 (ScoreLabel: live.kv)
 from ..words import PLAYER_ID, Names, names_for, team_names, option_name, phase_name
@@ -100,6 +101,8 @@ class LiveScreen(Screen):
         panel = self.ids.panel
         panel.bind(minimum_height=lambda *_: setattr(self, "_held", held_lines(panel)))
         self._expecting = False    # a form waits for the camera to see where a figure goes
+        self._chips: dict = {}     # each card's text and whether he can be picked
+        self._glossary = None
         self._expected = 0
 
     @property
@@ -184,6 +187,7 @@ class LiveScreen(Screen):
         self.home_cards, self.away_cards, self.steps, self.bars = [], [], [], []
         panel = self.ids.panel
         panel.clear_widgets()
+        fill_rule_links(self, None)
         panel.add_widget(wrap_label(view.error or NO_MATCH, 20, colour=(1, 0.75, 0.6, 1), bold=True))
         app = App.get_running_app()
         panel.add_widget(button("New match", lambda: app.show("setup")))
@@ -227,7 +231,7 @@ class LiveScreen(Screen):
         box.bind(pos=lambda w, p: setattr(frame, "pos", p), size=lambda w, sz: setattr(frame, "size", sz))
         app = App.get_running_app()
         for text, action in (("Line-up", self.open_lineup), ("Report", lambda: app.root.get_screen("report").open_live()),
-                             ("Rules", self.open_rules)):
+                             ("Rules", self.open_rules), ("Words and marks", self.open_glossary)):
             b = Button(text=text, font_size=sp(20), size_hint_y=None, height=dp(60), background_normal="",
                        background_color=theme.SURFACE)
             b.bind(on_release=lambda _b, act=action: (menu.dismiss(), act()))
@@ -263,6 +267,12 @@ class LiveScreen(Screen):
         if app.match_settings.get("sound", "on") != "off":
             from ..sound import play_time_up
             play_time_up(self.controller.data_dir)
+
+    def stop(self) -> None:
+        """The screen is put away (the app makes its screens again): its clock stops ticking."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
 
     def _start_ticker(self) -> None:
         if self._ticker is not None:
@@ -401,9 +411,12 @@ class LiveScreen(Screen):
         if key != self._panel_key:   # a new question: its panel is read from the top
             self._panel_key = key
             self.ids.panel_scroll.scroll_y = 1
-        if not self.mode:   # the rulebook sections of the request and the refusal, below what follows
-            add = add_rule_links(self, add, view)
+        fill_rule_links(self, None if self.mode else view)   # the request's and the refusal's sections
         add = self._naming(add)
+        text, _active = self._chips.get(self.selected, ("", True)) if self.selected is not None else ("", True)
+        if text and marks_line(view.game, text.replace("\nplace", "")):   # his card's marks, in words
+            add(wrap_label(self.card_heading(self.selected, text.replace("\nplace", "")), theme.SMALL_SP,
+                           colour=theme.MUTED))
         for p in view.proposals:   # a doubtful camera move: one tap takes it (ui/autoflow.py)
             add(wrap_label(p.text, theme.SMALL_SP, bold=True))
             add(button("Take the camera's", lambda i=p.id: self.controller.take_proposal(i)))
@@ -485,25 +498,68 @@ class LiveScreen(Screen):
 
     def build_cards(self) -> None:
         """One row of player cards per team: number and state; touching one selects him
-        (to place a figure the camera has not seen, or to give him the kick-off)."""
+        (to place a figure the camera has not seen, or to give him the kick-off). A player
+        who cannot be picked (sent off, replaced) keeps a readable card; touching it says what
+        its marks mean."""
         by_team: dict[Team, list[dict]] = {Team.HOME: [], Team.AWAY: []}
-        for chip in self.face.chips(self.view.state):
+        state = self.view.state
+        drawn = {f.ref for f in self.face.figures(state)} if self.view.board is not None else set()
+        self._chips = {}
+        for chip in self.face.chips(state):
             kit = self.kits[chip.ref.team]
             on = chip.ref == self.selected
-            # "?": the figure is not on the board yet; said in words on the card.
-            text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
-            # The card in its side's shirt; the one picked lit in the accent colour.
-            by_team[chip.ref.team].append({"text": text, "ref": chip.ref, "disabled": not chip.enabled, "bold": on,
-                                        "color": theme.BLACK if on else kit.text,
-                                        "disabled_color": (*kit.text[:3], 0.55),
-                                        "background_color": theme.ACCENT if on else kit.shirt})
+            # "?" marks a figure the books have not placed: said in words, and only while he
+            # is not drawn on the board (the board is what the coach checks it against).
+            text = chip.text.replace("?", "")
+            if chip.enabled and chip.ref not in drawn:
+                text += "\nplace"
+            self._chips[chip.ref] = (text, chip.enabled)
+            if chip.enabled:
+                # The card in its side's shirt; the one picked lit in the accent colour.
+                colours = {"color": theme.BLACK if on else kit.text,
+                           "background_color": theme.ACCENT if on else kit.shirt}
+            else:
+                # Off the field: the shirt darkened, its text still readable from a chair.
+                dark = tuple(c * 0.42 for c in kit.shirt[:3]) + (1,)
+                colours = {"color": theme.text_on(dark), "background_color": dark}
+            by_team[chip.ref.team].append({"text": text, "ref": chip.ref, "disabled": False, "bold": on,
+                                           "active": chip.enabled, **colours})
         self.home_cards, self.away_cards = by_team[Team.HOME], by_team[Team.AWAY]
 
     def pick_card(self, ref: PlayerRef) -> None:
+        text, active = self._chips.get(ref, ("", True))
+        if not active:   # sent off or replaced: what his card says, in words
+            self.open_glossary(card_marks(self.face.game, text), heading=self.card_heading(ref, text))
+            return
         if self.mode:
             self.on_figure(ref)
             return
         self.selected = None if self.selected == ref else ref
+
+    def card_heading(self, ref: PlayerRef, text: str) -> str:
+        said = marks_line(self.face.game, text) if self.face is not None else ""
+        name = self.names.player(str(ref))
+        return f"{name}: {said}" if said else name
+
+    # --- what the words mean ------------------------------------------------------------------------
+    def open_glossary(self, focus=None, heading: str = "") -> None:
+        """The game's words and marks; those on the screen now first (PS, MS, MP, ...)."""
+        from ..widgets.glossary import GlossaryPopup
+
+        view = self.view
+        if view is None or not view.active or self.face is None:
+            return
+        if focus is None:
+            texts = [getattr(w, "text", "") for w in self.ids.panel.walk(restrict=True)]
+            texts += [self.outcome_text, self.error_text, self.phase_text, *(b["caption"] for b in self.bars)]
+            focus = terms_in(view.game, *(t for t in texts if isinstance(t, str)))
+        self._glossary = GlossaryPopup(view.game, focus, heading)
+        self._glossary.open()
+
+    def explain_bar(self, caption: str) -> None:
+        """A tap on a bar: what it counts."""
+        if self.face is not None:
+            self.open_glossary(bar_terms(self.face.game, caption))
 
     def build_stepper(self) -> None:
         phases, current = self.face.stepper(self.view.state, self.view.summary)
