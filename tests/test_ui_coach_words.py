@@ -67,6 +67,8 @@ def test_the_log_says_where_a_place_lies_in_words():
     assert line == "#11 moves to a square by the left goal (3 points)", line
     assert "right half, near the top touch line" in places.in_words("Off-side: #9 at (20, 19)")
     assert "outside the field" in places.in_words("Correction: #2 placed at (-1, 5)")
+    # A kick's or a run's way: how far and which way.
+    assert places.in_words("#11: shot (17, 12) -> (13, 12) to #9") == "#11: shot 4 squares towards the left goal to #9"
 
 
 def test_football_leader_keeps_the_names_its_board_prints():

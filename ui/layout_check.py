@@ -163,7 +163,8 @@ def targets(root: Widget) -> Targets:
         rect = _rect(w)
         if clip is not None and not _inside(rect, clip):
             continue
-        out.append((id(w), getattr(w, "text", "") or type(w).__name__, _unscrolled(w, rect)))
+        text = getattr(w, "text", "") or getattr(w, "caption", "") or type(w).__name__
+        out.append((id(w), text, _unscrolled(w, rect)))
     return out
 
 

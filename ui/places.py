@@ -28,6 +28,10 @@ PAIR = re.compile(r"(?:\b(?P<kind>pass square|PS|MS|square|space)\s+)?\((?P<a>-?
 BARE = re.compile(r"\b(?P<lead>pass square|PS|MS|square|space|to|at|on|in|from)\s+"
                   r"(?P<a>-?\d{1,3}),\s?(?P<b>-?\d{1,3})(?![\d.])")
 LEADS = ("to", "at", "on", "in", "from")
+# "(17, 12) -> (13, 12)": a kick's or a run's way
+ARROW = re.compile(r"(?:\b(?P<k0>pass square|PS|MS|square|space)\s+)?\((?P<a0>-?\d{1,3}),\s?(?P<b0>-?\d{1,3})\)"
+                   r"\s*->\s*(?:\b(?P<k1>pass square|PS|MS|square|space)\s+)?"
+                   r"\((?P<a1>-?\d{1,3}),\s?(?P<b1>-?\d{1,3})\)")
 
 
 # A place the rules name by its coordinate in words of their own.
@@ -147,11 +151,32 @@ class Places:
         """A live line's places as letters, each added to ``tags`` for the board to ring."""
         return self._sub(text, tags)
 
+    def _way(self, m: re.Match) -> str:
+        """ "(17, 12) -> (13, 12)" in the log: how far and which way, as the tablet draws the
+        board ("4 squares towards the left goal")."""
+        a0, b0, a1, b1 = (int(m.group(k)) for k in ("a0", "b0", "a1", "b1"))
+        kind = self._kind(m.group("k0") or m.group("k1"))
+        if self.rect(kind, a0, b0) is None or self.rect(kind, a1, b1) is None:
+            return m.group(0)
+        dx, dy = a1 - a0, b1 - b0
+        n = max(abs(dx), abs(dy))
+        if n == 0:
+            return f"within one {'pass square' if kind == 'PS' else kind}"
+        along = "the right goal" if dx > 0 else "the left goal"
+        across = "the top touch line" if dy > 0 else "the bottom touch line"
+        towards = along if abs(dx) >= 2 * abs(dy) else across if abs(dy) >= 2 * abs(dx) else f"{along} and {across}"
+        noun = "pass square" if kind == "PS" else kind
+        return f"{n} {noun}{'s' if n != 1 else ''} towards {towards}"
+
     def _sub(self, text: str, tags: Tags | None) -> str:
         if not has_place(text):
             return text
         for phrase, words in PHRASES.items():
             text = text.replace(phrase, words)
+        if tags is None:
+            text = ARROW.sub(self._way, text)
+            # "4 spaces towards the right goal, 4 spaces": said once
+            text = re.sub(r"\b(\d+ (?:space|square)s?) (towards [^,;]+), \1\b", r"\1 \2", text)
         text = PAIR.sub(lambda m: self._say(m, tags, False), text)
         return BARE.sub(lambda m: self._say(m, tags, True), text)
 

@@ -119,7 +119,7 @@ class Bar(ButtonBehavior, Widget):
         self.label.size = self.size
         room = max(1, self.width - 8)
         self.label.text_size = (room, None)
-        self.label.text = balanced(self.caption, room, self.label.font_size)
+        self.label.text = balanced(self.caption, room - 2 * self.label.outline_width - 4, self.label.font_size)
 
 
 def balanced(caption: str, room: float, font_size: float) -> str:

@@ -232,18 +232,25 @@ class PitchView(Widget):
                 rect = self._known_rect(cell)
                 if rect is not None:
                     add(Line(rectangle=rect, width=2))
+        self._draw_rings(add)
         self._draw_figures(add)
         self._draw_tags(add)
 
-    def _draw_tags(self, add) -> None:
-        """The places a text names, ringed in the accent colour with their letter beside."""
-        for letter, (x0, y0, x1, y1) in self.tags:
+    def _draw_rings(self, add) -> None:
+        """The places a text names, ringed in the accent colour (under the figures: a figure
+        standing there stays readable)."""
+        for _letter, (x0, y0, x1, y1) in self.tags:
             ax, ay = self.to_px(x0, y0)
             bx, by = self.to_px(x1, y1)
             add(Color(0, 0, 0, 0.9))
             add(Line(rectangle=(ax - 2, ay - 2, bx - ax + 4, by - ay + 4), width=dp(2.4)))
             add(Color(*theme.ACCENT))
             add(Line(rectangle=(ax - 2, ay - 2, bx - ax + 4, by - ay + 4), width=dp(1.6)))
+
+    def _draw_tags(self, add) -> None:
+        """Each ringed place's letter, over everything, at the ring's top right corner."""
+        for letter, (x0, y0, x1, y1) in self.tags:
+            bx, by = self.to_px(x1, y1)
             tex = self._label(letter, sp(theme.BOARD_MIN))
             w, h = tex.width + dp(6), tex.height
             # Above the place's top right corner, kept on the widget.
