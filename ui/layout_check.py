@@ -8,6 +8,7 @@ gallery (tests/gallery.py) over every screen of every game."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from kivy.metrics import dp, sp
@@ -22,6 +23,7 @@ from kivy.uix.widget import Widget
 from . import theme
 
 SLACK = 1.5        # pixels of rounding allowed
+MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")   # "[b]", "[color=ff0000]", "[/ref]"
 TOUCH_MIN_DP = 48
 
 
@@ -91,10 +93,11 @@ def check(root: Widget, screen: str = "") -> list[str]:
                 out.append(f"{where}{_name(w)} font {w.font_size / sp(1):.0f} sp < {theme.SMALL_SP} sp")
             if tw > w.width + SLACK or th > w.height + SLACK:
                 out.append(f"{where}{_name(w)} text {tw:.0f}x{th:.0f} overflows its box {w.width:.0f}x{w.height:.0f}")
-            elif w.shorten and "\n" not in w.text and not w.markup:
+            elif w.shorten and "\n" not in w.text:
                 # Shortened to fit ("Extra m...ement"): cut, so unreadable all the same.
                 room = (w.text_size[0] if w.text_size and w.text_size[0] else w.width) - 2 * _padding_x(w)
-                full = w._label.get_extents(w.text)[0]
+                plain = MARKUP.sub("", w.text) if w.markup else w.text
+                full = w._label.get_extents(plain)[0]
                 if full > room + SLACK:
                     out.append(f"{where}{_name(w)} text cut to fit: needs {full:.0f} px, has {room:.0f}")
         if isinstance(w, TextInput) and w.font_size < sp(theme.SMALL_SP) - 0.01:

@@ -52,7 +52,7 @@ NORMAL_LOOK = {"BACKGROUND": BACKGROUND, "HOME_BACKGROUND": HOME_BACKGROUND, "SU
 HIGH_CONTRAST_LOOK = {"BACKGROUND": (0, 0, 0, 1), "HOME_BACKGROUND": (0, 0, 0, 1), "SURFACE": (0.1, 0.1, 0.1, 1),
                       "TEXT": (1, 1, 1, 1), "MUTED": (1, 1, 1, 1), "GOOD": (0.55, 1, 0.55, 1),
                       "BAD": (1, 0.62, 0.52, 1), "WARN": (1, 0.85, 0.3, 1), "OUTCOME": (0.7, 1, 0.7, 1),
-                      "DISABLED_TEXT": (1, 1, 1, 0.7), "FRAME": (1, 1, 1, 0.95), "BOARD_TEXT_ALPHA": 1.0}
+                      "DISABLED_TEXT": (1, 1, 1, 0.7), "FRAME": (1, 1, 1, 1), "BOARD_TEXT_ALPHA": 1.0}
 high_contrast = False
 
 

@@ -52,7 +52,7 @@ class HistoryScreen(Screen):
         if self._scanning:
             return
         self._scanning = True
-        self.status_text = f"Reading the matches in {self.folder}..."
+        self.status_text = "Reading the matches kept on this tablet..."
         folder = self.folder
         cache = App.get_running_app().controller.data_dir / "reports" / "history-cache.json"
 
@@ -73,7 +73,7 @@ class HistoryScreen(Screen):
         self.entries = entries
         bad = sum(1 for e in entries if not e.ok)
         self.status_text = error or (f"{len(entries) - bad} matches" + (f", {bad} unreadable files" if bad else "")
-                                     + f" in {self.folder}. Touch a match for its report.")
+                                     + " on this tablet. Touch a match for its report.")
         self.show_tab(self.tab)
 
     # --- filters -------------------------------------------------------------------------------------
