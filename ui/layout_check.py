@@ -134,7 +134,9 @@ def check_board(pitch: Widget, where: str = "") -> list[str]:
         out.append(f"{where}a board label at {pitch.smallest_label / sp(1):.1f} sp < {theme.BOARD_MIN} sp")
     if pitch.ball_px is not None and pitch.ball_px < dp(theme.BALL_MIN_DP) - SLACK:
         out.append(f"{where}the ball is drawn {pitch.ball_px:.0f} px wide < {theme.BALL_MIN_DP} dp")
-    labels = list(pitch.printed)
+    # A label's ink: its texture less the line's room above the capitals and below the baseline
+    # (digits and capitals fill about the middle 60% of it).
+    labels = [(text, x, y + INK * h, w, h * (1 - 2 * INK)) for text, x, y, w, h in pitch.printed]
     x0, y0 = pitch.to_window(pitch.x, pitch.y)
     for i, (text, x, y, w, h) in enumerate(labels):
         if x < pitch.x - SLACK or y < pitch.y - SLACK or x + w > pitch.right + SLACK or y + h > pitch.top + SLACK:
@@ -149,6 +151,7 @@ def check_board(pitch: Widget, where: str = "") -> list[str]:
 
 
 OVERPRINT = 3.0    # pixels two printed labels' boxes may share (their glyphs' side bearings)
+INK = 0.15         # of a label's texture height, above and below its ink
 
 
 # --- targets that hold still -----------------------------------------------------------------------

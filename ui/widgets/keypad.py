@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
 from kivy.properties import ListProperty, NumericProperty, StringProperty
@@ -127,6 +129,8 @@ def balanced(caption: str, room: float, font_size: float) -> str:
     hand 5," / "moved 1/5" left a word alone on the second line)."""
     from kivy.core.text import Label as CoreLabel
 
+    # A number keeps its unit on its line ("Timer 30 s" never ends a line with "30").
+    caption = re.sub(r"(\d) (s|min|MP|goals?)\b", "\\1\u00a0\\2", caption)
     if ", " not in caption:
         return caption
     width = CoreLabel(font_size=font_size, bold=True).get_extents(caption)[0]

@@ -331,11 +331,17 @@ class PitchView(Widget):
             add(Color(*kit.text))
             add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
         self.ball_px = None
+        # A card and the carried ball at the figure's shoulders, clear of its number.
+        half = self._label("88", radius * 1.1).width / 2
+        ball_r = max(radius * 0.45, dp(theme.BALL_MIN_DP) / 2)
+        off = max(radius * 0.8, half + ball_r * 0.75)
         for f, cx, cy, _kit in drawn:
             if f.badge:
-                self._draw_badge(add, f.badge, cx + radius * 0.75, cy + radius * 0.75, radius)
+                badge_w = self._label(f.badge, radius * 0.8).width + 4
+                self._draw_badge(add, f.badge, cx + max(radius * 0.75, half + badge_w / 2 - 2), cy + radius * 0.75,
+                                 radius)
             if f.ref == carrier:
-                self._draw_ball(add, cx + radius * 0.8, cy - radius * 0.8, radius * 0.45)
+                self._draw_ball(add, cx + off, cy - off, ball_r)
         if carrier is None:
             spot = None
             if self.ball.at is not None:
