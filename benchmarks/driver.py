@@ -219,7 +219,8 @@ class AutoDriver(Speculating):
         return c.TakeShootoutKick(self.rng.choice([r for r in eligible if taken.count(r) == fewest]))
 
     def restart_step(self, requests: tuple[Request, ...]) -> tuple[list[Command], Command]:
-        from companion.fublet.restarts import FREE_KICK_DISTANCE_MS, step_team, steps
+        from companion.fublet.restarts import (FREE_KICK_DISTANCE_MS, kicker_off_the_spot, place_kicker, step_team,
+                                               steps)
 
         s = self.match.state
         r = s.restart
@@ -238,6 +239,10 @@ class AutoDriver(Speculating):
             return [], PlaceFigure(p.ref, square=self.free_square(p.ref, away_from=r.spot_ms or p.ms,
                                                                   min_distance=6,
                                                                   avoid_area=r.kind is RestartKind.PENALTY))
+        if r.kind is RestartKind.PENALTY and kicker_off_the_spot(s, r):
+            spot = place_kicker(s, r)   # one of the two MS by the penalty spot (F43a)
+            if spot is not None:
+                return [], PlaceFigure(r.taker, square=spot)
         if r.step < steps(r.kind):
             team = step_team(r)
             if (r.kind is RestartKind.FREE_KICK and r.step == 0 and not r.wall and team is r.team.other

@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .codec import to_json
-from .datafiles import decode, file_name, read_json
+from .datafiles import MAX_DATA_BYTES, MAX_DEPTH, decode, file_name, read_json, shown
+from .outfiles import Staged
 from .errors import DataFileError
 from .teams import check_colours
 
@@ -370,48 +371,102 @@ def export_box(game: str, folder: Path | None, target: Path) -> Path:
     return Path(target)
 
 
+# Bounds on a box file (see companion/datafiles.py for those of each data file in it).
+MAX_BOX_BYTES = 8_000_000
+MAX_TEAM_FILES = 200   # a club's teams for one game; 2,000 was accepted once and made the editor crawl
+
+
 def read_bundle(path: Path) -> dict:
     name = Path(path).name
-    obj = read_json(Path(path))
+    obj = read_json(Path(path), MAX_BOX_BYTES, MAX_DEPTH + 2)  # the bundle, "files", then each file
     if not isinstance(obj, dict) or obj.get("format") != BUNDLE_FORMAT:
         raise DataFileError(name, "", "", "not a Touchline box file (export one with Export box on a tablet)")
     if obj.get("version") != BUNDLE_VERSION:
-        raise DataFileError(name, "", "version", f"box file version {obj.get('version')!r} is not one this "
+        raise DataFileError(name, "", "version", f"box file version {shown(obj.get('version'))} is not one this "
                                                  f"Touchline reads ({BUNDLE_VERSION}): update Touchline")
-    if obj.get("game") not in TEAM_TYPES:
-        raise DataFileError(name, "", "game", f"unknown game {obj.get('game')!r}")
+    if not isinstance(obj.get("game"), str) or obj["game"] not in TEAM_TYPES:
+        raise DataFileError(name, "", "game", f"unknown game {shown(obj.get('game'))}")
     if not isinstance(obj.get("files"), dict):
         raise DataFileError(name, "", "files", "expected an object of files")
+    teams = sum(1 for f in obj["files"] if f.startswith(TEAMS))
+    if teams > MAX_TEAM_FILES:
+        raise DataFileError(name, "", "files", f"{teams} team files; a box holds at most {MAX_TEAM_FILES}")
     return obj
 
 
-_SAFE = re.compile(r"^(teams/)?[a-z0-9_\-]+\.json$")
+_SAFE = re.compile(r"(teams/)?[a-z0-9_\-]{1,64}\.json")
+
+# What a game's loader may raise on a document of a shape it never expected: turned into a
+# refusal naming the file, so no shape of box file reaches the coach as a fault.
+_SHAPE_ERRORS = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError, OverflowError)
+
+
+def _checked_file(game: str, file: str, content: Any, box_name: str) -> tuple[BoxItem, Any, str]:
+    """One file of a box file: its page, its document, and the text to stage. Raises
+    DataFileError naming the box file, the file and, where the loader says, the field."""
+    known = {it.file for it in items(game, None) if not it.is_team} | {COLOURS}
+    if not _SAFE.fullmatch(file) or not (file in known or file.startswith(TEAMS)):
+        raise DataFileError(box_name, shown(file), "", f"not a {game} box file name")
+    it = item(game, file, None)
+    wrap = WRAPPED.get((game, file))
+    doc = content.get(wrap) if wrap and isinstance(content, dict) else content
+    doc = {k: v for k, v in doc.items() if not k.startswith("_")} if isinstance(doc, dict) else doc
+    if not wrap and not isinstance(doc, dict):  # dict() would take a list of pairs, or [] for {}
+        raise DataFileError(box_name, file, "", f"expected an object of fields, not {type(doc).__name__}")
+    try:
+        text = json.dumps(file_content(it, doc))
+        if len(text) > MAX_DATA_BYTES:
+            raise DataFileError(box_name, file, "", f"is {len(text):,} bytes; a box data file holds at most "
+                                                     f"{MAX_DATA_BYTES:,}")
+        it.load(MemoryFile(Path(file).name, text))
+    except DataFileError as exc:  # the loader names the entry and the field inside the file
+        raise DataFileError(box_name, " / ".join(p for p in (file, exc.entry) if p), exc.field, exc.reason) from None
+    except _SHAPE_ERRORS as exc:
+        raise DataFileError(box_name, file, "", f"cannot be used ({type(exc).__name__}: "
+                                                f"{shown(exc)})") from None
+    return it, doc, text
 
 
 def import_box(path: Path, data_dir: Path) -> tuple[str, list[str]]:
     """Check every file of a box file, then write them all to the table's folder for its game.
-    Nothing is written unless every file passes. Returns the game and the files written."""
+    Nothing is written unless every file passes: any problem, whatever the file's shape, is a
+    DataFileError naming the box file, the file in it and the field. Returns the game and the
+    files written."""
+    box_name = Path(path).name
     bundle = read_bundle(path)
     game = bundle["game"]
     folder = table_dir(data_dir, game)
-    known = {it.file for it in items(game, None) if not it.is_team} | {COLOURS}
     checked: list[tuple[BoxItem, Any]] = []
     with tempfile.TemporaryDirectory(prefix="touchline-import-") as tmp:
         staging = Path(tmp)
         for file, content in bundle["files"].items():
-            if not _SAFE.match(file) or not (file in known or file.startswith(TEAMS)):
-                raise DataFileError(Path(path).name, file, "", f"not a {game} box file")
-            it = item(game, file, None)
-            wrap = WRAPPED.get((game, file))
-            doc = content.get(wrap) if wrap and isinstance(content, dict) else content
-            doc = {k: v for k, v in doc.items() if not k.startswith("_")} if isinstance(doc, dict) else doc
-            it.load(MemoryFile(Path(file).name, json.dumps(file_content(it, doc))))
+            it, doc, text = _checked_file(game, file, content, box_name)
             (staging / file).parent.mkdir(parents=True, exist_ok=True)
-            (staging / file).write_text(json.dumps(file_content(it, doc)), encoding="utf-8")
+            (staging / file).write_text(text, encoding="utf-8")
             checked.append((it, doc))
-        _load_all(game, staging)
-    for it, doc in checked:
-        _write(folder / it.file, file_content(it, doc, comment(it)))
+        try:
+            _load_all(game, staging)
+        except DataFileError as exc:  # a check across files: the file it names, if one
+            inner = exc.file if exc.file != "box" and not exc.file.startswith(str(staging)) else ""
+            entry = " / ".join(p for p in (inner, exc.entry) if p)
+            raise DataFileError(box_name, entry, exc.field, exc.reason) from None
+        except _SHAPE_ERRORS as exc:
+            raise DataFileError(box_name, "", "", f"the files do not fit together ({type(exc).__name__}: "
+                                                  f"{shown(exc)})") from None
+    groups: dict[Path, Staged] = {}
+    try:
+        for it, doc in checked:  # staged beside their places, then renamed in together
+            target = folder / it.file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            staged = groups.setdefault(target.parent, Staged(target.parent, force=True))
+            staged.write_text(target.name, json.dumps(file_content(it, doc, comment(it)), indent=1,
+                                                      ensure_ascii=False) + "\n")
+    except BaseException:
+        for staged in groups.values():
+            staged.discard()
+        raise
+    for staged in groups.values():
+        staged.commit()
     return game, [it.file for it, _ in checked]
 
 

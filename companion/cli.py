@@ -31,6 +31,7 @@ from .events import Event
 from .journal import Loaded, check_stored, read_stored
 from .jsonl import Imported, export_file, import_to_journal, read_file
 from .match import Match
+from .outfiles import OutputRefused, check_target
 from .ruleset import Ruleset
 
 log = logging.getLogger("touchline")
@@ -175,14 +176,15 @@ def add_export(sub: argparse._SubParsersAction) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     out: Path = args.out
-    if out.exists() and not args.force:
-        raise CliError(f"{out}: a file already exists there; choose another name or add --force")
+    check_target(out, args.force)  # a link, a folder or (without --force) any file there: refused
     if out.exists() and is_journal_file(out):
         raise CliError(f"{out}: is an SQLite file (a journal?); it will not be replaced by an export")
     stored = read_stored(args.journal)
     loaded = check_stored(stored)
     try:
-        count = export_file(stored, loaded, out, include_undone=not args.active_only)
+        count = export_file(stored, loaded, out, include_undone=not args.active_only, force=args.force)
+    except OutputRefused:
+        raise
     except OSError as exc:
         raise CliError(f"{out}: cannot write the export ({exc.strerror or exc}); nothing was written") from None
     kind = "active events (an --active-only export, as its header says)" if args.active_only else "events"

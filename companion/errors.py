@@ -56,3 +56,4 @@ class DataFileError(TouchlineError):
         self.file = file
         self.entry = entry
         self.field = field
+        self.reason = message

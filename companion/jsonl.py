@@ -20,6 +20,7 @@ missing. Import checks every line and names the first bad one by its line number
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -33,6 +34,7 @@ from .journal import Journal, Loaded, Stored, check_stored, read_stored
 from .journal_chain import (ACTIVE, DISCARDED, MAX_SEQ, UNDONE, Broken, RawRow, check_rows, dump_json,
                             load_json)
 from .journal_domains import domain_checker
+from .outfiles import Staged, check_target
 
 _STATUSES = (ACTIVE, UNDONE, DISCARDED)
 HEADER_MARK = "journal export"
@@ -135,17 +137,23 @@ def _line(raw: RawRow, digest: str) -> str:
             f'"type":{json.dumps(raw.type)},"data":{raw.data}{status},"hash":"{digest}"}}\n')
 
 
-def export_file(stored: Stored, loaded: Loaded, path: str | os.PathLike, include_undone: bool = True) -> int:
-    """Write the export to ``path`` through a temporary file renamed into place when complete."""
-    tmp = Path(f"{path}.partial")
+def export_file(stored: Stored, loaded: Loaded, path: str | os.PathLike, include_undone: bool = True,
+                force: bool = True) -> int:
+    """Write the export to ``path`` through a new temporary file beside it, renamed into place
+    when complete; a link or non-file at ``path`` is refused, and an existing file unless
+    ``force`` (companion/outfiles.py)."""
+    target = Path(path)
+    check_target(target, force)
+    staged = Staged(target.parent, force)
     try:
-        with open(tmp, "w", encoding="utf-8") as out:
+        with staged.open(target.name) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as out:
             count = export_loaded(stored, loaded, out, include_undone)
             out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+            os.fsync(raw.fileno())
+    except BaseException:
+        staged.discard()
+        raise
+    staged.commit()
     return count
 
 

@@ -68,8 +68,8 @@ class Match:
     # --- building from stored events -------------------------------------------------------
     @classmethod
     def from_events(cls, ruleset: Ruleset, events: Sequence[Event], redo: Sequence[Sequence[Event]] = (),
-                    journal: Journal | None = None) -> "Match":
-        match = cls(ruleset, journal)
+                    journal: Journal | None = None, clock: Callable[[], datetime] = now) -> "Match":
+        match = cls(ruleset, journal, clock)
         match._fold_all(events)
         match._redo = [tuple(b) for b in reversed(redo)]
         highest = max(max(map(_seq, events), default=0), max((e.seq for b in redo for e in b), default=0))
@@ -77,16 +77,17 @@ class Match:
         return match
 
     @classmethod
-    def open(cls, path, rulesets: dict[str, Ruleset] | None = None) -> "Match":
-        """Resume a match from its journal file."""
+    def open(cls, path, rulesets: dict[str, Ruleset] | None = None,
+             clock: Callable[[], datetime] = now) -> "Match":
+        """Resume a match from its journal file (``clock``: what its new events say is now)."""
         # One pause of the cyclic collector over the whole replay (reading, checking, folding):
         # it builds thousands of acyclic objects, and a pass between its steps would walk
         # them all for nothing. The collector runs as usual once the match is open.
         with gc_paused():
-            return cls._open(path, rulesets)
+            return cls._open(path, rulesets, clock)
 
     @classmethod
-    def _open(cls, path, rulesets: dict[str, Ruleset] | None) -> "Match":
+    def _open(cls, path, rulesets: dict[str, Ruleset] | None, clock: Callable[[], datetime]) -> "Match":
         journal = Journal.open(path)
         try:
             ruleset = (rulesets or {}).get(journal.game) or ruleset_for(journal.game)
@@ -98,7 +99,7 @@ class Match:
             journal.close()
             raise
         try:
-            return cls.from_events(ruleset, loaded.events, loaded.redo, journal)
+            return cls.from_events(ruleset, loaded.events, loaded.redo, journal, clock)
         except ReplayError as exc:
             journal.close()
             raise JournalError(f"{path}: {exc}; the journal was left untouched") from exc
@@ -210,16 +211,25 @@ class Match:
         return len(self._redo)
 
     # --- changing ----------------------------------------------------------------------------
-    def submit(self, command: Command, source: Source = Source.MANUAL) -> tuple[Event, ...]:
-        """Decide, journal, fold. Returns the accepted events; raises if refused."""
+    def submit(self, command: Command, source: Source = Source.MANUAL,
+               at: datetime | None = None) -> tuple[Event, ...]:
+        """Decide, journal, fold. Returns the accepted events; raises if refused.
+
+        ``at``: when it happened, for a fact recorded late (the clocks stopped when the app
+        died, recorded at the next start as of the last event); never before the last event
+        nor after now. By default, now."""
         if source is Source.RULES:
             raise ValueError("commands come from devices or people; the rules source is for derived events")
         with self._lock:
             state = self.state
+            if at is not None:
+                last = self._events[-1].at if self._events else None
+                if (last is not None and at < last) or at > self._clock():
+                    raise ValueError(f"an event's time {at.isoformat()} must lie between the last event's and now")
             payloads = list(self.ruleset.decide(state, command))
             if not payloads:
                 return ()
-            at = self._clock()
+            at = at or self._clock()
             first = self._next_seq
             events = tuple(
                 Event(seq=first + i, batch=first, at=at,

@@ -12,6 +12,7 @@ journal, undo) never looks inside a game's state.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from enum import Enum
 from typing import Any, Callable, ClassVar, Mapping, Protocol, Sequence
 
@@ -126,6 +127,14 @@ class Ruleset(Protocol):
 
     def log_line(self, state_before: Any, event: Event) -> str | None: ...
 
+    # Time belongs to the match: the tablet stops a game's real-time clocks when nobody can
+    # see them (the live screen left, the app in the background or dead) and a coach starts
+    # them again with one tap. Each returns the command that does it now, or None (no clock
+    # runs, or none is stopped mid-play; a game without a real-time clock: always None).
+    def stop_clocks(self, state: Any, at: datetime, why: str) -> Command | None: ...
+
+    def start_clocks(self, state: Any, at: datetime) -> Command | None: ...
+
 
 
 Handler = Callable[[Any, Any], None]  # (the game's transaction, a command) -> None; raises to refuse
@@ -183,3 +192,9 @@ class GameRules:
         if not state.created or state.phase is self.over_phase:
             return ()
         return self.actions_now(state)
+
+    def stop_clocks(self, state: Any, at: datetime, why: str) -> Command | None:
+        return None   # no real-time clock (Fublet's stopwatch and Football Leader's decks count play)
+
+    def start_clocks(self, state: Any, at: datetime) -> Command | None:
+        return None

@@ -2,7 +2,8 @@
 send, notices for the consumer and a reconnect request out.
 
 It does the handshake (PING until HELLO, less and less often), acknowledges each ROLL after
-its notice is out, drops duplicates by (tray, boot, seq, faces) and acknowledges them again,
+its notice is out, drops a resent roll (the last one passed on, come again because its ACK
+was lost: see ``SeenRolls``) and acknowledges it again,
 refuses a roll with a bad die or a die the tray's HELLO did not list (NAK, so the tray stops
 resending it), notices a tray that restarted under the boot id it had before, hurries a
 resend after a damaged frame, and asks for a reconnect when the tray falls silent. Every
@@ -67,33 +68,51 @@ class Counters:
                 "rejected": {reason.value: n for reason, n in sorted(self.rejected.items(), key=lambda i: i[0].value)}}
 
 
-class SeenRolls:
-    """The (tray, boot, seq) of rolls already passed on, each with the faces it showed. Bounded:
-    the tray resends only its oldest unacknowledged roll, so only recent keys can come back.
+@dataclass(slots=True)
+class LastRoll:
+    """The last roll passed on under one (tray, boot): the only one the tray can send again."""
 
-    A roll's contents never change under its name, so the same name with other faces is
-    another roll: a tray that restarted and reused its boot id numbers its rolls from 1 again.
+    seq: int
+    dice: str
+    settled: bool = False   # the tray showed it holds no roll (a later BEAT with pending=0)
+    epoch: int = 0          # how many times this boot's roll numbers started over before it
+
+
+class SeenRolls:
+    """What tells a resent roll from a new one, for each (tray, boot).
+
+    A tray sends its oldest unacknowledged roll and moves to the next only when that one is
+    acknowledged, and it never goes back: so the only roll that can come again is the *last*
+    one passed on (its ACK was lost), and only until the tray shows that it moved past it.
+    Any other roll is new, whatever its name and faces, which is what keeps a tray that
+    restarts under its old boot id from losing a throw that happens to repeat an earlier
+    roll's number and faces. Bounded: a hostile tray inventing boot ids keeps ``limit``.
     """
 
     def __init__(self, limit: int = 4096) -> None:
-        self._keys: OrderedDict[tuple[str, str, int], set[str]] = OrderedDict()
+        self._last: OrderedDict[tuple[str, str], LastRoll] = OrderedDict()
         self._limit = limit
 
-    def __contains__(self, key: tuple[str, str, int]) -> bool:
-        return key in self._keys
+    def last(self, device: str, boot: str) -> LastRoll | None:
+        return self._last.get((device, boot))
 
-    def faces(self, key: tuple[str, str, int]) -> set[str]:
-        """The dice texts seen under this name (empty if none)."""
-        return self._keys.get(key, set())
+    def is_resend(self, device: str, boot: str, seq: int, dice: str) -> bool:
+        last = self._last.get((device, boot))
+        return last is not None and not last.settled and last.seq == seq and last.dice == dice
 
-    def add(self, key: tuple[str, str, int], dice: str = "") -> None:
-        self._keys.setdefault(key, set()).add(dice)
-        self._keys.move_to_end(key)
-        while len(self._keys) > self._limit:
-            self._keys.popitem(last=False)
+    def passed(self, device: str, boot: str, seq: int, dice: str, epoch: int) -> None:
+        self._last[(device, boot)] = LastRoll(seq, dice, False, epoch)
+        self._last.move_to_end((device, boot))
+        while len(self._last) > self._limit:
+            self._last.popitem(last=False)
+
+    def settle(self, device: str, boot: str) -> None:
+        last = self._last.get((device, boot))
+        if last is not None:
+            last.settled = True
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._last)
 
 
 def device_label(device: str, boot: str, seq: int, restart: int = 0) -> str:
@@ -127,6 +146,7 @@ class TrayLink:
         self._told: set[str] = set()              # problems already shown to people
         self._frame_seq: dict[tuple[str, str], int] = {}  # (tray, boot) -> its last non-ROLL frame's seq
         self._restarts: dict[tuple[str, str], int] = {}   # (tray, boot) -> restarts under that same boot
+        self._fallbacks: dict[tuple[str, str], int] = {}  # (tray, boot) -> restarts whose fall in numbers is unused
 
     # --- driving -------------------------------------------------------------------------------
     def open(self, now: float) -> Output:
@@ -186,6 +206,12 @@ class TrayLink:
             self._count_frame(message.device, message.boot, message.seq, out)
         elif isinstance(message, m.Beat) and self.hello is not None and message.boot == self.hello.boot:
             self._count_frame(self.hello.device, message.boot, message.seq, out)
+            last = self.seen.last(self.hello.device, message.boot)
+            if message.pending == 0 and last is not None and (message.seq > last.seq or
+                                                             self._fallbacks.get((self.hello.device, message.boot))):
+                # The tray holds no roll: the last one was acknowledged. (A BEAT numbered below
+                # that roll was sent before it, unless the tray has restarted since.)
+                self.seen.settle(self.hello.device, message.boot)
         if isinstance(message, m.RollReport):
             self._roll(message, out, now)
         elif isinstance(message, m.Hello):
@@ -212,18 +238,27 @@ class TrayLink:
         key = (device, boot)
         last = self._frame_seq.get(key)
         self._frame_seq[key] = seq
+        roll = self.seen.last(device, boot)
         if last is not None and seq < last:  # equal: the same frame twice (a line can repeat one)
+            self._restarted_same_boot(device, boot, out)
+        elif roll is not None and seq <= roll.seq and not self._fallbacks.get(key):
+            # Numbered at or below a roll of this run: the count started again (frames of the
+            # run before may not have come, a busy tray sends only ROLLs). While a restart's
+            # fall is still to come, the last roll may be one kept from the run before.
             self._restarted_same_boot(device, boot, out)
 
     def _restarted_same_boot(self, device: str, boot: str, out: Output) -> None:
+        """Count the restart and tell people once; the next new roll of that boot starts a new
+        run of names (``~n``)."""
         key = (device, boot)
         self._restarts[key] = self._restarts.get(key, 0) + 1
+        self._fallbacks[key] = self._fallbacks.get(key, 0) + 1
         self.counters.reboots += 1
         log.info("%s: tray %s restarted and kept boot %s", self.port, device, boot)
         out.notices.append(TrayRebooted(self.port, device, boot, boot))
         self._problem(out, f"tray {device} restarted but kept its boot id {boot}: its firmware must pick a new "
-                           f"random boot id at every start (Touchline tells its rolls apart by their faces until "
-                           f"then, so two equal throws can be taken for one: check each roll on the screen)")
+                           f"random boot id at every start (until then Touchline names its rolls by the order they "
+                           f"come in: check each roll on the screen)")
 
     def _hello(self, hello: m.Hello, out: Output) -> None:
         first = self.hello is None or self.hello.device != hello.device
@@ -259,23 +294,44 @@ class TrayLink:
             self._problem(out, f"tray {device} sent a roll Touchline cannot use ({unknown}); roll again, and "
                                f"check the dice in the tray's config.py", once=False)
             return
-        key = (device, report.boot, report.seq)
         text = ",".join(map(str, report.dice))
-        seen = self.seen.faces(key)
-        if text in seen:
+        if self.seen.is_resend(device, report.boot, report.seq, text):
             self._rejected(Reject.DUPLICATE, f"ROLL {report.boot}#{report.seq} again (its ACK was lost)")
         else:
-            if seen and not self._restarts.get((device, report.boot)):
-                self._restarted_same_boot(device, report.boot, out)  # the same name with other faces
-            restart = self._restarts.get((device, report.boot), 0)
+            epoch = self._epoch_of(device, report)
+            if epoch is None:
+                self._rejected(Reject.OUT_OF_ORDER, f"ROLL {report.boot}#{report.seq} after #"
+                                                    f"{self.seen.last(device, report.boot).seq} with no restart seen")
+                self._hurry(out, now)  # a tray that restarted answers with a HELLO numbered from 1
+                return
             dice = tuple(DieResult(self.owners.die(device, d.id, d.kind, self._colours.get(d.id, "")), d.face)
                          for d in report.dice)
-            roll = Roll(dice, Source.TRAY, device_label(device, report.boot, report.seq, restart))
-            self.seen.add(key, text)
+            roll = Roll(dice, Source.TRAY, device_label(device, report.boot, report.seq, epoch))
+            self.seen.passed(device, report.boot, report.seq, text, epoch)
             self.counters.rolls += 1
             out.notices.append(RollReceived(roll))  # the session queues notices before it sends
         self.counters.acks += 1
         out.send.append(self._frame(m.Ack(self._next(), report.boot, report.seq)))
+
+    def _epoch_of(self, device: str, report: m.RollReport) -> int | None:
+        """The ``~n`` of a new roll's name, or None to hold the roll unanswered.
+
+        Within one run of the tray its rolls come with rising numbers. After a restart it
+        sends the rolls it kept (still rising), then those of its new run, numbered from low
+        again: one fall in numbers for each restart seen (a HELLO or BEAT numbered lower),
+        and that roll starts a new run of names. A fall with no restart seen is a replayed or
+        stray frame, or a restart whose HELLO was lost: the roll is held and the host PINGs,
+        so a tray that did restart says so and resends it."""
+        key = (device, report.boot)
+        last = self.seen.last(device, report.boot)
+        if last is None:
+            return self._restarts.get(key, 0)
+        if report.seq > last.seq:
+            return last.epoch
+        if not self._fallbacks.get(key):
+            return None
+        self._fallbacks[key] -= 1
+        return last.epoch + 1
 
     def _unlisted(self, report: m.RollReport) -> str:
         """Why a roll names dice its tray's HELLO did not list, or "" if it names none."""
@@ -293,7 +349,14 @@ class TrayLink:
         self._rejected(reason, str(exc))
         if reason is Reject.WRONG_VERSION:  # it answers every PING: say it once
             self._problem(out, f"{exc}: update Touchline or flash the tray with firmware for this protocol version")
+        if frame.type == "HELLO" and reason is Reject.BAD_FIELD:  # it answers every PING: say it once
+            self._problem(out, f"the tray's HELLO cannot be read ({exc}): Touchline cannot name the tray, so none "
+                               f"of its rolls is taken; its firmware must be fixed")
         boot = frame.get("boot") or ""
+        if frame.type == "ROLL" and not boot and self.hello is not None:
+            # Nothing names the roll, so nothing can stop its resends: no answer, told once.
+            self._problem(out, f"tray {self.hello.device} sends rolls without a boot= field: they cannot be "
+                               f"acknowledged or refused, and none is taken; its firmware must be fixed")
         if frame.type == "ROLL" and boot and self.hello is not None:
             # The NAK echoes the boot as sent (even one that breaks the grammar, say in lower
             # case), since the tray stops resending only a roll named exactly as it named it.

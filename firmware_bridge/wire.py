@@ -62,6 +62,7 @@ class Reject(CodeEnum):
     WRONG_VERSION = "wrong-version"  # the tray speaks another protocol version
     NO_HELLO = "no-hello"            # a roll before the tray introduced itself (resent later)
     DUPLICATE = "duplicate"          # a roll already received (its ACK was lost): acked again
+    OUT_OF_ORDER = "out-of-order"    # a roll numbered below the last with no restart seen: held, PING
 
 
 class NakReason(CodeEnum):

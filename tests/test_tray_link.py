@@ -91,7 +91,7 @@ def test_duplicates_are_recognised_across_reconnects(link):
     connected(link)
     link.receive(roll(), 0.1)
     link.open(1.0)
-    out = link.receive(hello() + roll(), 1.1)
+    out = link.receive(hello(seq=18) + roll(), 1.1)  # the tray answers the new PING (its 18th frame)
     assert [type(n) for n in out.notices] == [TrayConnected]
 
 
@@ -350,10 +350,13 @@ def test_a_tray_restarting_under_its_old_boot_id_loses_no_roll_and_is_reported_o
             break
         line.step()
     assert not line.store.rolls
-    # Every roll arrives, unless it shows exactly the faces of the earlier roll with its number (1 in 100).
+    # Every roll arrives, even those that show exactly the faces of the earlier roll with their
+    # number (this seed throws two such: the old host took them for resends and lost them).
     before = {seq: text for _, seq, text in line.made[:20]}
     same_name_same_faces = sum(1 for _, seq, text in line.made[20:] if before.get(seq) == text)
-    assert len(line.got) == 40 - same_name_same_faces
+    assert same_name_same_faces == 2
+    assert [r.faces for r in line.got] == [tuple(int(d.split(":")[2]) for d in text.split(","))
+                                           for _, _, text in line.made]
     assert len({r.device for r in line.got}) == len(line.got)  # every roll keeps a name of its own
     assert any("~1#" in r.device for r in line.got)
     problems = [n for n in notices if isinstance(n, TrayProblem)]

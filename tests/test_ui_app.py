@@ -73,6 +73,32 @@ def test_a_killed_app_resumes_the_match_where_it_was(tmp_path):
 
 
 @pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+def test_the_clock_stands_after_a_kill_and_stops_when_the_coach_leaves(size, tmp_path):
+    """Issue 29: a Fußball-Liga match killed with its clock running comes back with the clock
+    stopped where the last event put it; a tap starts it; leaving the live screen stops it."""
+    import fussball_liga_kit as liga
+    from companion.fussball_liga import commands as lc
+    from companion.journal import Journal
+    (tmp_path / "matches").mkdir()
+    clock = liga.Clock()
+    m = liga.new_match(journal=Journal.create(tmp_path / "matches" / "fussball_liga-killed.sqlite", "fussball_liga"),
+                       clock=clock)
+    liga.toss(m)
+    liga.lineup(m)
+    m.submit(lc.Kick(liga.H(9), (12, 11)))
+    if m.pending() and m.pending()[0].kind == "dice":
+        liga.dice(m, liga.Team.HOME, 6, 6)
+    clock.tick(20)
+    m.submit(lc.PassTurn(m.state.movement.turn))
+    m.close()
+    result = run_scenario(size, tmp_path, "clock")
+    assert result["error"] == "", result["error"]
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"clock_after_kill", "clock_running", "clock_back"} <= names
+    assert all(not_blank(s) for s in result["screenshots"])
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
 def test_the_calibration_wizard_on_the_demo_camera(size, tmp_path):
     result = run_scenario(size, tmp_path, "calibrate")
     assert result["error"] == "", result["error"]

@@ -78,7 +78,11 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     assert got["import_ok"] is True and got["game"] == "fublet"
     assert got["placeholders"] == seen["placeholders_after"]
     assert got["bad_import_ok"] is False
-    assert got["bad_import_status"].startswith("Not imported (nothing was changed): referee_call_board.json")
+    assert got["bad_import_status"].startswith("Not imported (nothing was changed): not-a-box.json: "
+                                               "referee_call_board.json")
+    assert got["hostile_import_ok"] is False
+    assert got["hostile_import_status"] == ("Not imported (nothing was changed): hostile-box.json: nested more than "
+                                            "18 levels deep")
     assert "yellow_from <= red_from <= 101" in got["bad_import_status"]
     referee = json.loads((tmp_path / "other" / "components" / "fublet" / "referee_call_board.json").read_text())
     assert referee["placeholder"] is False and referee["calls"]["tackle"] == {"yellow_from": 80, "red_from": 96}

@@ -325,6 +325,12 @@ class EditorDriver(Driver):
                        '{"referee_call_board.json": {"calls": {"tackle": {"yellow_from": 99, "red_from": 50}}}}}')
         self.seen["bad_import_ok"] = ed.import_file(bad)
         self.seen["bad_import_status"] = ed.status_text
+        hostile = OUT / "hostile-box.json"  # issue 30: once "The screen met a fault"
+        hostile.write_text('{"format": "touchline-box", "version": 1, "game": "fublet", "files": {"teams/x.json\\n": '
+                           + "[" * 50_000 + "]" * 50_000 + "}}")
+        self.seen["hostile_import_ok"] = ed.import_file(hostile)
+        self.seen["hostile_import_status"] = ed.status_text
+        self.screenshot("import-refused")
         yield "settle"
         self.screenshot("import-refused")
 

@@ -157,6 +157,10 @@ class Scenario(Driver):
             yield from importlib.import_module(f"ui_play_{game}").play(self)
             yield "done"
             return
+        if MODE == "clock":
+            yield from self.clock_stops()
+            yield "done"
+            return
         if MODE == "resume":
             self.screenshot("resumed")
             assert self.screen().name == "live", self.screen().name
@@ -357,6 +361,33 @@ class Scenario(Driver):
         self.screenshot(f"reference{suffix}")
         self.press("Back")
         yield "settle"
+    def clock_stops(self):
+        """A Fußball-Liga match whose clock ran when the app died (tests/test_ui_app.py wrote
+        its journal): it comes back stopped where the last event put it; one tap on the clock
+        starts it; leaving the live screen stops it again, as a journaled event."""
+        def last_stop() -> str:
+            payload = self.app.controller.match.events[-1].payload
+            return getattr(payload, "reason", "") if type(payload).__name__ == "ClockPaused" else ""
+        assert self.screen().name == "live", self.screen().name
+        view = self.app.controller.view
+        assert view.clock_action == "start" and last_stop() == "the app was closed", (view.clock_action, last_stop())
+        clock = self.screen().ids.clock
+        assert "Tap to start the clock" in clock.text and "paused" in clock.text, clock.text
+        self.screenshot("clock_after_kill")
+        self.tap_widget(clock)
+        yield "settle"
+        assert self.app.controller.view.clock_action == "stop", self.app.controller.view.error
+        assert "Tap to stop the clock" in clock.text, clock.text
+        self.screenshot("clock_running")
+        self.press("Menu")
+        yield "settle"
+        assert self.screen().name == "home"
+        assert last_stop() == "the live screen was left", last_stop()
+        assert self.app.root.get_screen("live")._ticker is None, "the live screen's timer runs while it is hidden"
+        self.press("Back to the match: ", startswith=True)
+        yield "settle"
+        assert self.screen().name == "live" and self.app.controller.view.clock_action == "start"
+        self.screenshot("clock_back")
 
     def panel_texts(self) -> list[str]:
         return [w.text for w in widgets(self.screen().ids.panel) if hasattr(w, "text")]

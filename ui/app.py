@@ -189,6 +189,8 @@ def build_app_class():
             sm.current = current
 
         def on_start(self) -> None:
+            from kivy.core.window import Window   # made by run(): imported once it exists
+            Window.bind(on_minimize=self._minimised)
             self.match_settings.update(self._load_settings())
             if self.match_settings.get("auto") in ("devices", "on", "off"):
                 self.controller.set_auto(self.match_settings["auto"])
@@ -260,7 +262,17 @@ def build_app_class():
                                                                    "auto", "text_size", "contrast")} \
                 if isinstance(loaded, dict) else {}
 
+        # Time belongs to the match: whenever nobody can see the clocks, they stop (journaled).
+        def on_pause(self) -> bool:
+            """The app goes to the background (Android, or a minimised window)."""
+            self.controller.stop_clocks("the app went to the background")
+            return True   # kept alive: back in front, the coach starts the clock with one tap
+
+        def _minimised(self, *_args) -> None:
+            self.controller.stop_clocks("the window was minimised")
+
         def on_stop(self) -> None:
+            self.controller.stop_clocks("the app was closed")   # run before close() drains the worker
             self.scoreboard.stop()
             ExceptionManager.remove_handler(self._fault_handler)
             self.camera.stop()

@@ -28,7 +28,7 @@ from typing import Any, Callable
 from companion.commands import Choose, PlaceFigure
 from companion.dice import Roll
 from companion.errors import TouchlineError
-from companion.events import Source
+from companion.events import Source, now
 from companion.journal import Journal
 from companion.match import Match
 from companion.paths import user_data_dir
@@ -134,6 +134,7 @@ class View:
     auto: bool = False                # forced steps are taken by themselves now (ui/autoflow.py)
     expecting: PlayerRef | None = None   # a declaration waits for where the camera sees him go
     expected: int = 0                 # declarations the camera finished (a screen closes its form)
+    clock_action: str = ""            # the match's real-time clock: "start" (stopped mid-play), "stop" (running), ""
 
     @property
     def active(self) -> bool:
@@ -149,8 +150,9 @@ class Controller(DiceDesk, CameraDesk):
     """Runs commands against the match off the UI thread and publishes views."""
 
     def __init__(self, post: Callable[[View], None] | None = None, threaded: bool = True,
-                 data_dir: Path | None = None) -> None:
+                 data_dir: Path | None = None, clock: Callable[[], datetime] = now) -> None:
         self._post = post or (lambda view: None)
+        self.clock = clock   # the tablet's time: what the match's events and its clocks read (tests drive it)
         self.data_dir = Path(data_dir) if data_dir else user_data_dir()
         self.match: Match | None = None
         self.view = View()
@@ -259,6 +261,9 @@ class Controller(DiceDesk, CameraDesk):
             state, rules = m.state, m.ruleset
             summary = rules.summary(state)
             pending = rules.pending(state)
+            at = self.clock()
+            clock_action = ("start" if rules.start_clocks(state, at) is not None
+                            else "stop" if rules.stop_clocks(state, at, "") is not None else "")
             self.view = View(state=state, game=rules.game, ruleset=rules, board=rules.board(state),
                              phase=state.phase, over=state.phase is getattr(rules, "over_phase", None),
                              acting=next((r.team for r in pending if r.team is not None), None),
@@ -268,7 +273,7 @@ class Controller(DiceDesk, CameraDesk):
                              placeholders=tuple(summary.get("placeholders", ())),
                              proposals=tuple(self._proposals), auto=self.auto_on,
                              expecting=self._expect.player if self._expect is not None else None,
-                             expected=self._expected)
+                             expected=self._expected, clock_action=clock_action)
         self._post(self.view)
 
     # --- matches -------------------------------------------------------------------------------
@@ -299,7 +304,7 @@ class Controller(DiceDesk, CameraDesk):
             journal = Journal.create(path, game)
             if self.match is not None:
                 self.match.close()
-            self.match = Match(ruleset_for(game), journal)
+            self.match = Match(ruleset_for(game), journal, self.clock)
             self._log = []
             self._proposals, self._expect = [], None
             self._attach_dice(seed if seed is not None else random.SystemRandom().randrange(10**9))
@@ -313,7 +318,7 @@ class Controller(DiceDesk, CameraDesk):
             if target is None:
                 return NO_MATCH_TO_RESUME
             try:
-                opened = Match.open(target)   # a damaged journal raises here, leaving the match in play
+                opened = Match.open(target, clock=self.clock)   # a damaged journal raises here, leaving the match in play
             except TouchlineError as exc:
                 return f"Cannot resume this match: {exc}. The file was left as it was: start a new match."
             if self.match is not None:
@@ -322,6 +327,9 @@ class Controller(DiceDesk, CameraDesk):
             self._log = self._replay_log()
             self._proposals, self._expect = [], None
             self._attach_dice(self._software_seed())
+            # A clock still running in the journal ran while the app was dead: it stands where
+            # the last event put it, and a coach starts it again.
+            self._stop_clocks("the app was closed", as_of_last_event=True)
             return None
         self._queue(job)
 
@@ -510,6 +518,34 @@ class Controller(DiceDesk, CameraDesk):
             self._log = self._replay_log()
             return None
         self._queue(job)
+
+    # --- the match's clocks -----------------------------------------------------------------------
+    def stop_clocks(self, why: str) -> None:
+        """Nobody can see the clocks now (the live screen left, the app in the background or
+        closing): stop every real-time clock the match keeps, as a journaled event."""
+        self._queue(lambda: self._stop_clocks(why))
+
+    def start_clocks(self) -> None:
+        """A coach starts the stopped clock again (one tap)."""
+        def job() -> str | None:
+            m = self.match
+            if m is None:
+                return NO_MATCH
+            command = m.ruleset.start_clocks(m.state, self.clock())
+            if command is not None:
+                self._apply(lambda: m.submit(command))
+            return None
+        self._queue(job)
+
+    def _stop_clocks(self, why: str, as_of_last_event: bool = False) -> None:
+        m = self.match
+        if m is None or not m.events:
+            return None
+        at = m.events[-1].at if as_of_last_event else self.clock()
+        command = m.ruleset.stop_clocks(m.state, at, why)
+        if command is not None:
+            self._apply(lambda: m.submit(command, Source.MANUAL, at=at if as_of_last_event else None))
+        return None
 
     def set_health(self, device: str, health: str, reason: str = "") -> None:
         """A device's health changed (camera or tray): shown, and said in the log. ``health``

@@ -40,6 +40,7 @@ GOOD = (0.6, 1, 0.6, 1)
 BAD = (1, 0.55, 0.45, 1)
 WARN = (1, 0.75, 0.25, 1)
 OUTCOME = (0.75, 0.95, 0.75, 1)
+GO = (0.16, 0.55, 0.28, 1)        # what starts play again (a stopped clock)
 DISABLED_TEXT = (1, 1, 1, 0.45)   # a button that cannot be pressed now
 FRAME = (1, 1, 1, 0)              # a frame round every button (only in high contrast)
 BOARD_TEXT_ALPHA = 0.0            # 0: a board's printed labels keep their own alpha; 1: opaque

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Callable
 
 from ..commands import Choose, PlaceFigure, SubmitRoll
@@ -106,6 +107,19 @@ class FussballLigaRules(GameRules):
 
     def initial_state(self) -> LigaState:
         return LigaState()
+
+    def stop_clocks(self, state: LigaState, at: datetime, why: str) -> Command | None:
+        """The half's clock (and with it the phase timer or chess clock) paused, when it runs."""
+        c_ = state.clocks
+        if (not state.created or state.phase is Phase.OVER or not c_.half_on or c_.paused
+                or not state.period.timed):
+            return None
+        return c.PauseClock(why)
+
+    def start_clocks(self, state: LigaState, at: datetime) -> Command | None:
+        if not state.created or state.phase is Phase.OVER or not state.clocks.paused:
+            return None
+        return c.ResumeClock()
 
     def pending(self, state: LigaState) -> tuple[Request, ...]:
         return pending(state)

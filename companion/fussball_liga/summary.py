@@ -234,6 +234,10 @@ def log_line(before: LigaState, payload) -> str | None:
         return f"End of the {payload.period.label} ({payload.reason})"
     if isinstance(payload, ev.PhaseStarted) and payload.turn != before.turn_no and payload.phase is Phase.SHOT:
         return f"Turn {payload.turn}: {payload.attacking.label} attacks"
+    if isinstance(payload, ev.ClockPaused):
+        return f"Clock stopped: {payload.reason}" if payload.reason else "Clock stopped"
+    if isinstance(payload, ev.ClockResumed):
+        return "Clock started again"
     if isinstance(payload, ev.TimeUp):
         return f"Time up ({payload.kind}" + (f", {payload.team.label}" if payload.team else "") + ")"
     if isinstance(payload, ev.SubstitutionMade):

@@ -41,7 +41,7 @@ def pause_clock(tx: Tx, cmd: PauseClock) -> None:
     if not s.clock.running:
         raise refuse(START, "the match clock is not running")
     check_instant(s, cmd.at)
-    tx.emit(ev.ClockPaused(format_time(cmd.at)))
+    tx.emit(ev.ClockPaused(format_time(cmd.at), cmd.reason))
 
 
 def call_time_up(tx: Tx, cmd: CallTimeUp) -> None:

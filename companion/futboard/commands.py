@@ -83,6 +83,7 @@ class StartClock(Command):
 @dataclass(frozen=True, slots=True)
 class PauseClock(Command):
     at: datetime
+    reason: str = ""     # why, when the tablet stopped it itself ("the live screen was left")
 
 
 @dataclass(frozen=True, slots=True)

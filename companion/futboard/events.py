@@ -121,6 +121,7 @@ class ClockStarted(_Instant, EventPayload):
 class ClockPaused(_Instant, EventPayload):
     TYPE = "futboard.clock_paused"
     at: str
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)

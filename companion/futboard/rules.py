@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Callable
 
 from ..board import GridBoard
@@ -50,6 +51,18 @@ class FutboardRules(GameRules):
     over_phase = Phase.OVER
     setup_section = "Start"
     ending_section = "Start"
+
+    def stop_clocks(self, state: FutboardState, at: datetime, why: str) -> Command | None:
+        if not state.created or state.phase is Phase.OVER or not state.clock.running:
+            return None
+        return c.PauseClock(at, why)
+
+    def start_clocks(self, state: FutboardState, at: datetime) -> Command | None:
+        """The match clock started (again), where the match plays against a time limit."""
+        if (not state.created or state.phase is Phase.OVER or state.clock.running or state.time_up
+                or state.options.time_limit_min is None):
+            return None
+        return c.StartClock(at)
 
     def initial_state(self) -> FutboardState:
         return FutboardState()

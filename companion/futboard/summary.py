@@ -191,7 +191,7 @@ def log_line(before: FutboardState, payload) -> str | None:
     if isinstance(payload, ev.ClockStarted):
         return f"Clock started ({clock_text(before.clock.elapsed_s)} played)"
     if isinstance(payload, ev.ClockPaused):
-        return "Clock paused"
+        return f"Clock stopped: {payload.reason}" if payload.reason else "Clock paused"
     if isinstance(payload, ev.TimeUpCalled):
         return f"Time is up ({clock_text(payload.elapsed_s)})"
     if isinstance(payload, ev.MatchEnded):

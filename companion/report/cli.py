@@ -1,7 +1,9 @@
 """``touchline report MATCH --out DIR``: a match's report as a web page, plots, CSV and JSON.
 
 MATCH is a journal or a JSON Lines export, read as ``touchline replay`` reads it (a journal
-through a private copy: never modified). Bad input ends with one line naming the file and
+through a private copy: never modified). The files are written beside their places and renamed
+in together; a link at DIR or at any of them is refused, and so are a report's files already in
+DIR unless ``--force`` (companion/outfiles.py). Bad input ends with one line naming the file and
 what is wrong, exit status 2.
 """
 
@@ -13,6 +15,7 @@ import sys
 from pathlib import Path
 
 from ..cli import CliError, EXIT_OK, load_match
+from ..outfiles import check_folder
 from .build import build_report
 
 
@@ -22,14 +25,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("match", type=Path, metavar="MATCH", help="a journal (.sqlite) or a JSON Lines export")
     p.add_argument("--out", type=Path, required=True, metavar="DIR", help="the folder to write (made if missing)")
     p.add_argument("--png", action="store_true", help="also write each plot as PNG")
+    p.add_argument("--force", action="store_true", help="replace the files of a report already in DIR")
     p.add_argument("--print", dest="print_json", action="store_true", help="also print report.json on stdout")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     out: Path = args.out
-    if out.exists() and not out.is_dir():
-        raise CliError(f"{out}: is a file; --out needs a folder (new or a report's)")
+    check_folder(out)  # a link planted at DIR, or a file there: refused before anything is read
     match = load_match(args.match)
     try:
         report = build_report(match.ruleset, match.events)
@@ -40,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     from .html import write_report
 
     try:
-        index = write_report(report, out, str(args.match), png=args.png)
+        index = write_report(report, out, str(args.match), png=args.png, force=args.force)
     except ImportError as exc:  # matplotlib missing: the numbers are written, the plots cannot be
         raise CliError(f"the report's plots need {exc.name or 'matplotlib'}: install the project with its "
                        f"dependencies (pip install -e .); report.json and the CSV tables are in {out}") from None

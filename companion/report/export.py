@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 from typing import Any, Iterable
+
+from .. import outfiles
+from ..outfiles import Staged
 
 LABELS = {
     "goals": "Goals", "shots": "Shots", "shots_on_target": "Shots on target", "saves": "Saves",
@@ -15,25 +17,19 @@ LABELS = {
 }
 
 
-def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(header)
-        for row in rows:
-            w.writerow(["" if v is None else v for v in row])
+def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]], force: bool = False) -> None:
+    """One table through the project's one CSV writer (inert cells, never through a link)."""
+    outfiles.write_csv(path, header, rows, force)
 
 
 def stats_rows(report: dict[str, Any]) -> list[list[Any]]:
     return [[LABELS.get(k, k), report["stats"]["home"][k], report["stats"]["away"][k]] for k in report["stat_names"]]
 
 
-def write_all(report: dict[str, Any], out: Path) -> list[Path]:
-    """Write report.json and the CSV tables into ``out``; returns the files written."""
-    out.mkdir(parents=True, exist_ok=True)
-    files = []
-    path = out / "report.json"
-    path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    files.append(path)
+def write_all(report: dict[str, Any], out: Staged) -> list[Path]:
+    """Stage report.json and the CSV tables in ``out`` (put in place by its commit); returns
+    the files staged."""
+    files = [out.write_text("report.json", json.dumps(report, indent=1, ensure_ascii=False) + "\n")]
     teams = report["teams"] or {"home": "Home", "away": "Away"}
     tables = {
         "stats.csv": (["stat", f"home ({teams['home']})", f"away ({teams['away']})"], stats_rows(report)),
@@ -55,7 +51,5 @@ def write_all(report: dict[str, Any], out: Path) -> list[Path]:
                      [[r["team"], r["x"], r["y"], r["count"]] for r in report["heat"]["rows"]]),
     }
     for name, (header, rows) in tables.items():
-        path = out / name
-        write_csv(path, header, rows)
-        files.append(path)
+        files.append(out.write_csv(name, header, rows))
     return files

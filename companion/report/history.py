@@ -12,7 +12,6 @@ records, and each side's record. Journals do not name the coaches, so a side is 
 
 from __future__ import annotations
 
-import csv
 import json
 import logging
 import os
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from .. import outfiles
 from ..errors import TouchlineError
 from ..events import format_time
 
@@ -389,11 +389,9 @@ def history_rows(entries: Iterable[Entry]) -> list[list[Any]]:
     return rows
 
 
-def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]]) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(header)
-        w.writerows(rows)
+def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]], force: bool = False) -> None:
+    """One table through the project's one CSV writer (inert cells, never through a link)."""
+    outfiles.write_csv(path, header, rows, force)
 
 
 def games_in(entries: Iterable[Entry]) -> list[str]:

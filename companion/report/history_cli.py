@@ -6,6 +6,7 @@
 The folder is the app's matches folder (``<data dir>/matches``; ``--data-dir`` as for
 ``touchline app``, or ``--folder`` for any folder of journals and exports). Files are read
 through private copies, never changed; a damaged or foreign file is listed as unreadable.
+``--csv`` never writes through a link and replaces an existing file only with ``--force``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cli import CliError, EXIT_OK
+from ..outfiles import check_target
 from ..paths import user_data_dir
 from . import history as h
 
@@ -29,6 +31,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", choices=sorted(h.GAME_NAMES), help="only this game's matches")
     p.add_argument("--team", metavar="NAME", help="only matches of a team whose name contains NAME")
     p.add_argument("--csv", type=Path, metavar="FILE", help="also write the table(s) as CSV")
+    p.add_argument("--force", action="store_true", help="replace the CSV file(s) if they exist")
 
 
 def folder_of(args: argparse.Namespace) -> Path:
@@ -56,6 +59,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_history(args: argparse.Namespace) -> int:
     folder = folder_of(args)
+    if args.csv is not None:
+        check_target(args.csv, args.force)  # refused before the folder is read, not after
     entries = h.scan(folder)
     shown = h.select(entries, args.game, args.team)
     if args.game or args.team:  # unreadable files belong to no game or team, but stay in sight
@@ -71,6 +76,6 @@ def run_history(args: argparse.Namespace) -> int:
                                      else ""), r[9]] for r, e in zip(h.history_rows(shown), shown)]
         print(table(["date (UTC)", "game", "home", "away", "score", "status", "result", "file", "problem"], rows))
     if args.csv is not None:
-        h.write_csv(args.csv, h.HISTORY_HEADER, h.history_rows(shown))
+        h.write_csv(args.csv, h.HISTORY_HEADER, h.history_rows(shown), args.force)
         print(f"wrote {args.csv}", file=sys.stderr)
     return EXIT_OK

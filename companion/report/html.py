@@ -6,6 +6,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from ..outfiles import Staged, check_folder
 from .export import LABELS, write_all
 
 GAME_NAMES = {"fublet": "Fublet", "football_leader": "Football Leader", "fussball_liga": "Fußball-Liga",
@@ -117,13 +118,25 @@ def page(report: dict[str, Any], plots: dict[str, dict[str, str]], files: list[s
     return "\n".join(parts)
 
 
-def write_report(report: dict[str, Any], out: Path, source: str, png: bool = False) -> Path:
-    """Write index.html, the plots, report.json and the CSV tables into ``out``; returns index.html."""
-    out.mkdir(parents=True, exist_ok=True)
-    files = [p.name for p in write_all(report, out)]  # the numbers first: they need no plotting library
-    from .plots import draw_all
+def write_report(report: dict[str, Any], out: Path, source: str, png: bool = False, force: bool = False) -> Path:
+    """Write index.html, the plots, report.json and the CSV tables into ``out``; returns index.html.
 
-    plots = draw_all(report, out, ("svg", "png") if png else ("svg",))
-    index = out / "index.html"
-    index.write_text(page(report, plots, files, source), encoding="utf-8")
-    return index
+    Every file goes through a temporary file beside it and is put in place only when all are
+    written (companion/outfiles.py): a link or non-file at any of them, or (without ``force``)
+    a file already there, is refused before any is replaced."""
+    check_folder(out)
+    out.mkdir(parents=True, exist_ok=True)
+    staged = Staged(out, force)
+    try:
+        files = [p.name for p in write_all(report, staged)]  # the numbers first: they need no plotting library
+        try:
+            from .plots import draw_all
+        except ImportError:
+            staged.commit()  # the numbers are written; the caller says the plots could not be
+            raise
+        plots = draw_all(report, staged, ("svg", "png") if png else ("svg",))
+        staged.write_text("index.html", page(report, plots, files, source))
+    except BaseException:
+        staged.discard()
+        raise
+    return staged.commit()[-1]

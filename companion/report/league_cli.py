@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cli import EXIT_OK
+from ..outfiles import Staged, check_target
 from . import history as h
 from .history_cli import _common, folder_of, table
 
@@ -22,6 +23,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_league(args: argparse.Namespace) -> int:
     folder = folder_of(args)
+    if args.csv is not None:  # refused before the folder is read, not after
+        base = args.csv.with_suffix("")
+        for target in (args.csv, Path(f"{base}-head-to-head.csv"), Path(f"{base}-records.csv")):
+            check_target(target, args.force)
     entries = h.select(h.scan(folder), args.game, args.team)
     games = [args.game] if args.game else h.games_in(entries)
     csv_rows: list[list[Any]] = []
@@ -47,10 +52,16 @@ def run_league(args: argparse.Namespace) -> int:
     print("\n".join(out) if out else f"no finished matches in {folder}" + (" for this filter" if entries else ""))
     if args.csv is not None:
         base = args.csv.with_suffix("")
-        h.write_csv(args.csv, ["game", "#"] + h.RECORD_HEADER, csv_rows)
-        h.write_csv(Path(f"{base}-head-to-head.csv"), h.H2H_HEADER, [p.row() for p in pairs])
-        h.write_csv(Path(f"{base}-records.csv"), ["game"] + h.RECORD_HEADER,
-                    [[h.GAME_NAMES.get(g, g) if g != "all" else "all games"] + r.row()
-                     for per in recs.values() for g, r in per.items()])
+        staged = Staged(args.csv.parent, args.force)  # the three tables are put in place together
+        try:
+            staged.write_csv(args.csv.name, ["game", "#"] + h.RECORD_HEADER, csv_rows)
+            staged.write_csv(f"{base.name}-head-to-head.csv", h.H2H_HEADER, [p.row() for p in pairs])
+            staged.write_csv(f"{base.name}-records.csv", ["game"] + h.RECORD_HEADER,
+                             [[h.GAME_NAMES.get(g, g) if g != "all" else "all games"] + r.row()
+                              for per in recs.values() for g, r in per.items()])
+        except BaseException:
+            staged.discard()
+            raise
+        staged.commit()
         print(f"wrote {args.csv}, {base}-head-to-head.csv and {base}-records.csv", file=sys.stderr)
     return EXIT_OK

@@ -3,6 +3,7 @@ report is written, so reading and replaying matches never loads matplotlib."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after choosing the backend)
 from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+from ..outfiles import Staged, check_folder  # noqa: E402
 
 # Rounds, turns, squares and counts are whole numbers: every axis of them ticks whole numbers.
 
@@ -22,12 +25,12 @@ plt.rcParams.update({"font.size": 11, "axes.titlesize": 13, "svg.fonttype": "non
 DPI = {"dpi": 100}  # of the PNGs; draw_all sets it for one call
 
 
-def _save(fig, out: Path, name: str, formats: tuple[str, ...]) -> dict[str, str]:
+def _save(fig, out: Staged, name: str, formats: tuple[str, ...]) -> dict[str, str]:
     files = {}
     for fmt in formats:
-        path = out / f"{name}.{fmt}"
-        fig.savefig(path, format=fmt, dpi=DPI["dpi"])  # fixed margins: a "tight" box would draw every plot twice
-        files[fmt] = path.name
+        buf = io.BytesIO()  # staged, then put in place with the rest (companion/outfiles.py)
+        fig.savefig(buf, format=fmt, dpi=DPI["dpi"])  # fixed margins: a "tight" box would draw every plot twice
+        files[fmt] = out.write_bytes(f"{name}.{fmt}", buf.getvalue()).name
     plt.close(fig)
     return files
 
@@ -37,7 +40,7 @@ def _names(report: dict[str, Any]) -> dict[str, str]:
     return {"home": teams.get("home", "Home"), "away": teams.get("away", "Away")}
 
 
-def possession(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+def possession(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[str, str]:
     ticks = report["ticks"]
     unit = report["unit"]
     names = _names(report)
@@ -74,7 +77,7 @@ TIMELINE_ROW = {"goal": 0, "shot": 1, "foul": 2, "yellow_card": 3, "red_card": 3
                 "shootout": 6}
 
 
-def timeline(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+def timeline(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[str, str]:
     unit = report["unit"]
     fig, ax = plt.subplots(figsize=(9, 3.6))
     rows = ["goal", "shot", "foul", "card", "injury", "substitution", "shoot-out"]
@@ -106,7 +109,7 @@ def timeline(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dic
     return _save(fig, out, "timeline", formats)
 
 
-def counters(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+def counters(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[str, str]:
     unit, ticks, game = report["unit"], report["ticks"], report["game"]
     names = _names(report)
     xs = [t[unit] for t in ticks]
@@ -148,7 +151,7 @@ def counters(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dic
     return _save(fig, out, "counters", formats)
 
 
-def luck(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+def luck(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[str, str]:
     names = _names(report)
     coaches = report["luck"]["coaches"]
     kinds = sorted({k["die"] for c in coaches.values() for k in c["kinds"]}, key=lambda d: int(d[1:]))
@@ -176,7 +179,7 @@ def luck(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[st
     return _save(fig, out, "luck", formats)
 
 
-def heat(report: dict[str, Any], out: Path, formats: tuple[str, ...]) -> dict[str, str]:
+def heat(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[str, str]:
     names = _names(report)
     bounds = report["heat"].get("bounds")
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8), squeeze=False)
@@ -226,10 +229,25 @@ def _meter(ax, report: dict[str, Any], names: dict[str, str]) -> None:
 PLOTS = {"possession": possession, "timeline": timeline, "counters": counters, "luck": luck, "heat": heat}
 
 
-def draw_all(report: dict[str, Any], out: Path, formats: tuple[str, ...] = ("svg",),
+def draw_all(report: dict[str, Any], out: Path | Staged, formats: tuple[str, ...] = ("svg",),
              dpi: int = 100) -> dict[str, dict[str, str]]:
-    """Every plot into ``out`` (PNGs at ``dpi``); returns {plot: {format: file name}}."""
+    """Every plot into ``out`` (PNGs at ``dpi``); returns {plot: {format: file name}}. ``out`` is
+    a folder (its plots are replaced, never written through a link) or a report's staging."""
+    if isinstance(out, Staged):
+        return _draw_all(report, out, formats, dpi)
+    check_folder(out)
     out.mkdir(parents=True, exist_ok=True)
+    staged = Staged(out, force=True)
+    try:
+        drawn = _draw_all(report, staged, formats, dpi)
+    except BaseException:
+        staged.discard()
+        raise
+    staged.commit()
+    return drawn
+
+
+def _draw_all(report: dict[str, Any], out: Staged, formats: tuple[str, ...], dpi: int) -> dict[str, dict[str, str]]:
     DPI["dpi"] = dpi
     try:
         return {name: draw(report, out, formats) for name, draw in PLOTS.items()}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import logging
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,8 @@ from companion.errors import DataFileError
 
 from .. import boxform as bf
 from ..games import face_for, ready
+
+log = logging.getLogger(__name__)
 
 ROW = dp(56)           # every touch target is at least 48 dp
 TEXT = "20sp"          # read from 1 m: nothing under 18 sp (a string: it follows the text size)
@@ -576,6 +579,11 @@ class BoxEditorScreen(Screen):
             game, files = box.import_box(path, app.controller.data_dir)
         except (DataFileError, OSError) as exc:
             self.say(f"Not imported (nothing was changed): {exc}", ok=False)
+            return False
+        except Exception as exc:  # import_box refuses every shape of file itself; never "the screen met a fault"
+            log.exception("import of %s", path)
+            self.say(f"Not imported (nothing was changed): {path.name} cannot be read ({type(exc).__name__})",
+                     ok=False)
             return False
         self.show_game(game)
         self.say(f"Imported {len(files)} files of the {face_for(game).title} box from {path.name}. {self._left()}")

@@ -178,19 +178,21 @@ class HistoryScreen(Screen):
         App.get_running_app().root.get_screen("report").open_file(path, back="history")
 
     def export_csv(self) -> None:
-        """history.csv, league.csv, head-to-head.csv and records.csv in <data dir>/exports."""
+        """history.csv, league.csv, head-to-head.csv and records.csv in <data dir>/exports (the app's own
+        folder: replaced each time, never written through a link)."""
         entries, game = self.selected(), self.game()
         folder = App.get_running_app().controller.data_dir / "exports"
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            h.write_csv(folder / "history.csv", h.HISTORY_HEADER, h.history_rows(entries))
+            h.write_csv(folder / "history.csv", h.HISTORY_HEADER, h.history_rows(entries), force=True)
             rows = [[h.GAME_NAMES.get(g, g), i] + r.row() for g in ([game] if game else h.games_in(entries))
                     for i, r in enumerate(h.league(entries, g), 1)]
-            h.write_csv(folder / "league.csv", ["game", "#"] + h.RECORD_HEADER, rows)
-            h.write_csv(folder / "head-to-head.csv", h.H2H_HEADER, [p.row() for p in h.head_to_head(entries, game)])
+            h.write_csv(folder / "league.csv", ["game", "#"] + h.RECORD_HEADER, rows, force=True)
+            h.write_csv(folder / "head-to-head.csv", h.H2H_HEADER, [p.row() for p in h.head_to_head(entries, game)],
+                        force=True)
             h.write_csv(folder / "records.csv", ["game"] + h.RECORD_HEADER,
                         [[h.GAME_NAMES.get(g, g) if g != "all" else "all games"] + r.row()
-                         for per in h.records(entries).values() for g, r in per.items()])
+                         for per in h.records(entries).values() for g, r in per.items()], force=True)
         except OSError as exc:
             self.status_text = f"Not exported: {exc}"
             return

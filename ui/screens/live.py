@@ -17,6 +17,7 @@ from kivy.properties import BooleanProperty, DictProperty, ListProperty, Numeric
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.utils import escape_markup
 
 from companion.teams import PlayerRef, Team
 from companion.view import Summary
@@ -71,6 +72,8 @@ class LiveScreen(Screen):
     form = DictProperty({})                              # a game's form being filled (a shot's tokens, ...)
     score_text = StringProperty("")
     clock_text = StringProperty("")
+    clock_action = StringProperty("")                    # the view's: "start", "stop" or ""
+    clock_markup = StringProperty("")                    # the clock's text and what a tap on it does
     phase_text = StringProperty("")
     health_text = StringProperty("")
     error_text = StringProperty("")
@@ -156,6 +159,25 @@ class LiveScreen(Screen):
 
     def on_pre_enter(self, *_args) -> None:
         self._kits_key = None   # back from the box editor: the colours may be new
+
+    def on_enter(self, *_args) -> None:
+        self._start_ticker()
+
+    def on_leave(self, *_args) -> None:
+        """Nobody sees the clocks any more: they stop (journaled), and no timer decides anything
+        while the coach is elsewhere; back here, one tap on the clock starts them again."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
+        if self.view is not None and self.view.active and self.view.clock_action == "stop":
+            self.controller.stop_clocks("the live screen was left")
+
+    def tap_clock(self) -> None:
+        action = self.view.clock_action if self.view is not None else ""
+        if action == "start":
+            self.controller.start_clocks()
+        elif action == "stop":
+            self.controller.stop_clocks("stopped on the tablet")
 
     def _paint_kits(self, game: str, summary: Summary) -> None:
         """The two sides' kits from the box's colours, read again when the teams change."""
@@ -256,6 +278,11 @@ class LiveScreen(Screen):
         board = self.face.scoreboard(summary, datetime.now(UTC))
         self.score_text = score_markup(board.score, summary, self.side_kits)
         self.clock_text, self.phase_text = board.clock, board.phase[:1].upper() + board.phase[1:]
+        action = self.view.clock_action if self.view is not None else ""
+        self.clock_action = action
+        hint = {"start": "Tap to start the clock", "stop": "Tap to stop the clock"}.get(action)
+        self.clock_markup = (f"{escape_markup(board.clock)}\n[size={theme.SMALL}][b]{hint}[/b][/size]" if hint
+                             else escape_markup(board.clock))
 
     def on_camera_on(self, *_args) -> None:
         self.controller.enable_vision(self.camera_on)
@@ -278,7 +305,9 @@ class LiveScreen(Screen):
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
-        if self.face is not None and self.face.tick_s:
+        # Only while this screen is shown: a time-up is proposed only where a coach sees it.
+        shown = self.manager is not None and self.manager.current == self.name
+        if self.face is not None and self.face.tick_s and shown:
             self._ticker = Clock.schedule_interval(self._tick, self.face.tick_s)
 
     def _tick(self, _dt) -> None:

@@ -252,7 +252,7 @@ class ReportScreen(Screen):
             try:
                 from companion.report.html import write_report
 
-                index = write_report(report, folder, source, png=True)
+                index = write_report(report, folder, source, png=True, force=True)  # the screen's own folder
                 message = f"Saved: {index} (open it in a browser; CSV and JSON beside it)"
             except Exception as exc:  # a full disk, a folder not permitted: say it, keep the screen
                 message = f"Not saved: {exc}"
