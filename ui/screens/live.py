@@ -145,7 +145,8 @@ class LiveScreen(Screen):
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
         # Every line by name, also those a device's notice wrote with an id.
-        self.log_text = "\n".join(self.names.line(line) for line in reversed(view.log[-12:]))
+        # ... and every place in words (a device's notice speaks coordinates too).
+        self.log_text = "\n".join(self.places.in_words(self.names.line(line)) for line in reversed(view.log[-12:]))
         self.board = view.board
         figures = self._draw_pitch(view, self.board)
         if self.selected is not None and all(f.ref != self.selected for f in figures) \
@@ -209,6 +210,7 @@ class LiveScreen(Screen):
         self.home_cards, self.away_cards, self.steps, self.bars = [], [], [], []
         panel = self.ids.panel
         panel.clear_widgets()
+        self.ids.proposals.clear_widgets()
         fill_rule_links(self, None)
         panel.add_widget(wrap_label(view.error or NO_MATCH, 20, colour=(1, 0.75, 0.6, 1), bold=True))
         app = App.get_running_app()
@@ -411,8 +413,28 @@ class LiveScreen(Screen):
         # The panel's places lettered after those of the outcome and the refusal.
         self._tags = Tags(dict(self._tags_base.letters))
         self._fill_panel()
+        self._add_proposals()
         hold_still(panel, before)
         self.ids.pitch.tags = self._tags.marks()
+
+    def _add_proposals(self) -> None:
+        """A doubtful camera move: one tap takes it (ui/autoflow.py). Asked under the panel, at
+        the column's foot: the camera's question comes when it comes, and must not push the
+        button a coach is about to touch; its place is ringed on the board."""
+        from kivy.uix.boxlayout import BoxLayout
+
+        box = self.ids.proposals
+        box.clear_widgets()
+        view = self.view
+        if view is None or not view.active or self.face is None:
+            return
+        add = self._naming(box.add_widget)
+        for p in view.proposals:
+            add(wrap_label(p.text, theme.SMALL_SP, bold=True, colour=theme.ACCENT))
+            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(52))
+            row.add_widget(button("Take the camera's", lambda i=p.id: self.controller.take_proposal(i)))
+            row.add_widget(button("Drop it", lambda i=p.id: self.controller.drop_proposal(i)))
+            add(row)
 
     def step_key(self) -> tuple:
         """One step of the coach's: the question asked (and whose), the touch mode and what is
@@ -446,10 +468,6 @@ class LiveScreen(Screen):
         if text and marks_line(view.game, text.replace("\nplace", "")):   # his card's marks, in words
             add(wrap_label(self.card_heading(self.selected, text.replace("\nplace", "")), theme.SMALL_SP,
                            colour=theme.MUTED))
-        for p in view.proposals:   # a doubtful camera move: one tap takes it (ui/autoflow.py)
-            add(wrap_label(p.text, theme.SMALL_SP, bold=True))
-            add(button("Take the camera's", lambda i=p.id: self.controller.take_proposal(i)))
-            add(button("Drop it", lambda i=p.id: self.controller.drop_proposal(i)))
         if self.mode:
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""
