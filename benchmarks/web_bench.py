@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import selectors
 import shutil
@@ -181,9 +180,8 @@ def desktop(args, folder: Path, with_browser: bool) -> dict:
     """``touchline serve`` in its own process, 50 viewers, and (``with_browser``) the page in
     Chromium on the same machine."""
     tablet = Tablet(folder / f"desktop-{int(with_browser)}.sqlite")
-    env = dict(os.environ, KIVY_HOME=str(folder / "kivy"))
     serve = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", str(tablet.journal.path), "--port", "0"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     line = serve.stdout.readline()
     found = re.search(r"http://127\.0\.0\.1:(\d+)/([^/\s]+)/", line)
     if not found:
@@ -230,10 +228,6 @@ def desktop(args, folder: Path, with_browser: bool) -> dict:
 
 def in_app(args, folder: Path) -> dict:
     """The app's way: the server and the hub in the appending process, offered each new state."""
-    os.environ.setdefault("KIVY_HOME", str(folder / "kivy"))
-    from ui.web.cli import quiet_kivy
-
-    quiet_kivy()
     from ui.web.hub import Hub
     from ui.web.server import ScoreboardServer
 

@@ -21,6 +21,7 @@ import logging
 import os
 import sqlite3
 import sys
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -28,10 +29,14 @@ from typing import Any, Callable, Sequence
 from . import __version__
 from .errors import TouchlineError
 from .events import Event
-from .journal import Loaded, check_stored, read_stored
-from .jsonl import Imported, export_file, import_to_journal, read_file
+from .anchors import AnchorBook, Verdict, anchored
+from .journal import Loaded, Stored, check_stored, read_stored
+from .journal_chain import Checked
+from .jsonl import Imported, export_file, import_to_journal, read_file, unvouched
 from .match import Match
+from .opener import read_head
 from .outfiles import OutputRefused, check_target
+from .paths import user_data_dir
 from .ruleset import Ruleset
 
 log = logging.getLogger("touchline")
@@ -49,23 +54,24 @@ class CliError(TouchlineError):
 # --- reading matches -----------------------------------------------------------------------------
 
 def is_journal_file(path: Path) -> bool:
-    """A journal by its suffix, or by the SQLite header whatever it is called."""
+    """A journal by its suffix, or by the SQLite header whatever it is called (read without
+    blocking: a FIFO or a device is no journal, and is refused when it is read as an export)."""
     if path.suffix.lower() in JOURNAL_SUFFIXES:
         return True
     try:
-        with open(path, "rb") as fh:
-            return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
-    except OSError:
+        return read_head(path, len(SQLITE_HEADER)) == SQLITE_HEADER
+    except TouchlineError:
         return False
 
 
-def ruleset_named(game: str) -> Ruleset:
+def ruleset_named(game: str, name: str = "") -> Ruleset:
+    """The rules of ``game``; when this Touchline has none, the refusal names the file."""
     from .games import ruleset_for
 
     try:
         return ruleset_for(game)
     except KeyError as exc:
-        raise CliError(exc.args[0]) from None
+        raise CliError(f"{name}: {exc.args[0]}; it was left untouched" if name else exc.args[0]) from None
 
 
 def game_of(events: Sequence[Event], name: str) -> str:
@@ -95,22 +101,108 @@ def load_export(path: Path) -> tuple[Imported, str, Match]:
     """A JSON Lines export checked line by line, its game, and the match it replays to."""
     imported = read_file(path)
     game = game_of(tuple(event for event, _ in imported.all_rows), str(path))
-    match = build_match(ruleset_named(game), imported, str(path))
+    match = build_match(ruleset_named(game, str(path)), imported, str(path))
     return imported, game, match
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A match file read, checked and folded, with what its chain and this tablet's anchors
+    (companion/anchors.py) say of it."""
+
+    path: Path
+    game: str
+    match: Match
+    source: Loaded | Imported
+    rows: tuple[tuple[Event, str], ...]
+    note: str          # what the chain cannot vouch for ('' when it vouches for every event)
+    altered: str       # why its events are not the match as recorded ('' when nothing says so)
+    unchained: bool    # an export with no hash chain at all (stripped, or of an older Touchline)
+    journal: bool
+    checked: Checked | None
+
+    @property
+    def head(self) -> str:
+        header = getattr(self.source, "header", None)
+        if header is not None:
+            return header.head
+        return self.checked.head if self.checked else ""
+
+    @property
+    def last_seq(self) -> int:
+        header = getattr(self.source, "header", None)
+        if header is not None:
+            return header.last_seq
+        return self.checked.last_seq if self.checked else 0
+
+    @property
+    def first(self) -> str:
+        c = self.checked
+        return c.hashes[0] if c and c.hashes and c.events[0].seq == 1 else ""
+
+    def hash_at(self, seq: int) -> str | None:
+        """The file's hash at ``seq`` (computed for an unchained file), None where it has none."""
+        c = self.checked
+        if c is None:
+            return None
+        found = next((h for e, h in zip(c.events, c.hashes) if e.seq == seq), None)
+        if found is None:
+            omitted = getattr(self.source, "omitted", None)
+            found = next((h for last, h in (omitted or {}).values() if last == seq), None)
+        return found
+
+
+def default_anchors() -> AnchorBook:
+    """This computer's anchors (the data folder's, ``TOUCHLINE_DATA_DIR`` when set)."""
+    return AnchorBook.of_data_dir(user_data_dir())
+
+
+_DEFAULT = object()
+
+
+def read_match(path: Path, anchors: Any = _DEFAULT) -> Reading:
+    """A match from a journal (one consistent read-only snapshot) or a JSON Lines export,
+    checked against this tablet's anchors (``anchors``: an AnchorBook, None for none, or this
+    computer's by default). A journal cut short of its anchor, or rewritten, is refused."""
+    book = default_anchors() if anchors is _DEFAULT else anchors
+    path = Path(path)
+    if is_journal_file(path):
+        stored, loaded = _journal(path)
+        found = anchored(book, path, loaded.checked, stored.omitted, journal=True) if loaded.checked else Verdict()
+        if found.refused:  # the app may have appended (and anchored) since the read: read again once
+            stored, loaded = _journal(path)
+            found = anchored(book, path, loaded.checked, stored.omitted, journal=True) if loaded.checked else Verdict()
+        if found.refused:
+            raise CliError(f"{path}: {found.text}")
+        match = build_match(ruleset_named(loaded.game, str(path)), loaded, str(path))
+        source: Loaded | Imported = loaded
+        game, checked, rows, unchained = loaded.game, loaded.checked, loaded.checked.rows if loaded.checked else (), False
+    else:
+        imported, game, match = load_export(path)
+        source, checked, rows, unchained = imported, imported.checked, imported.all_rows, imported.unchained
+        found = anchored(book, path, checked, imported.omitted, journal=False) if checked else Verdict()
+    altered = source.altered or (found.text.partition(": ")[2] if found.kind == "altered" else "")
+    note = source.note
+    if found.kind == "earlier":
+        note = f"{note}; {found.text}" if note else f"{path}: {found.text}"
+    return Reading(path, game, match, source, rows, note, altered, unchained, isinstance(source, Loaded), checked)
+
+
+def _journal(path: Path) -> tuple[Stored, Loaded]:
+    stored = read_stored(path)
+    return stored, check_stored(stored)
 
 
 def load_match(path: Path, notes: bool = True) -> Match:
     """A match from a journal (one consistent read-only snapshot) or a JSON Lines export.
-    What the file's chain cannot vouch for is logged as a note (unless ``notes`` is off)."""
-    if is_journal_file(path):
-        loaded = load_journal(path)
-        note, match = loaded.note, build_match(ruleset_named(loaded.game), loaded, str(path))
-    else:
-        imported, _, match = load_export(path)
-        note = imported.note
-    if note and notes:  # not a fault: `touchline verify` prints it, -v shows it here
-        log.info("%s", note)
-    return match
+    What the file's chain cannot vouch for is logged as a note (unless ``notes`` is off); a
+    file marked altered is said as a warning."""
+    reading = read_match(path)
+    if reading.altered and notes:
+        log.warning("%s: altered: %s", path, reading.altered)
+    elif reading.note and notes:  # not a fault: `touchline verify` prints it, -v shows it here
+        log.info("%s", reading.note)
+    return reading.match
 
 
 def load_journal(path: Path) -> Loaded:
@@ -179,18 +271,26 @@ def cmd_export(args: argparse.Namespace) -> int:
     check_target(out, args.force)  # a link, a folder or (without --force) any file there: refused
     if out.exists() and is_journal_file(out):
         raise CliError(f"{out}: is an SQLite file (a journal?); it will not be replaced by an export")
-    stored = read_stored(args.journal)
-    loaded = check_stored(stored)
+    stored, loaded = _journal(args.journal)
+    found = anchored(default_anchors(), args.journal, loaded.checked, stored.omitted) if loaded.checked else Verdict()
+    if found.refused:
+        stored, loaded = _journal(args.journal)  # the app may have appended since: read again once
+        found = anchored(default_anchors(), args.journal, loaded.checked, stored.omitted) if loaded.checked \
+            else Verdict()
+    if found.refused:
+        raise CliError(f"{args.journal}: {found.text}; nothing was written")
+    altered = found.text.partition(": ")[2] if found.kind == "altered" else ""
     try:
-        count = export_file(stored, loaded, out, include_undone=not args.active_only, force=args.force)
+        count = export_file(stored, loaded, out, include_undone=not args.active_only, force=args.force,
+                            altered=altered)
     except OutputRefused:
         raise
     except OSError as exc:
         raise CliError(f"{out}: cannot write the export ({exc.strerror or exc}); nothing was written") from None
     kind = "active events (an --active-only export, as its header says)" if args.active_only else "events"
     print(f"exported {count} {kind} from {args.journal} to {out}")
-    if loaded.note:
-        print(f"note: {loaded.note}")
+    if loaded.note or altered:
+        print(f"note: {loaded.note or f'{args.journal}: altered: {altered}'}")
     return EXIT_OK
 
 
@@ -200,6 +300,9 @@ def add_import(sub: argparse._SubParsersAction) -> None:
                                    "journal file (never over an existing file).")
     p.add_argument("source", type=Path, metavar="IN.jsonl")
     p.add_argument("journal", type=Path, metavar="JOURNAL")
+    p.add_argument("--accept-altered", action="store_true",
+                   help="import an export that carries no hash chain (stripped, or of an older Touchline) or is "
+                        "marked altered; the new journal, and every export and import of it, stays marked altered")
     p.set_defaults(run=cmd_import)
 
 
@@ -207,10 +310,20 @@ def cmd_import(args: argparse.Namespace) -> int:
     target: Path = args.journal
     if target.exists():
         raise CliError(f"{target}: a file already exists there; importing never overwrites: choose a new path")
-    imported, game, _ = load_export(args.source)  # refuses what would not replay
-    import_to_journal(imported, target, game).close()
+    reading = read_match(args.source)  # refuses what would not replay
+    if is_journal_file(args.source) or not isinstance(reading.source, Imported):
+        raise CliError(f"{args.source}: is a journal, not a JSON Lines export: copy the file, or export it first")
+    imported, game = reading.source, reading.game
+    why = unvouched(imported, str(args.source)) or (f"{args.source}: {reading.altered}" if reading.altered else "")
+    if why and not args.accept_altered:
+        raise CliError(f"{why}; it was not imported. To import it anyway, marked altered in the new journal and "
+                       f"every copy of it, add --accept-altered")
+    import_to_journal(imported, target, game, accept_altered=args.accept_altered, source=str(args.source),
+                      altered=reading.altered).close()
     print(f"imported {len(imported.all_rows)} events ({game}) from {args.source} into {target}")
-    if imported.note:
+    if why:
+        print(f"note: {target}: marked altered: its events were accepted on your word")
+    elif imported.note:
         print(f"note: {imported.note}")
     return EXIT_OK
 
@@ -227,18 +340,18 @@ def add_verify(sub: argparse._SubParsersAction) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     path: Path = args.file
-    if is_journal_file(path):
-        loaded = load_journal(path)
-        checked, note, game = loaded.checked, loaded.note, loaded.game
-        build_match(ruleset_named(game), loaded, str(path))
-        rows = checked.rows if checked else ()
-        head, chained = (checked.head if checked else ""), loaded.chained
-    else:
-        imported, game, _ = load_export(path)
-        rows, note = imported.all_rows, imported.note
-        head, chained = (imported.header.head if imported.header else ""), imported.header is not None
+    reading = read_match(path)
+    rows, note, game, head = reading.rows, reading.note, reading.game, reading.head
+    chained = not reading.unchained and getattr(reading.source, "chained", True)
     statuses = {s: sum(1 for _, st in rows if st == s) for s in ("active", "undone", "discarded")}
     counts = ", ".join(f"{n} {s}" for s, n in statuses.items() if n)
+    if reading.altered:
+        raise CliError(f"{path}: altered: {reading.altered}; its {len(rows)} {game} events replay, but they cannot "
+                       f"be vouched for as the match played")
+    if reading.unchained:
+        raise CliError(f"{path}: no hash chain (no header and no hashes: an export whose chain was stripped, or "
+                       f"of an older Touchline): its {len(rows)} {game} events replay, but an edited event cannot "
+                       f"be told, so it is not vouched for")
     chain = f"hash chain intact (head {head[:16]})" if chained else "no hash chain stored"
     print(f"{path}: ok: {len(rows)} {game} events ({counts or 'none'}); {chain}; every event in its domain "
           f"and the match replays")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -28,15 +29,18 @@ from typing import Iterator, Sequence
 
 from .errors import JournalError
 from .events import Event, format_time, parse_time
-from .journal_chain import (ACTIVE, DISCARDED, GENESIS, UNDONE, Broken, Checked, RawRow, chain_hash,
+from .journal_chain import (ACTIVE, DISCARDED, GENESIS, MAX_EVENTS, UNDONE, Broken, Checked, RawRow, chain_hash,
                             check_rows, dump_json, gc_paused)
+from .anchors import MARK_EVERY, AnchorBook, anchored, marks_of
 from .journal_domains import domain_checker
+from .journal_guard import check_schema, planned
 
 log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x544C4A31  # "TLJ1": marks the file as a Touchline journal
 SCHEMA_VERSION = 2  # 1: no hash chain (still read; upgraded when opened for writing)
 READABLE_VERSIONS = (1, 2)
+GAME_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 _SCHEMA = """
 CREATE TABLE meta (
@@ -59,6 +63,21 @@ CREATE INDEX events_by_status ON events (status, batch);
 # meta "chain": "full" (kept since the first event), or "upgraded <time> at event <seq>" (a
 # schema 1 journal whose chain was computed when this version first opened it for writing).
 CHAIN_FULL = "full"
+# meta "altered": why the journal's events cannot be vouched for (imported, on the user's word,
+# from an export whose chain was stripped or that was itself so marked). Kept by every export
+# (its header's "altered") and every import of it: an altered match stays marked in every copy.
+UNCHAINED_IMPORT = "on import of an export that kept none"  # the chain note such imports left before
+
+
+def altered_of(meta: dict[str, str]) -> str:
+    """Why a journal's (or an export header's) events cannot be vouched for, or ''."""
+    altered = meta.get("altered", "")
+    if altered:
+        return altered
+    chain = meta.get("chain", CHAIN_FULL)
+    if chain.startswith("computed ") and UNCHAINED_IMPORT in chain:
+        return f"imported from an export without its hash chain (hash chain {chain})"
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +112,14 @@ class Stored:
             raise JournalError(f"{self.path}: the journal's header lists left-out events it cannot read "
                                f"({text[:60]!r}); it was left untouched") from None
 
+    @property
+    def altered(self) -> str:
+        return altered_of(self.meta)
+
     def note(self) -> str:
         """What the chain does not vouch for, or '' when it covers every event."""
+        if self.altered:
+            return f"{self.path}: altered: {self.altered}"
         if not self.chained:
             return (f"{self.path}: journal schema 1 keeps no hash chain (written before Touchline kept "
                     f"one): loss or edits before now cannot be detected")
@@ -117,6 +142,7 @@ class Loaded:
     checked: Checked | None = None
     note: str = ""
     chained: bool = True  # the file stores its hash chain (schema 2)
+    altered: str = ""     # why its events cannot be vouched for ('' when nothing says so)
 
 
 def check_stored(stored: Stored) -> Loaded:
@@ -127,7 +153,7 @@ def check_stored(stored: Stored) -> Loaded:
     except Broken as exc:
         raise JournalError(f"{stored.path}: {_event_name(exc, stored.rows)}{exc.reason}; the journal was left "
                            f"untouched (touchline verify names what is wrong)") from None
-    return Loaded(stored.game, checked.active, checked.redo, checked, stored.note(), stored.chained)
+    return Loaded(stored.game, checked.active, checked.redo, checked, stored.note(), stored.chained, stored.altered)
 
 
 def _event_name(exc: Broken, rows: Sequence[RawRow]) -> str:
@@ -165,11 +191,17 @@ class Journal:
         self._lock = threading.Lock()
         self._head = head            # hash of the last stored event
         self._loaded = loaded        # what open() read, until the first write
+        self._anchors: AnchorBook | None = None  # where the app anchors each append (companion/anchors.py)
+        self._first = ""             # the hash of event 1 and its time: name the match in the anchors
+        self._start = ""
+        self._last_seq = 0
+        self._marks: dict[int, str] = {}
 
     # --- opening -------------------------------------------------------------------------
     @classmethod
-    def create(cls, path: str | os.PathLike, game: str) -> "Journal":
-        """Create a new journal file. Refuses to overwrite an existing file."""
+    def create(cls, path: str | os.PathLike, game: str, anchors: AnchorBook | None = None) -> "Journal":
+        """Create a new journal file. Refuses to overwrite an existing file. With ``anchors``
+        (the app's), each append is anchored outside the journal (companion/anchors.py)."""
         path = Path(path)
         _check_free(path)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.creating")
@@ -185,7 +217,9 @@ class Journal:
                                f"is writable and the disk has room") from None
         finally:
             _remove_quietly(tmp)
-        return cls._connect(path, game)
+        journal = cls._connect(path, game)
+        journal._anchors = anchors
+        return journal
 
     @classmethod
     def create_with(cls, path: str | os.PathLike, game: str, rows: Sequence[RawRow],
@@ -208,15 +242,22 @@ class Journal:
         return cls.open(path)
 
     @classmethod
-    def open(cls, path: str | os.PathLike) -> "Journal":
+    def open(cls, path: str | os.PathLike, anchors: AnchorBook | None = None) -> "Journal":
         """Open an existing journal after checking, read-only, that it is ours and sound. A
-        schema 1 journal is upgraded in place (its hash chain computed) in one transaction."""
+        schema 1 journal is upgraded in place (its hash chain computed) in one transaction.
+        With ``anchors`` (the app's), a journal that ends before its anchor or was rewritten is
+        refused, and each append is anchored."""
         path = Path(path)
         with gc_paused():
             stored = read_stored(path)
             loaded = check_stored(stored)
             chained = stored.chained
+            omitted = stored.omitted
             del stored  # the raw rows are garbage now: freed before the collector looks at them
+        if anchors is not None and chained and loaded.checked is not None:
+            found = anchored(anchors, path, loaded.checked, omitted, journal=True)
+            if found.refused:
+                raise JournalError(f"{path}: {found.text}")
         journal = cls._connect(path, loaded.game, loaded.checked.head if loaded.checked else GENESIS)
         if not chained:
             try:
@@ -224,14 +265,31 @@ class Journal:
             except BaseException:
                 journal.close()
                 raise
-            return cls.open(path)
+            return cls.open(path, anchors)
         journal._loaded = loaded
+        if anchors is not None and loaded.checked is not None:
+            journal._anchor_from(anchors, loaded.checked, omitted)
         return journal
+
+    def _anchor_from(self, anchors: AnchorBook, checked: Checked, omitted: dict[int, tuple[int, str]]) -> None:
+        """Start anchoring this journal's appends; anchor it now where its anchor lags (or
+        has none yet: a journal this app opens to play from now on)."""
+        self._anchors = anchors
+        pairs = [(e.seq, h) for e, h in zip(checked.events, checked.hashes)]
+        pairs += [(last, digest) for last, digest in omitted.values()]
+        self._marks = marks_of(pairs)
+        if checked.hashes and checked.events[0].seq == 1:
+            self._first, self._start = checked.hashes[0], format_time(checked.events[0].at)
+        self._last_seq = checked.last_seq
+        own = anchors.lookup(self.path)
+        if self._first and (own is None or own.last_seq < self._last_seq):
+            anchors.record(self.path, self._first, self._last_seq, self._head, self._marks, self._start)
 
     @classmethod
     def _connect(cls, path: Path, game: str, head: str = GENESIS) -> "Journal":
         try:
             conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            conn.execute("PRAGMA trusted_schema = OFF")  # checked when read; nothing in it runs for us
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
@@ -288,6 +346,19 @@ class Journal:
                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows),
             ))
             self._head = head
+            if self._anchors is not None and rows:
+                self._anchor(rows)
+
+    def _anchor(self, rows: list[tuple]) -> None:
+        """Anchor the journal's new end outside it (after the commit: never ahead of it)."""
+        if not self._first and rows[0][0] == 1:
+            self._first, self._start = rows[0][-1], rows[0][2]
+        for row in rows:
+            if not row[0] % MARK_EVERY:
+                self._marks[row[0]] = row[-1]
+        self._last_seq = rows[-1][0]
+        if self._first:
+            self._anchors.record(self.path, self._first, self._last_seq, self._head, self._marks, self._start)
 
     def mark_undone(self, batch: int) -> None:
         with self._lock:
@@ -352,6 +423,7 @@ def _read_all(conn: sqlite3.Connection, path: Path) -> Stored:
                            f"version reads up to {SCHEMA_VERSION}); update Touchline to open it")
     if version not in READABLE_VERSIONS:
         raise JournalError(f"{path}: journal schema version {version} is not one Touchline wrote")
+    check_schema(conn, path, version)  # exactly our tables and columns, before any query reads them
     check = conn.execute("PRAGMA quick_check").fetchone()[0]
     if check != "ok":
         raise JournalError(f"{path}: the journal is damaged ({' '.join(str(check).split())[:200]}); it was left "
@@ -365,12 +437,19 @@ def _read_all(conn: sqlite3.Connection, path: Path) -> Stored:
     game = meta.get("game")
     if meta.get("app") != "touchline" or not game:
         raise JournalError(f"{path}: the journal's header table is missing or foreign; it was left untouched")
+    if not GAME_NAME.fullmatch(game):
+        raise JournalError(f"{path}: the journal's header names the game {game[:40]!r}, which is no game's name "
+                           f"(lower-case letters, digits and _); it was left untouched")
     if meta.get("schema_version") != str(version):
         raise JournalError(f"{path}: the header table says schema {str(meta.get('schema_version'))[:20]!r} but "
                            f"the file is marked schema {version}: one of them was changed; it was left untouched")
     columns = "seq, batch, at, source, type, data, status, " + ("hash" if version >= 2 else "NULL")
     try:
-        cursor = conn.execute(f"SELECT {columns} FROM events ORDER BY seq")
+        count = conn.execute("SELECT count(*) FROM events").fetchone()[0]
+        if count > MAX_EVENTS:
+            raise JournalError(f"{path}: holds {count:,} events, more than any match ({MAX_EVENTS:,} at most; a full "
+                               f"match is a few thousand); it was not read, and was left untouched")
+        cursor = planned(conn, path, f"SELECT {columns} FROM events ORDER BY seq")
     except sqlite3.OperationalError as exc:
         raise JournalError(f"{path}: the events table is missing or changed ({exc}); it was left "
                            f"untouched") from None

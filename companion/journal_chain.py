@@ -33,6 +33,12 @@ _SOURCES = {s.value: s for s in Source}
 
 GENESIS = "0" * 64            # the "previous hash" of event 1
 MAX_SEQ = 2 ** 63 - 1          # SQLite's largest integer
+# A file holds at most this many events, counted before any is read: a full scripted Fublet
+# match is 1,309, Football Leader's 2,131, the longest match the benchmarks' drivers play
+# 5,000 (undone and discarded events count too). At this cap every command, the report
+# included, takes at most about two seconds of CPU (docs/benchmarks.md); a file of half a
+# million events built to keep its readers busy is refused at once.
+MAX_EVENTS = 20_000
 ACTIVE, UNDONE, DISCARDED = "active", "undone", "discarded"
 STATUSES = (ACTIVE, UNDONE, DISCARDED)
 _STATUS_SET = frozenset(STATUSES)
@@ -459,4 +465,4 @@ def _one_line(exc: BaseException, limit: int = 300) -> str:
 
 
 __all__ = ["Broken", "RawRow", "Checked", "check_rows", "chain_hash", "load_json", "dump_json", "GENESIS",
-           "MAX_SEQ", "STATUSES", "ACTIVE", "UNDONE", "DISCARDED"]
+           "MAX_SEQ", "MAX_EVENTS", "STATUSES", "ACTIVE", "UNDONE", "DISCARDED"]

@@ -30,7 +30,9 @@ import tempfile
 from pathlib import Path
 from typing import Callable, TypeVar
 
-from .errors import JournalError
+from . import opener
+from .errors import JournalError, TouchlineError
+from .journal_guard import Budget, budget_for, harden, stall_message, stalled
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +48,15 @@ def read_snapshot(path: Path, reader: "Reader[T]") -> T:
     """Run ``reader(conn, path)`` on one consistent read-only view of the journal at ``path``."""
     _check_header(path)
     for _ in range(RETRIES):
-        if not _side_files(path):
+        wal, shm = _sides(path)
+        if not wal and not shm:
             before = _identity(path)
             result = _attempt(path, reader, before)
             if result is not _CHANGED and not _moved(path, before):
                 return result  # type: ignore[return-value]
-        result = _attempt(path, reader, None)
+            continue
+        # Only one side file: nobody is writing, and an in-place read would make the other one.
+        result = _attempt(path, reader, None) if wal and shm else _CANNOT_OPEN
         if result is _CANNOT_OPEN:
             result = _from_copy(path, reader)
         if result is not _CHANGED:
@@ -73,14 +78,10 @@ _CANNOT_OPEN = _Marker("cannot-open")
 
 def _check_header(path: Path) -> None:
     try:
-        if not path.exists():
-            raise JournalError(f"{path}: no such journal; check the path, or start a new match")
-        if path.is_dir():
-            raise JournalError(f"{path}: is a folder, not a journal file")
-        with open(path, "rb") as fh:
-            header = fh.read(100)
-    except OSError as exc:
-        raise JournalError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        header = opener.read_head(path, 100, "a journal file",
+                                  missing="no such journal; check the path, or start a new match")
+    except opener.UnreadableFile as exc:
+        raise JournalError(str(exc)) from None
     if not header.startswith(SQLITE_HEADER):
         raise JournalError(f"{path}: not a Touchline journal (not an SQLite file); it was left untouched")
     if len(header) < 100:
@@ -90,6 +91,25 @@ def _check_header(path: Path) -> None:
     if app_id != APPLICATION_ID:
         raise JournalError(f"{path}: an SQLite file, but not a Touchline journal (application id "
                            f"{app_id:#x}); it was left untouched")
+
+
+def _sides(path: Path) -> tuple[bool, bool]:
+    """Whether the ``-wal`` and the ``-shm`` exist (each a regular file, or refused), the
+    journal and its ``-wal`` within the size a match file may have."""
+    try:
+        wal = opener.side_file(f"{path}-wal", "write-ahead log (-wal)")
+        shm = opener.side_file(f"{path}-shm", "shared-memory index (-shm)")
+        opener.within(path, _size(path) + (wal.st_size if wal else 0))
+    except opener.UnreadableFile as exc:
+        raise JournalError(str(exc)) from None
+    return wal is not None, shm is not None
+
+
+def _size(path: Path) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def _side_files(path: Path) -> bool:
@@ -109,13 +129,23 @@ def _moved(path: Path, before: tuple) -> bool:
     return _side_files(path) or _identity(path) != before
 
 
+def _connect(uri: str, budget: Budget) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        return harden(conn, budget)
+    except BaseException:
+        conn.close()
+        raise
+
+
 def _attempt(path: Path, reader: "Reader[T]", before: tuple | None) -> "T | _Marker":
     """Read once; ``before`` (the file's identity) asks for an immutable read, which counts
     only if the file has not moved since: any error then may just be a writer's doing."""
     immutable = before is not None
     uri = f"{path.resolve().as_uri()}?mode=ro{'&immutable=1' if immutable else ''}"
+    budget = budget_for(_size(path) + _size(Path(f"{path}-wal")))
     try:
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+        conn = _connect(uri, budget)
     except sqlite3.Error as exc:
         if not immutable and _cannot_open(exc):
             return _CANNOT_OPEN
@@ -136,6 +166,8 @@ def _attempt(path: Path, reader: "Reader[T]", before: tuple | None) -> "T | _Mar
     except (sqlite3.Error, UnicodeDecodeError) as exc:  # damaged text can fail to decode in either
         if immutable and _moved(path, before):
             return _CHANGED
+        if stalled(exc, budget):
+            raise JournalError(stall_message(path)) from None
         if not immutable and _cannot_open(exc):
             return _CANNOT_OPEN
         raise JournalError(f"{path}: the journal is damaged or not a journal ({_words(exc)}); it was left "
@@ -158,20 +190,23 @@ def _from_copy(path: Path, reader: "Reader[T]") -> "T | _Marker":
     folder = Path(tempfile.mkdtemp(prefix="touchline-read-"))
     copy = folder / "journal.sqlite"
     try:
-        shutil.copyfile(path, copy)
+        _copy(path, copy)
         if wal.exists():
-            shutil.copyfile(wal, Path(f"{copy}-wal"))
+            _copy(wal, Path(f"{copy}-wal"))
         if (_identity(path), _identity(wal)) != before:
             return _CHANGED
-        log.info("%s: read through a private copy (SQLite cannot open it read-only in place)", path)
+        log.info("%s: read through a private copy (its side files would be made or changed in place)", path)
+        budget = budget_for(_size(copy) + _size(Path(f"{copy}-wal")))
         try:
-            conn = sqlite3.connect(copy, isolation_level=None)
+            conn = _connect(f"{copy.resolve().as_uri()}?mode=ro", budget)
         except sqlite3.Error as exc:
             raise JournalError(f"{path}: cannot be read ({_words(exc)}); it was left untouched") from None
         try:
             conn.execute("BEGIN")
             return reader(conn, path)
         except (sqlite3.Error, UnicodeDecodeError) as exc:
+            if stalled(exc, budget):
+                raise JournalError(stall_message(path)) from None
             raise JournalError(f"{path}: the journal is damaged or not a journal ({_words(exc)}); it was left "
                                f"untouched") from None
         finally:
@@ -180,6 +215,15 @@ def _from_copy(path: Path, reader: "Reader[T]") -> "T | _Marker":
         raise JournalError(f"{path}: cannot be read ({exc.strerror or exc}); it was left untouched") from None
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _copy(src: Path, dst: Path) -> None:
+    """Copy a regular file of at most a match file's size (checked on what was opened)."""
+    try:
+        with opener.open_binary(src, "a journal file") as fin, open(dst, "wb") as fout:
+            shutil.copyfileobj(fin, fout, 1024 * 1024)
+    except TouchlineError as exc:
+        raise JournalError(str(exc)) from None
 
 
 def _words(exc: BaseException, limit: int = 200) -> str:

@@ -13,6 +13,7 @@ from operator import attrgetter
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
+from .anchors import AnchorBook
 from .errors import JournalError, ReplayError
 from .events import Event, Source, now
 from .games import ruleset_for
@@ -78,17 +79,19 @@ class Match:
 
     @classmethod
     def open(cls, path, rulesets: dict[str, Ruleset] | None = None,
-             clock: Callable[[], datetime] = now) -> "Match":
-        """Resume a match from its journal file (``clock``: what its new events say is now)."""
+             clock: Callable[[], datetime] = now, anchors: AnchorBook | None = None) -> "Match":
+        """Resume a match from its journal file (``clock``: what its new events say is now;
+        ``anchors``: the app's, which anchor each append outside the journal)."""
         # One pause of the cyclic collector over the whole replay (reading, checking, folding):
         # it builds thousands of acyclic objects, and a pass between its steps would walk
         # them all for nothing. The collector runs as usual once the match is open.
         with gc_paused():
-            return cls._open(path, rulesets, clock)
+            return cls._open(path, rulesets, clock, anchors)
 
     @classmethod
-    def _open(cls, path, rulesets: dict[str, Ruleset] | None, clock: Callable[[], datetime]) -> "Match":
-        journal = Journal.open(path)
+    def _open(cls, path, rulesets: dict[str, Ruleset] | None, clock: Callable[[], datetime],
+              anchors: AnchorBook | None = None) -> "Match":
+        journal = Journal.open(path, anchors)
         try:
             ruleset = (rulesets or {}).get(journal.game) or ruleset_for(journal.game)
             loaded = journal.load()  # after the ruleset: its import registers the game's event types
@@ -209,6 +212,20 @@ class Match:
     @property
     def can_redo(self) -> int:
         return len(self._redo)
+
+    @property
+    def undo_batch(self) -> tuple[Event, ...]:
+        """The events of the command one undo would drop (empty: nothing to undo)."""
+        with self._lock:
+            if len(self._batch_starts) <= self._kept():
+                return ()
+            return tuple(self._events[self._batch_starts[-1]:])
+
+    @property
+    def redo_batch(self) -> tuple[Event, ...]:
+        """The events of the command one redo would bring back (empty: nothing to redo)."""
+        with self._lock:
+            return tuple(self._redo[-1]) if self._redo else ()
 
     # --- changing ----------------------------------------------------------------------------
     def submit(self, command: Command, source: Source = Source.MANUAL,

@@ -1,8 +1,10 @@
 """Regenerate the screenshot gallery in docs/screens/: every screen, each game's live screen
 mid-match, every screen a coach meets with a match of each game (also in large text and high
 contrast), the box editor (each game's first page, a refused value, export and import), the
-calibration wizard, photographed by the same touch scenarios the UI tests play
-(tests/ui_scenario.py, tests/ui_box_editor.py), at 1280x800. One command, from the project
+calibration wizard, the matches folder (Home's unfinished matches, a match named, made a
+friendly, deleted; a saved report; Undo naming its step), photographed by the same touch
+scenarios the UI tests play (tests/ui_scenario.py, tests/ui_box_editor.py, tests/ui_matches.py),
+at 1280x800. One command, from the project
 folder:
 
     .venv/bin/python tests/gallery.py [--out docs/screens] [--size 1280x800]
@@ -61,6 +63,14 @@ PICKS = {
                      "banner-opened": ("box-editor-from-banner", "The live screen's placeholder line opens the editor")},
     "editor:import": {"imported": ("box-editor-imported", "Box editor: a box imported on another tablet"),
                       "import-refused": ("box-editor-import-refused", "Box editor: a damaged box file refused, with why")},
+    "matches:several": {"home_several": ("home-unfinished-matches",
+                                         "Home: back to the match, and the other unfinished matches played here")},
+    "matches:manage": {"edit_friendly": ("matches-edit", "Matches and league: a match named and made a friendly"),
+                       "league_friendly": ("matches-league-friendly", "The league table without the friendly"),
+                       "deleted_undo": ("matches-deleted-undo", "A match deleted, with its undo"),
+                       "deleted_tab": ("matches-deleted-tab", "Deleted matches, restorable for 30 days")},
+    "matches:saved": {"report_saved": ("report-saved", "A report saved as one web page, and where")},
+    "matches:undo": {"live_undo_named": ("live-undo-named", "Undo says what it takes back")},
 }
 
 
@@ -72,6 +82,8 @@ def run(mode: str, size: str, work: Path) -> dict:
         data = data / "not-a-folder"
         data.write_text("a file where the data folder should be")
     script, arg = "ui_scenario.py", mode
+    if mode.startswith("matches:"):   # tests/ui_matches.py: the matches folder, resume, Undo and Redo
+        script, arg = "ui_matches.py", mode.partition(":")[2]
     if mode.startswith("editor:"):
         script, arg = "ui_box_editor.py", mode.partition(":")[2]
         if arg == "import":   # the box the "enter" run exported, on a fresh tablet
@@ -80,7 +92,7 @@ def run(mode: str, size: str, work: Path) -> dict:
                 return {"error": f"{mode}: no exported box to import", "screenshots": [], "layout": []}
             arg = f"import:{exported[-1]}"
     env = dict(os.environ, TOUCHLINE_HEADLESS="1", KIVY_WINDOW="sdl2", KIVY_HOME=str(work / "kivy"),
-               TOUCHLINE_DATA_DIR=str(data))
+               TOUCHLINE_DATA_DIR=str(data), TOUCHLINE_EXPORT_DIR=str(work / "exported"))
     subprocess.run([sys.executable, str(ROOT / "tests" / script), str(out), size, arg], env=env,
                    capture_output=True, text=True, timeout=600)
     result = out / "result.json"

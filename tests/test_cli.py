@@ -201,7 +201,7 @@ def test_replay_of_a_missing_file(capsys, tmp_path):
 
 def test_export_writes_every_row_and_refuses_to_overwrite(capsys, played, tmp_path):
     lines = played["export"].read_text(encoding="utf-8").splitlines()
-    statuses = [json.loads(line).get("status", "active") for line in lines[1:]]
+    statuses = [json.loads(line).get("status", "active") for line in lines[1:-1]]  # between header and closing
     assert statuses.count("active") == played["active"] and "undone" in statuses
     out = tmp_path / "again.jsonl"
     out.write_text("keep me")
@@ -212,14 +212,15 @@ def test_export_writes_every_row_and_refuses_to_overwrite(capsys, played, tmp_pa
     code, stdout, err = run(capsys, "export", played["journal"], out, "--force")
     assert code == 0, err
     assert out.read_text(encoding="utf-8").splitlines() == lines
-    assert f"exported {len(lines) - 1} events" in stdout
+    assert f"exported {len(lines) - 2} events" in stdout
 
 
 def test_export_active_only(capsys, played, tmp_path):
     out = tmp_path / "active.jsonl"
     code, _, err = run(capsys, "export", played["journal"], out, "--active-only")
     assert code == 0, err
-    header, *lines = out.read_text(encoding="utf-8").splitlines()
+    header, *lines, closing = out.read_text(encoding="utf-8").splitlines()
+    assert json.loads(closing)["touchline"] == "export end"
     assert len(lines) == played["active"] and not any("status" in json.loads(line) for line in lines)
     header = json.loads(header)
     assert header["active_only"] is True and header["events"] == len(lines) and header["omitted"]

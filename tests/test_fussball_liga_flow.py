@@ -51,7 +51,7 @@ def test_the_kick_off_line_up_rules():
     refused(m, c.Kick(A(9), (16, 9)), "Home kicks off")
     refused(m, c.Kick(H(11), (12, 12)), "two squares touching the ball")
     refused(m, c.Kick(H(9), (14, 3)), "pass the ball to another player")
-    refused(m, c.Kick(H(9), (7, 9)), "up to 6 squares")
+    refused(m, c.Kick(H(9), (7, 9)), "at most 6 squares")
     m.submit(PlaceFigure(A(9), square=(16, 10)))  # inside the centre circle
     refused(m, c.Kick(H(9), (12, 11)), "centre circle")
     m.submit(PlaceFigure(A(9), square=(18, 10)))
@@ -86,7 +86,7 @@ def test_a_shot_follows_a_row_a_column_or_a_diagonal():
     m = to_turn_two()
     scene(m, {11: (10, 10), 7: (14, 14)}, DEEP, ball=(10, 10), holder=H(11))
     refused(m, c.Kick(H(11), (13, 12)), "straight line")
-    refused(m, c.Kick(H(11), (23, 10)), "up to 12 squares")
+    refused(m, c.Kick(H(11), (23, 10)), "at most 12 squares")
     refused(m, c.Kick(A(4), (12, 10)), "only an attacker can shoot")
     m.submit(c.Kick(H(11), (14, 14)))
     s = m.state
@@ -134,7 +134,7 @@ def test_a_follow_up_by_the_attacker_in_the_target_square_once():
     m.submit(c.Kick(H(11), (14, 10)))
     assert m.state.phase is Phase.SHOT and m.pending()[0].id == "follow_up"
     refused(m, c.Kick(H(8), (14, 12)), "only the attacker in the target square")
-    refused(m, c.Kick(H(7), (14, 17)), "up to 6 squares")
+    refused(m, c.Kick(H(7), (14, 17)), "at most 6 squares")
     m.submit(c.Kick(H(7), (14, 16)))  # the follow-up may change direction
     s = m.state
     assert s.ball.holder == H(8) and s.phase is Phase.MOVEMENT

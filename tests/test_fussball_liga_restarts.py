@@ -90,7 +90,7 @@ def test_one_attacker_must_move_into_position_then_take_the_kick():
     m.submit(c.PassTurn(Team.AWAY))
     s = m.state
     assert s.phase is Phase.SHOT and s.restart.step is SetupStep.KICK and s.turn_no == 3
-    refused(m, c.Kick(A(4), (10, 6)), "up to 6 squares")
+    refused(m, c.Kick(A(4), (10, 6)), "at most 6 squares")
     m.submit(c.Kick(A(4), (10, 4)))
     m.submit(c.PassTurn(Team.HOME))  # no interception attempt
     s = m.state

@@ -146,7 +146,7 @@ def test_the_cache_skips_unchanged_files_and_rereads_changed_ones(tmp_path, monk
     assert cache.exists()
     reads = []
     real = h.read_entry
-    monkeypatch.setattr(h, "read_entry", lambda path: reads.append(path.name) or real(path))
+    monkeypatch.setattr(h, "read_entry", lambda path, *more: reads.append(path.name) or real(path, *more))
     assert [e.to_json() for e in h.scan(folder, cache)] == [e.to_json() for e in first]
     assert reads == []
     variant("futboard_full_match.jsonl", folder / "a.jsonl", "Estrela FC", "Nova", 1)  # changed since

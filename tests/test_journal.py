@@ -252,7 +252,7 @@ def test_import_refuses_an_existing_journal(tmp_path):
     export_lines(j.rows(), buffer)
     j.close()
     with pytest.raises(JournalError, match="already exists"):
-        import_to_journal(read_lines(buffer.getvalue().splitlines()), path, "toy")
+        import_to_journal(read_lines(buffer.getvalue().splitlines()), path, "toy", accept_altered=True)
     assert digest(path) == before
 
 

@@ -249,11 +249,9 @@ def test_league_csv_refuses_a_link_at_any_of_its_three_files_and_writes_none(cap
 
 
 def test_export_refuses_a_link_at_its_target_even_with_force(capsys, tmp_path):
-    from companion.jsonl import import_to_journal, read_file
+    from journal_fixtures import journal_of  # the fixture has no chain: an import would need --accept-altered
 
-    journal = tmp_path / "m.sqlite"
-    imported = read_file(DATA / "futboard_full_match.jsonl")
-    import_to_journal(imported, journal, "futboard").close()
+    journal = journal_of(DATA / "futboard_full_match.jsonl", tmp_path / "m.sqlite")
     v = victim(tmp_path)
     link = tmp_path / "out.jsonl"
     link.symlink_to(v)

@@ -91,6 +91,9 @@ def test_the_clock_stands_after_a_kill_and_stops_when_the_coach_leaves(size, tmp
     clock.tick(20)
     m.submit(lc.PassTurn(m.state.movement.turn))
     m.close()
+    # Played on this tablet: the app resumes only a match its own record names (ui/played_here.py).
+    from ui.played_here import note_played
+    note_played(tmp_path, tmp_path / "matches" / "fussball_liga-killed.sqlite")
     result = run_scenario(size, tmp_path, "clock")
     assert result["error"] == "", result["error"]
     names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}

@@ -281,3 +281,46 @@ def test_the_set_up_offers_a_position_change_only_while_some_are_left(face):
     sc = FakeScreen()
     panel_buttons(face, m, sc)["Home: confirm the set-up"].dispatch("on_release")
     assert sc.sent == [c.ConfirmSetUp(Team.HOME)]
+
+
+# --- a newcomer: only what the screen shows (tests/ui_newcomer.py) -----------------------------------
+
+def shots_of(result) -> set[str]:
+    return {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+
+
+def test_a_newcomer_plays_from_the_opening_roll_to_the_first_goal(tmp_path):
+    """The kick-off by touching the carrier's lit space, then lit passes and moves until the
+    lit goal: a pass and shoot scores."""
+    result = run_scenario("1280x800", tmp_path, "game:football_leader_goal")
+    assert result["error"] == "", result["error"]
+    assert result["summary"]["score"] == {"home": 1, "away": 0}
+    assert {"fl_kick_off_lit", "fl_pass_lit", "fl_first_goal"} <= shots_of(result)
+
+
+@pytest.mark.parametrize("restart", ["indirect", "direct", "penalty", "goal_kick", "shootout"])
+def test_every_restart_by_what_the_screen_shows(restart, tmp_path, monkeypatch):
+    """Resumed just before it: a foul made on the tablet (Away's tackle lit on the carrier, a
+    miss, the foul check) and Home's free kick or penalty; or a shot at the lit goal missed and
+    Away's goal kick passed to a lit teammate."""
+    import ui_scenes
+
+    data = tmp_path / "data"
+    ui_scenes.write(f"football_leader:{restart}", data)
+    monkeypatch.setenv("TOUCHLINE_SCENE", f"football_leader:{restart}")
+    result = run_scenario("1280x800", tmp_path, "game:restart", data_dir=data)
+    assert result["error"] == "", result["error"]
+    if restart in ("direct", "penalty"):
+        assert result["summary"]["score"]["home"] == 1
+    if restart == "shootout":
+        assert result["summary"]["phase"] == "over"
+
+
+def test_a_newcomer_plays_from_the_opening_roll_to_full_time(tmp_path):
+    """No extra time (a setup option): both halves as long as the decks, a lit move and the end
+    of every turn, the second half's kick-off, then the penalty kick series decides it."""
+    result = run_scenario("1280x800", tmp_path, "game:football_leader_full_time")
+    assert result["error"] == "", result["error"]
+    s = result["summary"]
+    assert s["phase"] == "over" and s["score"] == {"home": 0, "away": 0}
+    assert {"fl_half_time", "fl_shootout", "fl_full_time"} <= shots_of(result)

@@ -240,3 +240,49 @@ def test_the_shot_phase_offers_the_kick_and_letting_it_go(face):
         assert any(t.startswith("Shoot or pass (#") for t in buttons)
     assert "Home: no kick this phase" in buttons
     assert not any(t.endswith("holds the ball for a turn") for t in buttons)   # no keeper with the ball
+
+
+# --- a newcomer: only what the screen shows (tests/ui_newcomer.py) -----------------------------------
+
+def shots_of(result) -> set[str]:
+    return {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+
+
+def test_a_newcomer_plays_from_the_toss_to_the_first_goal(tmp_path):
+    """The kick-off as the issue met it (a tap on a teammate no pass reaches is refused in
+    words, then #11 takes it), then lit passes and runs until a lit shot scores."""
+    result = run_scenario("1280x800", tmp_path, "game:fussball_liga_goal")
+    assert result["error"] == "", result["error"]
+    s = result["summary"]
+    assert s["score"] == {"home": 1, "away": 0}
+    assert {"liga_kick_off_aim", "liga_kick_off_refused", "liga_shot_lit", "liga_first_goal"} <= shots_of(result)
+    # Only lit squares were touched on the board, never a coordinate the board does not light.
+    assert not [line for line in result["log"] if line.startswith("tap MS")], result["log"]
+
+
+@pytest.mark.parametrize("restart", ["throw_in", "corner", "goal_kick", "free_kick", "penalty"])
+def test_every_restart_by_what_the_screen_shows(restart, tmp_path, monkeypatch):
+    """Resumed just before the restart: the set-up by lit squares (the figures the panel names
+    moved away, the kicker onto his lit square), "set-up done", the kick at a lit square."""
+    import ui_scenes
+
+    data = tmp_path / "data"
+    ui_scenes.write(f"fussball_liga:{restart}", data)
+    monkeypatch.setenv("TOUCHLINE_SCENE", f"fussball_liga:{restart}")
+    result = run_scenario("1280x800", tmp_path, "game:restart", data_dir=data)
+    assert result["error"] == "", result["error"]
+    if restart == "penalty":
+        assert result["summary"]["score"]["home"] == 1
+    else:
+        assert result["summary"]["restart"] is None, result["summary"]["restart"]
+
+
+def test_a_newcomer_plays_from_the_toss_to_full_time(tmp_path):
+    """A draw goes to extra time and penalties (a setup option): four halves, each kicked off at a
+    lit square and ended by the clock's own button, then the shoot-out with each goalkeeper on a
+    lit numbered goal square: Home wins it."""
+    result = run_scenario("1280x800", tmp_path, "game:fussball_liga_full_time")
+    assert result["error"] == "", result["error"]
+    s = result["summary"]
+    assert s["phase"] == "over", s["phase"]
+    assert {"liga_end_first_half", "liga_shootout_keeper_lit", "liga_full_time"} <= shots_of(result)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.cli import main as touchline
+from journal_fixtures import journal_of
 
 from test_ui_app import APP_HANG  # noqa: E402
 
@@ -40,9 +40,14 @@ def data_folder(tmp_path: Path) -> Path:
                 row["data"]["home"]["name"], row["data"]["away"]["name"] = home, away
             rows.append(json.dumps(row))
         (matches / f"{name}.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    assert touchline(["import", str(DATA / "fublet_full_match.jsonl"), str(matches / "fublet-final.sqlite")]) == 0
+    # journals as the tablet writes them (the fixtures carry no chain: an import would mark them altered)
+    journal_of(DATA / "fublet_full_match.jsonl", matches / "fublet-final.sqlite")
+    # a copy of it someone edited (the home side renamed): listed as altered, beside it
+    forged = [json.loads(line) for line in (DATA / "fublet_full_match.jsonl").read_text(encoding="utf-8").splitlines()]
+    forged[0]["data"]["home"]["name"] = "Forged Lions"
+    (matches / "fublet-forged.jsonl").write_text("".join(json.dumps(e) + "\n" for e in forged), encoding="utf-8")
     unfinished = matches / "liga-unfinished.sqlite"
-    assert touchline(["import", str(matches / "liga3.jsonl"), str(unfinished)]) == 0
+    journal_of(matches / "liga3.jsonl", unfinished)
     os.utime(unfinished, (1_000_000_000, 1_000_000_000))  # older: the app resumes the finished Fublet one
     (matches / "old-tablet.sqlite").write_bytes(b"SQLite format 3\x00broken")
     (matches / "readme.txt").write_text("notes", encoding="utf-8")
@@ -55,7 +60,7 @@ def run(size: str, tmp_path: Path) -> dict:
     for old in out.glob("*.png"):
         old.unlink()
     env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_WINDOW="sdl2",
-               TOUCHLINE_DATA_DIR=str(data_folder(tmp_path)))
+               TOUCHLINE_DATA_DIR=str(data_folder(tmp_path)), TOUCHLINE_EXPORT_DIR=str(tmp_path / "exported"))
     proc = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_report_scenario.py"), str(out), size], env=env,
                           capture_output=True, text=True, timeout=APP_HANG)
     result = out / "result.json"
@@ -68,9 +73,17 @@ def test_history_league_and_report_by_touch(size, tmp_path):
     result = run(size, tmp_path)
     assert result["error"] == "", result["error"]
     seen = result["seen"]
-    assert seen["history_status"].startswith("6 matches, 2 unreadable files")  # the journal and export of liga3: one
+    # the journal and export of liga3: one match; the forged Fublet copy: altered, beside the original
+    assert seen["history_status"].startswith("6 matches, 1 altered copy, 2 unreadable files")
     rows = seen["history_rows"]
-    assert len(rows) == 6 and sum("(not finished)" in r for r in rows) == 1
+    assert len(rows) == 7 and sum("(not finished)" in r for r in rows) == 1
+    altered = [i for i, r in enumerate(rows) if "(altered)" in r]
+    i = altered[0] if len(altered) == 1 else -1
+    assert i >= 0 and "Forged Lions" in rows[i]
+    assert any("Touchline Rovers" in r and "(finished)" in r for r in rows[max(0, i - 1):i] + rows[i + 1:i + 2])
+    assert seen["altered_notes"] == ["fublet-forged.jsonl: altered: its first event differs from fublet-final.sqlite's "
+                                     "(the teams, the options or the time were changed); fublet-final.sqlite is the "
+                                     "one that counts"]
     assert all("Fußball-Liga" in r and "Gruenwald" in r for r in seen["filtered_rows"]) and \
         len(seen["filtered_rows"]) == 2
     assert "SV Rotstein" in seen["league_texts"] and "Pts" in seen["league_texts"]
@@ -79,6 +92,10 @@ def test_history_league_and_report_by_touch(size, tmp_path):
     assert seen["report_status"].startswith("Final: Touchline Lions win")
     assert seen["plot_images"] == 5
     assert seen["save_status"].startswith("Saved: ") and seen["after_back"] == "history"
+    saved = sorted((tmp_path / "exported").glob("*.html"))   # one web page a coach can send, plots inside
+    assert len(saved) == 1 and "Touchline Lions 1-1 Harbour Blues" in saved[0].name
+    assert "data:image/svg+xml;base64," in saved[0].read_text(encoding="utf-8")
+    assert (tmp_path / "exported" / f"{saved[0].stem} tables" / "stats.csv").exists()
     assert seen["bad_report_status"].startswith("No report")
     assert seen["live_report_title"] == "Touchline Rovers 1 - 1 Harbour Athletic"
     assert seen["after_live_back"] == "live"

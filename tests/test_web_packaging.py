@@ -25,6 +25,24 @@ def test_the_android_build_takes_the_page_and_segno():
     assert "segno" in {e.strip() for e in lines["requirements "].split(",")}
 
 
+def test_the_android_build_takes_the_pure_python_server_and_all_it_needs():
+    """python-for-android installs pure-Python packages by name: the scoreboard's server and every
+    package it imports, and nothing that needs a compiler (httptools, uvloop)."""
+    spec = (ROOT / "ui" / "packaging" / "android" / "buildozer.spec").read_text(encoding="utf-8")
+    lines = dict(line.split("=", 1) for line in spec.splitlines() if "=" in line and not line.startswith("#"))
+    wanted = {e.strip() for e in lines["requirements "].split(",")}
+    assert {"starlette", "anyio", "idna", "typing_extensions", "uvicorn", "h11", "click"} <= wanted
+    assert not {"httptools", "uvloop", "uvicorn[standard]"} & wanted
+    from importlib.metadata import requires
+
+    for package in ("starlette", "anyio", "uvicorn"):
+        for need in requires(package) or []:
+            if "extra ==" in need or "python_version <" in need:
+                continue
+            name = need.split(";")[0].split("[")[0].split(">")[0].split("<")[0].split("=")[0].split("!")[0]
+            assert name.strip().lower().replace("-", "_") in {w.lower() for w in wanted}, (package, need)
+
+
 def test_the_local_network_addresses_are_private():
     import ipaddress
 

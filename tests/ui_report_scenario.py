@@ -50,7 +50,10 @@ class Scenario(Driver):
         yield from self.wait(lambda: history.entries and not history._scanning)
         self.screenshot("history_matches")
         self.seen["history_status"] = history.status_text
-        self.seen["history_rows"] = [w.text for w in widgets(history.ids.body) if isinstance(w, Button)]
+        self.seen["history_rows"] = [w.text for w in widgets(history.ids.body) if isinstance(w, Button)
+                                     and w.text != "Edit"]
+        self.seen["altered_notes"] = [w.text for w in widgets(history.ids.body) if isinstance(w, Label)
+                                      and not isinstance(w, Button) and "altered:" in w.text]
         self.press("League table")
         yield "settle"
         self.screenshot("history_league")
@@ -67,7 +70,8 @@ class Scenario(Driver):
         yield "settle"
         history.ids.team.text = "gruen"
         yield "settle"
-        self.seen["filtered_rows"] = [w.text for w in widgets(history.ids.body) if isinstance(w, Button)]
+        self.seen["filtered_rows"] = [w.text for w in widgets(history.ids.body) if isinstance(w, Button)
+                                      and w.text != "Edit"]
         self.screenshot("history_filtered")
         self.press("Export CSV")
         yield "settle"
@@ -91,9 +95,13 @@ class Scenario(Driver):
         yield "settle"
         self.seen["plot_images"] = sum(1 for w in widgets(report.ids.body) if isinstance(w, Image) and w.texture)
         self.screenshot("report_plots")
-        self.press("Save")
+        self.press("Save as file")   # a desktop: one web page in the reports folder, offered to open
         yield from self.wait(lambda: report.status_text.startswith(("Saved", "Not saved")))
+        yield "settle"
         self.seen["save_status"] = report.status_text
+        self.screenshot("report_saved")
+        self.press("OK")
+        yield "settle"
         self.press("Back")
         yield "settle"
         self.seen["after_back"] = self.screen().name

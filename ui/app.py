@@ -194,11 +194,11 @@ def build_app_class():
             self.match_settings.update(self._load_settings())
             if self.match_settings.get("auto") in ("devices", "on", "off"):
                 self.controller.set_auto(self.match_settings["auto"])
-            # A match that was not finished (the app was closed or killed) comes straight back,
-            # with the dice tray it was using.
-            last = self.controller.last_journal() if self._resume_last else None
-            if last is not None:
-                self.controller.resume(last)
+            # The unfinished match this tablet was playing (the app was closed or killed) comes
+            # straight back, with the dice tray it was using; which one is found on the
+            # controller's worker (ui/played_here.py): never a finished or an imported match.
+            if self._resume_last and self.controller.has_played():
+                self.controller.resume(quiet=True)
                 self._resuming = True
                 if self.match_settings.get("dice") == "tray":
                     self.controller.start_tray(self.match_settings.get("tray_port", ""))

@@ -25,6 +25,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Callable
 
+from companion.anchors import AnchorBook
 from companion.commands import Choose, PlaceFigure
 from companion.dice import Roll
 from companion.errors import TouchlineError
@@ -43,6 +44,7 @@ from .autoflow import MAX_STEPS as MAX_FORCED
 from .autoflow import Auto, Expectation, Proposal, forced_step, forced_words
 from .controller_camera import CameraDesk
 from .controller_dice import DiceDesk
+from . import played_here
 from .status import NO_MATCH, NO_MATCH_TO_RESUME, Health
 from .places import has_place, places_for
 from .words import TEAM_SIDE, names_for, option_name
@@ -104,6 +106,42 @@ def decision_line(payload: Any, question: str = "") -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+STEP_WORDS = 40      # characters of a step's words on the Undo and Redo buttons (two short lines)
+DEVICE_TAIL = re.compile(r" \((?:camera|keypad|tray|software dice)\)$")
+
+
+def short_names(teams: tuple[str, ...]) -> dict[str, str]:
+    """Each team by one word of its name, for a small button ("SV Rotstein" -> "Rotstein",
+    "Touchline Rovers" -> "Touchline"): the first word that is not a club's letters (FC, SV,
+    1.); the full names when the words would not tell the two teams apart."""
+    def word(name: str) -> str:
+        return next((w for w in name.split() if not (w.isupper() and len(w) <= 3) and "." not in w), name)
+    short = {team: word(team) for team in teams if team}
+    return short if len(set(short.values())) == len(short) else {}
+
+
+def step_words(lines: list[str], teams: tuple[str, ...] = ()) -> str:
+    """A command's log lines as the Undo or Redo button says them: the first line (a roll's
+    line names the roll: "roll black 7"), without the device it came from, a figure by number and name alone
+    ("Touchline Rovers #7 Kit" -> "#7 Kit": the button is small), a team by one word of its
+    name (``short_names``); "last step" when the rules
+    word none (a line-up's placements, a clock's start). The button cuts it to fit."""
+    text = next((DEVICE_TAIL.sub("", line.strip(" -")) for line in lines if line.strip(" -")), "")
+    short = short_names(teams)
+    for team in teams:
+        if team and text.startswith(f"{team} rolled "):   # a roll: its faces say it ("roll black 7")
+            text = "roll " + text[len(team) + len(" rolled "):]
+    for team in teams:
+        if team:
+            text = text.replace(f"{team} #", "#").replace(team, short.get(team, team))
+    if not text:
+        return "last step"
+    if len(text) <= STEP_WORDS:
+        return text
+    cut = text[:STEP_WORDS - 1].rsplit(" ", 1)[0].rstrip(",;:")
+    return cut + "…"
+
+
 @dataclass(frozen=True)
 class View:
     """Everything a screen shows, as of one moment: safe to read from any thread.
@@ -135,6 +173,8 @@ class View:
     expecting: PlayerRef | None = None   # a declaration waits for where the camera sees him go
     expected: int = 0                 # declarations the camera finished (a screen closes its form)
     clock_action: str = ""            # the match's real-time clock: "start" (stopped mid-play), "stop" (running), ""
+    undo_what: str = ""               # what Undo would take back, in the log's words ("" : nothing named)
+    redo_what: str = ""               # what Redo would bring back
 
     @property
     def active(self) -> bool:
@@ -157,6 +197,7 @@ class Controller(DiceDesk, CameraDesk):
         self.match: Match | None = None
         self.view = View()
         self._log: list[str] = []
+        self._batch_lines: dict[int, list[str]] = {}   # a command's log lines, by its batch: what Undo names
         # Every roll, from the keypad, software dice or the tray, goes through one queue and
         # the bridge's feed, which submits it on this worker and passes refusals on.
         self.notices: queue.Queue = queue.Queue()
@@ -273,19 +314,27 @@ class Controller(DiceDesk, CameraDesk):
                              placeholders=tuple(summary.get("placeholders", ())),
                              proposals=tuple(self._proposals), auto=self.auto_on,
                              expecting=self._expect.player if self._expect is not None else None,
-                             expected=self._expected, clock_action=clock_action)
+                             expected=self._expected, clock_action=clock_action, **self._steps_named(m))
         self._post(self.view)
 
     # --- matches -------------------------------------------------------------------------------
     def matches_dir(self) -> Path:
         return self.data_dir / "matches"
 
+    def anchors(self) -> AnchorBook:
+        """Where each journal's end is anchored as it is written (companion/anchors.py)."""
+        return AnchorBook.of_data_dir(self.data_dir)
+
     def last_journal(self) -> Path | None:
-        folder = self.matches_dir()
-        if not folder.is_dir():
-            return None
-        files = sorted(folder.glob("*.sqlite"), key=lambda p: p.stat().st_mtime)
-        return files[-1] if files else None
+        """The unfinished match this tablet played last (ui/played_here.py): never a finished
+        one, nor one copied or imported into the matches folder. It may replay that journal
+        (when it changed since the history's cache read it): call it off the UI thread."""
+        unfinished = played_here.unfinished(self.data_dir, self.matches_dir())
+        return unfinished[0].path if unfinished else None
+
+    def has_played(self) -> bool:
+        """This tablet played a match that is still in the matches folder (cheap: no replay)."""
+        return bool(played_here.played_files(self.data_dir, self.matches_dir()))
 
     def new_match(self, create: Command, game: str = "fublet", seed: int | None = None) -> None:
         """Start a match with its creation command, in a new journal file."""
@@ -301,29 +350,37 @@ class Controller(DiceDesk, CameraDesk):
                 n += 1
                 path = folder / f"{game}-{stamp}-{n}.sqlite"
             from companion.games import ruleset_for
-            journal = Journal.create(path, game)
+            journal = Journal.create(path, game, anchors=self.anchors())
             if self.match is not None:
                 self.match.close()
             self.match = Match(ruleset_for(game), journal, self.clock)
-            self._log = []
+            played_here.note_played(self.data_dir, path)
+            self._log, self._batch_lines = [], {}
             self._proposals, self._expect = [], None
             self._attach_dice(seed if seed is not None else random.SystemRandom().randrange(10**9))
             self._apply(lambda: self.match.submit(create, Source.MANUAL))
         self._queue(job)
 
-    def resume(self, path: Path | None = None) -> None:
-        """Reopen a match from its journal (the last one played when no path is given)."""
+    def resume(self, path: Path | None = None, quiet: bool = False) -> None:
+        """Reopen a match from its journal (when no path is given: the unfinished match this
+        tablet played last; ``quiet``: none is no error, as when the app starts)."""
         def job() -> str | None:
             target = path or self.last_journal()
             if target is None:
-                return NO_MATCH_TO_RESUME
+                return None if quiet else NO_MATCH_TO_RESUME
             try:
-                opened = Match.open(target, clock=self.clock)   # a damaged journal raises here, leaving the match in play
+                # a damaged journal, or one cut short of its anchor, raises here, leaving the match in play
+                opened = Match.open(target, clock=self.clock, anchors=self.anchors())
             except TouchlineError as exc:
-                return f"Cannot resume this match: {exc}. The file was left as it was: start a new match."
+                # The coach needs the reason and the file's name, not its whole path.
+                reason = str(exc).replace(f"{target}: ", "").rstrip(".")
+                kept = "" if "untouched" in reason or "as it was" in reason else " The file was left as it was."
+                return (f"Cannot resume this match: {reason} (file {target.name}).{kept} Start a new match, or "
+                        f"open another one from Matches and league.")
             if self.match is not None:
                 self.match.close()
             self.match = opened
+            played_here.note_played(self.data_dir, Path(target))
             self._log = self._replay_log()
             self._proposals, self._expect = [], None
             self._attach_dice(self._software_seed())
@@ -339,10 +396,31 @@ class Controller(DiceDesk, CameraDesk):
         state = rules.initial_state()
         lines: list[str] = []
         said: set[int] = set()
+        self._batch_lines = {}
         for event in m.events:
-            lines += self._lines(rules, state, event, said)
+            new = self._lines(rules, state, event, said)
+            self._batch_lines.setdefault(event.batch, []).extend(new)
+            lines += new
             state = rules.evolve(state, event)
         return lines[-LOG_LINES:]
+
+    def _steps_named(self, m: Match) -> dict[str, str]:
+        """What Undo and Redo would take back or bring back, in the log's words (the lines the
+        command's events made; a redo's worded from the state it would follow)."""
+        undo, redo = m.undo_batch, m.redo_batch
+        undo_lines = self._batch_lines.get(undo[0].batch, []) if undo else []
+        redo_lines: list[str] = []
+        if redo:
+            try:
+                state, said = m.state, set()
+                for event in redo:
+                    redo_lines += self._lines(m.ruleset, state, event, said)
+                    state = m.ruleset.evolve(state, event)
+            except Exception:   # words only: a step the rules cannot word is still redone as "Redo"
+                log.debug("redo not worded", exc_info=True)
+        teams = tuple(names_for(m.ruleset, m.state).teams.values())
+        return {"undo_what": step_words(undo_lines, teams) if undo else "",
+                "redo_what": step_words(redo_lines, teams) if redo else ""}
 
     @classmethod
     def _lines(cls, rules, state: Any, event, said: set[int] | None = None) -> list[str]:
@@ -425,7 +503,9 @@ class Controller(DiceDesk, CameraDesk):
         state = before
         said: set[int] = set()
         for event in events:
-            self._log += self._lines(rules, state, event, said)
+            new = self._lines(rules, state, event, said)
+            self._batch_lines.setdefault(event.batch, []).extend(new)
+            self._log += new
             state = rules.evolve(state, event)
 
     # --- commands ------------------------------------------------------------------------------

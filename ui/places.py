@@ -197,16 +197,17 @@ _CACHE: dict[int, tuple[Any, Places]] = {}
 
 
 def places_for(game: str, board: Any) -> Places:
-    """The places of a match's board (one Places per board object: boards are immutable)."""
+    """The places of a match's board (one Places per board object: boards are immutable), in
+    the drawing of the game's look (ui/looks/)."""
     if board is None or not game:
         return NoPlaces()
     hit = _CACHE.get(id(board))
     if hit is not None and hit[0] is board:
         return hit[1]
     try:
-        from .games import face_for
-        geometry = face_for(game).geometry(board)
-    except Exception:   # a board the face cannot draw: its places cannot be shown either
+        from .looks import look_for   # plain Python: the scoreboard page says places too, without Kivy
+        geometry = look_for(game).geometry(board)
+    except Exception:   # a board the look cannot draw: its places cannot be shown either
         geometry = None
     places = Places(game, board, geometry) if geometry is not None else NoPlaces()
     if len(_CACHE) > 8:

@@ -91,7 +91,7 @@ def intercept(tx: Tx, cmd: Intercept) -> None:
     if not p.placed:
         raise refuse(INTERCEPTION, f"{cmd.player} is not on the board")
     if cmd.square not in f.path:
-        raise refuse(INTERCEPTION, f"{cmd.square} is not on the ball's path {list(f.path)}")
+        raise refuse(INTERCEPTION, "that square is not on the ball's path: the attempt is made where the ball passes")
     index = f.path.index(cmd.square)
     problem = attempt_problem(s, f, cmd.player, index)
     if problem:

@@ -34,6 +34,22 @@ NO_OFFSIDE = frozenset((RestartKind.GOAL_KICK.value, RestartKind.THROW_IN.value,
 NO_GOAL = frozenset((RestartKind.INDIRECT_FREE_KICK.value, RestartKind.THROW_IN.value, RestartKind.KICK_OFF.value))
 KICK_OFF = "Kick-Off"
 
+# A kick by its kind, in a coach's words (refusals).
+KICK_WORDS = {"kick_off": "the kick-off", "throw_in": "a throw-in", "corner_kick": "a corner-kick",
+              "goal_kick": "a goal-kick", "free_kick": "a free-kick", "indirect_free_kick": "an indirect free-kick",
+              "follow_up": "a follow-up", "shot": "a shot or pass"}
+
+
+def _line_hint(origin: Square, target: Square) -> str:
+    """Which way the aim is off: a coach sees rows and diagonals, not numbers."""
+    dc, dr = abs(target[0] - origin[0]), abs(target[1] - origin[1])
+    if dc and dr and dc != dr:
+        return f" (it is {max(dc, dr)} squares one way and {min(dc, dr)} the other: a diagonal needs the same number)"
+    return ""
+
+TAKER_WHERE = {RestartKind.THROW_IN: "on the throw-in square, beyond the touch line", RestartKind.CORNER:
+               "on the corner area", RestartKind.GOAL_KICK: "on a square of his goal area"}
+
 LIMITS = {RestartKind.THROW_IN: "max_throw_in", RestartKind.CORNER: "max_corner",
           RestartKind.GOAL_KICK: "max_goal_kick", RestartKind.FREE_KICK: "max_shot",
           RestartKind.INDIRECT_FREE_KICK: "max_shot"}
@@ -100,7 +116,7 @@ def drop_and_kick(tx: Tx, cmd: Kick) -> None:
     if cmd.player != s.holding:
         raise refuse(GOALIE, f"{s.holding} holds the ball: he drops it and kicks")
     if cmd.drop is None:
-        raise refuse(GOALIE, "the goalkeeper must first drop the ball to a free square next to him: give drop")
+        raise refuse(GOALIE, "the goalkeeper must first drop the ball to a free square next to him, then kick it")
     end = s.end_of(cmd.player.team)
     if not q.near(gk.square, cmd.drop) or cmd.drop == gk.square or q.occupant(s, cmd.drop) is not None:
         raise refuse(GOALIE, f"drop the ball to a free square next to {cmd.player}")
@@ -116,24 +132,28 @@ def launch(tx: Tx, kicker: PlayerRef, origin: Square, target: Square, kind: str,
     """Check a kick against the rules for shooting, then send the ball on its way."""
     s = tx.state
     pitch = q.pitch(s)
-    section = PASSES if kind == "kick_off" else SHOTS
+    # A kick-off is a pass (Kick-Off), not a shot: its refusals say so, in the Kick-Off's words.
+    section = KICK_OFF if kind == "kick_off" else SHOTS
+    what = KICK_WORDS.get(kind, "a kick")
     if not pitch.on_board(target):
-        raise refuse(SHOTS, f"target {target} is off the board: aim at a field square, a goal square, or the "
-                            f"first square beyond a line")
+        raise refuse(section, "that square is off the board: aim at a field square, a goal square, or the first "
+                              "square beyond a line")
     path = straight_path(origin, target)
     if path is None and lofted_into is not None:
         ends = pitch.ends[lofted_into]
         if ends.in_penalty_area(target) or target in ends.penalty_circle:
             path = lofted_path(origin, target)
     if path is None:
-        raise refuse(SHOTS, f"a shot is always in a straight line, horizontally, vertically or diagonally; "
-                            f"{target} is on no such line from {origin}")
+        lead = "a kick-off is a pass, not a shot, but like every kick " if kind == "kick_off" else f"{what} "
+        raise refuse(section, f"{lead}the ball travels in a straight line from where it lies: along a row, a column "
+                              f"or a diagonal; the square aimed at is on none of them{_line_hint(origin, target)}")
     if len(path) > limit:
-        raise refuse(section, f"this kick may carry up to {limit} squares; {target} is {len(path)} away")
+        raise refuse(section, f"{what} carries at most {limit} squares; the square aimed at is {len(path)} away")
     kicker_sq = s.players[kicker].square
     if loose and dist(target, origin) >= dist(target, kicker_sq):
-        raise refuse(SHOTS, "from loose control the target square must be closer to the ball than to the "
-                            "shooting player")
+        raise refuse(SHOTS, f"the ball lies next to {kicker} (loose control), not at his feet: from loose control "
+                            f"the target square must be closer to the ball than to the shooting player, so he kicks "
+                            f"it away from himself")
     goal_end = pitch.goal_end(target)
     occupant = q.occupant(s, target)
     back_pass = goal_end is not None and occupant is not None and occupant.team is kicker.team
@@ -146,8 +166,8 @@ def launch(tx: Tx, kicker: PlayerRef, origin: Square, target: Square, kind: str,
             raise refuse(SHOTS, what)
     receiver = pick_receiver(s, kicker, target, receiver, kind)
     if kind == "kick_off" and receiver is None:
-        raise refuse("Kick-Off", "the player kicking off must pass the ball to another player: aim at a teammate's "
-                                 "square or a square next to him")
+        raise refuse(KICK_OFF, "a kick-off is a pass: the player kicking off must pass the ball to another player; "
+                               "aim at a teammate's square or a square next to him")
     no_touch = s.ball.no_touch
     if no_touch is not None and kicker == no_touch and kind in ("follow_up", "shot"):
         raise refuse("Restarts", f"{kicker} took the restart: he may only play the ball again after another player")
@@ -172,7 +192,7 @@ def pick_receiver(s, kicker: PlayerRef, target: Square, named: PlayerRef | None,
     if occupant is not None:
         if occupant.team is not kicker.team:
             if named is not None:
-                raise refuse(PASSES, f"{target} holds {occupant}, an opponent")
+                raise refuse(PASSES, f"the square aimed at holds {occupant}, an opponent: nobody of yours takes it there")
             return None
         if named is not None and named != occupant:
             raise refuse(PASSES, f"{occupant} stands in the target square: he is the receiver")
@@ -180,10 +200,10 @@ def pick_receiver(s, kicker: PlayerRef, target: Square, named: PlayerRef | None,
     mates = sorted(p.ref for p in q.placed(s, kicker.team) if p.ref != kicker and q.near(p.square, target))
     if named is not None:
         if named not in mates:
-            raise refuse(PASSES, f"{named} is not next to {target}: pass to his square or a square next to him")
+            raise refuse(PASSES, f"{named} is not next to the square aimed at: pass to his square or a square next to him")
         return named
     if len(mates) > 1:
-        raise refuse(PASSES, f"several teammates stand next to {target} ({', '.join(map(str, mates))}): name the "
+        raise refuse(PASSES, f"several teammates stand next to the square aimed at ({', '.join(map(str, mates))}): name the "
                              f"receiver")
     return mates[0] if mates else None
 
@@ -247,15 +267,15 @@ def kick_off(tx: Tx, cmd: Kick) -> None:
                                f"{'...' if len(missing) > 4 else ''} not seen)")
     for p in q.placed(s):
         if pitch.half_of(p.square) != s.end_of(p.ref.team):
-            raise refuse(KICK_OFF, f"all players must be set up in their own half; {p.ref} is at {p.square}")
+            raise refuse(KICK_OFF, f"all players must be set up in their own half; {p.ref} stands in the other half")
         if p.ref.team is not r.team and pitch.in_centre_circle(p.square):
-            raise refuse(KICK_OFF, f"no defender may stand inside the centre circle or touched by it; {p.ref} is at "
-                                   f"{p.square}")
+            raise refuse(KICK_OFF, f"no defender may stand inside the centre circle or on a square it touches; "
+                                   f"{p.ref} does")
     squares = pitch.kick_off_squares[s.end_of(r.team)]
     kicker = s.players[cmd.player]
     if kicker.square not in squares:
-        raise refuse(KICK_OFF, f"the player kicking off stands on one of the two squares touching the ball "
-                               f"({', '.join(map(str, squares))})")
+        raise refuse(KICK_OFF, f"the player kicking off stands on one of the two squares touching the ball, in his "
+                               f"own half; {cmd.player} does not")
     if not s.clocks.half_on:
         tx.emit(ev.HalfClockStarted(s.period))
     flow.start_phase(tx, Phase.SHOT)
@@ -270,7 +290,7 @@ def restart_kick(tx: Tx, cmd: Kick) -> None:
     s = tx.state
     r = s.restart
     if r.kind is RestartKind.PENALTY:
-        raise refuse(PENALTY, "a penalty-kick is taken with the penalty roll (take penalty)")
+        raise refuse(PENALTY, "a penalty-kick is not aimed at a square: it is the penalty roll (the kicker rolls a die)")
     if r.step is not SetupStep.KICK:
         raise refuse(SETUP, "finish the re-positioning first")
     if cmd.player.team is not r.team:
@@ -278,7 +298,8 @@ def restart_kick(tx: Tx, cmd: Kick) -> None:
     p = s.players[cmd.player]
     spots = taker_squares(s, r, r.team)
     if p.square not in spots:
-        raise refuse(SETUP, f"{cmd.player} is not in position for the {r.kind.label}")
+        raise refuse(SETUP, f"{cmd.player} is not in position for the {r.kind.label}: the kicker stands "
+                            f"{TAKER_WHERE.get(r.kind, 'next to the ball, inside the field')}")
     if r.kind in (RestartKind.FREE_KICK, RestartKind.INDIRECT_FREE_KICK):
         origin, control = r.spot, Control.LOOSE
     else:

@@ -22,11 +22,11 @@ def step_problem(s, ref: PlayerRef, a: Square, b: Square, taken: dict[Square, Pl
     """Why a figure may not step from ``a`` to ``b`` (None: it may)."""
     pitch = q.pitch(s)
     if not adjacent(a, b):
-        return f"{b} is not next to {a}: a figure moves square by square"
+        return "each step goes to a square next to the last one: a figure moves square by square"
     if b in taken and taken[b] != ref:
-        return f"{b} is occupied by {taken[b]}"
+        return f"the way is blocked: a square on it is occupied by {taken[b]}"
     if not pitch.in_field(b) and b != allow_out and not (s.players[ref].goalkeeper and q.in_own_goal(s, ref, b)):
-        return f"players may not leave the playing field ({b} is outside; only the goalkeeper may enter his goal)"
+        return "players may not leave the playing field (only the goalkeeper may enter his goal)"
     if q.limits(s).diagonal_gap_blocked and a[0] != b[0] and a[1] != b[1]:
         side1, side2 = (b[0], a[1]), (a[0], b[1])
         if side1 in taken and side2 in taken and taken[side1] != ref and taken[side2] != ref:
@@ -49,7 +49,7 @@ def legal_path(s, ref: PlayerRef, to: Square, path: tuple[Square, ...] = (), uni
     start = p.square
     if path:
         if path[-1] != to:
-            raise refuse(MOVEMENT, f"the path must end at {to}")
+            raise refuse(MOVEMENT, "the path must end on the square he moves to")
         cur = start
         for sq in path:
             d = (sq[0] - cur[0], sq[1] - cur[1])
@@ -61,20 +61,20 @@ def legal_path(s, ref: PlayerRef, to: Square, path: tuple[Square, ...] = (), uni
             cur = sq
         return tuple(path), unit * len(path)
     if to == start:
-        raise refuse(MOVEMENT, f"{ref} is already at {to}: a move covers at least one square")
+        raise refuse(MOVEMENT, f"{ref} stands there already: a move covers at least one square")
     problem = destination_problem(s, ref, to, taken, allow_out)
     if problem:
         raise refuse(MOVEMENT, problem)
     limit = budget if budget is not None else 99
     if budget is not None and unit * dist(start, to) > budget:
-        raise refuse(MOVEMENT, f"{ref} needs at least {unit * dist(start, to)} movement points to reach {to}; "
+        raise refuse(MOVEMENT, f"{ref} needs at least {unit * dist(start, to)} movement points to reach that square; "
                                f"{budget} left for him")
     found = _search(s, ref, start, to, taken, steps, allow_out, limit // unit if unit else limit)
     if found is None:
         if steps != STEPS:
             raise refuse(BALL, f"with the ball in loose control {ref} may only move into a front square (the "
                                f"ball's square and the two beside it); turn the ball first")
-        raise refuse(MOVEMENT, f"{ref} has no legal way to {to}" + (f" within {limit} movement points"
+        raise refuse(MOVEMENT, f"{ref} has no legal way to that square" + (f" within {limit} movement points"
                                                                      if budget is not None else ""))
     return found, unit * len(found)
 
@@ -83,11 +83,11 @@ def destination_problem(s, ref: PlayerRef, to: Square, taken: dict[Square, Playe
                         allow_out: Square | None) -> str | None:
     pitch = q.pitch(s)
     if not pitch.on_board(to):
-        return f"{to} is off the board"
+        return "that square is off the board"
     if to in taken and taken[to] != ref:
-        return f"{to} is occupied by {taken[to]}"
+        return f"that square is occupied by {taken[to]}: one player a square"
     if not pitch.in_field(to) and to != allow_out and not (s.players[ref].goalkeeper and q.in_own_goal(s, ref, to)):
-        return f"players may not leave the playing field ({to} is outside)"
+        return "players may not leave the playing field (only the goalkeeper may enter his goal; the throw-in's taker his square)"
     for end in ("low", "high"):
         if q.in_goal_area(s, end, to) and q.goal_area_count(s, end, ref.team, ref, to) > q.limits(s).goal_area_per_side:
             return f"no more than {q.limits(s).goal_area_per_side} players of a side may be in a goal area"

@@ -114,10 +114,10 @@ def setup_problems(s, r: Restart, team: Team) -> list[str]:
         return out
     spots = taker_squares(s, r, team)
     if not any(p.square in spots for p in q.placed(s, team)):
-        where = {RestartKind.THROW_IN: f"on the throw-in square {r.spot}",
-                 RestartKind.CORNER: f"on the corner area {r.spot}",
+        where = {RestartKind.THROW_IN: "on the throw-in square, beyond the touch line where the ball went out",
+                 RestartKind.CORNER: "on the corner area",
                  RestartKind.GOAL_KICK: "on a square of the goal area",
-                 }.get(r.kind, f"next to the ball at {r.spot}, inside the field")
+                 }.get(r.kind, "next to the ball, inside the field")
         out.append(f"one attacking player must move into position for the {r.kind.label}, {where}")
     return out
 
@@ -160,18 +160,18 @@ def take_penalty(tx: Tx, cmd: TakePenalty) -> None:
     areas = pitch.ends[end]
     kicker = s.players[cmd.kicker]
     if kicker.square not in areas.penalty_squares:
-        raise refuse(PENALTY, f"the kicking player stands on one of the two squares behind the penalty mark "
-                              f"({', '.join(map(str, areas.penalty_squares))})")
+        raise refuse(PENALTY, f"the kicking player stands on one of the two squares behind the penalty mark; "
+                              f"{cmd.kicker} does not (select him: the two squares light up)")
     gk = q.goalkeeper(s, r.team.other)
     for p in q.placed(s):
         if p.ref == cmd.kicker or (gk is not None and p.ref == gk.ref):
             continue
         if areas.in_penalty_area(p.square) or p.square in areas.penalty_circle:
             raise refuse(PENALTY, f"only the goalkeeper and the kicker may be inside the penalty area or on the "
-                                  f"penalty circle's squares; {p.ref} is at {p.square}")
+                                  f"penalty circle's squares; {p.ref} stands there")
         if p.ref.team is not r.team and pitch.half_of(p.square) == s.end_of(r.team):
-            raise refuse(PENALTY, f"the defender may not put players in the attacker's end; {p.ref} is at "
-                                  f"{p.square}")
+            raise refuse(PENALTY, f"the defender may not put players in the attacker's end; {p.ref} stands "
+                                  f"there")
     open_penalty(tx, cmd.kicker)
 
 

@@ -100,10 +100,10 @@ def correct(tx: Tx, ref: PlayerRef, square: Square | None) -> None:
     s = tx.state
     if square is not None:
         if not q.pitch(s).on_board(square):
-            raise refuse(SETUP, f"{square} is off the board")
+            raise refuse(SETUP, "that square is off the board")
         other = q.occupant(s, square)
         if other is not None and other != ref:
-            raise refuse(SETUP, f"{other} stands on {square}: move him first")
+            raise refuse(SETUP, f"{other} stands on that square: move him first")
         if not s.players[ref].on_pitch:
             raise refuse(SETUP, f"{ref} is not in the team on the pitch; substitute him in first")
     tx.emit(ev.FigurePlaced(ref, square, correction=True))
@@ -115,7 +115,7 @@ def place_ball(tx: Tx, cmd: PlaceBall) -> None:
     if s.flight is not None or s.queue:
         raise refuse(SETUP, "correct the ball once the kick or the pending request is resolved")
     if cmd.square is not None and not q.pitch(s).on_board(cmd.square):
-        raise refuse(SETUP, f"{cmd.square} is off the board")
+        raise refuse(SETUP, "that square is off the board")
     if cmd.holder is not None:
         h = s.players.get(cmd.holder)
         if h is None or not h.placed or cmd.square is None or not q.near(h.square, cmd.square):

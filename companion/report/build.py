@@ -9,6 +9,7 @@ ball, possession, a timeline, the luck meter and where each side's figures stood
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Sequence
 
 from ..errors import TouchlineError
@@ -46,7 +47,7 @@ def build_report(ruleset: Ruleset, events: Sequence[Event]) -> dict[str, Any]:
         raise ReportError("the match holds no events: nothing to report")
     adapter = adapter_for(ruleset.game)
     try:
-        rec, state = walk(ruleset, adapter, events)
+        rec, state = walk(ruleset, adapter, events, finished=lambda st: _finished(ruleset, st))
     except TouchlineError:
         raise
     except Exception as exc:  # a stored event the rules cannot apply
@@ -114,8 +115,29 @@ def build_report(ruleset: Ruleset, events: Sequence[Event]) -> dict[str, Any]:
         "timeline": [{**e, "text": named_line(e["text"], summary.get("teams"), players)} for e in rec.timeline],
         "luck": luck_report(rec.dice, adapter.high_is_lucky),
         "heat": heat,
-        "notes": notes(adapter),
+        "in_flight": [{"kind": a.kind, "team": a.team.value, "player": str(a.player) if a.player else None,
+                       "how": a.how, adapter.unit: a.tick} for a in rec.in_flight],
+        "notes": notes(adapter) + in_flight_note(rec.in_flight, adapter.unit),
     }
+
+
+def _finished(ruleset: Ruleset, state: Any) -> bool:
+    """The match is over (a result stands): what is still under way at the end is decided."""
+    try:
+        return ruleset.summary(state).get("result") is not None
+    except Exception:   # a state the summary cannot word: as before, everything is decided
+        return True
+
+
+def in_flight_note(rec_in_flight: list, unit: str) -> list[str]:
+    """What the journal ends in the middle of, said once under the numbers."""
+    if not rec_in_flight:
+        return []
+    kinds = Counter(a.kind for a in rec_in_flight)
+    words = ", ".join(f"{n} {kind}{'es' if kind == 'pass' and n > 1 else 's' if n > 1 else ''}"
+                      for kind, n in sorted(kinds.items()))
+    return [f"The match is not finished: {words} still under way when the journal ends, counted as tried, "
+            f"neither made nor lost (nor saved or missed) until the match goes on."]
 
 
 def board_corners(ruleset: Ruleset, state: Any) -> list[tuple[int, int]]:

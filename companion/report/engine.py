@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from ..events import Event, EventPayload
 from ..ruleset import Ruleset
@@ -84,6 +84,7 @@ class Recorder:
         self.shots: list[Attempt] = []         # resolved shots, in order, with their outcome in .how
         self.shot_outcomes: list[str] = []
         self.goal_hows: list[str] = []
+        self.in_flight: list[Attempt] = []    # attempts the journal ends in the middle of (unfinished match)
         self.ticks: list[Tick] = []
         self.timeline: list[dict[str, Any]] = []
         self.heat: dict[Team, Counter] = {t: Counter() for t in TEAMS}
@@ -159,6 +160,12 @@ class Recorder:
         for a in list(self.open):
             self._finish(a, "")
 
+    def leave_open(self) -> None:
+        """The journal ends here with the match still on (an unfinished match): what is under
+        way (a pass still rolling, a shot not yet decided) is neither made nor lost, only
+        counted as tried."""
+        self.in_flight, self.open = list(self.open), []
+
     def _finish(self, a: Attempt, outcome: str) -> None:
         self.open.remove(a)
         if a.kind == "pass":
@@ -178,11 +185,14 @@ class Recorder:
             self.shot_outcomes.append(outcome)
 
 
-def walk(ruleset: Ruleset, adapter: Adapter, events: Sequence[Event]) -> tuple[Recorder, Any]:
+def walk(ruleset: Ruleset, adapter: Adapter, events: Sequence[Event],
+         finished: Callable[[Any], bool] | None = None) -> tuple[Recorder, Any]:
     """Fold ``events`` again and record what each means; returns the recorder and the last state.
 
     Events are observed one by one, but the ball's holder and the figures are read only where
-    a command's events end (the states a coach saw), never halfway through a command."""
+    a command's events end (the states a coach saw), never halfway through a command. Where
+    the events end, attempts still under way are resolved (lost, missed) only when
+    ``finished(state)`` says the match is over; in an unfinished match they stay in flight."""
     rec = Recorder(adapter)
     state = ruleset.initial_state()
     holder = None
@@ -218,7 +228,10 @@ def walk(ruleset: Ruleset, adapter: Adapter, events: Sequence[Event]) -> tuple[R
             rec.ticks[-1].held[now.team] += 1
     if rec.ticks:
         adapter.end_counters(state, rec.ticks[-1].counters)
-    rec.close_all()
+    if finished is None or finished(state):
+        rec.close_all()
+    else:
+        rec.leave_open()
     return rec, state
 
 

@@ -1,8 +1,12 @@
 """Match history and league tables: every match in the data folder, read but never changed.
 
 ``scan(folder)`` lists each file of the matches folder: a journal or a JSON Lines export is
-replayed (a journal through a private copy) to its game, teams, score, date and result; a
-damaged or foreign file is listed with what is wrong, never raised. From the finished
+replayed (read as every reader reads: companion/opener.py, companion/journal_guard.py) to its
+game, teams, score, date and result; a damaged or foreign file is listed with what is wrong,
+never raised, and a hostile one (a FIFO, a view where the events are) is refused at once, so
+the rest of the folder still reads. Files of one match are told apart by their hash chains:
+a copy that agrees with the original (an export, an earlier copy) is listed under it, one that
+does not, or that is marked altered, is listed beside it as altered. From the finished
 matches: a league table per game (3 points a win, 1 a draw: Fublet's championship rule and
 the Fußball-Liga tournament rule; Football Leader and Futboard are silent, so the same;
 a result that carries its own points, as the Fußball-Liga's does, keeps them), head-to-head
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .. import outfiles
+from ..anchors import AnchorBook
 from ..errors import TouchlineError
 from ..events import format_time
 
@@ -52,6 +57,21 @@ class Entry:
     events: int = 0
     problem: str = ""
     copies: tuple[str, ...] = ()          # other files of the same match (an export, an older copy)
+    last: str = ""                        # the time of its last event
+    stage: str = ""                       # where an unfinished match stands ("2nd half, turn 12")
+    title: str = ""                       # the coach's name for it (companion/report/notes.py)
+    friendly: bool = False                # a friendly: out of the league table and the records
+    altered: str = ""                     # why its events are not the match as recorded ('' if nothing says so)
+    copy_of: str = ""                     # an altered file of a match listed from another file (its name)
+    first: str = ""                       # the hash chain: event 1's hash (names the match), the last
+    last_seq: int = 0                     # event's seq and hash (tell copies that agree from altered ones)
+    head: str = ""
+    unchained: bool = False               # an export with no hash chain of its own (computed here)
+
+    @property
+    def name(self) -> str:
+        """What the coach calls the match: his title, else its teams."""
+        return self.title or f"{self.home} v {self.away}"
 
     @property
     def ok(self) -> bool:
@@ -61,6 +81,8 @@ class Entry:
     def status(self) -> str:
         if self.problem:
             return "unreadable"
+        if self.altered:
+            return "altered"
         return "finished" if self.finished else "not finished"
 
     @property
@@ -76,15 +98,20 @@ class Entry:
         return {"file": self.path.name, "game": self.game, "home": self.home, "away": self.away,
                 "score": {"home": self.home_goals, "away": self.away_goals} if self.ok else None,
                 "date": self.date, "status": self.status, "winner": self.winner, "decided_by": self.decided_by,
-                "events": self.events, "problem": self.problem or None, "copies": list(self.copies)}
+                "events": self.events, "problem": self.problem or None, "copies": list(self.copies),
+                "last": self.last, "title": self.title, "friendly": self.friendly,
+                "altered": self.altered or None, "copy_of": self.copy_of or None}
 
 
-def read_entry(path: Path) -> Entry:
-    """Replay one file to its entry; anything wrong becomes the entry's problem."""
-    from ..cli import load_match  # the same reading as `touchline replay`
+def read_entry(path: Path, anchors: AnchorBook | None = None) -> Entry:
+    """Replay one file to its entry; anything wrong becomes the entry's problem. ``anchors``:
+    this tablet's (companion/anchors.py), which name a cut or rewritten journal
+    (``anchors_for`` the file's folder when not given)."""
+    from ..cli import read_match  # the same reading as `touchline replay`
 
     try:
-        match = load_match(path)
+        reading = read_match(path, anchors if anchors is not None else anchors_for(path.parent))
+        match = reading.match
         events = match.events
         summary = match.summary()
     except (TouchlineError, OSError, ValueError) as exc:
@@ -107,7 +134,27 @@ def read_entry(path: Path) -> Entry:
         finished=result is not None, winner=(result or {}).get("winner"),
         decided_by=str((result or {}).get("decided_by", "")), points=points,
         shootout=(int(shootout["home"]), int(shootout["away"])) if shootout and result else None,
-        events=len(events))
+        events=len(events), last=format_time(events[-1].at) if events else "",
+        stage="" if result else stage_of(summary), altered=reading.altered, first=reading.first,
+        last_seq=reading.last_seq, head=reading.head, unchained=reading.unchained)
+
+
+def stage_of(summary: dict[str, Any]) -> str:
+    """Where a match stands, in a few words: the period and the minute, round or turn."""
+    from ..view import summary_of   # the typed reading every screen uses
+
+    try:
+        s = summary_of(summary)
+    except Exception:   # a summary the typed reading does not know: no words, the score says enough
+        return ""
+    parts = [s.clock.period] if s.clock.period else []
+    if s.clock.minute is not None:
+        parts.append(f"{s.clock.minute}'")
+    elif s.round is not None:
+        parts.append(f"round {s.round}")
+    elif s.turn is not None and s.turn.number:
+        parts.append(f"turn {s.turn.number}")
+    return ", ".join(parts)
 
 
 def _without_path(text: str, path: Path) -> str:
@@ -127,14 +174,25 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0]
 
 
-def scan(folder: Path, cache: Path | None = None) -> list[Entry]:
+def anchors_for(folder: Path) -> AnchorBook:
+    """The anchors that speak for ``folder``: its data folder's when it is one's ``matches``
+    (the app's), else this computer's."""
+    from ..cli import default_anchors
+
+    book = AnchorBook.of_data_dir(Path(folder).parent)
+    return book if Path(folder).name == "matches" and book.folder.is_dir() else default_anchors()
+
+
+def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = None) -> list[Entry]:
     """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last.
 
     With ``cache`` (a JSON file), a file whose size and time (and its write-ahead log's) have
     not changed since the last scan is not replayed again: a tablet with a season of matches
-    lists them at once. A cache that cannot be read or written is only slower."""
+    lists them at once. A cache that cannot be read or written is only slower. ``anchors``:
+    the anchors that name a cut journal (``anchors_for(folder)`` when not given)."""
     if not folder.is_dir():
         return []
+    book = anchors if anchors is not None else anchors_for(folder)
     known = _load_cache(cache)
     fresh: dict[str, Any] = {}
     entries = []
@@ -144,24 +202,66 @@ def scan(folder: Path, cache: Path | None = None) -> list[Entry]:
         if path.suffix.lower() not in MATCH_SUFFIXES:
             entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
             continue
-        stamp = _stamp(path)
-        hit = known.get(path.name)
-        entry = _from_cache(path, hit["entry"]) if hit and hit.get("stamp") == stamp else None
-        if entry is None:
-            entry = read_entry(path)
-        fresh[path.name] = {"stamp": stamp, "entry": _to_cache(entry)}
-        entries.append(entry)
+        entries.append(_cached_entry(path, known, fresh, book))
     if cache is not None and fresh != known:
         _save_cache(cache, fresh)
-    return dedupe(entries)
+    return dedupe(_with_notes(folder, entries), book)
 
 
-CACHE_VERSION = 1
+def read_files(paths: Iterable[Path], cache: Path | None = None) -> list[Entry]:
+    """The entries of these match files only (those that exist), in the order given, through
+    the same cache as ``scan`` (what it knows of other files is kept): Home asks this of the
+    few matches this tablet played, not of a whole season."""
+    known = _load_cache(cache)
+    fresh: dict[str, Any] = {}
+    entries = []
+    books: dict[Path, AnchorBook] = {}
+    for path in paths:
+        path = Path(path)
+        if path.is_file():
+            book = books.get(path.parent) or books.setdefault(path.parent, anchors_for(path.parent))
+            entries.append(_cached_entry(path, known, fresh, book))
+    if cache is not None and any(known.get(k) != v for k, v in fresh.items()):
+        _save_cache(cache, {**known, **fresh})
+    by_folder: dict[Path, list[Entry]] = {}
+    for e in entries:
+        by_folder.setdefault(e.path.parent, []).append(e)
+    noted = {e.path: e for folder, group in by_folder.items() for e in _with_notes(folder, group)}
+    return [noted[e.path] for e in entries]
 
 
-def _stamp(path: Path) -> list[int]:
-    out = []
-    for p in (path, Path(f"{path}-wal")):
+def _cached_entry(path: Path, known: dict[str, Any], fresh: dict[str, Any], book: AnchorBook) -> Entry:
+    """The file's entry from the cache when its size and times (and its anchor's) are
+    unchanged, else replayed."""
+    stamp = _stamp(path, book)
+    hit = known.get(path.name)
+    entry = _from_cache(path, hit["entry"]) if isinstance(hit, dict) and hit.get("stamp") == stamp else None
+    if entry is None:
+        entry = read_entry(path, book)
+    fresh[path.name] = {"stamp": stamp, "entry": _to_cache(entry)}
+    return entry
+
+
+def _with_notes(folder: Path, entries: list[Entry]) -> list[Entry]:
+    """The coach's titles and friendlies (companion/report/notes.py), read at every listing:
+    they change without the match files changing, so they are never cached."""
+    from .notes import load
+
+    noted = load(folder)
+    if not noted:
+        return entries
+    return [replace(e, title=noted[e.path.name].title, friendly=noted[e.path.name].friendly)
+            if e.path.name in noted else e for e in entries]
+
+
+CACHE_VERSION = 4   # 2: the last event's time and stage; 3: the anchors' fields; 4: both
+
+
+def _stamp(path: Path, anchors: AnchorBook | None = None) -> list[Any]:
+    """What the file's entry depends on: its size and time, its write-ahead log's, and its
+    anchor's (a cut journal whose time was put back is still read again)."""
+    out: list[Any] = []
+    for p in (path, Path(f"{path}-wal")) + ((anchors.path_for(path),) if anchors is not None else ()):
         try:
             st = p.stat()
             out += [st.st_size, st.st_mtime_ns]
@@ -174,7 +274,9 @@ def _to_cache(e: Entry) -> dict[str, Any]:
     return {"game": e.game, "home": e.home, "away": e.away, "home_goals": e.home_goals, "away_goals": e.away_goals,
             "date": e.date, "finished": e.finished, "winner": e.winner, "decided_by": e.decided_by,
             "points": list(e.points) if e.points else None, "shootout": list(e.shootout) if e.shootout else None,
-            "events": e.events, "problem": e.problem}
+            "events": e.events, "problem": e.problem, "last": e.last, "stage": e.stage,
+            "altered": e.altered, "first": e.first, "last_seq": e.last_seq, "head": e.head,
+            "unchained": e.unchained}
 
 
 def _from_cache(path: Path, d: Any) -> Entry | None:
@@ -185,7 +287,9 @@ def _from_cache(path: Path, d: Any) -> Entry | None:
                      decided_by=str(d["decided_by"]),
                      points=(int(d["points"][0]), int(d["points"][1])) if d["points"] else None,
                      shootout=(int(d["shootout"][0]), int(d["shootout"][1])) if d["shootout"] else None,
-                     events=int(d["events"]), problem=str(d["problem"]))
+                     events=int(d["events"]), problem=str(d["problem"]), last=str(d["last"]),
+                     stage=str(d["stage"]), altered=str(d["altered"]), first=str(d["first"]),
+                     last_seq=int(d["last_seq"]), head=str(d["head"]), unchained=bool(d["unchained"]))
     except (KeyError, TypeError, ValueError, IndexError):
         return None  # an entry of another shape: read the file again
 
@@ -216,24 +320,75 @@ def _neg(date: str) -> tuple:
     return tuple(-ord(c) for c in date)
 
 
-def dedupe(entries: list[Entry]) -> list[Entry]:
-    """Files of one match (its journal, an export of it, taken then or earlier: same game, teams
-    and first event) are listed once: the copy that went furthest, a journal before an export;
-    the entry names the others."""
+def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entry]:
+    """Files of one match (same game and first event's time) are listed once when their hash
+    chains agree (one holds the other's events, or the same): the copy that went furthest, a
+    journal before an export; the entry names the others. A file of the match that does not
+    agree with the original (the file this tablet anchored, else the soundest and longest),
+    or that is marked altered, is listed beside it as altered, never hidden among its copies."""
     groups: dict[tuple, list[Entry]] = {}
     out: list[Entry] = []
     for e in entries:
         if e.ok and e.date:
-            groups.setdefault((e.game, e.date, e.home, e.away), []).append(e)
+            groups.setdefault((e.game, e.date), []).append(e)
         else:
             out.append(e)
+    hashes: dict[tuple[Path, int], str | None] = {}
     for group in groups.values():
-        group.sort(key=lambda e: (-e.events, e.path.suffix.lower() == ".jsonl", e.path.name))
-        best = group[0]
-        if len(group) > 1:
-            best = replace(best, copies=tuple(e.path.name for e in group[1:]))
+        original = max(group, key=lambda e: (not e.altered, _anchored(e, anchors), not e.unchained, e.last_seq,
+                                              e.path.suffix.lower() != ".jsonl", e.path.name))
+        # A copy agrees when the chains say one holds the other's events; one that nothing vouches
+        # for (marked altered, or with no chain) counts as a copy only as far as the original
+        # goes: events it adds beyond it could be anyone's.
+        agree = [e for e in group if e is original or (_agree(original, e, hashes) and (
+            e.last_seq <= original.last_seq or not (e.altered or e.unchained)))]
+        agree.sort(key=lambda e: (-e.events, bool(e.altered), e.path.suffix.lower() == ".jsonl", e.path.name))
+        best = agree[0]
+        if len(agree) > 1:
+            best = replace(best, copies=tuple(e.path.name for e in agree[1:]))
         out.append(best)
-    return sorted(out, key=lambda e: (not e.ok, _neg(e.date), e.path.name))
+        for e in group:
+            if e not in agree:
+                why = e.altered or _difference(original, e, hashes)
+                out.append(replace(e, altered=why, copy_of=best.path.name))
+    return sorted(out, key=lambda e: (not e.ok, _neg(e.date), bool(e.copy_of), e.path.name))
+
+
+def _anchored(e: Entry, anchors: AnchorBook | None) -> bool:
+    return anchors is not None and e.path.suffix.lower() != ".jsonl" and anchors.lookup(e.path) is not None
+
+
+def _agree(a: Entry, b: Entry, hashes: dict[tuple[Path, int], str | None]) -> bool:
+    """The two files hold the same events as far as the shorter goes (the chain: equal hashes
+    at one seq mean equal events up to there). Reads the longer file again when needed."""
+    if not a.first or a.first != b.first:
+        return False
+    short, long_ = (a, b) if a.last_seq <= b.last_seq else (b, a)
+    if short.last_seq == long_.last_seq:
+        return short.head == long_.head
+    key = (long_.path, short.last_seq)
+    if key not in hashes:
+        hashes[key] = _hash_at(long_.path, short.last_seq)
+    return hashes[key] == short.head
+
+
+def _hash_at(path: Path, seq: int) -> str | None:
+    from ..cli import read_match
+
+    try:
+        return read_match(path, None).hash_at(seq)
+    except Exception as exc:  # changed or gone since it was listed: no agreement can be shown
+        log.info("%s: not read again (%s)", path, _first_line(exc))
+        return None
+
+
+def _difference(original: Entry, e: Entry, hashes: dict[tuple[Path, int], str | None]) -> str:
+    if not e.first or e.first != original.first:
+        return f"its first event differs from {original.path.name}'s (the teams, the options or the time were changed)"
+    if _agree(original, e, hashes):  # it agrees, but goes further than anything vouches for
+        return (f"it goes on past {original.path.name}'s last event ({original.last_seq}), and nothing vouches for "
+                f"what it adds (it carries no hash chain of its own)")
+    return f"its events differ from {original.path.name}'s by event {min(e.last_seq, original.last_seq)}"
 
 
 def select(entries: Iterable[Entry], game: str | None = None, team: str | None = None) -> list[Entry]:
@@ -301,10 +456,18 @@ def outcomes(e: Entry) -> tuple[tuple[str, int], tuple[str, int]]:
     return (result[0], points[0]), (result[1], points[1])
 
 
-def finished(entries: Iterable[Entry], game: str | None = None) -> list[Entry]:
-    """Finished, readable matches of ``game``, oldest first."""
-    return sorted((e for e in entries if e.ok and e.finished and (game is None or e.game == game)),
+def finished(entries: Iterable[Entry], game: str | None = None, friendlies: bool = False) -> list[Entry]:
+    """Finished, readable matches of ``game``, oldest first: the ones that count (a friendly
+    counts in no table; an altered file listed beside its match's original does not count: the
+    original does), or with ``friendlies`` the friendlies too."""
+    return sorted((e for e in entries if e.ok and e.finished and not e.copy_of and (game is None or e.game == game)
+                   and (friendlies or not e.friendly)),
                   key=lambda e: (e.date, e.path.name))
+
+
+def friendlies(entries: Iterable[Entry], game: str | None = None) -> list[Entry]:
+    """The finished friendlies of ``game``: played, listed, counted in no table."""
+    return [e for e in finished(entries, game, friendlies=True) if e.friendly]
 
 
 def league(entries: Iterable[Entry], game: str) -> list[Record]:
@@ -373,7 +536,8 @@ def head_to_head(entries: Iterable[Entry], game: str | None = None) -> list[Head
     return sorted(pairs.values(), key=lambda h: (h.game, h.first.casefold(), h.second.casefold()))
 
 
-HISTORY_HEADER = ["date", "game", "home", "away", "home goals", "away goals", "status", "result", "file", "problem"]
+HISTORY_HEADER = ["date", "game", "home", "away", "home goals", "away goals", "status", "result", "file", "problem",
+                  "title", "friendly"]
 
 
 def history_rows(entries: Iterable[Entry]) -> list[list[Any]]:
@@ -385,8 +549,15 @@ def history_rows(entries: Iterable[Entry]) -> list[list[Any]]:
             result = (f"{who} win" if who else "draw") + (f" ({e.decided_by})" if e.decided_by else "")
         rows.append([e.date, GAME_NAMES.get(e.game, e.game), e.home, e.away,
                      e.home_goals if e.ok else "", e.away_goals if e.ok else "", e.status, result, e.path.name,
-                     e.problem])
+                     e.problem or altered_text(e), e.title, "yes" if e.friendly else ""])
     return rows
+
+
+def altered_text(e: Entry) -> str:
+    """Why an entry is listed as altered, naming the match's file it stands beside."""
+    if not e.altered:
+        return ""
+    return f"altered: {e.altered}" + (f"; {e.copy_of} is the one that counts" if e.copy_of else "")
 
 
 def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]], force: bool = False) -> None:

@@ -72,9 +72,11 @@ def run_history(args: argparse.Namespace) -> int:
         print(f"no matches in {folder}" + (" for this filter" if entries else ""))
     else:
         rows = [[r[0][:16].replace("T", " "), r[1], r[2], r[3], f"{r[4]}-{r[5]}" if r[6] != "unreadable" else "",
-                 r[6], r[7], r[8] + (f" (+{len(e.copies)} cop{'y' if len(e.copies) == 1 else 'ies'})" if e.copies
-                                     else ""), r[9]] for r, e in zip(h.history_rows(shown), shown)]
-        print(table(["date (UTC)", "game", "home", "away", "score", "status", "result", "file", "problem"], rows))
+                 r[6] + (", friendly" if e.friendly else ""), r[7],
+                 r[8] + (f" (+{len(e.copies)} cop{'y' if len(e.copies) == 1 else 'ies'})" if e.copies else ""), r[9]]
+                + ([e.title] if any(x.title for x in shown) else []) for r, e in zip(h.history_rows(shown), shown)]
+        print(table(["date (UTC)", "game", "home", "away", "score", "status", "result", "file", "problem"]
+                    + (["name"] if any(e.title for e in shown) else []), rows))
     if args.csv is not None:
         h.write_csv(args.csv, h.HISTORY_HEADER, h.history_rows(shown), args.force)
         print(f"wrote {args.csv}", file=sys.stderr)

@@ -6,7 +6,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from ..outfiles import Staged, check_folder
+from ..outfiles import Staged, check_folder, write_text
 from .export import LABELS, write_all
 
 GAME_NAMES = {"fublet": "Fublet", "football_leader": "Football Leader", "fussball_liga": "Fußball-Liga",
@@ -113,9 +113,41 @@ def page(report: dict[str, Any], plots: dict[str, dict[str, str]], files: list[s
                         [[teams[s["team"]], who(s["player"]), s["how"] or "-", s["outcome"], s[report["unit"]]]
                          for s in report["shots"]]) if report["shots"] else "<p>No shots.</p>")
     parts.append("<h2>Notes</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in report["notes"]) + "</ul>")
-    parts.append("<h2>Files</h2><p>" + " · ".join(f"<a href='{escape(f)}'>{escape(f)}</a>" for f in files) + "</p>")
+    if files:
+        parts.append("<h2>Files</h2><p>" + " · ".join(f"<a href='{escape(f)}'>{escape(f)}</a>" for f in files)
+                     + "</p>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def file_name(report: dict[str, Any], title: str = "") -> str:
+    """A report file's name a coach recognises in a folder or a mail: the day, the match and
+    its score ("2027-01-02 FC Gruenwald 2-0 SV Rotstein.html"); only letters, digits, spaces
+    and "-" (any file system, any app it is shared to)."""
+    teams = report.get("teams") or {"home": "Home", "away": "Away"}
+    score = report.get("score") or {"home": 0, "away": 0}
+    words = f"{report.get('started', '')[:10]} {title + ' ' if title else ''}{teams['home']} {score['home']}-" \
+            f"{score['away']} {teams['away']}"
+    safe = "".join(c if c.isalnum() or c in " -" else " " for c in words)
+    return " ".join(safe.split())[:120] + ".html"
+
+
+def write_single(report: dict[str, Any], path: Path, source: str) -> Path:
+    """The whole report as one web page, its plots inside it (SVG), to share or keep as one
+    file; the plots are drawn in a temporary folder that is removed after."""
+    import base64
+    import tempfile
+
+    from .plots import draw_all
+
+    with tempfile.TemporaryDirectory(prefix="touchline-report-") as tmp:
+        drawn = draw_all(report, Path(tmp), ("svg",))
+        plots = {key: {"svg": "data:image/svg+xml;base64," + base64.b64encode(
+            (Path(tmp) / files["svg"]).read_bytes()).decode("ascii")} for key, files in drawn.items() if "svg" in files}
+    check_folder(path.parent)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Saved again, the same match's page is replaced; never through a link (companion/outfiles.py).
+    return write_text(path, page(report, plots, [], source), force=True)
 
 
 def write_report(report: dict[str, Any], out: Path, source: str, png: bool = False, force: bool = False) -> Path:

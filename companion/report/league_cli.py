@@ -35,8 +35,10 @@ def run_league(args: argparse.Namespace) -> int:
         rows = h.league(entries, game)
         if not rows:
             continue
+        aside = len(h.friendlies(entries, game))
         out.append(f"{h.GAME_NAMES.get(game, game)}: league table ({len(h.finished(entries, game))} finished "
-                   f"matches)")
+                   f"matches" + (f"; {aside} friendl{'y' if aside == 1 else 'ies'} not counted" if aside else "")
+                   + ")")
         out.append(table(["#"] + h.RECORD_HEADER, [[i] + r.row() for i, r in enumerate(rows, 1)]))
         out.append("")
         csv_rows += [[h.GAME_NAMES.get(game, game), i] + r.row() for i, r in enumerate(rows, 1)]

@@ -35,6 +35,30 @@ def _save(fig, out: Staged, name: str, formats: tuple[str, ...]) -> dict[str, st
     return files
 
 
+def _legend(ax, **kwargs) -> None:
+    """A legend when something on the axes has a label (matplotlib warns on an empty one: a
+    match with no dice of a kind yet, a turn with nothing counted)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**kwargs)
+
+
+def _nothing_yet(ax, unit: str) -> None:
+    """An empty plot says why: the match has not reached its first round or turn."""
+    ax.text(0.5, 0.5, f"no {unit} played yet", ha="center", va="center", transform=ax.transAxes, color="#666")
+    ax.set_xticks([])
+
+
+def _whole_ticks(ax, xs: list[int]) -> None:
+    """Rounds or turns on the x axis: whole numbers, each bar or point inside the axes (one
+    round alone would otherwise get ticks at 0.45, 0.7 ... 1.5)."""
+    if xs and max(xs) - min(xs) <= 12:
+        ax.set_xticks(range(min(xs), max(xs) + 1))   # the locator falls back to fractions for so few
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if xs:
+        ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6)
+
+
 def _names(report: dict[str, Any]) -> dict[str, str]:
     teams = report.get("teams") or {}
     return {"home": teams.get("home", "Home"), "away": teams.get("away", "Away")}
@@ -53,20 +77,27 @@ def possession(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) ->
             counted += 1
             home += 1 if side == "home" else 0.5 if side == "shared" else 0
         xs.append(t[unit])
-        ys.append(100.0 * home / counted if counted else 50.0)
+        ys.append(100.0 * home / counted if counted else float("nan"))   # nobody has held it: no share yet
     for side, colour in COLOURS.items():  # one collection a side: hundreds of bars draw slowly
         spans = [(t[unit] - 0.5, 1.0) for t in ticks if t["possession"] == side]
         if spans:
             ax.broken_barh(spans, (-12, 8), facecolors=colour, linewidth=0)
-    ax.plot(xs, ys, color=HOME, linewidth=2, label=f"{names['home']}: share so far")
+    # Points marked while there are few: one round alone is one point, which a line never draws.
+    if counted:
+        ax.plot(xs, ys, color=HOME, linewidth=2, marker="o" if len(xs) <= 12 else None,
+                label=f"{names['home']}: share so far")
     ax.axhline(50, color="#888", linewidth=0.8, linestyle="--")
     ax.set_ylim(-14, 100)
     ax.set_ylabel(f"% of {unit}s with the ball")
     ax.set_xlabel(f"{unit} (strip: who had the ball)")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_title(f"Possession: {names['home']} {report['possession']['percent']['home']}%, "
-                 f"{names['away']} {report['possession']['percent']['away']}%")
-    ax.legend(loc="upper right", fontsize=9)
+    _whole_ticks(ax, xs)
+    if not ticks:
+        _nothing_yet(ax, unit)
+    percent = report["possession"]["percent"]
+    shares = (f"{names['home']} {percent['home']}%, {names['away']} {percent['away']}%"
+              if percent["home"] is not None else "nobody has had the ball yet")
+    ax.set_title(f"Possession: {shares}")
+    _legend(ax, loc="upper right", fontsize=9)
     fig.subplots_adjust(left=0.09, right=0.98, bottom=0.17, top=0.89)
     return _save(fig, out, "possession", formats)
 
@@ -144,9 +175,18 @@ def counters(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> d
                    label=f"{names[side]} actions used")
         ax.set_title("Actions used, turn by turn")
     ax.set_xlabel(unit)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    _whole_ticks(ax, xs)
+    if not ticks:
+        _nothing_yet(ax, unit)
+    if len(xs) <= 12:   # a line through one or two points draws (almost) nothing: mark the points
+        for line in ax.get_lines():
+            if not line.get_label().startswith("_"):
+                line.set_marker("o")
+    if game != "fublet":   # counts from 0 up (Fublet draws MP spent below 0)
+        ax.set_ylim(bottom=0, top=max(1.0, ax.get_ylim()[1]))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.legend(fontsize=8, ncol=2, loc="best")
+    if ticks:
+        _legend(ax, fontsize=8, ncol=2, loc="best")
     fig.subplots_adjust(left=0.07, right=0.98, bottom=0.15, top=0.9)
     return _save(fig, out, "counters", formats)
 
@@ -174,7 +214,7 @@ def luck(report: dict[str, Any], out: Staged, formats: tuple[str, ...]) -> dict[
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("face")
-        ax.legend(fontsize=8)
+        _legend(ax, fontsize=8)
     fig.subplots_adjust(left=0.04, right=0.98, bottom=0.17, top=0.88, wspace=0.2)
     return _save(fig, out, "luck", formats)
 

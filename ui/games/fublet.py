@@ -5,14 +5,12 @@ substitutions."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion import box
-from companion.board import GridBoard
 from companion.fublet import commands as c
 from companion.fublet import queries as fq
 from companion.fublet.components import Action, load_components
@@ -23,22 +21,16 @@ from companion.teams import PlayerRef, Team
 from companion.view import Summary
 
 from ..autoflow import expect
+from ..looks.fublet import FubletLook
 from ..widgets.keypad import TOUCH, button, wrap_label
-from .base import (TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, RectGeometry, Scoreboard, grid_shapes,
-                   scoreline)
+from .base import TEAM_BAR, BarSpec, Chip, Choice, Face
 
 PHASES = ("declaration", "outcome", "movement", "event", "tactical_movement")
 PS_ACTIONS = (Action.SHORT_PASS, Action.LONG_PASS, Action.CROSS, Action.FINALIZATION, Action.LONG_SHOT)
 SHOT = {"five": 4, "ten": 0, "save": 5, "chip": False, "curved": False, "dive": -1}
 
 
-def _geometry(board: GridBoard) -> RectGeometry:
-    # A Fublet figure stands on about two movement squares: drawn a little larger than one.
-    return RectGeometry(board.length_mm, board.width_mm, board.ms_cols, board.ms_rows, grid_shapes(board),
-                        radius=0.9)
-
-
-class FubletFace(Face):
+class FubletFace(FubletLook, Face):
     def __init__(self) -> None:
         super().__init__(game="fublet", title="Fublet",
                          options=[Choice("championship", "Championship (draws stand)")])
@@ -52,39 +44,7 @@ class FubletFace(Face):
                              load_components(folder),
                              Options(championship=bool(options.get("championship"))))
 
-    # --- drawing -------------------------------------------------------------------------------
-    def geometry(self, board: GridBoard) -> RectGeometry:
-        return self.cached_geometry(board, _geometry)
-
-    def figures(self, state: Any) -> list[Figure]:
-        out = []
-        for p in state.players.values():
-            if not p.on_pitch or p.ms is None:
-                continue
-            status = p.status.value
-            out.append(Figure(p.ref, p.ms, dim=status != "ready" or p.injured, crossed=status == "stunned",
-                              goalkeeper=p.goalkeeper, manual=p.manual, badge="Y" * p.yellow))
-        return out
-
-    def ball(self, state: Any, board: GridBoard) -> BallMark:
-        ball = state.ball
-        if ball.carrier is not None:
-            return BallMark(carrier=ball.carrier)
-        if ball.ps is None or board is None:
-            return BallMark()
-        # A loose ball lies in a pass square: drawn at its centre.
-        return BallMark(at=board.ps_center_mm(ball.ps))
-
     # --- panels --------------------------------------------------------------------------------
-    def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
-        shoot = summary.shootout
-        extra = f"  ({shoot[0]}-{shoot[1]} pens)" if shoot is not None else ""
-        turn = summary.turn
-        kind = " (transition)" if turn is not None and turn.step == "transition" else ""
-        clock = summary.clock
-        return Scoreboard(scoreline(summary) + extra, f"{clock.minute or 0}'  {clock.period}",
-                          f"Round {summary.round or 0}{kind}: {summary.phase.replace('_', ' ')}")
-
     def bars(self, summary: Summary) -> list[BarSpec]:
         pace = summary.counter("pace")
         mp = {t: summary.counter("mp", t) for t in (Team.HOME, Team.AWAY)}

@@ -25,7 +25,8 @@ from companion.view import Summary
 from ..controller import NO_MATCH
 from ..games import face_for
 from .rule_links import fill_rule_links
-from ..games.base import TEAM_BAR, BallMark
+from ..games.base import TEAM_BAR
+from ..looks.base import BallMark
 from .. import theme
 from ..kits import match_kits
 from ..widgets.keypad import DiceKeypad, button, wrap_label
@@ -33,6 +34,7 @@ from ..widgets.steady import held_lines, hold_still
 from ..places import NoPlaces, Tags, has_place, places_for
 from ..glossary import bar_terms, card_marks, marks_line, terms_in
 from ..widgets import rows  # noqa: F401  (the classes live.kv's rows are made of)
+from ..widgets import step_button  # noqa: F401  (live.kv's Undo and Redo)
 from ..widgets.teamtag import ScoreLabel, score_markup, team_line  # noqa: F401 (ScoreLabel: live.kv)
 from ..words import PLAYER_ID, Names, names_for, team_names, option_name, phase_name
 
@@ -324,9 +326,12 @@ class LiveScreen(Screen):
         pitch = self.ids.pitch
         pitch.selected = self.selected
         if self.selected is None or self.view is None or self.face is None:
-            pitch.reach = []
+            pitch.reach, pitch.reach_kinds = [], {}
             return
-        pitch.reach = self.face.reach(self.view.ruleset, self.view.state, self.selected)
+        # Where he may go, each cell in the colour of what a tap there would mean.
+        targets = self.face.targets(self.view.ruleset, self.view.state, self.selected)
+        pitch.reach_kinds = dict(targets)
+        pitch.reach = list(targets)
 
     def on_selected(self, *_args) -> None:
         self.refresh_reach()

@@ -2,8 +2,10 @@
 report's own PNG images (matplotlib, drawn on a worker thread into the data folder).
 
 Opened after the final whistle and from the live screen (the match in play), or from the
-match history (any match file). "Save" writes the whole report (index.html, CSV,
-JSON, SVG plots) next to the PNGs, for spreadsheets or sharing.
+match history (any match file). "Share" (Android: the platform's share sheet) or "Save as
+file" (a desktop: into Documents/Touchline reports, then offered to open in the browser)
+makes the report one web page with its plots inside (ui/share.py), its tables as CSV and
+JSON beside it on a desktop.
 """
 
 from __future__ import annotations
@@ -17,13 +19,17 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
+from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
 from companion.report.export import LABELS
 
+from .. import share, theme
 from ..widgets.keypad import wrap_label
 
 PLOTS = (("possession", "Possession"), ("timeline", "Timeline"), ("counters", "Round by round / turn by turn"),
@@ -38,6 +44,11 @@ def draw_for(report: dict[str, Any], out: Path) -> dict[str, dict[str, str]]:
 
     out.mkdir(parents=True, exist_ok=True)
     return draw_all(report, out, ("png",), dpi=150)  # sharp on a tablet's full width
+
+
+def markup(text: str) -> str:
+    """Text inside Kivy markup: its brackets and ampersands escaped."""
+    return text.replace("&", "&amp;").replace("[", "&bl;").replace("]", "&br;")
 
 
 def _first_line(exc: BaseException) -> str:
@@ -57,6 +68,7 @@ class ReportScreen(Screen):
     tab = StringProperty("summary")
     back_to = StringProperty("home")
     can_resume = BooleanProperty(False)   # an unfinished match's journal, opened from the history
+    share_text = StringProperty("Share" if share.can_share() else "Save as file")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -144,6 +156,8 @@ class ReportScreen(Screen):
                 self.report = r = value
                 teams, score = r["teams"], r["score"]
                 self.title_text = f"{teams['home']} {score['home']} - {score['away']} {teams['away']}"
+                if self.title():
+                    self.title_text = f"{self.title()}: {self.title_text}"
                 self.status_text = self._verdict(r)
                 self.can_resume = (self.back_to == "history" and not r["finished"]
                                    and Path(self.source).suffix.lower() in (".sqlite", ".sqlite3", ".db"))
@@ -240,24 +254,70 @@ class ReportScreen(Screen):
                        texture=lambda img, _t: setattr(img, "height", img.width / max(img.image_ratio, 0.1)))
             body.add_widget(image)
 
+    def title(self) -> str:
+        """The coach's name for the match (companion/report/notes.py), '' when it has none."""
+        from companion.report.notes import load
+
+        source = Path(self.source)
+        try:
+            note = load(source.parent).get(source.name)
+        except Exception:   # notes are a convenience: a report without its name is still the report
+            return ""
+        return note.title if note is not None else ""
+
     # --- buttons -------------------------------------------------------------------------------------
     def save(self) -> None:
-        """The whole report (web page, CSV, JSON, SVG) beside the PNGs; says where."""
+        """Share the report as one web page (Android), or save it into the reports folder and
+        say where, offering to open it (a desktop)."""
         if self.report is None or self.folder is None:
             return
-        report, folder, source = self.report, self.folder, self.source
-        self.status_text = "Saving..."
+        app = App.get_running_app()
+        report, title, source = self.report, self.title(), Path(self.source).name
+        sharing = share.can_share()
+        where = (app.controller.data_dir / "reports" / "shared") if sharing else share.export_folder()
+        self.status_text = "Preparing the report to share..." if sharing else "Saving..."
 
         def work() -> None:
-            try:
-                from companion.report.html import write_report
+            from companion.outfiles import Staged, check_folder
+            from companion.report.export import write_all
+            from companion.report.html import file_name, write_single
 
-                index = write_report(report, folder, source, png=True, force=True)  # the screen's own folder
-                message = f"Saved: {index} (open it in a browser; CSV and JSON beside it)"
+            try:
+                path = write_single(report, where / file_name(report, title), source)
+                if not sharing:   # the tables beside it, replaced when saved again, never through a link
+                    tables = where / (path.stem + " tables")
+                    check_folder(tables)
+                    tables.mkdir(exist_ok=True)
+                    staged = Staged(tables, force=True)
+                    try:
+                        write_all(report, staged)
+                    except BaseException:
+                        staged.discard()
+                        raise
+                    staged.commit()
+            except ImportError as exc:
+                done = (False, None, f"Not saved: the report's plots need {exc.name or 'matplotlib'}, which this "
+                                     f"installation lacks.")
             except Exception as exc:  # a full disk, a folder not permitted: say it, keep the screen
-                message = f"Not saved: {exc}"
-            Clock.schedule_once(lambda _dt: setattr(self, "status_text", message))
+                done = (False, None, f"Not saved: {_first_line(exc)}")
+            else:
+                done = (True, path, "")
+                if sharing:
+                    try:
+                        share.android_share(path, self.title_text)
+                        done = (True, path, "The share sheet is open: choose where the report goes.")
+                    except Exception as exc:  # the platform refused: the file is there all the same
+                        done = (False, path, f"The share sheet did not open ({_first_line(exc)}); the report is "
+                                             f"saved on the tablet as {path.name}.")
+            Clock.schedule_once(lambda _dt: self._saved(*done))
         threading.Thread(target=work, name="touchline-report-save", daemon=True).start()
+
+    def _saved(self, ok: bool, path: Path | None, message: str) -> None:
+        if path is None or share.can_share():
+            self.status_text = message
+            return
+        self.status_text = f"Saved: {path.name}"
+        SavedPopup(path).open()
 
     def resume(self) -> None:
         """Play on: the unfinished match this report shows, on the live screen."""
@@ -269,3 +329,39 @@ class ReportScreen(Screen):
         app = App.get_running_app()
         target = self.back_to if self.back_to != "live" or app.controller.match is not None else "home"
         app.show(target)
+
+
+class SavedPopup(Popup):
+    """Where a desktop saved the report, in words, and a way to see it at once."""
+
+    def __init__(self, path: Path, **kwargs) -> None:
+        box = BoxLayout(orientation="vertical", spacing=dp(12), padding=dp(12))
+        try:   # the folder as the coach finds it from his home folder ("Documents/Touchline reports")
+            folder = str(path.parent.relative_to(Path.home()))
+        except ValueError:
+            folder = str(path.parent)
+        # The words fill what the buttons leave, wrapped to the popup's width, from the top.
+        said = Label(text=f"Saved as one web page, plots inside:\n[b]{markup(path.name)}[/b]\nin the folder "
+                          f"[b]{markup(folder)}[/b].\nOpen it in any browser, copy it to a USB stick or attach it "
+                          f"to an e-mail. Its tables (CSV, for a spreadsheet) are in the folder beside it.",
+                     markup=True, font_size=sp(TEXT + 2), halign="left", valign="top")
+        said.bind(size=lambda w, size: setattr(w, "text_size", size))
+        box.add_widget(said)
+        buttons = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(10))
+        self.said = Label(text="", font_size=sp(TEXT), color=theme.BAD, size_hint_y=None, height=dp(30),
+                          halign="left", valign="middle")
+        self.said.bind(size=lambda w, size: setattr(w, "text_size", size))
+        buttons.add_widget(Button(text="Open it", font_size=theme.BODY, on_release=lambda *_: self.open_it(path)))
+        buttons.add_widget(Button(text="OK", font_size=theme.BODY, on_release=lambda *_: self.dismiss()))
+        box.add_widget(self.said)
+        box.add_widget(buttons)
+        from kivy.core.window import Window
+
+        super().__init__(title="Report saved", title_size=sp(22), content=box, size_hint=(0.85, None),
+                         height=min(dp(400), Window.height * 0.94), **kwargs)
+
+    def open_it(self, path: Path) -> None:
+        if share.open_in_browser(path):
+            self.dismiss()
+        else:
+            self.said.text = "No browser could be started here: open the file from its folder."

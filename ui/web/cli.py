@@ -2,12 +2,12 @@
 
 Prints the page's full address (token included) and follows the journal as it grows, until
 Ctrl+C. The journal is only read (see follow.py), so the tablet app can go on writing it.
+Nothing of Kivy is imported: the board is drawn from the game's look (ui/looks/), pure Python.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 from pathlib import Path
@@ -26,31 +26,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "local-network address to let phones on the same network watch)")
     p.add_argument("--port", type=int, default=8765, help="the port (default 8765; 0 picks a free one)")
     p.add_argument("--for", dest="duration", type=float, default=None, metavar="S", help=argparse.SUPPRESS)
+    # The HTTP parser (benchmarks/web_load.py measures the tablet's, h11, on a desktop too).
+    p.add_argument("--http-parser", default="auto", choices=("auto", "httptools", "h11"), help=argparse.SUPPRESS)
     p.set_defaults(run=run)
-
-
-def quiet_kivy(verbose: int = 0) -> None:
-    """The games' faces import Kivy's widget classes, and those open Kivy's window: keep it
-    offscreen (a desktop shows no empty window) and keep Kivy's start-up chatter out of the
-    terminal unless -v was given."""
-    import logging
-
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-    os.environ.setdefault("KIVY_NO_FILELOG", "1")
-    os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
-    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")   # Ctrl+C and SIGTERM stop the page, not SDL
-    if "kivy" in sys.modules:
-        return
-    if verbose <= 0:
-        logging.disable(logging.INFO)
-    try:
-        import ui.games  # noqa: F401
-        from kivy.core.window import Window  # noqa: F401  (opened here, once, offscreen)
-    finally:
-        logging.disable(logging.NOTSET)
-        if verbose <= 0:
-            logging.getLogger("kivy").setLevel(logging.WARNING)
 
 
 def _stop_on_signals() -> Callable[[], None]:
@@ -65,8 +43,23 @@ def _stop_on_signals() -> Callable[[], None]:
     return lambda: [signal.signal(sig, handler) for sig, handler in old.items()]
 
 
+def one_heap_arena() -> None:
+    """glibc gives each thread that allocates a heap arena of its own, and keeps what is freed
+    in it resident: serve's four threads (main, follower, hub, server) held about 1-2 MB more
+    that way. One arena, as is commonly advised for Python servers on glibc (MALLOC_ARENA_MAX);
+    set before the threads start. Elsewhere (musl, macOS, Windows) nothing is done."""
+    import ctypes
+
+    if sys.platform != "linux":
+        return
+    try:
+        ctypes.CDLL("libc.so.6").mallopt(-8, 1)   # M_ARENA_MAX (malloc.h); "libc.so.6" is glibc's
+    except (OSError, AttributeError):
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
-    quiet_kivy(args.verbose)
+    one_heap_arena()
     from .follow import Follower, FollowError
     from .hub import Hub
     from .reference_link import rule_link
@@ -95,11 +88,28 @@ def run(args: argparse.Namespace) -> int:
         hub.stop()
         raise TouchlineError(f"--port {args.port}: a port is 0..65535")
     try:
-        server = ScoreboardServer(hub, args.host, args.port)
+        server = ScoreboardServer(hub, args.host, args.port, parser=args.http_parser)
     except TouchlineError:
         hub.stop()
         raise
     started.set()
+    # From here on Ctrl+C and SIGTERM stop the page cleanly, wherever they come.
+    restore_signals = _stop_on_signals()
+    try:
+        _announce(args, path, server)
+        follower.start()
+        threading.Event().wait(args.duration)   # None: until Ctrl+C
+    except KeyboardInterrupt:
+        pass
+    finally:
+        follower.stop()
+        server.stop()
+        restore_signals()
+    print("Scoreboard stopped.", flush=True)
+    return 0
+
+
+def _announce(args: argparse.Namespace, path: Path, server) -> None:
     print(f"Scoreboard for {path.name}: {server.url}", flush=True)
     if args.host in ("0.0.0.0", "::", ""):   # every interface: say the addresses phones can open
         from .in_app import local_addresses
@@ -110,15 +120,3 @@ def run(args: argparse.Namespace) -> int:
         print("(only this machine can open it; --host with this machine's local-network address lets phones "
               "on the same network watch)", flush=True)
     print("Following the match; Ctrl+C stops the page.", flush=True)
-    restore_signals = _stop_on_signals()
-    follower.start()
-    try:
-        threading.Event().wait(args.duration)   # None: until Ctrl+C
-    except KeyboardInterrupt:
-        pass
-    finally:
-        follower.stop()
-        server.stop()
-        restore_signals()
-    print("Scoreboard stopped.", flush=True)
-    return 0

@@ -1,18 +1,24 @@
 """Following a match journal that another process (the tablet app) is writing.
 
-The journal is never opened for writing: each look is a fresh read-only SQLite connection
-(``mode=ro``; ``immutable`` when no write-ahead log is beside the file, as
-``companion.journal.inspect`` does), so the reader never checkpoints, never creates files
-next to the journal and never blocks the writer (WAL readers do not). The file's size and
-time stamps (with its ``-wal``) are polled; only when they move is the journal read, and then
-only the events after the last one seen, unless an undo took some back (a full refold).
+The journal is never opened for writing: each look is one read-only snapshot taken the way
+every reader takes it (companion/journal_snapshot.py: regular files only, never blocking on
+open; SQLite's precautions for untrusted files and the journal's schema checked before any
+query, companion/journal_guard.py; no side file made beside it), so the reader never
+checkpoints, never creates files next to the journal and never blocks the writer (WAL
+readers do not). The file's size and time stamps (with its ``-wal``) are polled; only when
+they move is the journal read, and then only the events after the last one seen, unless an
+undo took some back (a full refold).
 
-A JSON Lines export can be followed too: it is read again whole when it changes.
+A JSON Lines export can be followed too: it is read again whole when it changes (through
+``companion.jsonl.read_file``, as bounded as any reader).
+
+For a server: ``read_match(path)`` is the whole bounded read in one call (a Folded match, or a
+FollowError naming the file), and ``Follower`` polls with it; neither ever blocks on a FIFO,
+runs what a hostile file defines, or reads past the limits every reader keeps.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 import threading
@@ -21,9 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from companion.errors import DecodeError, TouchlineError
+from companion.errors import DecodeError, JournalError, TouchlineError
 from companion.events import Event
 from companion.journal import inspect
+from companion.journal_chain import load_payload
+from companion.journal_guard import check_schema, planned
+from companion.journal_snapshot import read_snapshot
 from companion.ruleset import Ruleset
 
 from ..places import has_place, places_for
@@ -101,41 +110,73 @@ class JournalReader:
         self.path = path
         self.game = inspect(path)   # checks, read-only, that it is a sound Touchline journal
 
-    def _connect(self) -> sqlite3.Connection:
-        busy = Path(f"{self.path}-wal").exists() or Path(f"{self.path}-shm").exists()
-        uri = f"{self.path.resolve().as_uri()}?mode=ro{'' if busy else '&immutable=1'}"
-        try:
-            return sqlite3.connect(uri, uri=True, timeout=0.5)
-        except sqlite3.Error as exc:
-            raise FollowError(f"{self.path}: cannot be read ({exc})") from None
-
     def read(self, known: list[int]) -> tuple[bool, list[Event]]:
         """(still_valid, new events): ``still_valid`` is False when an event already read was
         undone (the caller folds again from ``read([])``)."""
-        conn = self._connect()
+        last = known[-1] if known else 0
+
+        def look(conn: sqlite3.Connection, path: Path) -> tuple[bool, list[tuple]]:
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                check_schema(conn, path, version)  # what is read now may not be what inspect saw
+                count = conn.execute("SELECT count(*) FROM events WHERE status = 'active' AND seq <= ?",
+                                     (last,)).fetchone()[0]
+                if count != len(known):
+                    return False, []
+                # NOT INDEXED: walked in the table's own key order, never sorted (journal_guard)
+                return True, planned(conn, path, "SELECT seq, batch, at, source, type, data FROM events NOT INDEXED "
+                                                 "WHERE status = 'active' AND seq > ? ORDER BY seq", (last,)).fetchall()
+            except sqlite3.OperationalError as exc:
+                if any(word in str(exc).lower() for word in TRANSIENT):
+                    raise Busy(f"{self.path}: the journal stayed busy ({exc}); is another program holding "
+                               f"it?") from None
+                raise
         try:
-            last = known[-1] if known else 0
-            count = conn.execute("SELECT count(*) FROM events WHERE status = 'active' AND seq <= ?",
-                                 (last,)).fetchone()[0]
-            if count != len(known):
-                return False, []
-            rows = conn.execute("SELECT seq, batch, at, source, type, data FROM events "
-                                "WHERE status = 'active' AND seq > ? ORDER BY seq", (last,)).fetchall()
-        except sqlite3.Error as exc:
-            if any(word in str(exc).lower() for word in TRANSIENT):
-                raise Busy(f"{self.path}: the journal stayed busy ({exc}); is another program holding it?") from None
-            raise FollowError(f"{self.path}: the journal cannot be read ({exc}); it was left untouched") from None
-        finally:
-            conn.close()
-        return True, [self._decode(row) for row in rows]
+            valid, rows = read_snapshot(self.path, look)
+        except JournalError as exc:
+            raise FollowError(str(exc)) from None
+        return valid, [self._decode(row) for row in rows]
 
     def _decode(self, row: tuple) -> Event:
         seq, batch, at, source, type_, data = row
         try:
             return Event.from_json({"seq": seq, "batch": batch, "at": at, "source": source, "type": type_,
-                                    "data": json.loads(data)})
-        except (DecodeError, ValueError) as exc:
+                                    "data": load_payload(data)})
+        except (DecodeError, ValueError, TypeError) as exc:
             raise FollowError(f"{self.path}: event {seq} cannot be read ({exc})") from None
+
+
+def read_match(path: str | Path) -> Folded:
+    """The match in a journal or an export as it stands now: one bounded read, every check a
+    replay makes (the chain, the domains), folded. Anything wrong is a FollowError naming the
+    file (a FIFO or a device, a view where the events are, a file too large, events that do
+    not replay)."""
+    from companion.cli import is_journal_file
+    from companion.journal import load_file
+    from companion.jsonl import read_file
+
+    path = Path(path)
+    try:
+        if is_journal_file(path):
+            loaded = load_file(path)
+            game, events = loaded.game, loaded.events
+        else:
+            imported = read_file(path)
+            game, events = imported.game, imported.events
+        if not events:
+            raise FollowError(f"{path}: holds no events; a match starts with its creation event")
+        folded = Folded(_ruleset(game, str(path)), None)
+        folded.state = folded.ruleset.initial_state()
+        for event in events:
+            folded.apply(event)
+    except FollowError:
+        raise
+    except TouchlineError as exc:
+        raise FollowError(str(exc)) from None
+    except Exception as exc:  # events the rules cannot fold: say which file, never a traceback
+        log.debug("read_match failed", exc_info=True)
+        raise FollowError(f"{path}: the stored events do not replay ({exc})") from None
+    return folded
 
 
 class Follower:
@@ -273,4 +314,4 @@ class Follower:
             self._thread.join(timeout=2)
 
 
-__all__ = ["Follower", "Folded", "FollowError", "JournalReader", "POLL_S"]
+__all__ = ["Follower", "Folded", "FollowError", "JournalReader", "POLL_S", "read_match"]

@@ -13,11 +13,12 @@ import logging
 import threading
 import time
 from datetime import UTC, datetime
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from companion.events import Event
 from companion.ruleset import Ruleset
 
+from ..looks import Look, look_for
 from .snapshot import Builder, RuleLink, Snapshot, problem_snapshot
 
 log = logging.getLogger(__name__)
@@ -32,12 +33,13 @@ def encode(snapshot: Snapshot) -> bytes:
 
 
 class Hub:
-    def __init__(self, rule_link: RuleLink | None = None, faces: Any = None) -> None:
+    def __init__(self, rule_link: RuleLink | None = None, looks: Callable[[str], Look] | None = None) -> None:
         if rule_link is None:   # the rules reference's sections, unless a test hands in its own
             from .reference_link import rule_link
         self.rule_link = rule_link
-        self._faces = faces            # game -> face (by default the hub's own instance of each game's face)
-        self._own_faces: dict[str, Any] = {}
+        self._looks = looks            # game -> look (by default the hub's own instance of each game's look)
+        self._own_looks: dict[str, Look] = {}
+        self._watchers: list[Callable[[], None]] = []
         self._cond = threading.Condition()
         self._version = 0
         self._snapshot = problem_snapshot(0, "Waiting for the match to start...")
@@ -76,14 +78,26 @@ class Hub:
         with self._cond:
             return self._version, self._payload
 
-    def wait_newer(self, version: int, timeout: float) -> tuple[int, bytes] | None:
-        """The newest event once it is newer than ``version``; None on timeout or when stopping."""
+    def watch(self, changed: Callable[[], None]) -> None:
+        """Call ``changed()`` after each new snapshot and when the hub stops (on the hub's
+        thread, or the stopping one: it must only hand the news on, as the server's
+        ``call_soon_threadsafe`` does)."""
         with self._cond:
-            if not self._cond.wait_for(lambda: self._version > version or self._stopping, timeout):
-                return None
-            if self._stopping:
-                return None
-            return self._version, self._payload
+            self._watchers.append(changed)
+
+    def unwatch(self, changed: Callable[[], None]) -> None:
+        with self._cond:
+            if changed in self._watchers:
+                self._watchers.remove(changed)
+
+    def _tell_watchers(self) -> None:
+        with self._cond:
+            watchers = list(self._watchers)
+        for changed in watchers:
+            try:
+                changed()
+            except Exception:   # a watcher gone (a server's loop closed) never stops the hub
+                log.debug("a scoreboard watcher failed", exc_info=True)
 
     def wait_version(self, version: int, timeout: float) -> bool:
         """Block until a snapshot at least ``version`` exists (tests and benchmarks)."""
@@ -95,6 +109,7 @@ class Hub:
         self._wake.set()
         with self._cond:
             self._cond.notify_all()
+        self._tell_watchers()
         self._thread.join(timeout=2)
 
     # --- the builder thread -----------------------------------------------------------------------
@@ -120,25 +135,17 @@ class Hub:
         if offer is None or offer[0] != "match":
             return False
         builder = self._builders.get(offer[1].game)
-        return builder is not None and bool(getattr(builder.face, "tick_s", None))
+        return builder is not None and bool(getattr(builder.look, "tick_s", None))
 
-    def _face(self, game: str) -> Any:
-        """The game's face: an instance of the hub's own, so the tablet's screen (which keeps
-        caches and modes on its face) and this thread never share one."""
-        if self._faces is not None:
-            return self._faces(game)
-        face = self._own_faces.get(game)
-        if face is None:
-            import importlib
-
-            from ..games import FACES
-
-            target = FACES.get(game)
-            if target is None:
-                raise KeyError(f"the scoreboard has no face for game {game!r} (it knows: {', '.join(FACES)})")
-            module, _, cls = target.partition(":")
-            face = self._own_faces[game] = getattr(importlib.import_module(module), cls)()
-        return face
+    def _look(self, game: str) -> Look:
+        """The game's look: an instance of the hub's own, so the tablet's screen (which keeps
+        caches on its face) and this thread never share one."""
+        if self._looks is not None:
+            return self._looks(game)
+        look = self._own_looks.get(game)
+        if look is None:
+            look = self._own_looks[game] = look_for(game)
+        return look
 
     def _build(self, offer: tuple, only_if_changed: bool = False) -> None:
         version = self._version + 1
@@ -149,9 +156,9 @@ class Hub:
                 _, ruleset, state, log_lines, last, error = offer
                 builder = self._builders.get(ruleset.game)
                 if builder is None or builder.ruleset is not ruleset:
-                    builder = self._builders[ruleset.game] = Builder(ruleset, self._face(ruleset.game), self.rule_link)
+                    builder = self._builders[ruleset.game] = Builder(ruleset, self._look(ruleset.game), self.rule_link)
                 snapshot = builder.build(version, state, log_lines, last, datetime.now(UTC), error)
-        except KeyError as exc:   # a game with no face on this Touchline
+        except KeyError as exc:   # a game with no look on this Touchline
             snapshot = problem_snapshot(version, f"this Touchline cannot draw the match: {exc.args[0]}")
         except Exception as exc:  # never leave viewers on a stale page without saying why
             log.exception("the scoreboard could not be built")
@@ -164,6 +171,7 @@ class Hub:
             self._version = version
             self._snapshot, self._payload = snapshot, payload
             self._cond.notify_all()
+        self._tell_watchers()
 
 
 def _same(a: dict, b: dict) -> bool:

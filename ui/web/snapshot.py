@@ -1,7 +1,7 @@
 """What the scoreboard page shows of a match at one moment, built from the folded state.
 
-The same fold the tablet shows: the game's face (ui/games/) gives the scoreboard line, the
-clock, the phase, the figures and the ball; the ruleset gives the pending requests and the
+The same fold the tablet shows: the game's look (ui/looks/, the tablet's face draws from it
+too) gives the scoreboard line, the clock, the phase, the figures and the ball; the ruleset gives the pending requests and the
 event log's lines. The printed board goes out once per board (``board_key``), the figures
 with every change.
 """
@@ -16,6 +16,7 @@ from companion.events import Event
 from companion.ruleset import Ruleset
 from companion.view import summary_of
 
+from ..looks import Look
 from ..places import Places, places_for
 from ..words import Names
 from . import svg
@@ -49,7 +50,7 @@ class Builder:
     """Builds snapshots for one game; caches the printed board between snapshots."""
 
     ruleset: Ruleset
-    face: Any
+    look: Look
     rule_link: RuleLink | None = None
     _board_obj: Any = field(default=None, repr=False)
     _geometry: Any = field(default=None, repr=False)
@@ -59,7 +60,7 @@ class Builder:
     def build(self, version: int, state: Any, log_lines: Sequence[str], last: Event | None,
               now: datetime | None = None, error: str = "") -> Snapshot:
         summary = self.ruleset.summary(state)
-        board = self.face.scoreboard(summary_of(summary), now or datetime.now(UTC))
+        board = self.look.scoreboard(summary_of(summary), now or datetime.now(UTC))
         names = Names.of_summary(summary)   # "home#7" -> "Touchline Rovers #7 Kit", as on the tablet
         rules_board = self.ruleset.board(state)
         places = places_for(self.ruleset.game, rules_board)   # "(24, 22)" -> "a square in the right half"
@@ -68,17 +69,17 @@ class Builder:
         if rules_board is not None:
             if rules_board is not self._board_obj:
                 self._board_obj = rules_board
-                self._geometry = self.face.geometry(rules_board)
+                self._geometry = self.look.geometry(rules_board)
                 self._board_svg = svg.board_svg(self._geometry)
                 self._board_key = f"{self.ruleset.game}-{abs(hash(self._board_svg)) % 10**10}"
-            figures = svg.figures_svg(self._geometry, self.face.figures(state), self.face.ball(state, rules_board))
+            figures = svg.figures_svg(self._geometry, self.look.figures(state), self.look.ball(state, rules_board))
         geometry = self._geometry if rules_board is not None else None
         data = {
             "version": version,
             "seq": last.seq if last is not None else 0,
             "at": last.at.isoformat() if last is not None else "",
             "game": self.ruleset.game,
-            "title": getattr(self.face, "title", "") or self.ruleset.game,
+            "title": getattr(self.look, "title", "") or self.ruleset.game,
             "teams": summary.get("teams") or {},
             "score": board.score,
             "goals": summary.get("score") or {},

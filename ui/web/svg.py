@@ -14,7 +14,7 @@ from typing import Iterable
 
 from companion.teams import Team
 
-from ..games.base import BallMark, Figure, Geometry
+from ..looks.base import BallMark, Figure, Geometry
 
 TEAM_FILL = {Team.HOME: (0.15, 0.35, 0.85), Team.AWAY: (0.85, 0.2, 0.2)}
 

@@ -19,8 +19,9 @@ from kivy.uix.widget import Widget
 
 from companion.teams import PlayerRef, Team
 
-from ..games.base import BallMark, Geometry
 from .. import theme
+from ..games.base import TARGET_KINDS
+from ..looks.base import BallMark, Geometry
 from ..theme import DEFAULT_KITS
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,7 @@ class PitchView(Widget):
     ball = ObjectProperty(BallMark())
     selected = ObjectProperty(None, allownone=True)   # PlayerRef
     reach = ListProperty([])                          # cells the selected figure can reach
+    reach_kinds = DictProperty({})                    # cell -> a kind of games.base.TARGET_KINDS (its colour)
     marked = ListProperty([])                         # cells to outline (a declared target, say)
     # Places a text names, shown where they are: (letter, (x0, y0, x1, y1) drawing mm), the
     # letter the text calls the place by ("square A"), ringed on the board (ui/places.py).
@@ -57,7 +59,7 @@ class PitchView(Widget):
         self.canvas.add(self._figure_layer)
         self.bind(pos=self.redraw, size=self.redraw, geometry=self.redraw)
         self.bind(figures=self.redraw_figures, ball=self.redraw_figures, selected=self.redraw_figures,
-                  reach=self.redraw_figures, marked=self.redraw_figures,
+                  reach=self.redraw_figures, reach_kinds=self.redraw_figures, marked=self.redraw_figures,
                   kits=self.redraw_figures, tags=self.redraw_figures)
 
     # --- geometry -----------------------------------------------------------------------------
@@ -222,10 +224,17 @@ class PitchView(Widget):
         add = layer.add
         if self.reach:
             add(Color(1, 1, 0.3, 0.28))
+            kinds = self.reach_kinds
             for cell in self.reach:
                 rect = self._known_rect(cell)
                 if rect is not None:
+                    # Each kind of target in its own colour (a pass, a shot, a move...).
+                    kind = kinds.get(tuple(cell) if isinstance(cell, list) else cell)
+                    if kind in TARGET_KINDS:
+                        add(Color(*TARGET_KINDS[kind][0]))
                     add(Rectangle(pos=rect[:2], size=rect[2:]))
+                    if kind in TARGET_KINDS:
+                        add(Color(1, 1, 0.3, 0.28))
         if self.marked:
             add(Color(1, 1, 1, 0.9))
             for cell in self.marked:

@@ -1,6 +1,6 @@
 """Football Leader's face on the tablet (see face.py for how its modules divide it)."""
 
-from .board import SpaceGeometry, board_shapes, counter_spots
+from ...looks.football_leader import SpaceGeometry, board_shapes, counter_spots
 from .dodges import DODGES
 from .face import FootballLeaderFace
 from .sheets import PRESETS, preset_sheet

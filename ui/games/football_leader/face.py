@@ -2,7 +2,8 @@
 hands and Moved Markers as bars, and the actions of a turn played with the action card the
 coach lays face up. The face is put together from its panels:
 
-* board.py: the printed board and where counters stand;
+* ui/looks/football_leader/: the printed board, where counters stand, the ball and the
+  scoreboard (shared with the scoreboard web page);
 * sheets.py: strategy sheets and the set-up; turn.py: kick-off, the turn's action forms, the
   card buttons, the shoot-out; dodges.py: the carrier's dodges planned before he moves.
 
@@ -12,7 +13,6 @@ Every button comes from an action the rules list as open now (``view.actions``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
 from kivy.metrics import dp
@@ -23,14 +23,14 @@ from companion.football_leader import commands as c
 from companion.football_leader import queries as q
 from companion.football_leader.components import load_components
 from companion.football_leader.model import POSITION_CHANGES, Options, Phase, Stage
-from companion.football_leader.pitch import SpaceBoard
 from companion.ruleset import OpenAction
 from companion.teams import PlayerRef, Team
 from companion.view import Summary
 
+from ...looks.football_leader import FootballLeaderLook
 from ...widgets.keypad import TOUCH, button, wrap_label
-from ..base import TEAM_BAR, BallMark, BarSpec, Chip, Choice, Face, Figure, Scoreboard, scoreline
-from .board import SpaceGeometry, counter_spots
+from ..base import TEAM_BAR, BarSpec, Chip, Choice, Face
+from .aims import Aims, SlotLights
 from .dodges import DODGES, Dodges
 from .sheets import Sheets
 from .turn import ACTIONS, PLAYER_SLOTS, TurnForms
@@ -46,7 +46,7 @@ def by_id(actions: tuple[OpenAction, ...]) -> dict[str, list[OpenAction]]:
     return out
 
 
-class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
+class FootballLeaderFace(TurnForms, Dodges, Sheets, Aims, SlotLights, FootballLeaderLook, Face):
     def __init__(self) -> None:
         super().__init__(game="football_leader", title="Football Leader",
                          options=[Choice("extra_time", "Extra time on a draw", True),
@@ -68,56 +68,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
                                      tackle_loop_rule=bool(options.get("tackle_loop_rule", True)),
                                      second_yellow_sends_off=bool(options.get("second_yellow_sends_off", True))))
 
-    # --- drawing -------------------------------------------------------------------------------
-    def geometry(self, board: SpaceBoard) -> SpaceGeometry:
-        return self.cached_geometry(board, SpaceGeometry)
-
-    def figures(self, state: Any) -> list[Figure]:
-        if state.components is None:
-            return []
-        g = self.geometry(state.components.board)
-        spots = counter_spots(state, g)
-        out = []
-        for p in state.players.values():
-            if p.ref in spots:
-                # Dim: a Moved Marker on it; the badge: booked (a yellow card marker).
-                out.append(Figure(p.ref, p.space, dim=p.markers > 0, goalkeeper=p.goalkeeper, manual=p.manual,
-                                  at=spots[p.ref], badge="Y" * p.yellow))
-        if state.phase is Phase.SET_UP:
-            out.extend(self._sheet_preview(state, g, {f.ref for f in out}))
-        return out
-
-    def ball(self, state: Any, board: SpaceBoard | None) -> BallMark:
-        if state.ball is not None:
-            return BallMark(carrier=state.ball)
-        if board is None:
-            return BallMark()
-        # Before a kick-off the ball waits on the centre spot.
-        g = self.geometry(board)
-        return BallMark(at=g.to_drawing(board.length_mm / 2, board.width_mm / 2))
-
     # --- panels --------------------------------------------------------------------------------
-    def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
-        text = scoreline(summary)
-        if summary.shootout is not None:
-            text += f"  ({summary.shootout[0]}-{summary.shootout[1]} pens)"
-        turn = summary.turn
-        half = summary.clock.period
-        # No clock: a half lasts as long as the decks; the turn counts the time.
-        clock = f"{half}, turn {turn.number}" if turn else half
-        if summary.last_turn:
-            clock += f" of {summary.last_turn}"
-        phase = summary.phase.replace("_", " ")
-        r = summary.restart
-        if turn and summary.phase == "turn":
-            phase = f"{turn.team.label}'s turn: {turn.step.replace('_', ' ')}"
-        elif r is not None and summary.phase in ("set_up", "kick_off"):
-            phase = f"{phase.capitalize()}: {r.kind.replace('_', ' ')} for {r.team.label}"
-        result = summary.result
-        if result:
-            phase = "Full time" + (f": {result.winner.label} win ({result.decided_by})" if result.winner else ": a draw")
-        return Scoreboard(text, clock, phase)
-
     def bars(self, summary: Summary) -> list[BarSpec]:
         out = []
         for team in (Team.HOME, Team.AWAY):
@@ -165,6 +116,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
             add(wrap_label("The match is over.", 18, bold=True))
             return
         open_ = by_id(view.actions)
+        self.selection_rows(screen, state, add)
         self._strategy_panel(screen, state, open_, add)
         self._set_up_panel(screen, state, open_, add)
         self._kick_off_panel(screen, state, open_, add)
@@ -203,6 +155,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
     def _mark(screen: Any, cells: list) -> None:
         pitch = screen.ids.get("pitch") if hasattr(screen, "ids") else None
         if pitch is not None:
+            pitch.reach_kinds = {}
             pitch.reach = cells
 
     def mode_panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> bool:
@@ -210,6 +163,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         mode = screen.mode
         form = screen.form
         if mode in ACTIONS:
+            self.light_slot(screen, state, mode, form)
             self._action_panel(screen, state, mode, form, add)
         elif mode == "change":
             team, who = form["team"], form.get("player")
@@ -253,7 +207,7 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         if mode in ACTIONS:
             slot = self._slot(form, mode)
             if slot in PLAYER_SLOTS:
-                if ref.team is form["team"]:
+                if ref.team is form["team"] and not self.refuse_receiver(screen, state, mode, slot, ref):
                     self._fill_player(screen, state, mode, slot, ref)
             elif slot == "space" and p is not None and p.space is not None:
                 self._fill(screen, state, mode, "space", p.space)
@@ -282,8 +236,22 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         # A counter touched while another is selected, in another space: the selected one goes
         # there (a space holding figures has no empty spot to touch).
         sel = screen.selected
+        if sel is not None and sel == ref and p is not None and p.space is not None and \
+                getattr(self.found(state, sel).get(p.space), "kind", "") == "kicker":
+            return bool(self.lit_tap(screen, view, p.space, touched=ref))   # the kick-off carrier touched again
         if sel is None or sel == ref or p is None or p.space is None:
             return False
+        lit = self.lit_tap(screen, view, p.space, touched=ref)   # a lit pass, shot or tackle; an unlit space
+        if lit:
+            return True
+        if lit is None and not screen.override:
+            # A lit move into a space others stand in (a teammate's too): every touch there
+            # lands on a counter, so the counter's space is the one meant.
+            if not self._plan_dodges(screen, state, sel, p.space, None):
+                x_mm, y_mm = q.board(state).center_mm(p.space)
+                screen.controller.tap_move(sel, x_mm, y_mm)
+                screen.selected = None
+            return True
         mine = state.players.get(sel)
         if mine is None or mine.space == p.space:
             return False
@@ -321,6 +289,8 @@ class FootballLeaderFace(TurnForms, Dodges, Sheets, Face):
         if mode == DODGES:
             return True
         if not mode and screen.selected is not None and not screen.override:
+            if self.lit_tap(screen, view, cell):   # a lit pass, shot or tackle; an unlit space: said why
+                return True
             # The selected ball carrier touched to a space: plan his dodges first, if any.
             return self._plan_dodges(screen, state, screen.selected, cell, None)
         return mode in ("replace", "order")

@@ -1,6 +1,7 @@
 """Football Leader's strategy sheets and set-up: preset sheets, a sheet written by touch, the
 sheets' places shown before the first kick-off, and each side's set-up (confirm, a position
-change, a replacement)."""
+change, a replacement). The sheets' places before the first kick-off are drawn by the look
+(ui/looks/football_leader)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,10 @@ from companion.football_leader import commands as c
 from companion.football_leader import queries as q
 from companion.football_leader.model import StrategySheet
 from companion.football_leader.pitch import LOW, Space
-from companion.teams import PlayerRef, Team
+from companion.teams import Team
 
 from ... import theme
 from ...widgets.keypad import TOUCH, button, wrap_label
-from ..base import Figure
-from .board import SpaceGeometry, counter_spots
 
 # Strategy sheets for the team defending x = 0 (the other team's sheet is the board turned
 # half round), by the order of the ten outfield starters. The shipped board's rows 0..3
@@ -53,22 +52,6 @@ def preset_sheet(state: Any, team: Team, name: str) -> StrategySheet:
 
 class Sheets:
     """The strategy and set-up panels, and the sheet editor's mode."""
-
-    def _sheet_preview(self, state: Any, g: SpaceGeometry, placed: set) -> list[Figure]:
-        """Before the first kick-off no counter stands yet: the sheets' places, dimmed, so a
-        coach can touch them (a position change) before both confirm."""
-        if state.restart is None:
-            return []
-        kick_off = state.restart.kind.value == "kick_off"
-        where = {}
-        for team, sheet in state.sheets.items():
-            for number, space in (sheet.kick_off if kick_off else sheet.goal_kick).items():
-                ref = PlayerRef(team, number)
-                p = state.players.get(ref)
-                if ref not in placed and p is not None and p.on_pitch and g.board.has(space):
-                    where[ref] = space
-        spots = counter_spots(state, g, where)
-        return [Figure(ref, space, dim=True, at=spots[ref]) for ref, space in where.items()]
 
     def _strategy_panel(self, screen: Any, state: Any, open_: dict, add) -> None:
         for a in open_.get("strategy", ()):

@@ -1,7 +1,7 @@
 """The Fußball-Liga face on the tablet (see face.py for how its modules divide it)."""
 
-from .board import board_shapes
-from .clocks import bar_specs, expired, mmss
+from ...looks.fussball_liga import board_shapes, mmss
+from .clocks import bar_specs, expired
 from .face import FussballLigaFace
 from .lineup import standard_lineup
 

@@ -11,6 +11,8 @@ from typing import Any
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.interception import attempt_problem
 from companion.fussball_liga.model import LigaState, Phase, RestartKind
+from companion.fussball_liga.restarts import setup_problems, taker_squares
+from companion.teams import PlayerRef
 from companion.ruleset import OpenAction
 
 # What "pass" means beside each kind of kick (the coach lets the chance go).
@@ -38,26 +40,38 @@ class ActionPanel:
         open_ = by_id(view.actions)
         sel = screen.selected
         kicks = {a.arg("kind"): a for a in open_.get("kick", ())}
+        self._selection_rows(screen, state, add)
         for a in open_.get("kick_off", ()):
             add(button("Standard line-up (set the figures to match)", lambda: self._line_up(screen, view)))
-            add(wrap_label("Place a figure: touch his chip or figure, then the square.", 15))
-            if sel is not None and sel.team is a.team:
-                add(button(f"Kick off by #{sel.number}: touch the target", lambda k=sel: self._kick_mode(screen, k)))
+            add(wrap_label("Place a figure: touch his chip or figure, then a lit square of his own half.", 18))
+            kicker = self._on_spot(state, a.team, state.components.pitch.kick_off_squares[state.end_of(a.team)], sel)
+            if kicker is not None:
+                add(button(f"Kick off by #{kicker.number}: touch the target", lambda k=kicker: self._kick_mode(
+                    screen, k)))
             else:
-                add(wrap_label(f"Select {a.team.label}'s player on a kick-off square to kick off.", 15))
+                add(wrap_label(f"To kick off, put one of {a.team.label}'s players on a kick-off square (touch him: "
+                               f"the two squares by the centre mark light up).", 18))
         for a in open_.get("set_up", ()):
-            add(wrap_label("Move figures by touch (select, then the square).", 15))
+            add(wrap_label(f"{a.team.label} re-positions: select a figure, then touch a lit square.", 18))
+            if "set_up_done" not in open_ and state.restart is not None:
+                # What stands between the coach and "set-up done", before he asks.
+                for problem in setup_problems(state, state.restart, a.team)[:3]:
+                    add(wrap_label(problem[:1].upper() + problem[1:] + ".", 18, colour=(1, 0.75, 0.25, 1)))
             if sel is not None and sel.team is a.team:
                 add(button(f"Move #{sel.number} square by square...",
                            lambda k=sel: self._enter(screen, "path", k, path=[], hand_to=None)))
         for a in open_.get("set_up_done", ()):
             add(button(f"{a.team.label}: set-up done", lambda t=a.team: screen.submit(c.PassTurn(t))))
         for a in open_.get("penalty", ()):
-            add(wrap_label("Place the figures by touch; the goalkeeper on goal square 1-4.", 15))
-            if sel is not None and sel.team is a.team:
-                add(button(f"Penalty-kick by #{sel.number}", lambda k=sel: screen.submit(c.TakePenalty(k))))
+            add(wrap_label("Place the figures by touch (select one: his squares light up); the defending goalkeeper "
+                           "on goal square 1-4.", 18))
+            spots = state.components.pitch.ends[state.end_of(a.team.other)].penalty_squares
+            kicker = self._on_spot(state, a.team, spots, sel)
+            if kicker is not None:
+                add(button(f"Penalty-kick by #{kicker.number}", lambda k=kicker: screen.submit(c.TakePenalty(k))))
             else:
-                add(wrap_label(f"Select {a.team.label}'s kicker (on a square behind the penalty mark).", 15))
+                add(wrap_label(f"{a.team.label}'s kicker stands on one of the two squares behind the penalty mark: "
+                               f"nobody does yet.", 18))
         if "restart" in kicks:
             self._kicker_buttons(screen, state, kicks["restart"], add)
         if "intercept" in open_ or "let_go" in open_:
@@ -80,7 +94,7 @@ class ActionPanel:
         if "shot" in kicks and kicks["shot"].arg("player") is not None:
             h = kicks["shot"].arg("player")
             add(button(f"Shoot or pass (#{h.number}): touch the target", lambda k=h: self._kick_mode(screen, k)))
-        if "move" in open_:
+        if state.phase is Phase.MOVEMENT:   # with no points left the step can still be ended
             self._movement_buttons(screen, state, open_, add)
         else:
             kind = next((k for k in ("follow_up", "keeper") if k in kicks), None)
@@ -88,24 +102,75 @@ class ActionPanel:
                 what = NO_KICK.get(kind, "no kick this phase")
                 add(button(f"{a.team.label}: {what}", lambda t=a.team: screen.submit(c.PassTurn(t))))
         for a in open_.get("shootout", ()):
-            if sel is not None and sel.team is a.team:
+            kickers = self._shootout_kickers(view, a.team)
+            if sel is not None and sel.team is a.team and sel in kickers:
                 add(button(f"Penalty by #{sel.number}", lambda k=sel: screen.submit(c.TakePenalty(k))))
+            elif kickers:
+                add(button(f"Penalty by #{kickers[0].number}", lambda k=kickers[0]: screen.submit(
+                    c.TakePenalty(k))))
+                add(wrap_label(f"Or select another of {a.team.label}'s players who has not kicked yet.", 18))
             else:
-                add(wrap_label(f"Select {a.team.label}'s next kicker; put the other goalkeeper on goal square 1-4.",
-                               15))
+                add(wrap_label(f"{a.team.label}'s next kicker: put the other side's goalkeeper on goal square 1-4 "
+                               f"first (select him: the squares light up).", 18))
         self._always(screen, open_, add)
 
     def _kicker_buttons(self, screen, state, action: OpenAction, add) -> None:
         from ...widgets.keypad import button, wrap_label
 
         team = action.team
-        sel = screen.selected
-        if sel is not None and sel.team is team:
-            add(button(f"Take it: #{sel.number} kicks, touch the target", lambda k=sel: self._kick_mode(screen, k)))
+        kicker = self._on_spot(state, team, taker_squares(state, state.restart, team), screen.selected)
+        if kicker is not None:
+            add(button(f"Take it: #{kicker.number} kicks, touch the target", lambda k=kicker: self._kick_mode(
+                screen, k)))
             return
         where = {RestartKind.THROW_IN: "on the throw-in square", RestartKind.CORNER: "on the corner area",
                  RestartKind.GOAL_KICK: "in the goal area"}.get(state.restart.kind, "next to the ball")
-        add(wrap_label(f"Select {team.label}'s kicker ({where}).", 15))
+        add(wrap_label(f"{team.label}'s kicker stands {where}: nobody does yet.", 18))
+
+    @staticmethod
+    def _shootout_kickers(view, team) -> list[PlayerRef]:
+        """The players the rules would take for the next shoot-out kick, by shirt number."""
+        from companion.errors import RuleViolation
+
+        out = []
+        for p in sorted(view.state.players.values(), key=lambda p: p.ref.number):
+            if p.ref.team is not team or not p.on_pitch:
+                continue
+            try:
+                view.ruleset.decide(view.state, c.TakePenalty(p.ref))
+            except RuleViolation:
+                continue
+            out.append(p.ref)
+        return out
+
+    @staticmethod
+    def _on_spot(state, team, spots, sel) -> PlayerRef | None:
+        """Who takes a kick from ``spots``: the selected figure if he stands on one, else the
+        side's first figure that does."""
+        on = sorted((p.ref for p in state.players.values() if p.placed and p.ref.team is team and p.square in spots),
+                    key=lambda r: r.number)
+        if sel is not None and sel in on:
+            return sel
+        return on[0] if on else None
+
+    def _selection_rows(self, screen, state, add) -> None:
+        """The selected figure's lit squares in words, and the key to their colours."""
+        from ...widgets.keypad import wrap_label
+        from .aims import kick_summary
+
+        sel = screen.selected
+        if sel is None:
+            return
+        found = self.found(state, sel)
+        if not found:
+            return
+        if self.is_kick(state, sel):
+            add(wrap_label(kick_summary(sel, found), 18, bold=True))
+        else:
+            kinds = {t.kind for t in found.values()}
+            verb = "stand" if kinds <= {"place", "kicker", "keeper"} else "go"
+            add(wrap_label(f"#{sel.number}: the lit squares are where he may {verb} now; touch one.", 18, bold=True))
+        self.legend_rows(screen, found, add)
 
     def _intercept_buttons(self, screen, state, open_: dict, add) -> None:
         from ...widgets.keypad import button, wrap_label
@@ -130,8 +195,8 @@ class ActionPanel:
         sel = screen.selected
         if state.holding is not None and state.hold_turn == state.turn_no:
             add(wrap_label(f"#{state.holding.number} holds the ball: opponents keep 3 squares away.", 15))
-        for a in open_["move"]:
-            add(wrap_label("Move a figure: select it, touch the square (cheapest path), or:", 15))
+        for a in open_.get("move", ()):
+            add(wrap_label("Move a figure: select it, then touch a lit square (the cheapest path), or:", 18))
             if sel is not None and sel.team is a.team:
                 add(button(f"Move #{sel.number} square by square...",
                            lambda k=sel: self._enter(screen, "path", k, path=[], hand_to=None)))

@@ -14,6 +14,7 @@ from companion.fussball_liga.clock import Instant
 from companion.teams import Team
 from companion.view import Counter, Summary
 
+from ...looks.fussball_liga import mmss
 from ..base import TEAM_BAR, BarSpec
 
 log = logging.getLogger(__name__)
@@ -26,11 +27,6 @@ def expired(summary: Summary, now: datetime) -> list[tuple[str, Team | None]]:
     """The time-up calls due now: ("half", None), ("phase", None) for the egg timer, or
     ("phase", team) for a coach's chess clock; never one the rules have already taken."""
     return summary.clock.expired(now)
-
-
-def mmss(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    return f"{seconds // 60:02d}:{seconds % 60:02d}"
 
 
 def bar_specs(summary: Summary, now: datetime | None) -> list[BarSpec]:

@@ -4,9 +4,10 @@ calls "time up" itself); each side's 18 movement points; kicks aimed by touch, i
 attempts, dribbling interceptions, the goalkeeper's options, set-ups, penalty-kicks, cards,
 substitutions and corrections. The face is put together from its panels:
 
-* board.py: the printed board; lineup.py: the standard line-up;
+* ui/looks/fussball_liga/: the printed board, the figures, the ball and the scoreboard
+  (shared with the scoreboard web page); lineup.py: the standard line-up;
 * clocks.py: the clocks read as of now, time-up calls and the bars;
-* scoreboard.py: scoreboard, bars, stepper, chips;
+* scoreboard.py: bars, stepper, chips;
 * actions.py: the action panel (open actions to forms); modes.py: touch modes and corrections.
 
 Everything but the widgets the panels build is plain Python (tested without a window)."""
@@ -19,13 +20,13 @@ from typing import Any
 from companion import box
 from companion.fussball_liga import commands as c
 from companion.fussball_liga.components import load_components
-from companion.fussball_liga.model import LigaState, Options, Phase, PhaseLimit, RestartKind
-from companion.fussball_liga.pitch import Pitch
+from companion.fussball_liga.model import Options, PhaseLimit
 from companion.teams import PlayerRef, Team
 
-from ..base import BallMark, Choice, Face, Figure, RectGeometry
+from ...looks.fussball_liga import FussballLigaLook
+from ..base import Choice, Face
 from .actions import ActionPanel
-from .board import _geometry
+from .aims import Aims
 from .clocks import Clocks
 from .modes import Modes
 from .scoreboard import Panels
@@ -49,7 +50,7 @@ def _players(text: object) -> tuple[PlayerRef, ...]:
 
 
 
-class FussballLigaFace(ActionPanel, Modes, Panels, Clocks, Face):
+class FussballLigaFace(ActionPanel, Aims, Modes, Panels, Clocks, FussballLigaLook, Face):
     def __init__(self) -> None:
         # ``match_options`` also takes "optional_rules" (all four optional rules at once).
         super().__init__(game="fussball_liga", title="Fußball-Liga", tick_s=0.5, options=[
@@ -96,38 +97,3 @@ class FussballLigaFace(ActionPanel, Modes, Panels, Clocks, Face):
             if all(p.number != ref.number for p in roster.players):
                 raise ValueError(f"{ref.team.label} {ref.number}: {roster.name} has no player #{ref.number}")
         return c.CreateMatch(rosters[Team.HOME], rosters[Team.AWAY], load_components(folder), chosen)
-
-    # --- drawing -------------------------------------------------------------------------------
-    def geometry(self, board: Pitch) -> RectGeometry:
-        return self.cached_geometry(board, _geometry)
-
-    def figures(self, state: LigaState) -> list[Figure]:
-        m = state.movement
-        moving = state.phase is Phase.MOVEMENT
-        out = []
-        for p in state.players.values():
-            if not p.placed:
-                continue
-            # Moved players are dimmed (the rulebook turns them upside-down), bar the one moving now.
-            moved = moving and p.ref in m.by_player and p.ref != m.current
-            out.append(Figure(p.ref, p.square, dim=moved, crossed=p.ref in m.committed and moving,
-                              goalkeeper=p.goalkeeper or p.stand_in, manual=p.manual, badge="Y" * p.yellow))
-        return out
-
-    def ball(self, state: LigaState, board: Pitch | None) -> BallMark:
-        ball = state.ball
-        if board is None:
-            return BallMark()
-        if ball.holder is not None and state.players[ball.holder].square == ball.square:
-            return BallMark(carrier=ball.holder)
-        f = state.flight
-        if f is not None and ball.square == f.origin and state.players[f.kicker].square == f.origin:
-            return BallMark(carrier=f.kicker)   # at the kicker's feet until the flight resolves
-        if ball.square is not None:
-            return BallMark(cell=ball.square)
-        if state.restart is not None and state.restart.kind is RestartKind.KICK_OFF:
-            # On the centre mark, between squares.
-            g = self.geometry(board)
-            return BallMark(at=g.to_board(board.centre[0] * board.square_mm, board.centre[1] * board.square_mm))
-        return BallMark()
-

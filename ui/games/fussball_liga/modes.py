@@ -10,11 +10,13 @@ from typing import Any
 
 from companion.commands import PlaceFigure
 from companion.fussball_liga import commands as c
+from companion.fussball_liga import targets as tg
 from companion.fussball_liga.clock import Instant
 from companion.fussball_liga.model import Control, LigaState, Phase, PhaseLimit
 from companion.fussball_liga.pitch import dist
 from companion.teams import PlayerRef, Team
 
+from . import aims
 from .lineup import standard_lineup
 
 OFFENCES = (("foul", "Foul play (free-kick)"), ("shot_out", "Shot aimed off the field"),
@@ -61,13 +63,25 @@ class Modes:
         mode = screen.mode
         form = dict(screen.form)
         if mode == "kick":
-            add(wrap_label(f"#{screen.action.number} kicks: touch the target square (a teammate for a pass, a "
-                           f"goal square for a shot).", 17, bold=True))
+            found = self.kick_found(screen, state)
+            self._light(screen, found)
+            add(wrap_label(f"#{screen.action.number} kicks: touch a lit square, or a teammate to pass to him.", 18,
+                           bold=True))
+            add(wrap_label(aims.kick_summary(screen.action, found), 18))
+            self.legend_rows(screen, found, add)
         elif mode == "drop":
             drop = form.get("drop")
-            add(wrap_label(f"#{screen.action.number}: touch the free square next to him to drop the ball"
-                           if drop is None else f"Dropped at {drop[0]},{drop[1]}: now touch the target.", 17, bold=True))
+            if drop is None:
+                found = tg.drop_squares(state, screen.action)
+                add(wrap_label(f"#{screen.action.number}: touch a lit square next to him to drop the ball there.", 18,
+                               bold=True))
+            else:
+                found = self.kick_found(screen, state)
+                add(wrap_label("Ball dropped: now touch where he kicks it (a lit square).", 18, bold=True))
+                add(wrap_label(aims.kick_summary(screen.action, found), 18))
             self._mark(screen, [drop] if drop else [])
+            self._light(screen, found)
+            self.legend_rows(screen, found, add)
         elif mode == "receiver":
             target = form["target"]
             add(wrap_label(f"Several teammates stand next to {target[0]},{target[1]}: who takes the pass?", 17,
@@ -182,11 +196,15 @@ class Modes:
         mode = screen.mode
         state: LigaState = view.state
         p = state.players.get(ref)
-        if mode == "kick" and ref.team is screen.action.team and ref != screen.action and p.placed:
-            # A pass to his square: he is the receiver.
-            screen.submit(c.Kick(screen.action, p.square, receiver=ref))
+        if not mode:
+            return self.selected_figure(screen, view, ref)
+        if mode == "kick" and p is not None and p.placed:
+            self.kick_at_figure(screen, view, ref)   # a teammate: pass to him, where a pass can reach him
             return True
-        if mode in ("kick", "drop", "ball", "ball_fix") and p is not None and p.placed:
+        if mode == "drop" and screen.form.get("drop") is not None and p is not None and p.placed:
+            self.kick_at_figure(screen, view, ref)
+            return True
+        if mode in ("drop", "ball", "ball_fix") and p is not None and p.placed:
             return self.on_cell(screen, view, p.square)   # the figure's square is the one meant
         if mode == "path":
             if ref.team is screen.action.team and ref != screen.action and state.ball.holder == screen.action:
@@ -211,14 +229,24 @@ class Modes:
         mode = screen.mode
         state: LigaState = view.state
         cell = tuple(cell)
+        if not mode:
+            ball = state.ball
+            if screen.selected is None and ball.holder is not None and ball.square == cell:
+                screen.selected = ball.holder   # the ball touched: its holder's kick or run is lit
+                return True
+            return self.selected_tap(screen, view, cell)
         if mode == "kick":
-            self._aim(screen, state, cell, screen.form.get("drop"))
+            self.kick_at(screen, view, cell)
             return True
         if mode == "drop":
             if screen.form.get("drop") is None:
-                self._set_form(screen, drop=cell)
+                if cell in tg.drop_squares(state, screen.action):
+                    self._set_form(screen, drop=cell)
+                else:
+                    self.refuse_tap(screen, f"#{screen.action.number} drops the ball on a free square next to him "
+                                            f"inside his penalty area, from where he can kick it: touch a lit square.")
             else:
-                self._aim(screen, state, cell, tuple(screen.form["drop"]))
+                self.kick_at(screen, view, cell)
             return True
         if mode == "path":
             self._set_form(screen, path=[*screen.form.get("path", []), cell])
@@ -230,17 +258,3 @@ class Modes:
             self._set_form(screen, square=cell)
             return True
         return bool(mode)
-
-    def _aim(self, screen, state: LigaState, target, drop) -> None:
-        """A kick at ``target``: a teammate next to it takes the pass; name him when several."""
-        kicker = screen.action
-        pitch = state.components.pitch
-        mates = []
-        if pitch.goal_end(target) is None and not any(p.square == target for p in state.players.values() if p.placed):
-            mates = sorted(p.ref for p in state.players.values()
-                           if p.placed and p.ref.team is kicker.team and p.ref != kicker and dist(p.square, target) == 1)
-        if len(mates) > 1:
-            self._enter(screen, "receiver", kicker, target=target, mates=mates, drop=drop)
-            return
-        screen.submit(c.Kick(kicker, target, drop=drop))
-

@@ -1,6 +1,6 @@
 """Futboard's face on the tablet (see face.py for how its modules divide it)."""
 
-from .board import board_shapes
+from ...looks.futboard import board_shapes
 from .face import FutboardFace
 from .lineup import lineup_commands, lineup_shape
 

@@ -2,8 +2,9 @@
 clock or the goal limit, line-ups, passes by touch, kicks, taking the ball, corners,
 penalties and substitutions. The face is put together from its panels:
 
-* board.py: the printed field; lineup.py: default line-ups;
-* scoreboard.py: scoreboard, bars, stepper, chips and the tablet's clock;
+* ui/looks/futboard/: the printed field, the figures, the ball and the scoreboard (shared
+  with the scoreboard web page); lineup.py: default line-ups;
+* scoreboard.py: bars, stepper, chips and the tablet's clock;
 * actions.py: the action panel (open actions to forms); modes.py: touch modes.
 
 Everything but the widgets the panels build is plain Python (tests read it without a window).
@@ -16,17 +17,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 from companion import box
-from companion.board import GridBoard
 from companion.futboard import commands as c
 from companion.futboard import queries as q
 from companion.futboard.components import load_components
 from companion.futboard.model import Corner, KickOff, Options, Penalty, Phase, Variant
-from companion.futboard.pitch import Pitch
 from companion.teams import PlayerRef, Team
 
-from ..base import BallMark, Choice, Face, Figure, RectGeometry
+from ...looks.futboard import FutboardLook
+from ..base import Choice, Face
 from .actions import ActionPanel
-from .board import _pitch_from_grid, _shipped_pitches, board_shapes
 from .modes import Modes
 from .scoreboard import Panels
 
@@ -44,7 +43,7 @@ def _limit(value: object, default: int | None) -> int | None:
 
 
 
-class FutboardFace(ActionPanel, Modes, Panels, Face):
+class FutboardFace(ActionPanel, Modes, Panels, FutboardLook, Face):
     def __init__(self) -> None:
         super().__init__(game="futboard", title="Futboard", tick_s=1.0,
                          options=[Choice("street", "Futboard Street (variant)"),
@@ -53,8 +52,6 @@ class FutboardFace(ActionPanel, Modes, Panels, Face):
                                          ("none", "10", "20", "30", "45", "60")),
                                   Choice("goal_limit", "Goal limit", "none", ("none", "1", "2", "3", "5")),
                                   Choice("keeper_in_line", "The goalkeeper counts in the four in a line")])
-        self._pitches: dict[int, tuple[GridBoard, Pitch]] = {}
-        self._geometry: tuple[GridBoard, Pitch | None, RectGeometry] | None = None
         self._time_up_at: datetime | None = None
         self.now: Callable[[], datetime] = lambda: datetime.now(UTC)
 
@@ -78,64 +75,7 @@ class FutboardFace(ActionPanel, Modes, Panels, Face):
                                      time_limit_min=minutes, goal_limit=goals,
                                      keeper_in_line=bool(options.get("keeper_in_line"))))
 
-    # --- drawing -------------------------------------------------------------------------------
-    def _learn(self, pitch: Pitch) -> None:
-        """Remember which field a GridBoard is drawn from: the tablet hands ``geometry`` the
-        GridBoard only, and the printed kick penalties and reductions live on the Pitch."""
-        grid = pitch.grid()
-        self._pitches[id(grid)] = (grid, pitch)
-
-    def _learn_state(self, state: Any) -> None:
-        if state is not None and getattr(state, "components", None) is not None \
-                and id(state.components.pitch.grid()) not in self._pitches:
-            self._learn(state.components.pitch)
-
-    def pitch_for(self, board: GridBoard) -> Pitch | None:
-        known = self._pitches.get(id(board))
-        if known is not None and known[0] is board:
-            return known[1]
-        for pitch in _shipped_pitches():
-            # Pitch.grid() is cached by the pitch's value: the same object only for the same field.
-            if pitch.grid() is board:
-                self._learn(pitch)
-                return pitch
-        return None
-
-    def geometry(self, board: GridBoard) -> RectGeometry:
-        pitch = self.pitch_for(board)
-        cached = self._geometry
-        if cached is not None and cached[0] is board and cached[1] is pitch:
-            return cached[2]
-        drawn = pitch if pitch is not None else _pitch_from_grid(board)
-        geo = RectGeometry(board.length_mm, board.width_mm, drawn.lines, drawn.rows, board_shapes(drawn),
-                           margin=drawn.margin, radius=0.42)
-        self._geometry = (board, pitch, geo)
-        return geo
-
-    def figures(self, state: Any) -> list[Figure]:
-        self._learn_state(state)
-        out = []
-        for p in state.players.values():
-            if not p.on_field or p.space is None:
-                continue
-            # Dim: moved this turn (a player moves once a turn).
-            out.append(Figure(p.ref, tuple(p.space), dim=p.ref in state.moved, goalkeeper=p.goalkeeper,
-                              manual=p.manual, badge="Y" * p.yellow))
-        return out
-
-    def ball(self, state: Any, board: GridBoard) -> BallMark:
-        if state.ball is not None:
-            return BallMark(carrier=state.ball)
-        if state.components is None or board is None:
-            return BallMark()
-        p, geo = state.components.pitch, self.geometry(board)
-        r = state.restart
-        if state.phase is Phase.LINEUP and isinstance(r, KickOff):
-            return BallMark(at=geo.to_board(p.length_mm / 2, p.width_mm / 2))
-        if state.phase is Phase.PENALTY and isinstance(r, Penalty):
-            return BallMark(at=geo.to_board(*p.centre_mm(p.spot(q.attacked_end(r.team)))))
-        return BallMark()
-
+    # --- touches ------------------------------------------------------------------------------
     def reach(self, ruleset: Any, state: Any, player: PlayerRef) -> list:
         """Where the selected figure may go now: its movement in play, the free corner slots
         for the corner's taker, the spot for the penalty's taker, out of the area for the side

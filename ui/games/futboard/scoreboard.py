@@ -1,5 +1,5 @@
-"""Futboard's scoreboard, bars, phase stepper and player chips, and the tablet's clock: the
-match clock read as of now, and "time is up" proposed when it runs out (pure Python)."""
+"""Futboard's bars, phase stepper and player chips, and the tablet's clock: the match clock
+read as of now, and "time is up" proposed when it runs out (pure Python)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from companion.futboard.model import ACTIONS_PER_TURN, Phase, Where
 from companion.teams import Team
 from companion.view import Summary
 
-from ..base import TEAM_BAR, BarSpec, Chip, Scoreboard, scoreline
+from ...looks.futboard import mmss
+from ..base import TEAM_BAR, BarSpec, Chip
 
 log = logging.getLogger(__name__)
 
@@ -21,48 +22,8 @@ STEPS = ("line-up", "action 1", "action 2", "action 3", "corner kick", "penalty"
 TIME_UP_RETRY_S = 5.0    # a refused or lost "time is up" is proposed again after this long
 
 
-def _mmss(seconds: float) -> str:
-    whole = max(0, int(seconds))
-    return f"{whole // 60}:{whole % 60:02d}"
-
-
 class Panels:
-    """The face's scoreboard, bars, stepper, chips and ``tick``."""
-
-    def scoreboard(self, summary: Summary, now: datetime | None = None) -> Scoreboard:
-        clock = summary.clock
-        w = clock.match
-        if w is not None and w.limit_s:
-            state = "" if w.running or clock.time_up else "  (stopped)"
-            clock_text = f"{_mmss(min(w.elapsed_at(now), w.limit_s))} / {_mmss(w.limit_s)}{state}"
-        else:
-            clock_text = f"Turn {summary.turn.number if summary.turn else 0}"
-        if summary.goal_limit:
-            clock_text += f"   first to {summary.goal_limit}"
-        return Scoreboard(scoreline(summary), clock_text, self.phase_line(summary))
-
-    @staticmethod
-    def phase_line(summary: Summary) -> str:
-        """One short line: what the match is waiting for."""
-        phase = summary.phase
-        restart = summary.restart
-        side = (restart.team if restart is not None else Team.HOME).label
-        street = "Street: " if summary.variant == "street" else ""
-        if phase == "over":
-            winner = summary.result.winner if summary.result is not None else None
-            return f"Full time: {winner.label} win" if winner else "Full time: a draw"
-        if phase == "lineup":
-            return f"{street}Line-up, {side} kicks off"
-        if phase == "corner":
-            return f"Corner kick for {side}"
-        if phase == "penalty":
-            return f"Penalty for {side}"
-        turn = summary.turn
-        if turn is None or turn.team is None:
-            return f"{street}Round {summary.round or 0}"
-        corner = " (corner)" if restart is not None and restart.kind == "corner" else ""
-        return f"{street}{turn.team.label}'s turn{corner}: {turn.actions_left or 0} of " \
-               f"{turn.actions_per_turn or ACTIONS_PER_TURN} actions left"
+    """The face's bars, stepper, chips and ``tick`` (the scoreboard is the look's)."""
 
     def bars(self, summary: Summary) -> list[BarSpec]:
         out = []
@@ -75,7 +36,7 @@ class Panels:
         w = summary.clock.match
         if w is not None and w.limit_s:
             left = w.left_at(self.now()) or 0.0
-            out.append(BarSpec(f"Time left {_mmss(math.ceil(left))}", left, w.limit_s, (0.3, 0.8, 0.45, 1)))
+            out.append(BarSpec(f"Time left {mmss(math.ceil(left))}", left, w.limit_s, (0.3, 0.8, 0.45, 1)))
         if summary.goal_limit:
             for t in (Team.HOME, Team.AWAY):
                 out.append(BarSpec(f"{t.label} {summary.goals(t)} of {summary.goal_limit} goals",

@@ -85,6 +85,6 @@ def board_shapes(p: Pitch) -> list[Shape]:
     return out
 
 
-def _geometry(p: Pitch) -> RectGeometry:
+def geometry_of(p: Pitch) -> RectGeometry:
     return RectGeometry(p.length_mm, p.width_mm, p.cols, p.rows, board_shapes(p), margin=1, radius=0.44)
 

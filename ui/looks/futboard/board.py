@@ -89,7 +89,7 @@ def board_shapes(p: Pitch) -> list[Shape]:
     return out
 
 
-def _shipped_pitches() -> list[Pitch]:
+def shipped_pitches() -> list[Pitch]:
     out = []
     for board in ("futboard", "street"):
         try:
@@ -99,7 +99,7 @@ def _shipped_pitches() -> list[Pitch]:
     return out
 
 
-def _pitch_from_grid(board: GridBoard) -> Pitch:
+def pitch_from_grid(board: GridBoard) -> Pitch:
     """A bare Pitch from the GridBoard alone (the printed numbers unknown): spots, areas and
     slots as the grid names them, nothing printed on the sides."""
     from companion.board import Rect
