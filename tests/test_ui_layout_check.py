@@ -80,7 +80,7 @@ def test_a_panel_scrolled_off_into_nothing_is_found():
 
 def board(shapes, size=(600, 400), grid=(10, 6)):
     """A PitchView drawing a plain grid board (10 x 6 cells) with ``shapes`` printed on it."""
-    from ui.games.base import RectGeometry
+    from ui.looks.base import RectGeometry
     from ui.widgets.pitch import PitchView
 
     pitch = PitchView(size_hint=(None, None), size=size, pos=(0, 0))
@@ -91,7 +91,7 @@ def board(shapes, size=(600, 400), grid=(10, 6)):
 
 def test_the_board_is_checked_for_small_and_overprinted_labels_and_a_small_ball(monkeypatch):
     from ui import theme
-    from ui.games.base import BallMark, Shape
+    from ui.looks.base import BallMark, Shape
     from ui.layout_check import check_board
 
     white = (1, 1, 1, 1)

@@ -67,7 +67,7 @@ class Tags:
 
 
 class Places:
-    """One board's places: ``geometry`` is the face's drawing (ui/games/base.py), ``board``
+    """One board's places: ``geometry`` is the look's drawing (ui/looks/base.py), ``board``
     the rules' board (its own names, its pass squares)."""
 
     def __init__(self, game: str, board: Any, geometry: Any) -> None:
