@@ -72,6 +72,7 @@ from vision.sighting import ConflictNotice, Sighting  # noqa: E402
 from vision.synth import Scene, random_camera, random_figures, random_look, render  # noqa: E402
 from vision.tracker import Expected, Tracker  # noqa: E402
 from vision_bench import BOARD, machine, truth_place  # noqa: E402
+from bench_figures import count  # noqa: E402
 
 SEED = 600_000
 MARKERS = MarkerSet()
@@ -305,6 +306,8 @@ def run(sequences: int, base: int = SEED, resumed: bool = False) -> dict:
 
 
 def _times(ms: list[float], when: list[tuple[int, int]]) -> str:
+    if not ms:
+        return "no frames"
     worst = int(np.argmax(ms))
     return (f"{np.mean(ms):.1f} / {np.percentile(ms, 95):.1f} / {ms[worst]:.1f} "
             f"(seed {when[worst][0]}, frame {when[worst][1]})")
@@ -312,7 +315,7 @@ def _times(ms: list[float], when: list[tuple[int, int]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sequences", type=int, default=6)
+    parser.add_argument("--sequences", type=count(0, 1000), default=6)
     parser.add_argument("--seed-base", type=int, default=SEED)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--resumed", action="store_true",

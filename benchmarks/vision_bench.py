@@ -40,6 +40,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from calibration.corners import calibrate_from_frame  # noqa: E402
 from calibration.errors import CalibrationError  # noqa: E402
@@ -53,6 +54,7 @@ from vision.scenario import random_script, render_sequence  # noqa: E402
 from vision.synth import random_camera, random_figures, random_hand, random_look, render, render_charuco  # noqa: E402
 from vision.synth import Scene  # noqa: E402
 from vision.tracker import Tracker  # noqa: E402
+from bench_figures import count, median, quantiles, ratio, show, time_rows  # noqa: E402
 from vision.sighting import Sighting  # noqa: E402
 
 BOARD = load_board()
@@ -90,7 +92,7 @@ class Tally:
         return f"{n - missed} of {n}"
 
     def rows(self) -> dict:
-        e = np.array(self.errors) if self.errors else np.array([np.nan])
+        e = self.errors
         return {
             "frames": len(self.ours_ms), "scenes whose pitch calibration failed": len(self.calibration_failures),
             "visible figures": self.visible,
@@ -98,15 +100,16 @@ class Tally:
             "right square": self.right_square / max(self.visible, 1),
             "false figures": self.false_figures,
             "occluded figures reported": f"{self.occluded_reported} of {self.occluded}",
-            "position error median mm": float(np.median(e)), "position error p99 mm": float(np.percentile(e, 99)),
-            "ours ms median": float(np.median(self.ours_ms)), "default ms median": float(np.median(self.default_ms)),
-            "time ratio ours/default": float(np.median(self.ours_ms) / np.median(self.default_ms)),
+            "position error median mm": median(e), "position error p99 mm": (quantiles(e, (99,)) or [None])[0],
+            "ours ms median": median(self.ours_ms), "default ms median": median(self.default_ms),
+            "time ratio ours/default": ratio(self.ours_ms, self.default_ms),
+            **time_rows(self.ours_ms, self.default_ms),
             "thorough (a second window around the caps): right square": self.one_pass_right / max(self.visible, 1),
-            "thorough: ms median": float(np.median(self.one_pass_ms)),
-            "thorough: time ratio to default": float(np.median(self.one_pass_ms) / np.median(self.default_ms)),
+            "thorough: ms median": median(self.one_pass_ms),
+            "thorough: time ratio to default": ratio(self.one_pass_ms, self.default_ms),
             "default detection rate": self.default_detected / max(self.visible, 1),
             "default + board-plane homography right square": self.default_plane_right / max(self.visible, 1),
-            "marker side px (p5, median, p95)": [round(float(np.percentile(self.sides, q)), 1) for q in (5, 50, 95)],
+            "marker side px (p5, median, p95)": quantiles(self.sides, (5, 50, 95), 1),
             "right square, markers of 17 px and more": self._share_from(17.0),
             "right square, markers under 17 px": self._share_below(17.0),
             "missed marker side px (max)": round(max(self.missed_sides), 1) if self.missed_sides else None,
@@ -252,19 +255,24 @@ class LiveTally:
     visible_latencies: list[float] = field(default_factory=list)
     false_moves: int = 0
     hover_frames: int = 0
+    first_ms: list[float] = field(default_factory=list)  # each sequence's first frame: no prior positions
+    first_default_ms: list[float] = field(default_factory=list)
 
     def rows(self) -> dict:
-        ms = np.array(self.ms)
-        lat = np.array(self.latencies) * 1000 if self.latencies else np.array([np.nan])
-        vis = np.array(self.visible_latencies) * 1000 if self.visible_latencies else np.array([np.nan])
-        return {"frames": self.frames, "ms per frame median": float(np.median(ms)), "ms p95": float(np.percentile(ms, 95)),
-                "ms mean": float(ms.mean()), "share of frames within 10 ms": float(np.mean(ms <= 10.0)),
-                "default detector ms per frame, the same frames (median)": float(np.median(self.default_ms)),
-                "time ratio ours/default (medians)": float(np.median(ms) / np.median(self.default_ms)),
+        ms = self.ms
+        lat = [1000 * v for v in self.latencies]
+        vis = [1000 * v for v in self.visible_latencies]
+        return {"frames": self.frames, "ms per frame median": median(ms), "ms p95": (quantiles(ms, (95,)) or [None])[0],
+                "ms mean": round(float(np.mean(ms)), 2) if ms else None,
+                "share of frames within 10 ms": round(float(np.mean(np.array(ms) <= 10.0)), 3) if ms else None,
+                "default detector ms per frame, the same frames (median)": median(self.default_ms),
+                "time ratio ours/default (medians)": ratio(ms, self.default_ms),
+                **time_rows(ms, self.default_ms),
+                **time_rows(self.first_ms, self.first_default_ms, "a camera's first frame:"),
                 "moves": self.moves, "moves committed to the right square": self.committed_right,
-                "commit latency after set-down ms (median, max)": [float(np.median(lat)), float(np.max(lat))],
+                "commit latency after set-down ms (median, max)": [median(lat), max(lat) if lat else None],
                 "commit latency after the marker is first fully visible ms (median, max)":
-                    [float(np.median(vis)), float(np.max(vis))],
+                    [median(vis), max(vis) if vis else None],
                 "moves that did not happen": self.false_moves}
 
 
@@ -288,11 +296,11 @@ def live(sequences: int, size: tuple[int, int], seed: int, lenses: list, tally: 
             t0 = time.thread_time()
             events = tracker.update(reader.read(gray), t)
             dt = time.thread_time() - t0
-            if started:  # the first frame searches the whole frame once: it has no prior positions
-                tally.ms.append(1000 * dt)
-                t0 = time.thread_time()
-                detect_default(gray)
-                tally.default_ms.append(1000 * (time.thread_time() - t0))
+            # the first frame searches the whole frame once (no prior positions): kept apart
+            t0 = time.thread_time()
+            detect_default(gray)
+            (tally.ms if started else tally.first_ms).append(1000 * dt)
+            (tally.default_ms if started else tally.first_default_ms).append(1000 * (time.thread_time() - t0))
             started = True
             tally.frames += 1
             if t > 0.5:  # after the first half second everything initial is committed
@@ -334,10 +342,12 @@ def machine() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--frames", type=int, default=60, help="single 1080p frames (default 60)")
-    parser.add_argument("--frames-720", type=int, default=30, help="single 720p frames (default 30)")
-    parser.add_argument("--sequences", type=int, default=3, help="live sequences at 1080p (default 3)")
-    parser.add_argument("--lenses", type=int, default=6, help="distinct cameras, each lens-calibrated (default 6)")
+    parser.add_argument("--frames", type=count(0, 10_000), default=60, help="single 1080p frames (default 60; "
+                        "0 leaves the single frames out)")
+    parser.add_argument("--frames-720", type=count(0, 10_000), default=30, help="single 720p frames (default 30)")
+    parser.add_argument("--sequences", type=count(0, 1000), default=3, help="live sequences at 1080p (default 3)")
+    parser.add_argument("--lenses", type=count(1, 100), default=6, help="distinct cameras, each lens-calibrated "
+                        "(default 6)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--quick", action="store_true", help="a few frames, to see that it runs")
     parser.add_argument("--json", type=Path, help="also write the figures here")
@@ -348,25 +358,26 @@ def main() -> None:
     report: dict = {"machine": machine()}
     print(f"# vision benchmark, {report['machine']}", flush=True)
     lenses = lens_pool(args.lenses, (1920, 1080), args.seed)
-    lenses720 = lens_pool(max(1, args.lenses // 2), (1280, 720), args.seed + 1)
+    lenses720 = lens_pool(max(1, args.lenses // 2), (1280, 720), args.seed + 1) if args.frames_720 else []
     for name, n, size, pool in (("1080p, lens calibrated", args.frames, (1920, 1080), lenses),
-                                ("1080p, no lens calibration (distortion-free lens)", max(args.frames // 3, 2),
+                                ("1080p, no lens calibration (distortion-free lens)", args.frames and max(args.frames // 3, 2),
                                  (1920, 1080), None),
                                 ("720p, lens calibrated", args.frames_720, (1280, 720), lenses720)):
+        if not n:
+            continue
         tally = Tally()
         single_frames(n, size, args.seed + n + size[1], pool, tally)
         report[name] = tally.rows()
         print(f"\n## single frames, {name}", flush=True)
         for k, v in report[name].items():
-            print(f"- {k}: {v:.4g}" if isinstance(v, float) else f"- {k}: {v}", flush=True)
-    if not args.sequences:
-        return
-    lt = LiveTally()
-    live(args.sequences, (1920, 1080), args.seed + 7, lenses, lt)
-    report["live 1080p"] = lt.rows()
-    print("\n## live tracking, 1080p, 30 fps", flush=True)
-    for k, v in report["live 1080p"].items():
-        print(f"- {k}: {v:.4g}" if isinstance(v, float) else f"- {k}: {v}", flush=True)
+            print(f"- {k}: {show(v)}", flush=True)
+    if args.sequences:
+        lt = LiveTally()
+        live(args.sequences, (1920, 1080), args.seed + 7, lenses, lt)
+        report["live 1080p"] = lt.rows()
+        print("\n## live tracking, 1080p, 30 fps", flush=True)
+        for k, v in report["live 1080p"].items():
+            print(f"- {k}: {show(v)}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=float) + "\n")
 

@@ -45,6 +45,7 @@ from vision.detect import to_gray  # noqa: E402
 from vision.locate import VisionSetup, read_frame  # noqa: E402
 from vision.synth import Scene, random_camera, random_figures, random_hand, random_look, render  # noqa: E402
 from vision_bench import BOARD, machine, truth_place  # noqa: E402
+from bench_figures import count  # noqa: E402
 
 SEED = 300_000
 TILTS = ((0.0, 5.0), (5.0, 8.0), (8.0, 13.0), (13.0, 20.0), (20.0, 30.0), (30.0, 40.0))
@@ -129,8 +130,8 @@ def squares_part(n: int, tilt: tuple[float, float] = (8.0, 13.0), cap_mm: float 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--scenes", type=int, default=24, help="scenes per tilt band (default 24)")
-    parser.add_argument("--frames", type=int, default=24, help="near-vertical frames for the squares (default 24)")
+    parser.add_argument("--scenes", type=count(0, 1000), default=24, help="scenes per tilt band (default 24)")
+    parser.add_argument("--frames", type=count(0, 1000), default=24, help="near-vertical frames for the squares (default 24)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()

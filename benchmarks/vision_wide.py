@@ -78,6 +78,7 @@ from vision.sighting import Sighting  # noqa: E402
 from vision.synth import Scene, random_camera, random_figures, random_hand, random_look, render  # noqa: E402
 from vision.tracker import Tracker  # noqa: E402
 from opencv_clock import opencv_clock  # noqa: E402
+from bench_figures import count, show, time_rows  # noqa: E402
 from vision_bench import BOARD, _reframe, lens_pool, machine, truth_place  # noqa: E402
 
 SEED_BASE = {"tune": 10_000, "eval": 70_000}
@@ -131,6 +132,8 @@ class Row:
     default_ms: list[float] = field(default_factory=list)
     fast_ms: list[float] = field(default_factory=list)
     opencv_ms: list[float] = field(default_factory=list)  # OpenCV's own calls inside ours (--opencv-share)
+    first_ms: list[float] = field(default_factory=list)  # a camera's first frame: its views and tables built
+    first_default_ms: list[float] = field(default_factory=list)
     missed_px: list[float] = field(default_factory=list)
     sides: list[float] = field(default_factory=list)
     warnings: int = 0
@@ -151,6 +154,8 @@ class Row:
                 "ours ms median": round(float(np.median(self.ours_ms)), 2) if self.ours_ms else None,
                 "default ms median": round(float(np.median(self.default_ms)), 2) if self.default_ms else None,
                 "time ratio ours/default": round(ratio, 3),
+                **time_rows(self.ours_ms, self.default_ms),
+                **time_rows(self.first_ms, self.first_default_ms, "a camera's first frame:"),
                 "time ratio, plane search alone (--fast)/default": round(float(np.median(self.fast_ms) / np.median(
                     self.default_ms)), 3) if self.fast_ms else None,
                 **({"time ratio, OpenCV's own calls inside ours/default": round(float(
@@ -194,16 +199,22 @@ def scene_for(cond: Condition, seed: int, lenses: list) -> tuple[Scene, LensCali
     return Scene(cam, BOARD, markers, figs, hands, look), lens, markers
 
 
-def run_condition(cond: Condition, n: int, base_seed: int, lenses: list, row: Row, opencv_share: bool = False) -> None:
+def run_condition(cond: Condition, n: int, base_seed: int, lenses: list, row: Row, opencv_share: bool = False,
+                  size_unknown: bool = False) -> None:
     for i in range(n):
         scene, lens, markers = scene_for(cond, base_seed + i, lenses)
         empty, _ = render(replace(scene, figures=(), hands=(), look=replace(scene.look, glare_gain=0.0)))
+        # --size-unknown: the reader is told the caps' height only, as 'touchline vision locate'
+        # without --marker-mm; the empty board's calibration measures no cap, so each frame's
+        # read measures them itself (vision.marker_size)
+        given = MarkerSet(cap_height_mm=markers.cap_height_mm) if size_unknown else markers
         try:
-            cal = calibrate_from_frame(empty, BOARD, markers, lens)
+            cal = calibrate_from_frame(empty, BOARD, given, lens)
         except CalibrationError:
             row.calibration_failures += 1
             continue
-        setup = VisionSetup.from_calibration(cal, BOARD, markers=markers)
+        setup = VisionSetup.from_calibration(cal, BOARD, markers=given,
+                                             size_source="assumed" if size_unknown else "given")
         image, truth = render(scene)
         gray = to_gray(image)
         small = cv2.resize(gray, cond.default_size, interpolation=cv2.INTER_AREA) if cond.default_size else gray
@@ -212,7 +223,10 @@ def run_condition(cond: Condition, n: int, base_seed: int, lenses: list, row: Ro
                 "fast": lambda: read_frame(fast, gray)}
         out, spent = {}, {k: 0.0 for k in runs}
         for k in runs:
+            t0 = time.thread_time()
             out[k] = runs[k]()
+            if k != "fast":  # a camera's first frame: the plane view, the rescue's views, templates
+                (row.first_ms if k == "ours" else row.first_default_ms).append(1000 * (time.thread_time() - t0))
         for k in list(runs) + list(reversed(runs)):
             t0 = time.thread_time()
             runs[k]()
@@ -272,6 +286,8 @@ class LiveRow:
     ms: list[float] = field(default_factory=list)
     default_ms: list[float] = field(default_factory=list)  # OpenCV's default detector on the same frames
     false_detail: list[str] = field(default_factory=list)
+    first_ms: list[float] = field(default_factory=list)  # each sequence's first frame: no prior positions
+    first_default_ms: list[float] = field(default_factory=list)
 
     def report(self) -> dict:
         ms = np.array(self.ms or [np.nan])
@@ -283,7 +299,9 @@ class LiveRow:
                    for k, v in sorted(self.holds.items())},
                 "ms per frame (median, p95)": [round(float(np.median(ms)), 2), round(float(np.percentile(ms, 95)), 2)],
                 "default detector ms per frame, the same frames (median)": round(float(np.median(default)), 2),
-                "time ratio ours/default (medians)": round(float(np.median(ms) / np.median(default)), 3)}
+                "time ratio ours/default (medians)": round(float(np.median(ms) / np.median(default)), 3),
+                **time_rows(self.ms, self.default_ms),
+                **time_rows(self.first_ms, self.first_default_ms, "a camera's first frame:")}
 
 
 def run_live(n: int, base_seed: int, lenses: list, row: LiveRow, holds: tuple[float, ...] = (25.0, 60.0)) -> None:
@@ -323,11 +341,12 @@ def run_live(n: int, base_seed: int, lenses: list, row: LiveRow, holds: tuple[fl
             gray = to_gray(image)
             t0 = time.thread_time()
             events = tracker.update(reader.read(gray), t)
-            if not first:
-                row.ms.append(1000 * (time.thread_time() - t0))
-                t0 = time.thread_time()
-                detect_default(gray)
-                row.default_ms.append(1000 * (time.thread_time() - t0))
+            ours = 1000 * (time.thread_time() - t0)
+            t0 = time.thread_time()
+            detect_default(gray)
+            theirs = 1000 * (time.thread_time() - t0)
+            (row.first_ms if first else row.ms).append(ours)
+            (row.first_default_ms if first else row.default_ms).append(theirs)
             first = False
             row.frames += 1
             if t > 0.3:
@@ -363,34 +382,41 @@ def run_live(n: int, base_seed: int, lenses: list, row: LiveRow, holds: tuple[fl
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--frames", type=int, default=16, help="frames per condition (default 16)")
-    parser.add_argument("--sequences", type=int, default=4, help="live sequences (default 4)")
+    parser.add_argument("--frames", type=count(0, 1000), default=16, help="frames per condition (default 16; 0 "
+                        "leaves the single frames out; at most 1000: each condition's seeds are 1000 apart)")
+    parser.add_argument("--sequences", type=count(0, 500), default=4, help="live sequences (default 4)")
     parser.add_argument("--seeds", choices=("tune", "eval"), default="eval")
     parser.add_argument("--only", help="run only the conditions whose name contains this")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--size-unknown", action="store_true",
+                        help="read without the markers' printed sizes (only the caps' height), as 'touchline "
+                             "vision locate' without --marker-mm: each frame measures them itself")
     parser.add_argument("--opencv-share", action="store_true",
                         help="also time OpenCV's own calls inside ours (1080p conditions): the floor under "
                              "any rewrite of the Python parts")
     args = parser.parse_args()
-    if not 0 < args.frames <= 1000:
-        parser.error("--frames: 1 to 1000 (each condition's seeds are 1000 apart)")
     if args.quick:
         args.frames, args.sequences = 3, 1
+    chosen = [c.name for c in CONDITIONS if not args.only or any(o in c.name for o in args.only.split(","))]
+    if args.only and not chosen and "live" not in args.only.split(","):
+        parser.error(f"--only {args.only!r} names no condition; the conditions are: "
+                     + "; ".join(c.name for c in CONDITIONS) + "; and live")
     cv2.setNumThreads(1)
-    report: dict = {"machine": machine(), "seeds": args.seeds}
+    report: dict = {"machine": machine(), "seeds": args.seeds, "sizes": "measured on each frame" if
+                    args.size_unknown else "given"}
     print(f"# wide vision benchmark, {args.seeds} seeds, {report['machine']}", flush=True)
     lenses = lens_pool(2 if args.quick else 4, (1920, 1080), LENS_SEED[args.seeds])
     base = SEED_BASE[args.seeds]
     for k, cond in enumerate(CONDITIONS):
-        if args.only and not any(o in cond.name for o in args.only.split(",")):
+        if not args.frames or args.only and not any(o in cond.name for o in args.only.split(",")):
             continue
         row = Row()
-        run_condition(cond, args.frames, base + 1000 * k, lenses, row, args.opencv_share)
+        run_condition(cond, args.frames, base + 1000 * k, lenses, row, args.opencv_share, args.size_unknown)
         report[cond.name] = row.report()
         print(f"\n## {cond.name}", flush=True)
         for key, v in report[cond.name].items():
-            print(f"- {key}: {v:.4g}" if isinstance(v, float) else f"- {key}: {v}", flush=True)
+            print(f"- {key}: {show(v)}", flush=True)
     if args.sequences and (not args.only or "live" in args.only.split(",")):
         lr = LiveRow()
         run_live(args.sequences, base, lenses, lr)

@@ -89,6 +89,7 @@ def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens
     gray = to_gray(image)
     found: dict[int, list[np.ndarray]] = {}
     caps: dict[int, list[np.ndarray]] = {}  # figure markers, each pass on its own
+    balls: list[np.ndarray] = []  # the ball token, as the narrow window reads it
     # corner markers are large: a wide threshold window first, a narrow one for what it missed
     # (on a 4K frame of a small board a corner marker can be a fifth of the frame across)
     biggest = max(140.0, max(gray.shape) / 5)
@@ -101,6 +102,8 @@ def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens
                 found.setdefault(d.marker, []).append(d.corners)
             if d.marker in markers.figure_ids:
                 this.setdefault(d.marker, []).append(d.corners)
+            elif d.marker == markers.ball_id and k == len(tries) - 1:
+                balls.append(d.corners)
         for m, seen in this.items():
             caps.setdefault(m, seen)
     layout = markers.corners
@@ -121,11 +124,56 @@ def calibrate_from_frame(image: np.ndarray, board: GridBoard, markers=None, lens
     mm = np.concatenate([board_pts[m][:, :2] for m in layout.ids])
     labels = [f"marker {m} corner {k}" for m in layout.ids for k in range(4)]
     size = (gray.shape[1], gray.shape[0])
-    # an id read twice is no evidence of where either cap stands
+    # only what lies on the table counts as a cap (a pictogram on a box beside it can read as
+    # one), and an id read twice is no evidence of where either cap stands
+    caps, balls = _on_the_table(px, mm, caps, balls, board, markers)
     standing = [c[0].mean(axis=0) for c in caps.values() if len(c) == 1]
     stand = StandingCaps(np.array(standing).reshape(-1, 2), markers.cap_height_mm, board.ms_size_mm, (L, W)) \
         if lens is None and standing else None
     fit = fit_pitch(px, mm, size, _ms_size(board), lens, settings, labels, stand)
     corner_px = {m: tuple(float(v) for v in found[m][0].mean(axis=0)) for m in layout.ids}
+    sizes = _measured_sizes(fit, markers, caps, balls)
     return Calibration(fit.camera, board.name, (L, W), fit.quality, "corner markers", fit.focal_source, now(),
-                       camera_name, corner_px, fit.warnings, fit.homography, fit.height_sd_mm)
+                       camera_name, corner_px, fit.warnings, fit.homography, fit.height_sd_mm, sizes)
+
+
+def _on_the_table(px: np.ndarray, mm: np.ndarray, caps: dict, balls: list, board: GridBoard, markers) -> tuple[dict, list]:
+    """The caps and ball tokens (frame corners) whose centres the corner markers' homography
+    puts on the table (the board, its off-pitch areas and the corner markers, with a cap's
+    parallax to spare); the rest are patterns elsewhere in the picture."""
+    import cv2
+
+    from vision.extent import board_extent_mm
+
+    H, _ = cv2.findHomography(px.astype(np.float64), mm.astype(np.float64))
+    if H is None:
+        return caps, balls
+    ext = board_extent_mm(board, markers)
+    slack = markers.cap_height_mm + 20.0
+    lo, hi = ext[:, :2].min(axis=0) - slack, ext[:, :2].max(axis=0) + slack
+
+    def on(corners: np.ndarray) -> bool:
+        c = np.append(np.asarray(corners, float).mean(axis=0), 1.0) @ H.T
+        if abs(c[2]) < 1e-12:
+            return False
+        x, y = c[:2] / c[2]
+        return bool(lo[0] <= x <= hi[0] and lo[1] <= y <= hi[1])
+
+    kept = {m: [c for c in seen if on(c)] for m, seen in caps.items()}
+    return {m: seen for m, seen in kept.items() if seen}, [b for b in balls if on(b)]
+
+
+def _measured_sizes(fit, markers, caps: dict, balls: list) -> dict:
+    """The printed sides the caps and the ball token standing in the frame show, with the camera
+    just fitted (:mod:`vision.marker_size`): stored with the calibration, so a table whose caps
+    were printed at another scale is read at theirs."""
+    from vision.locate import marker_points_mm
+    from vision.marker_size import measure
+
+    ids = [m for m, seen in caps.items() if len(seen) == 1] + ([markers.ball_id] if len(balls) == 1 else [])
+    if not ids:
+        return {}
+    corners = np.stack([caps[m][0] if m != markers.ball_id else balls[0] for m in ids]).astype(float)
+    heights = np.array([markers.height_of(m) for m in ids])
+    points = marker_points_mm(fit.camera, corners, heights, fit.homography)
+    return measure(markers, ids, corners, points).to_json()

@@ -41,6 +41,7 @@ class Calibration:
     warnings: tuple[str, ...] = ()
     homography: np.ndarray | None = field(default=None, repr=False, compare=False)
     height_sd_mm: float = 0.0
+    marker_sizes: dict = field(default_factory=dict, compare=False)
 
     @property
     def plane_homography(self) -> np.ndarray:
@@ -92,6 +93,7 @@ class Calibration:
             "quality": self.quality.to_json(),
             "corner_markers_px": {str(k): [round(v[0], 2), round(v[1], 2)] for k, v in sorted(self.corner_px.items())},
             "warnings": list(self.warnings),
+            **({"marker_sizes": dict(self.marker_sizes)} if self.marker_sizes else {}),
         }
 
     @classmethod
@@ -112,7 +114,7 @@ class Calibration:
                        {int(k): (float(v[0]), float(v[1])) for k, v in obj.get("corner_markers_px", {}).items()},
                        tuple(str(x) for x in obj.get("warnings", ())),
                        np.array(obj["matrices"]["board_to_image"], float) if "matrices" in obj else None,
-                       float(obj.get("camera_height_sd_mm", 0.0)))
+                       float(obj.get("camera_height_sd_mm", 0.0)), _sizes(obj.get("marker_sizes", {})))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise CalibrationError(f"{name}: damaged calibration ({type(exc).__name__}: {exc}); calibrate again") from None
 
@@ -128,6 +130,22 @@ class Calibration:
         except (OSError, ValueError) as exc:
             raise CalibrationError(f"{path}: cannot be read as JSON ({exc})") from None
         return cls.from_json(obj, str(path))
+
+
+def _sizes(obj: object) -> dict:
+    """The stored marker sizes, checked: millimetres a printed marker can have."""
+    if not isinstance(obj, dict):
+        raise ValueError("marker_sizes is not an object")
+    out = {}
+    for key in ("figure_marker_mm", "ball_marker_mm"):
+        if obj.get(key) is not None:
+            v = obj[key]
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not 3.0 <= float(v) <= 100.0:
+                raise ValueError(f"marker_sizes.{key} must be 3..100 mm, got {v!r}")
+            out[key] = float(v)
+    if "figure_marker_mm" in out:
+        out["caps_measured"] = int(obj.get("caps_measured", 0))
+    return out
 
 
 def now() -> str:

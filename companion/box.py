@@ -329,6 +329,16 @@ def placeholder_paths(doc: Any, path: tuple = ()) -> list[tuple]:
     return out
 
 
+def flagged_entries(doc: Any) -> int:
+    """How many entries of a document carry a placeholder flag at all (flagged or not): a
+    page's "3 of 16" counts against this."""
+    if isinstance(doc, dict):
+        return ("placeholder" in doc) + sum(flagged_entries(v) for k, v in doc.items() if k != "placeholder")
+    if isinstance(doc, list):
+        return sum(flagged_entries(v) for v in doc)
+    return 0
+
+
 @dataclass(frozen=True)
 class ItemStatus:
     item: BoxItem
@@ -336,6 +346,7 @@ class ItemStatus:
     placeholders: int   # entries still flagged
     own: bool           # the table has its own copy
     error: str = ""     # the file cannot be read (the message says why)
+    entries: int = 0    # entries that can be flagged: "placeholders of entries" still to enter
 
 
 def status(game: str, folder: Path | None = None) -> list[ItemStatus]:
@@ -347,7 +358,8 @@ def status(game: str, folder: Path | None = None) -> list[ItemStatus]:
             out.append(ItemStatus(it, it.title, 0, is_own(it, folder), str(exc)))
             continue
         label = f"Team: {doc.get('name', it.key)}" if it.is_team else it.title
-        out.append(ItemStatus(it, label, len(placeholder_paths(doc)), is_own(it, folder)))
+        out.append(ItemStatus(it, label, len(placeholder_paths(doc)), is_own(it, folder),
+                              entries=flagged_entries(doc)))
     return out
 
 

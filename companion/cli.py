@@ -34,6 +34,7 @@ from .journal import Loaded, Stored, check_stored, read_stored
 from .journal_chain import Checked
 from .jsonl import Imported, export_file, import_to_journal, read_file, unvouched
 from .match import Match
+from .match_text import match_text
 from .opener import read_head
 from .outfiles import OutputRefused, check_target
 from .paths import user_data_dir
@@ -361,15 +362,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def add_demo(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("demo", help="the tablet app playing a scripted match on a rendered table, seen by the "
-                                    "rendered camera, with its dice thrown in the simulated tray",
-                       description="Start the tablet app in demo mode: a scripted Fublet match played through "
-                                   "the synthetic camera and the dice-tray simulator. With --text, replay the "
-                                   "shipped demo match instead and print its summary and scoreboard.")
-    p.add_argument("--text", action="store_true", help="no window: replay the shipped match and print it")
+    p = sub.add_parser("demo", help="the tablet app playing the highlights of a whole match on a rendered table, "
+                                    "seen by the rendered camera, with its dice thrown in the simulated tray",
+                       description="Start the tablet app in demo mode: the highlights of a whole Fublet match, "
+                                   "kick-off to final whistle and report, played through the synthetic camera and "
+                                   "the dice-tray simulator, each moment said on screen. With --text, replay the "
+                                   "shipped demo match instead and print its scoreboard (--json: its summary "
+                                   "as JSON).")
+    p.add_argument("--text", action="store_true", help="no window: replay the shipped match and print its scoreboard")
+    p.add_argument("--json", action="store_true", help="with --text: print the match's summary as JSON instead")
     p.add_argument("--pace", type=float, default=1.0, metavar="S",
                    help="seconds between the demo's steps, so people can follow (default 1; 0 runs flat out)")
-    p.add_argument("--exit-when-done", action="store_true", help="close the app when the scripted match ends")
+    p.add_argument("--exit-when-done", action="store_true", help="close the app when the demo ends")
     p.add_argument("--result", type=Path, metavar="FILE", help="write the final state and the steps as JSON")
     add_indent(p)
     p.set_defaults(run=cmd_demo)
@@ -400,9 +404,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
               f"Replay a match of your own instead: touchline replay MATCH.sqlite (or an export .jsonl).")
         return EXIT_OK
     match = load_match(path, notes=False)  # the shipped demo is a fixture, written without a chain
-    summary = match.summary()
-    print_json(summary, args.json_indent)
-    print(scoreboard(summary))
+    if args.json:
+        print_json(match.summary(), args.json_indent)
+    else:
+        print(match_text(match))
     return EXIT_OK
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -266,16 +267,41 @@ def test_import_of_a_bad_export_makes_nothing(capsys, played, tmp_path):
 
 # --- demo, usage -------------------------------------------------------------------------------------
 
-def test_demo(capsys):
-    code, out, err = run(capsys, "demo", "--text", "--json-indent", "0")
+def test_demo_text_is_a_scoreboard_and_the_json_is_behind_a_flag(capsys):
+    code, out, err = run(capsys, "demo", "--text")
     assert code == 0, err
     if demo_path() is None:
         assert "not shipped" in out
-    else:
-        summary_line, board = out.strip().splitlines()
-        summary = json.loads(summary_line)
-        assert board == scoreboard(summary)
-        assert summary["teams"]["home"] in board
+        return
+    lines = out.strip().splitlines()
+    assert len(lines) < 40 and "{" not in out
+    assert lines[0] == "Touchline Rovers (home) 1 - 1 Harbour Athletic (away)"
+    assert lines[1] == "Full time: Touchline Rovers win on penalties (4 - 2)"
+    # Goals and cards with the minute and the player's team, number and name; never an id.
+    assert "   17'  Harbour Athletic #8 Xan" in lines and "   55'  Touchline Rovers #10 Ike" in lines
+    assert "   27'  Harbour Athletic #4 Tam: yellow card" in lines
+    assert "   54'  Harbour Athletic #4 Tam: second yellow, sent off" in lines
+    story = lines[lines.index("Last events") + 1:]
+    assert len(story) == 10 and story[-1] == "  Final: 1-1, Home win (shoot-out)"
+    assert "Away #8 Xan Finalization (shoot-out)" in story[-3]
+    assert not re.search(r"\b(home|away)#\d", out)
+    code, out, err = run(capsys, "demo", "--text", "--json", "--json-indent", "0")
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["teams"]["home"] == "Touchline Rovers" and summary["result"]["decided_by"] == "shoot-out"
+
+
+def test_a_running_match_as_text_names_its_figures_and_leaves_out_the_bookkeeping():
+    from companion.match_text import Names, headline
+
+    summary = {"teams": {"home": "Rovers", "away": "Harbour"}, "score": {"home": 0, "away": 1}, "half": "1st half",
+               "minute": 17, "round": 7, "phase": "movement",
+               "players": [{"player": "home#8", "name": "Hal"}, {"player": "away#4", "name": "Tam"}]}
+    names = Names(summary)
+    assert headline(summary, names) == ["Rovers (home) 0 - 1 Harbour (away)", "1st half, 17', round 7, movement"]
+    assert names.line("Away: #4 declares keep and run to (24, 17)") == "Harbour: #4 Tam declares keep and run"
+    assert names.line("foul by away#4 on home#8") == "foul by Harbour #4 Tam on Rovers #8 Hal"
+    assert names.line("Correction: home#9 placed at (9, 27)") == "Correction: Rovers #9 placed"
 
 
 def test_scoreboard_lines():

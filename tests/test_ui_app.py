@@ -106,7 +106,7 @@ def test_the_calibration_wizard_on_the_demo_camera(size, tmp_path):
     result = run_scenario(size, tmp_path, "calibrate")
     assert result["error"] == "", result["error"]
     names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
-    assert {"calibrate_markers", "calibrate_taps"} <= names
+    assert {"calibrate_markers", "calibrate_taps", "camera_check"} <= names
     for shot in result["screenshots"]:
         assert not_blank(shot)
     assert (tmp_path / "calibration.json").exists()

@@ -6,6 +6,7 @@ another tablet, and used by the next match."""
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -52,7 +53,25 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     assert seen["bad_status"] == "Not saved: Players › #2 Bram: speed is a count of MS, 1..20, got 25"
     assert seen["bad_saved"] is False
     assert seen["garbage_status"].startswith("Speed: type a whole number")
-    assert seen["good_status"].startswith("Saved.")
+    assert seen["good_status"].startswith("Saved. Still to enter: ")
+    # Leaving with a refused entry asks first: stay (back at the entry) or discard (the saved value).
+    asks = seen["leave_asks"]
+    assert asks["title"] == "Not saved yet"
+    assert asks["buttons"] == ["Stay and fix it", "Discard it and leave"]
+    assert asks["text"][0].startswith("Players › #2 Bram: speed is a count of MS, 1..20, got 25")
+    assert seen["stayed"] == ["box_editor", True, False]
+    assert seen["leave_asks_again"]["title"] == "Not saved yet"
+    assert seen["back_to"] == "settings" and seen["speed_after_discard"] == 9
+    # The status line and the page list count the same thing: the list's numbers add up to it.
+    counts = [re.fullmatch(r"(\d+) of (\d+) to enter", note) for note in seen["page_counts"]]
+    left = sum(int(m.group(1)) for m in counts if m)
+    pages = sum(1 for m in counts if m)
+    assert seen["good_status"] == f"Saved. Still to enter: {left} placeholder entries on {pages} pages (amber in " \
+                                  f"the list).", (seen["good_status"], seen["page_counts"])
+    assert "Team: Touchline Rovers" not in seen["page_counts"] and all(int(m.group(1)) <= int(m.group(2))
+                                                                       for m in counts if m)
+    # A tactical board by its name; its id (which the journals use) is no text box to edit.
+    assert seen["board_id_boxes"] == [] and "Id" not in seen["board_rows"]
     # Only the card typed in is entered: not the next card, not the team.
     assert seen["rovers"] == {"speed_2": 9, "card_2_placeholder": False, "card_3_placeholder": True,
                               "team_placeholder": True}
@@ -69,7 +88,7 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     assert seen["match_referee_placeholder"] is False
     assert seen["banner"] == "5 box items still placeholders: tap to enter them"
     assert seen["banner_opens"] == ["box_editor", "Tactical boards"]
-    assert seen["back_to"] == "settings" and seen["banner_back_to"] == "live"
+    assert seen["banner_back_to"] == "live"
     assert result["small_text"] == [] and result["small_targets"] == []
     # The whole box in one file, imported on another tablet; a bad box file changes nothing there.
     [exported] = seen["exports"]

@@ -141,6 +141,27 @@ def test_rolls_from_a_simulated_tray_reach_the_match_through_the_controller(tmp_
     assert any("Dice tray SIM-0001 connected" in line for line in ctl.view.log)
 
 
+def test_a_tray_let_go_of_is_off_not_lost(tmp_path):
+    # The demo's Stop: the tablet lets go of the tray, then the tray is unplugged.
+    from firmware_bridge.sim import TraySim
+
+    views = ViewLog()
+    ctl = Controller(post=views, threaded=True, data_dir=tmp_path)
+    ctl.new_match(create(), seed=2)
+    ctl.wait()
+    sim = TraySim(seed=4)
+    sim.start()
+    ctl.start_tray(str(sim.link))
+    views.wait(lambda v: v.tray == "ok", what="with the tray connected")
+    unplugged = []
+    ctl.release_tray(then=lambda: (sim.stop(), unplugged.append(True)))
+    ctl.wait()   # the release, then the pump of what the tray's thread said as it ended
+    ctl.wait()
+    assert unplugged and ctl.view.tray == "off"
+    assert not [line for line in ctl.view.log if "lost" in line], ctl.view.log
+    ctl.close()
+
+
 def test_undo_right_after_start_keeps_the_match(tmp_path):
     ctl = Controller(threaded=False, data_dir=tmp_path)
     ctl.new_match(create(), seed=1)

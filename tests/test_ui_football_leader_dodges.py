@@ -18,7 +18,7 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 from companion.football_leader import commands as c  # noqa: E402
 from companion.football_leader.model import DodgeCardCtx, DodgePlan  # noqa: E402
 from companion.teams import Team  # noqa: E402
-from football_leader_kit import A, C, H, choose, d12, new_match, to_kick_off  # noqa: E402
+from football_leader_kit import A, C, H, choose, d12, new_match, place, to_kick_off  # noqa: E402
 from test_football_leader_dodge_plans import B3, C3, D3, E3, carrier_match  # noqa: E402
 from test_ui_football_leader import FakeScreen, FakeView  # noqa: E402
 from ui.games.football_leader import DODGES, FootballLeaderFace  # noqa: E402
@@ -130,8 +130,16 @@ def test_a_paid_support_asks_its_card_and_only_one_dodge_is_supported(face):
     assert isinstance(m.state.queue[0].ctx, DodgeCardCtx) and m.state.queue[0].ctx.leaving == D3
 
 
-def test_a_touch_on_a_space_plans_the_carriers_dodges_the_card_first(face):
+def d3_without_a_teammate():
+    """carrier_match with Home's #9 stepped out of D3: a touch there is then a move, not a pass
+    to #9 (a space holding a teammate is lit as a pass; ui/games/football_leader/aims.py)."""
     m = carrier_match("gold")
+    place(m, H(9), (1, 0))
+    return m
+
+
+def test_a_touch_on_a_space_plans_the_carriers_dodges_the_card_first(face):
+    m = d3_without_a_teammate()
     view, sc = FakeView(m), screen()
     sc.selected = H(10)
     assert face.on_cell(sc, view, D3)
@@ -148,7 +156,7 @@ def test_a_touch_on_a_space_plans_the_carriers_dodges_the_card_first(face):
 
 
 def test_skipping_the_plan_keeps_the_one_at_a_time_questions(face):
-    m = carrier_match("gold")
+    m = d3_without_a_teammate()
     view, sc = FakeView(m), screen()
     sc.selected = H(10)
     face.on_cell(sc, view, D3)
@@ -185,14 +193,14 @@ def test_no_dodge_needed_moves_as_before(face):
     to_kick_off(m2)
     sc2 = screen()
     sc2.selected = m2.state.ball
-    assert sc2.selected == H(9) and not face.on_cell(sc2, FakeView(m2), (2, 2))
+    assert sc2.selected == H(9) and not face.on_cell(sc2, FakeView(m2), (2, 1))   # a lit move, no teammate there
     assert face.on_cell(sc2, FakeView(m2), (4, 2)) and sc2.mode == DODGES       # forward: a dodge
 
 
 def test_the_carrier_touched_onto_a_figures_space_plans_too(face):
     """A space holding figures has no empty spot: touching an opponent there moves the selected
     counter to it (the file's existing touch), here through the dodge form."""
-    m = carrier_match("gold")
+    m = d3_without_a_teammate()
     view, sc = FakeView(m), screen()
     sc.selected = H(10)
     assert face.on_figure(sc, view, A(10))                    # Away's #10 stands in D3

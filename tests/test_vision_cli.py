@@ -172,6 +172,21 @@ def test_locate_refuses_bad_options_in_one_line(capsys, shots, argv, fragment):
     one_error_line(err, fragment)
 
 
+@pytest.mark.parametrize("argv, fragment", [
+    (["--frames", "0"], "--frames must be 1 or more"),
+    (["--frames", "-1"], "--frames must be 1 or more"),
+    (["--seconds", "-1"], "--seconds must be more than 0"),
+    (["--seconds", "nan"], "--seconds must be more than 0"),
+    (["--settle-ms", "-5"], "--settle-ms must be 0..10000"),
+    (["--resolution", "0x0"], "--resolution must be 160x120 to 8192x8192"),
+    (["--resolution", "wide"], "--resolution needs WIDTHxHEIGHT"),
+])
+def test_watch_refuses_edge_limits_in_one_line_before_the_camera_opens(capsys, argv, fragment):
+    code, out, err = run(capsys, "vision", "watch", "--source", "synthetic", *argv)
+    assert code == 2 and out == ""
+    one_error_line(err, fragment)
+
+
 def test_watch_a_folder_of_frames_prints_calibration_and_committed_moves(capsys, tmp_path):
     scene = random_scene(33, SCENE_BOARD, MarkerSet(), size=(640, 480), hand=False, distortion=0.0,
                          look_strength=0.5, figures=6)
@@ -246,3 +261,23 @@ def test_calibrate_lens_from_a_folder_of_board_views(capsys, tmp_path):
     code, _, err = run(capsys, "calibrate-lens", "--source", few, "--out", tmp_path / "lens2.json")
     assert code == 2
     one_error_line(err, "found in 2 frames; a lens calibration needs at least 6")
+
+
+def test_locate_measures_a_table_printed_at_another_size(capsys, tmp_path):
+    """Issue 31: caps carrying 11 mm markers, no --marker-mm: the image's own calibration
+    measures them and reads at that size; a size given that the image disagrees with is said,
+    with the measured size offered (it used to place almost nothing, saying only 'lifted')."""
+    eleven = MarkerSet(figure_marker_mm=11.0, cap_mm=14.0, ball_marker_mm=11.0, ball_token_mm=14.0)
+    scene = random_scene(64, SCENE_BOARD, eleven, size=(1280, 720), hand=False, distortion=0.0, look_strength=0.5,
+                         figures=10)
+    image, truth = render(scene)
+    path = tmp_path / "eleven.png"
+    cv2.imwrite(str(path), image)
+    visible = {m for m, t in truth.items() if t.seen and m in eleven.figure_ids}
+    code, out, err = run(capsys, "vision", "locate", path, *PITCH)
+    assert code == 0, err
+    got = {f["marker"] for f in json.loads(out)["figures"] if not f.get("ball")}
+    assert len(got & visible) >= 0.9 * len(visible) and got <= visible | {eleven.ball_id}
+    code, out, err = run(capsys, "vision", "locate", path, *PITCH, "--marker-mm", "17")
+    assert code == 0, err
+    assert any("--marker-mm 11" in w for w in json.loads(out)["warnings"]), out

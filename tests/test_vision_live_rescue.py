@@ -124,7 +124,7 @@ def test_a_place_looked_at_in_vain_waits_until_its_pixels_change(blurred, monkey
     again while the frame stays the same (back-off alone looked again after 2, 4, 8 frames),
     and again once its pixels change."""
     image, _, truth, setup = blurred
-    reader = LiveReader(setup, LiveSettings(look_band=0))
+    reader = LiveReader(setup, LiveSettings(look_band=0), clock=lambda: 0.0)
     read = {f.marker: f for f in read_n(reader, image, 3, truth).figures}
     m = next(iter(sorted(read)))
     corners = np.round(truth[m].corners_px).astype(np.int32)
@@ -178,7 +178,9 @@ def test_figures_read_before_stay_read_through_blur(blurred):
     image, soft, truth, setup = blurred
     counts, kept = {}, []
     for rescue in (True, False):
-        reader = LiveReader(setup if rescue else replace(setup, rescue=None), LiveSettings(look_band=0))
+        # a clock that never runs: no frame over its time budget, whatever the machine
+        reader = LiveReader(setup if rescue else replace(setup, rescue=None), LiveSettings(look_band=0),
+                            clock=lambda: 0.0)
         sharp = {f.marker for f in read_n(reader, image, 3, truth).figures}
         assert len(sharp) >= 10
         counts[rescue] = []
@@ -205,12 +207,12 @@ def test_the_rules_positions_are_where_the_reader_looks_again(blurred):
     figure stands is not read there (that figure's marker is not taken for it)."""
     _, soft, truth, setup = blurred
     settings = LiveSettings(look_band=0)  # no sweep: only the places looked at again
-    plain = read_n(LiveReader(setup, settings), soft, 4, truth)
+    plain = read_n(LiveReader(setup, settings, clock=lambda: 0.0), soft, 4, truth)
     missed = sorted(m for m in truth if m in MARKERS.figure_ids and m not in {f.marker for f in plain.figures}
                     and truth[m].visible > 0.99 and BOARD.on_pitch(truth[m].x_mm, truth[m].y_mm))
     assert len(missed) >= 3
     target, other = missed[0], missed[1]
-    reader = LiveReader(setup, settings)
+    reader = LiveReader(setup, settings, clock=lambda: 0.0)
     stranger = next(m for m in MARKERS.figure_ids if m not in truth)
     reader.expect([square_at(target, truth[target].x_mm, truth[target].y_mm),
                    square_at(stranger, truth[other].x_mm, truth[other].y_mm)])
@@ -225,7 +227,7 @@ def test_a_partly_covered_marker_is_never_read_as_another_figure_by_the_second_l
     scene = random_scene(22, BOARD, MARKERS, size=(640, 480), hand=False, distortion=0.0, look_strength=0.4,
                          figures=6)
     image, truth = render(scene)
-    reader = LiveReader(setup_for(scene, image))
+    reader = LiveReader(setup_for(scene, image), clock=lambda: 0.0)
     first = read_n(reader, image, 3, truth)
     for f in first.figures:
         tl, tr, br, bl = truth[f.marker].corners_px
@@ -257,3 +259,36 @@ def test_a_figure_held_still_above_its_place_is_never_committed_live():
     ours = [s for s in sightings if s.marker == lifted.marker]
     assert len(ours) == 1 and ours[0].time_s < 0.3  # its first sighting where it stands, nothing more
     assert math.hypot(ours[0].x_mm - lifted.x_mm, ours[0].y_mm - lifted.y_mm) < 2.0
+
+
+def test_each_frames_second_look_keeps_to_the_frames_budget(blurred, monkeypatch):
+    """Issue 31: a frame's read has a budget. Figures read sharp, then all blurred (a place to
+    look again for each): with time to spare a frame looks at up to ``look_places`` places;
+    with every frame over its budget (a clock that runs a second a call) one place at most,
+    and then only every ``look_defer`` frames, so no frame pays for several."""
+    image, soft, truth, setup = blurred
+    settings = LiveSettings()
+    for clock, most in ((lambda: 0.0, settings.look_places), (None, 1)):
+        calls = looks_recorded(monkeypatch)
+        if clock is None:
+            ticks = iter(range(10 ** 6))
+            clock = lambda: float(next(ticks))  # noqa: E731
+        reader = LiveReader(setup, settings, clock=clock)
+        read_n(reader, image, 3, truth)
+        start = len(calls)
+        read_n(reader, soft, 3 * settings.look_defer, truth)
+        per_frame = [sum(1 for p in places if p.accept) for places in calls[start:]]
+        assert max(per_frame) == most, per_frame
+        if most == 1:
+            looked = [i for i, n in enumerate(per_frame) if n]
+            assert looked and all(b - a >= settings.look_defer for a, b in zip(looked, looked[1:])), per_frame
+
+
+def test_a_cameras_first_frame_leaves_the_second_look_to_the_sweep(wall, monkeypatch):
+    """The first frame searches the whole frame; its second look over the whole board (several
+    times the default detector's time) is left to the bands' sweep unless asked for."""
+    image, truth, setup = wall
+    for first_look, open_places in ((False, 0), (True, 1)):
+        calls = looks_recorded(monkeypatch)
+        LiveReader(setup, LiveSettings(first_look=first_look), clock=lambda: 0.0).read(image)
+        assert sum(1 for p in (calls[0] if calls else []) if not p.accept) == open_places

@@ -480,7 +480,9 @@ def test_a_space_for_several_figures_does_not_hold_back_another_id_read_in_it():
     tracker = Tracker(BOARD)
     # home #8 somewhere in a 120 x 100 mm space (Football Leader's hold several counters)
     tracker.expect([Expected(7, HOME8, 0.0, 0.0, 120.0, 100.0), RULES[1]])
-    (s,) = moves(feed(tracker, [FrameResult(figures=(seen(18, 50.0, 50.0, player=AWAY3),))] * 10))
+    # away #3 read away from where the rules have him: a move, after the stronger evidence a
+    # figure the camera never saw needs there (TrackerSettings.unexpected_s)
+    (s,) = moves(feed(tracker, [FrameResult(figures=(seen(18, 50.0, 50.0, player=AWAY3),))] * 20))
     assert s.marker == 18 and s.doubt == ""
 
 
@@ -489,10 +491,10 @@ def test_the_rules_positions_give_way_to_what_the_tracker_saw_move():
     tracker = Tracker(BOARD)
     tracker.expect(RULES)
     # home #8 is seen set down at (210, 150): the rules still have him at (50, 50) for a moment
-    feed(tracker, [FrameResult(figures=(seen(7, 210.0, 150.0),))] * 10)
+    feed(tracker, [FrameResult(figures=(seen(7, 210.0, 150.0),))] * 20)
     # away #3 set down in the square home #8 left is a move, not a misread
     (s,) = moves(feed(tracker, [FrameResult(figures=(seen(7, 210.0, 150.0), seen(18, 50.0, 50.0, player=AWAY3)))]
-                      * 10, start=1.0))
+                      * 20, start=1.0))
     assert s.marker == 18 and s.doubt == ""
 
 
@@ -519,3 +521,29 @@ def test_an_id_read_twice_at_a_resume_where_it_and_an_unread_figure_stand_is_no_
     notices = [e for e in events if isinstance(e, ConflictNotice)]
     assert len(notices) == 1 and "where marker 7 stands" in notices[0].reason
     assert {f.marker: f.seen for f in tracker.figures()} == {7: True, 18: True}
+
+
+@pytest.mark.parametrize("x,y,frames,committed", [
+    (130.0, 90.0, 6, True),     # where the rules have away #3: a set-down figure's 150 ms will do
+    (210.0, 150.0, 6, False),   # where the rules have nobody: 0.2 s is not evidence enough
+    (210.0, 150.0, 12, False),  # nor 0.4 s
+    (210.0, 150.0, 17, True),   # 0.53 s over 17 frames is
+])
+def test_a_figure_first_read_where_the_rules_do_not_have_it_needs_stronger_evidence(x, y, frames, committed):
+    tracker = Tracker(BOARD)
+    tracker.expect(RULES)
+    got = moves(feed(tracker, [FrameResult(figures=(seen(18, x, y, player=AWAY3),))] * frames))
+    assert [e.marker for e in got] == ([18] if committed else [])
+
+
+def test_an_id_the_rules_have_nowhere_needs_stronger_evidence_and_one_frame_is_never_a_figure():
+    tracker = Tracker(BOARD)
+    tracker.expect(RULES)  # away #9 (marker 24) is not on the board by the rules
+    stray = FrameResult(figures=(seen(24, 300.0, 200.0, player=PlayerRef(Team.AWAY, 9)),))
+    flashes = [stray if i % 5 == 0 else FrameResult() for i in range(60)]  # one frame now and then
+    assert moves(feed(tracker, flashes)) == []
+    # read every frame but only for a few (fewer than TrackerSettings.unexpected_frames): still nothing
+    assert moves(feed(tracker, [stray] * 5, start=3.0)) == []
+    # without the rules' positions the tracker has nothing to weigh it against: 150 ms as ever
+    plain = Tracker(BOARD)
+    assert [e.marker for e in moves(feed(plain, [stray] * 6))] == [24]

@@ -316,3 +316,36 @@ def test_the_rules_positions_handed_to_the_worker_reach_its_tracker(still):
     by_marker = {s.marker: s for s in drain(worker.sightings) if isinstance(s, Sighting)}
     assert "the rules have" in by_marker[other.marker].doubt and by_marker[other.marker].time_s > 3.0
     assert all(not s.doubt for m, s in by_marker.items() if m != other.marker) and len(by_marker) >= 3
+
+
+def test_a_worker_reading_at_an_assumed_size_measures_the_caps_and_says_so():
+    """Issue 31: calibrated on the empty board (no cap to measure) and given no size, the worker
+    measures the caps it reads, switches to their printed size (11 mm, not the sheet's 17) and
+    tells the coach; the figures are then committed where they stand."""
+    from vision.sighting import SizeNotice
+    from vision.sources import IterSource
+
+    eleven = MarkerSet(figure_marker_mm=11.0, cap_mm=14.0, ball_marker_mm=11.0, ball_token_mm=14.0)
+    scene = random_scene(43, BOARD, eleven, size=(1280, 720), hand=False, distortion=0.0, look_strength=0.4,
+                         figures=6)
+    image, truth = render(scene)
+    from dataclasses import replace
+    empty, _ = render(replace(scene, figures=()))
+    cal = calibrate_from_frame(empty, BOARD, MARKERS)
+    setup = VisionSetup.from_calibration(cal, BOARD, markers=MARKERS, size_source="assumed")
+    frames = ((image, i / 30) for i in range(40))
+    worker = VisionWorker(lambda: IterSource(frames, "eleven"), setup).start()
+    worker.join(HANG)
+    notes = []
+    while not worker.status.empty():
+        notes.append(worker.status.get_nowait())
+    said = [n for n in notes if isinstance(n, SizeNotice)]
+    assert len(said) == 1 and abs(said[0].figure_mm - 11.0) <= 0.5 and "not the 17 mm" in said[0].reason
+    assert abs(worker.setup.markers.figure_marker_mm - 11.0) <= 0.5
+    committed = set()
+    while not worker.sightings.empty():
+        s = worker.sightings.get_nowait()
+        if isinstance(s, Sighting):
+            committed.add(s.marker)
+    visible = {m for m, t in truth.items() if t.seen and m in eleven.figure_ids}
+    assert len(committed & visible) >= len(visible) - 1 and committed <= visible

@@ -60,6 +60,19 @@ class EditorDriver(Driver):
                         return sib
         raise AssertionError(f"no field {label!r} on the form")
 
+    def popup_words(self) -> dict:
+        """The open popup's title, message and buttons."""
+        top = popups()[0]
+        buttons = sorted((w for w in widgets(top) if isinstance(w, Button)), key=lambda w: -w.to_window(w.x, w.y)[1])
+        return {"title": top.title, "buttons": [w.text for w in buttons],
+                "text": [w.text for w in widgets(top.content) if isinstance(w, Label) and not isinstance(w, Button)]}
+
+    def page_counts(self) -> list[str]:
+        """The page list's notes (each page's second line, markup taken off)."""
+        import re
+        return [re.sub(r"\[/?color[^\]]*\]", "", w.text).split("\n", 1)[-1]
+                for w in widgets(self.screen().ids.pages) if isinstance(w, Button) and "\n" in w.text]
+
     def type_into(self, label: str, text: str) -> None:
         self.field(label).text = text
         self.log.append(f"type {label} = {text}")
@@ -135,12 +148,21 @@ class EditorDriver(Driver):
         self.seen["bad_status"] = ed.status_text
         self.seen["bad_saved"] = box.is_own(ed.item, ed.folder())
         self.screenshot("enter-bad-speed")
+        # Leaving with the refused entry: the editor asks; Stay goes back to the entry.
+        self.press("Back")
+        yield "settle"
+        self.seen["leave_asks"] = self.popup_words()
+        self.screenshot("enter-leave-unsaved")
+        self.press("Stay and fix it")
+        yield "settle"
+        self.seen["stayed"] = [self.screen().name, self.field("Speed").focus, bool(popups())]
         self.type_into("Speed", "1x")
         yield "settle"
         self.seen["garbage_status"] = ed.status_text
         self.type_into("Speed", "9")
         yield "settle"
         self.seen["good_status"] = ed.status_text
+        self.seen["page_counts"] = self.page_counts()
         self.screenshot("enter-good-speed")
         rovers = box.team("fublet", "rovers", ed.folder())
         self.seen["rovers"] = {"speed_2": rovers.players[1].speed, "card_2_placeholder": rovers.players[1].placeholder,
@@ -168,10 +190,29 @@ class EditorDriver(Driver):
         self.seen["export_status"] = ed.status_text
         self.seen["exports"] = [str(p) for p in (Path(self.app.controller.data_dir) / "exports").glob("*.json")]
         self.seen["placeholders_after"] = [s.label for s in box.still_placeholders("fublet", ed.folder())]
+        # The tactical boards by their names: the ids the journals use are not a coach's to edit.
+        self.press("Tactical boards", startswith=True)
+        yield "settle"
+        self.seen["board_rows"] = [w.text for w in widgets(ed.ids.form) if isinstance(w, Label)
+                                   and not isinstance(w, Button)][:6]
+        self.seen["board_id_boxes"] = [w.text for w in widgets(ed.ids.form) if isinstance(w, TextInput)
+                                       and w.text == "low_short_defensive"]
+        self.screenshot("enter-tactical-boards")
+        # A speed refused again, then Back and Discard: the editor leaves with the saved value.
+        self.press("Team: Touchline Rovers", startswith=True)
+        yield "settle"
+        self.press(">")
+        yield "settle"
+        self.type_into("Speed", "25")
+        yield "settle"
         # A match on the table's box: the live screen's short line opens the editor at the first one.
         self.press("Back")   # to Settings, where the editor was opened from
         yield "settle"
+        self.seen["leave_asks_again"] = self.popup_words()
+        self.press("Discard it and leave")
+        yield "settle"
         self.seen["back_to"] = self.screen().name
+        self.seen["speed_after_discard"] = box.team("fublet", "rovers", ed.folder()).players[1].speed
         self.press("Back")
         yield "settle"
         self.press("New match")

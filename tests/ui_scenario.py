@@ -517,6 +517,19 @@ class Scenario(Driver):
         assert self.screen().verdict_ok, verdict
         self.screenshot("calibrate_taps")
         self.log.append(f"verdict {verdict}")
+        # The camera check: the picture with each marker's reading, and what to do in words.
+        self.press("Check the camera")
+        yield "settle"
+        check = self.screen()
+        assert check.name == "camera_check", check.name
+        yield from self.wait(lambda: not check.busy and check.has_picture)
+        assert check.summary.startswith("Markers: ") and " read" in check.summary, check.summary
+        assert check.advice, "no advice in words"
+        self.log.append(f"check {check.summary} / {check.advice}")
+        self.screenshot("camera_check")
+        self.press("Back")
+        yield "settle"
+        assert self.screen().name == "calibrate"
 
     def press_pass(self) -> None:
         b = next(w for w in widgets(self.screen()) if isinstance(w, Button) and w.text.endswith(": pass"))

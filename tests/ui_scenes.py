@@ -136,4 +136,7 @@ def write(name: str, data_dir: Path) -> Path:
     journal = Journal.create(path, game)
     journal.append(m.events)
     journal.close()
+    # Played on this tablet: the app resumes only a match its own record names (ui/played_here.py).
+    from ui.played_here import note_played
+    note_played(data_dir, path)
     return path

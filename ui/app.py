@@ -41,6 +41,7 @@ def build_app_class():
     from .controller import Controller, View
     from .screens.box_editor import BoxEditorScreen
     from .screens.calibrate import CalibrateScreen
+    from .screens.camera_check import CameraCheckScreen
     from .screens.history import HistoryScreen
     from .screens.home import HomeScreen
     from .screens.live import LiveScreen
@@ -145,7 +146,7 @@ def build_app_class():
             self.match_settings.update(self._load_settings())
             self._set_look()
             for name in ("common", "home", "setup", "live", "settings", "calibrate", "box_editor", "report",
-                         "history", "scoreboard", "reference"):
+                         "history", "scoreboard", "reference", "camera_check"):
                 Builder.load_file(str(kv_dir / f"{name}.kv"))
             sm = ScreenManager(transition=NoTransition())
             for screen in self._screens():
@@ -156,7 +157,8 @@ def build_app_class():
         @staticmethod
         def _screens() -> list:
             return [HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen(),
-                    BoxEditorScreen(), ReportScreen(), HistoryScreen(), ScoreboardScreen(), ReferenceScreen()]
+                    BoxEditorScreen(), ReportScreen(), HistoryScreen(), ScoreboardScreen(), ReferenceScreen(),
+                    CameraCheckScreen()]
 
         def _set_look(self) -> None:
             """Settings' text size (Kivy's font scale: every sp follows it) and contrast (the
@@ -251,6 +253,14 @@ def build_app_class():
                 Logger.warning(f"Touchline: cannot save {path}: {exc}")
                 self.controller.note(f"Settings not saved ({exc.strerror or exc}): they hold until the app "
                                      f"closes; start it with a data folder it can write to (--data-dir)")
+
+        def use_data_dir(self, folder: Path) -> None:
+            """Matches, settings and the camera's calibration from another data folder from now
+            on (leaving the demo's own folder for a table's matches)."""
+            self.controller.data_dir = Path(folder)
+            self.camera.calibration_path = Path(folder) / "calibration.json"
+            self.camera.lens_path = Path(folder) / "lens.json"
+            self.match_settings = {"dice": "software", "camera": "none", **self._load_settings()}
 
         def _load_settings(self) -> dict:
             path = self.controller.data_dir / "settings.json"

@@ -94,6 +94,24 @@ def is_inline(tp: Any) -> bool:
         not any(n == "placeholder" for n, _ in fields(tp))
 
 
+# Fields the data files use as keys (a tactical board's id, which matches' journals name): never
+# a coach's to edit, so never shown as a text box; the entry is shown by its name.
+FIXED = ("id",)
+
+
+def fresh_ids(entry: dict, others: list) -> None:
+    """A copied entry's keys made unique among ``others`` ("low_short_defensive_2")."""
+    for name in FIXED:
+        value = entry.get(name)
+        if not isinstance(value, str):
+            continue
+        taken = {o.get(name) for o in others if isinstance(o, dict)}
+        n = 2
+        while f"{value}_{n}" in taken:
+            n += 1
+        entry[name] = f"{value}_{n}"
+
+
 def fields(tp: Any) -> list[tuple[str, Any]]:
     hints = typing.get_type_hints(tp)
     return [(f.name, hints[f.name]) for f in dataclasses.fields(tp) if f.init]

@@ -34,7 +34,8 @@ class CameraRelay:
             self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        from vision.sighting import BallSighting, ConflictNotice, HealthChange, RecalibrationNeeded, Sighting
+        from vision.sighting import (BallSighting, ConflictNotice, HealthChange, RecalibrationNeeded, Sighting,
+                                     SizeNotice)
 
         self.ctl.set_health("camera", self.worker.health, "reading the board")
 
@@ -61,7 +62,7 @@ class CameraRelay:
                 elif isinstance(note, RecalibrationNeeded):
                     self.ctl.set_health("camera", "degraded", "the board or the camera moved: calibrate again "
                                                               "(Menu > Calibrate)")
-                elif isinstance(note, ConflictNotice):
+                elif isinstance(note, (ConflictNotice, SizeNotice)):
                     self.ctl.note(f"Camera: {note.reason}")
             if not moved and self.worker.finished.is_set() and self.worker.sightings.empty():
                 return
@@ -138,6 +139,8 @@ class CameraService:
         # a lens calibration ('touchline calibrate-lens --out <data dir>/lens.json'): with it the
         # camera's height and the caps' parallax are exact, without it estimated
         self.lens_path = Path(data_dir) / "lens.json"
+        # the markers' printed sizes a coach took from the camera check ("Use the measured size")
+        self.sizes_path = Path(data_dir) / "marker_sizes.json"
         self.worker = None
         self.relay: CameraRelay | None = None
         self.table = None          # the rendered table, for the "demo" camera
@@ -208,7 +211,39 @@ class CameraService:
     def _markers(self):
         from vision.config import MarkerMap, MarkerSet
         markers = MarkerSet()
+        taken = self.taken_sizes()
+        if taken is not None:
+            markers = taken.apply(markers)
         return markers, MarkerMap.default(markers)
+
+    def _size_kw(self) -> dict:
+        """Sizes a coach took are given; else the calibration's measure, or the frames' own."""
+        if self.taken_sizes() is not None:
+            return {"size_source": "given"}
+        return {"size_source": "assumed"}
+
+    def taken_sizes(self):
+        """The sizes taken from the camera check (``vision.marker_size.MarkerSizes``), or None."""
+        import json
+
+        from vision.marker_size import MarkerSizes
+        if not self.sizes_path.exists():
+            return None
+        try:
+            sizes = MarkerSizes.from_json(json.loads(self.sizes_path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            self.ctl.note(f"Camera: the marker sizes saved cannot be used ({exc}); measuring them again")
+            return None
+        return sizes if sizes.measured else None
+
+    def use_sizes(self, sizes) -> None:
+        """Read the markers at ``sizes`` (measured by the camera check) from now on: saved beside
+        the calibration, and the camera restarted with them."""
+        import json
+        self.sizes_path.parent.mkdir(parents=True, exist_ok=True)
+        self.sizes_path.write_text(json.dumps(sizes.to_json(), indent=2) + "\n", encoding="utf-8")
+        if self.kind != "none":
+            self.start(self.kind, self.device, self.table)
 
     def _saved_setup(self, board):
         """The saved calibration, when it is for this board (its resolution is checked on the
@@ -227,7 +262,7 @@ class CameraService:
                           f"markers")
             return None
         markers, marker_map = self._markers()
-        return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+        return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map, **self._size_kw())
 
     def _lens(self):
         """The stored lens calibration, or None (none stored, or unreadable: a note says so)."""
@@ -251,7 +286,8 @@ class CameraService:
             from vision.locate import VisionSetup
             markers, marker_map = self._markers()
             cal = calibrate_from_frame(image, board, markers, lens)
-            return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+            return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map,
+                                                **self._size_kw())
         return calibrate
 
     def calibrate(self, corners_px=None):
@@ -272,9 +308,26 @@ class CameraService:
         markers, _ = self._markers()
         return calibrate_from_frame(image, board, markers, lens)
 
+    def check(self):
+        """The camera check of the newest frame (``vision.camera_check.CameraCheck``) with that
+        frame, or None with no frame or no calibration yet. Runs on the caller's thread (a few
+        hundred milliseconds)."""
+        from vision.camera_check import check_frame
+        from vision.detect import to_gray
+
+        latest, setup = self.latest(), self.setup
+        if latest is None or setup is None:
+            return None
+        image = latest[0]
+        if (image.shape[1], image.shape[0]) != setup.camera.size:
+            return None
+        return check_frame(setup, to_gray(image)), image
+
     def save(self, calibration) -> None:
         """Keep a calibration and read the camera with it from now on."""
         self.calibration_path.parent.mkdir(parents=True, exist_ok=True)
         calibration.save(self.calibration_path)
+        if calibration.marker_sizes.get("figure_marker_mm") and self.sizes_path.exists():
+            self.sizes_path.unlink()  # the new calibration measured the caps: newer than sizes taken before
         if self.kind != "none":
             self.start(self.kind, self.device, self.table)

@@ -72,6 +72,8 @@ class DiceDesk:
         if isinstance(notice, tray_notices.TrayConnected):
             self._health["tray"] = Health.OK
             self._log.append(f"Dice tray {notice.device} connected on {notice.port}")
+        elif isinstance(notice, tray_notices.TrayDisconnected) and notice.reason == "stopped":
+            return   # the tablet let go of the tray itself (stop_tray): nothing was lost
         elif isinstance(notice, tray_notices.TrayDisconnected):
             self._health["tray"] = Health.LOST
             self._log.append(f"Dice tray lost ({notice.reason}): use the keypad until it is back")
@@ -118,6 +120,16 @@ class DiceDesk:
             except DataFileError as exc:
                 self._log.append(f"Dice tray: {exc}; the game's usual dice are assumed")
         return DiceOwners.for_game(self.match.ruleset.game if self.match is not None else "fublet")
+
+    def release_tray(self, then=None) -> None:
+        """Let go of the dice tray (queued on the worker, as its rolls are), then ``then()``
+        (unplugging it: a tray unplugged before it is let go reads as lost). The keypad and
+        the software dice go on."""
+        def job() -> None:
+            self.stop_tray()
+            if then is not None:
+                then()
+        self._queue(job)
 
     def stop_tray(self) -> None:
         if self.tray is not None:

@@ -120,21 +120,28 @@ def _board(args: argparse.Namespace) -> GridBoard:
 
 
 def _markers(args: argparse.Namespace) -> MarkerSet:
-    base = MarkerSet()
     kw: dict = {}
     if args.marker_height_mm is not None:
         if not 0 <= args.marker_height_mm < 500:
             raise VisionError(f"--marker-height-mm must be 0..500 mm above the board, got {args.marker_height_mm:g}")
         kw["cap_height_mm"] = args.marker_height_mm
-    for name, value, marker, token in (("--marker-mm", args.marker_mm, "figure_marker_mm", "cap_mm"),
-                                       ("--ball-marker-mm", args.ball_marker_mm, "ball_marker_mm", "ball_token_mm")):
-        if value is None:
-            continue
-        if not 3 <= value <= 100:
+    for name, value in (("--marker-mm", args.marker_mm), ("--ball-marker-mm", args.ball_marker_mm)):
+        if value is not None and not 3 <= value <= 100:
             raise VisionError(f"{name} must be 3..100 mm (the printed marker's side), got {value:g}")
-        # the cap or token around it keeps the shipped sheet's proportions (a white margin)
-        kw[marker], kw[token] = value, value * getattr(base, token) / getattr(base, marker)
-    return MarkerSet(**kw)
+    # the cap or token around it keeps the shipped sheet's proportions (a white margin); a ball
+    # token not given is taken as printed at the caps' scale (and looked for at other sizes)
+    base = MarkerSet(**kw)
+    ball = args.ball_marker_mm
+    if ball is None and args.marker_mm is not None:
+        ball = round(base.ball_marker_mm * args.marker_mm / base.figure_marker_mm, 1)
+    return base.with_marker_sizes(args.marker_mm, ball)
+
+
+def _size_kw(args: argparse.Namespace) -> dict:
+    """Where the markers' sizes come from: given on the command line, or assumed (then the
+    calibration's measure, or the frame's own: vision.marker_size)."""
+    return {"size_source": "given" if args.marker_mm is not None else "assumed",
+            "ball_size_known": args.ball_marker_mm is not None}
 
 
 def _pitch_settings(args: argparse.Namespace) -> PitchSettings:
@@ -170,9 +177,10 @@ def run_locate(args: argparse.Namespace) -> int:
     if args.debug_out:
         args.debug_out.mkdir(parents=True, exist_ok=True)
     failed = 0
+    learned: dict = {}  # the markers' sizes measured on an image, for the next ones of the same camera
     for path in args.images:
         try:
-            line = _locate_one(path, board, markers, marker_map, lens, saved, corners, args)
+            line = _locate_one(path, board, markers, marker_map, lens, saved, corners, args, learned)
         except (SourceError, CalibrationError, VisionError) as exc:
             text = str(exc)
             print(f"touchline vision locate: error: {text if str(path) in text else f'{path}: {text}'}", file=sys.stderr)
@@ -183,7 +191,7 @@ def run_locate(args: argparse.Namespace) -> int:
     return EXIT_ERROR if failed else EXIT_OK
 
 
-def _locate_one(path: Path, board, markers, marker_map, lens, saved, corners, args) -> dict:
+def _locate_one(path: Path, board, markers, marker_map, lens, saved, corners, args, learned: dict) -> dict:
     from .sources import read_image
 
     image = read_image(path)
@@ -196,10 +204,16 @@ def _locate_one(path: Path, board, markers, marker_map, lens, saved, corners, ar
         cal = calibrate_from_corners(corners, size, board, lens, _pitch_settings(args))
     else:
         cal = calibrate_from_frame(gray, board, markers, lens, _pitch_settings(args))
-    setup = VisionSetup.from_calibration(cal, board, args.thorough, markers=markers, marker_map=marker_map)
+    setup = VisionSetup.from_calibration(cal, board, args.thorough, markers=markers, marker_map=marker_map,
+                                         **_size_kw(args))
+    if learned.get("sizes") is not None and setup.size_source == "assumed" and cal is not None and \
+            (saved is not None or corners is not None):  # one camera for every image: measured on an earlier one
+        setup = replace(setup.with_sizes(learned["sizes"]), ball_size_known=True)
     if args.fast:
         setup = replace(setup, rescue=None)
     result = read_frame(setup, gray)
+    if result.read_at is not None:
+        learned["sizes"] = result.read_at
     out = {"image": str(path), **result.to_json()}
     out["warnings"] = list(cal.warnings) + out["warnings"]
     if args.debug_out:
@@ -219,9 +233,21 @@ def _resolution(text: str | None) -> tuple[int, int] | None:
         return None
     try:
         w, h = (int(v) for v in text.lower().split("x"))
-        return (w, h)
     except ValueError:
         raise VisionError(f"--resolution needs WIDTHxHEIGHT like 1920x1080, got {text!r}") from None
+    if not (160 <= w <= 8192 and 120 <= h <= 8192):
+        raise VisionError(f"--resolution must be 160x120 to 8192x8192 pixels, got {w}x{h}")
+    return (w, h)
+
+
+def _watch_limits(args: argparse.Namespace) -> None:
+    """Refuse limits no run could meet, before the camera opens."""
+    if args.frames is not None and args.frames < 1:
+        raise VisionError(f"--frames must be 1 or more (stop after that many frames), got {args.frames}")
+    if args.seconds is not None and not 0 < args.seconds <= 7 * 24 * 3600:
+        raise VisionError(f"--seconds must be more than 0 (stop after that long), got {args.seconds:g}")
+    if not 0 <= args.settle_ms <= 10_000:
+        raise VisionError(f"--settle-ms must be 0..10000 (how long a figure stays put to count), got {args.settle_ms:g}")
 
 
 def run_watch(args: argparse.Namespace) -> int:
@@ -229,6 +255,7 @@ def run_watch(args: argparse.Namespace) -> int:
     from .sources import CameraSource, IterSource, source_for
     from .tracker import TrackerSettings
 
+    _watch_limits(args)
     board, markers = _board(args), _markers(args)
     lens = LensCalibration.load(args.lens) if args.lens else None
     marker_map = MarkerMap.load(args.map) if args.map else MarkerMap.default(markers)
@@ -237,7 +264,7 @@ def run_watch(args: argparse.Namespace) -> int:
     if args.calibration:
         cal = Calibration.load(args.calibration)
         cal.check_board(board, name=str(args.calibration))
-        setup = VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+        setup = VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map, **_size_kw(args))
 
     notes: queue.Queue = queue.Queue()  # lines from the vision thread, printed by this one
 
@@ -245,7 +272,7 @@ def run_watch(args: argparse.Namespace) -> int:
         cal = calibrate_from_frame(image, board, markers, lens, _pitch_settings(args))
         notes.put({"type": "calibrated", "quality": cal.quality.to_json(), "focal_source": cal.focal_source,
                    "warnings": list(cal.warnings)})
-        return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map)
+        return VisionSetup.from_calibration(cal, board, markers=markers, marker_map=marker_map, **_size_kw(args))
 
     if args.source == "synthetic":
         def open_source():

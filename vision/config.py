@@ -44,6 +44,18 @@ class MarkerSet:
         if self.cap_height_mm < 0 or self.ball_height_mm < 0:
             raise ValueError("marker heights are millimetres above the board, not negative")
 
+    def with_marker_sizes(self, figure_mm: float | None = None, ball_mm: float | None = None) -> "MarkerSet":
+        """These markers printed at other sides (mm; None keeps one): the cap or token around
+        each keeps this sheet's proportions (its white margin scales with the marker)."""
+        from dataclasses import replace
+
+        kw: dict = {}
+        if figure_mm is not None:
+            kw.update(figure_marker_mm=figure_mm, cap_mm=figure_mm * self.cap_mm / self.figure_marker_mm)
+        if ball_mm is not None:
+            kw.update(ball_marker_mm=ball_mm, ball_token_mm=ball_mm * self.ball_token_mm / self.ball_marker_mm)
+        return replace(self, **kw) if kw else self
+
     def height_of(self, marker: int) -> float:
         if marker == self.ball_id:
             return self.ball_height_mm

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .reduce import reduce_frame
-from .refine import _clockwise, fit_edges, match_blurred, read_bits
+from .refine import _clockwise, fit_edges, larger_grid, match_blurred, read_bits
 
 Rect = tuple[int, int, int, int]  # x0, y0, x1, y1 (exclusive) in pixels
 
@@ -292,6 +292,11 @@ def read_quads(settings: DetectorSettings, gray: np.ndarray, quads: np.ndarray,
     if prefer_clean:
         side = np.sqrt(((q - q[:, _NEXT]) ** 2).sum(axis=2)).sum(axis=1)
         order = np.lexsort((side, ~clean)).tolist()
+    read = np.flatnonzero(marker_ids >= 0)
+    if len(read):
+        # a marker of a larger grid (a ChArUco board's, a 6x6 one) read as ours is none of ours
+        foreign = larger_grid(gray, turned[read], settings.dictionary)
+        marker_ids[read[foreign]] = -1
     found = [(int(marker_ids[i]), turned[i].astype(np.float32)) for i in order if marker_ids[i] >= 0]
     return sorted(_merge(found), key=lambda d: d.marker)
 

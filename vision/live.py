@@ -27,8 +27,9 @@ from calibration.monitor import CornerMonitor
 from .detect import Detection, Rect, confirm, detect, to_gray
 from .errors import SourceError
 from .live_rescue import Place, look_again
-from .locate import FrameResult, Seen, VisionSetup, board_rect, locate
-from .sighting import BallSighting, Event, HealthChange, Sighting
+from .locate import FrameResult, Seen, VisionSetup, board_rect, frame_sizes, locate
+from .marker_size import MarkerSizes, other_print
+from .sighting import BallSighting, Event, HealthChange, Sighting, SizeNotice
 from .sources import Frame, FrameSource
 from .threads import one_thread
 from .tracker import Expected, Tracker, TrackerSettings, expectations
@@ -74,7 +75,15 @@ class LiveSettings:
     (``LiveReader.clock``) before the second look puts its band off (the places, which keep
     figures read, are looked at all the same), as does a band where a hand moves, until a
     frame with time to spare, but never more than ``look_defer`` frames after the last band
-    looked at (a slow machine sweeps more slowly, never not at all)."""
+    looked at (a slow machine sweeps more slowly, never not at all).
+
+    Each frame's read has a budget, ``frame_budget_ms`` of CPU time for a 1080p frame or
+    smaller (in proportion to its pixels above that): the second look takes only as many places as the time left
+    holds at what a look has cost lately (the places waiting longest first; the others wait for
+    a frame with time to spare, but one is looked at at least every ``look_defer`` frames), and
+    its band only with time to spare. A camera's first frame searches the whole frame; its
+    second look, over the whole board with ``first_look``, is otherwise left to the bands'
+    sweep (a second or two), so that no frame takes several times the default detector's."""
 
     window: float = 1.6
     bands: int = 25  # odd: a band comes round with the other threshold window next time
@@ -100,6 +109,8 @@ class LiveSettings:
     look_recheck: int = 150
     look_budget_ms: float = 6.0
     look_defer: int = 8
+    frame_budget_ms: float = 8.0
+    first_look: bool = False
 
 
 @dataclass
@@ -140,6 +151,9 @@ class LiveReader:
     _band_waited: int = 0  # frames this band was put off so far
     _barren: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # (K, 2) frame px
     _barren_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # (K,) frames
+    _look_cost: float = 1.5  # CPU ms a place of the second look has cost lately
+    _band_cost: float = 2.0  # and a candidate of a band's
+    _place_looked: int = 0  # the last frame a place was looked at
     searched_share: float = 1.0
     clock: Callable[[], float] = field(default=time.thread_time, repr=False)  # s: this thread's CPU time
 
@@ -284,8 +298,11 @@ class LiveReader:
             search = replace(d, window_px=w, window_max_px=w)
             detections = sorted(confirmed + detect(search, gray, rects, known=confirmed), key=lambda d: d.marker)
         if self.setup.rescue is not None:
-            busy = 1000 * (self.clock() - started) > s.look_budget_ms
-            more = self._look_again(gray, detections, now, band, None if now is None else b, busy)
+            spent = 1000 * (self.clock() - started)
+            # a smaller frame keeps the 1080p budget (the fixed costs do not shrink with it)
+            left = s.frame_budget_ms * max(1.0, (h * w) / (1920 * 1080)) - spent
+            busy = spent > s.look_budget_ms or left < self._look_cost
+            more = self._look_again(gray, detections, now, band, None if now is None else b, busy, left)
             detections = sorted(detections + more, key=lambda d: d.marker)
         self._known = detections
         result = self._mark_held(locate(self.setup, detections))
@@ -315,7 +332,8 @@ class LiveReader:
         return False
 
     def _look_again(self, gray: np.ndarray, found: list[Detection], now: np.ndarray | None,
-                    band: Rect | None, band_no: int | None = None, busy: bool = False) -> list[Detection]:
+                    band: Rect | None, band_no: int | None = None, busy: bool = False,
+                    left_ms: float | None = None) -> list[Detection]:
         """The second look (see :class:`LiveSettings`): markers read by the rescue stage where
         the reader or the rules expect a figure this frame did not read, and in ``band`` (the
         swept band number ``band_no``; None: the whole board, on the first frame). ``busy``:
@@ -360,10 +378,19 @@ class LiveReader:
                and (key not in self._shots or self._frame - last >= s.look_recheck
                     or _changed(gray, self._shots[key], s.motion_threshold))]
         due.sort(key=lambda w: w[0])
-        chosen = due[:s.look_places]
+        n = s.look_places
+        if left_ms is not None:  # as many as the frame's time left holds, one at least now and then
+            n = min(n, int(max(left_ms, 0.0) // self._look_cost))
+            if n == 0 and due and self._frame - self._place_looked >= s.look_defer:
+                n = 1
+        chosen = due[:n]
+        if chosen:
+            self._place_looked = self._frame
         places = [p for _, _, p in chosen]
         open_band = None
-        if band is not None and s.look_band and now is None:  # the first frame: the whole board
+        if band is not None and s.look_band and now is None and not s.first_look:
+            pass  # the first frame: its bands are looked at as they are swept
+        elif band is not None and s.look_band and now is None:  # the first frame: the whole board
             open_band = len(places)
             places.append(Place(band, frozenset(), self.setup.rescue.max_patches))
             self._band_looked = self._frame
@@ -381,8 +408,11 @@ class LiveReader:
                 # put off while the frame is busy or a hand moves in the band (what is under it
                 # does not read), but never for more than ``look_defer`` frames since the last
                 if not ((busy or moving(rect)) and self._frame - self._band_looked < s.look_defer):
+                    # as many candidates as the time left holds at what one has cost lately (one
+                    # at least: a band put off too long is looked at all the same)
+                    room = s.look_band if left_ms is None else int(max(left_ms, 0.0) // self._band_cost)
                     open_band, band_no = len(places), no
-                    places.append(Place(rect, frozenset(), s.look_band))
+                    places.append(Place(rect, frozenset(), max(1, min(s.look_band, room))))
                     self._band_due, self._band_looked = None, self._frame
         known = [d for d, _ in self._last.values()]
         if len(self._barren):  # spots that read as nothing stay so while nothing changes there
@@ -392,7 +422,14 @@ class LiveReader:
                 at = np.clip((self._barren // k).astype(int), 0, [w - 1, h - 1])
                 keep &= self._last_change[at[:, 1], at[:, 0]] < self._barren_at
             self._barren, self._barren_at = self._barren[keep], self._barren_at[keep]
+        began = self.clock()
         more, barren, tried = look_again(self.setup, self.setup.rescue, gray, found, places, known, self._barren)
+        if places and now is not None:  # what a look costs, lately: per place, or per band candidate
+            cost = 1000 * (self.clock() - began)
+            if open_band is None:
+                self._look_cost = 0.8 * self._look_cost + 0.2 * min(cost / len(places), 20.0)
+            elif len(places) == 1 and tried[open_band]:
+                self._band_cost = 0.8 * self._band_cost + 0.2 * min(cost / tried[open_band], 20.0)
         got = {d.marker for d in more}
         for _, key, p in chosen:
             fails = self._looked.get(key, (0, 0))[1]
@@ -670,6 +707,10 @@ class NewestFrame:
         self.source.close()
 
 
+# How often (frames) a worker whose markers' sizes are only assumed measures the caps it reads
+SIZE_CHECK_FRAMES = 15
+
+
 class VisionWorker:
     """Runs a frame source through the reader and tracker in a daemon thread.
 
@@ -717,6 +758,7 @@ class VisionWorker:
         self._expect_lock = threading.Lock()
         self._expect_new: tuple | None = None
         self._standing: tuple = ()
+        self._sizes_open = False
 
     @property
     def health(self) -> str:
@@ -816,6 +858,8 @@ class VisionWorker:
                 self._take_expectations()
                 started = time.perf_counter()
                 result = reader.read(frame.image)
+                if self._sizes_open and self.frames % SIZE_CHECK_FRAMES == 0:
+                    reader = self._settle_sizes(result, frame.time_s) or reader
                 events = self.tracker.update(result, frame.time_s)
                 self.seconds_processing += time.perf_counter() - started
                 self.frames += 1
@@ -829,6 +873,32 @@ class VisionWorker:
             if source is not None:
                 self._close(source)
             self.finished.set()
+
+    def _settle_sizes(self, result: FrameResult, t: float) -> LiveReader | None:
+        """On the vision thread, while the markers' sizes are only assumed: the caps read in this
+        frame measured; printed at another size, a new reader at the measured one (returned; the
+        tracker keeps its figures) and a :class:`SizeNotice`. Settled once three caps agree."""
+        setup = self._setup
+        sizes = frame_sizes(setup, list(result.detections))
+        if sizes.figure_mm is None:
+            return None
+        self._sizes_open = False
+        ms = setup.markers
+        if not other_print(ms.figure_marker_mm, sizes.figure_mm):
+            return None
+        ball = (ms.ball_marker_mm if setup.ball_size_known else sizes.ball_mm
+                or round(ms.ball_marker_mm * sizes.figure_mm / ms.figure_marker_mm, 1))
+        setup = replace(setup.with_sizes(MarkerSizes(sizes.figure_mm, sizes.figures, ball)),
+                        ball_size_known=setup.ball_size_known or sizes.ball_mm is not None)
+        self._setup = setup
+        self._reader = LiveReader(setup, self._live)
+        self._take_expectations(fresh=True)
+        reason = (f"the caps' markers measure {sizes.figure_mm:g} mm across ({sizes.figures} caps), not the "
+                  f"{ms.figure_marker_mm:g} mm of the shipped sheet: reading them at {sizes.figure_mm:g} mm "
+                  f"(calibrate with the figures standing to keep it)")
+        log.info("vision: %s", reason)
+        self.status.put(SizeNotice(sizes.figure_mm, ball, reason, t))
+        return self._reader
 
     def _make_reader(self, frame: Frame) -> LiveReader | None:
         setup = self._setup
@@ -849,6 +919,9 @@ class VisionWorker:
         monitor = CornerMonitor(setup.corner_px) if setup.corner_px else None
         self.tracker = Tracker(setup.board, self._tracker_settings, monitor)
         self._reader = LiveReader(setup, self._live)
+        # sizes only assumed (a calibration of the empty board, no size given): measured on the
+        # frames as soon as three caps read (vision.marker_size)
+        self._sizes_open = setup.size_source == "assumed"
         self._take_expectations(fresh=True)
         self.tracker.set_health(self._health, "", frame.time_s)  # already reported; the tracker reports recovery
         return self._reader

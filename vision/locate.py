@@ -20,6 +20,7 @@ from companion.teams import PlayerRef
 from .config import MarkerMap, MarkerSet
 from .detect import Detection, DetectorSettings, detect
 from .extent import board_extent_mm  # noqa: F401 (also this module's: vision.synth, benchmarks)
+from .marker_size import MarkerSizes, disagreement, measure, other_print
 from .plane import PlaneSettings, search_plane
 from .refine import fit_edges
 from .rescue import RescueSettings, rescue
@@ -34,7 +35,12 @@ class VisionSetup:
     ``rescue``: what the search did not read is looked for again in rectified patches of the
     frame (:mod:`vision.rescue`), or with None not. ``max_size_error`` is how much larger than the camera
     model says a cap at its height looks (as a fraction; more for small markers, see
-    :func:`size_limits`) before it is taken for lifted; twice that smaller is tipped over."""
+    :func:`size_limits`) before it is taken for lifted; twice that smaller is tipped over.
+    ``size_source``: where the markers' printed sizes come from: "given" (a person typed them),
+    "measured" (stored with the calibration, :mod:`vision.marker_size`) or "assumed" (the shipped
+    sheet's; :func:`read_frame` then measures them on the frame and reads again at that size
+    when they differ); ``ball_size_known`` False: the ball token's size was only scaled with the
+    caps', so where it does not read it is looked for at other sizes."""
 
     camera: CameraModel
     board: GridBoard
@@ -46,28 +52,65 @@ class VisionSetup:
     rescue: "RescueSettings | None" = RescueSettings()
     plane_homography: np.ndarray | None = field(default=None, repr=False)
     corner_px: dict[int, tuple[float, float]] = field(default_factory=dict, repr=False)
+    size_source: str = "given"
+    ball_size_known: bool = True
 
     @classmethod
-    def from_calibration(cls, calibration, board: GridBoard, thorough: bool = False, **kw) -> "VisionSetup":
+    def from_calibration(cls, calibration, board: GridBoard, thorough: bool = False, size_source: str = "given",
+                         **kw) -> "VisionSetup":
         """A setup reading frames with a pitch calibration (``calibration.store.Calibration``),
         its detector sized for the caps as this camera sees them (``thorough``: see
         :meth:`DetectorSettings.for_marker_px`). A 4K frame whose markers are large enough to be
         searched at half its resolution (``DetectorSettings.scale``) is searched so, not on the
-        plane of the caps: that keeps it within the default detector's 1080p time."""
+        plane of the caps: that keeps it within the default detector's 1080p time.
+
+        ``size_source`` "assumed" (no size given): the sizes the calibration measured, when it
+        did, replace the shipped sheet's (the setup's source is then "measured")."""
         markers = kw.get("markers", MarkerSet())
+        measured = MarkerSizes.from_json(getattr(calibration, "marker_sizes", None) or {})
+        if size_source == "assumed":
+            kw.setdefault("ball_size_known", False)
+        if size_source == "assumed" and measured.measured:
+            if measured.ball_mm is None and measured.figure_mm is not None and not kw["ball_size_known"]:
+                # printed at the caps' scale, as far as is known: the reader looks at other sizes too
+                measured = replace(measured, ball_mm=round(
+                    markers.ball_marker_mm * measured.figure_mm / markers.figure_marker_mm, 1))
+            elif measured.ball_mm is not None and not kw["ball_size_known"]:
+                kw["ball_size_known"] = True
+            elif kw["ball_size_known"]:  # a size given for the ball stands
+                measured = replace(measured, ball_mm=None)
+            markers, size_source = measured.apply(markers), "measured"
+            kw["markers"] = markers
         if "detector" not in kw:
-            cam = calibration.camera
-            side = markers.figure_marker_mm * cam.pixels_per_mm(board.length_mm / 2, board.width_mm / 2,
-                                                                markers.cap_height_mm)
-            kw["detector"] = DetectorSettings.for_frame(side, cam.width, thorough, dictionary=markers.dictionary)
+            kw["detector"] = detector_for(calibration.camera, board, markers, thorough)
             if kw["detector"].scale > 1:
                 kw.setdefault("plane", None)
         return cls(calibration.camera, board, plane_homography=calibration.plane_homography,
-                   corner_px=dict(calibration.corner_px), **kw)
+                   corner_px=dict(calibration.corner_px), size_source=size_source, **kw)
+
+    def with_sizes(self, sizes: MarkerSizes, source: str = "measured") -> "VisionSetup":
+        """This setup reading markers printed at ``sizes`` (its detector and plane sized anew)."""
+        markers = sizes.apply(self.markers)
+        thorough = self.detector.window_max_px > self.detector.window_px
+        detector = replace(detector_for(self.camera, self.board, markers, thorough), blur_match=self.detector.blur_match,
+                           subpix=self.detector.subpix)
+        plane = self.plane
+        if detector.scale > 1:
+            plane = None
+        elif self.detector.scale > 1 and plane is None:  # it was left out for the 4K search only
+            plane = PlaneSettings()
+        return replace(self, markers=markers, detector=detector, plane=plane, size_source=source)
 
     def __repr__(self) -> str:
         return (f"VisionSetup(camera={self.camera!r}, board={self.board.name!r}, markers={self.markers!r}, "
                 f"marker_map={self.marker_map!r})")
+
+
+def detector_for(camera: CameraModel, board: GridBoard, markers: MarkerSet, thorough: bool = False) -> DetectorSettings:
+    """Detector settings for the caps' markers as ``camera`` sees them at the board's centre."""
+    side = markers.figure_marker_mm * camera.pixels_per_mm(board.length_mm / 2, board.width_mm / 2,
+                                                           markers.cap_height_mm)
+    return DetectorSettings.for_frame(side, camera.width, thorough, dictionary=markers.dictionary)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +168,10 @@ class Conflict:
 @dataclass(frozen=True)
 class FrameResult:
     """What one frame shows: figures (sorted by marker), the ball, conflicts, warnings, and the
-    pixel centres of the corner markers seen (for noticing a bumped camera). ``in_place``: from
+    pixel centres of the corner markers seen (for noticing a bumped camera). ``marker_sizes``:
+    the printed sizes the caps and the ball read here show (:mod:`vision.marker_size`);
+    ``read_at``: the sizes the frame was read at, where :func:`read_frame` measured them
+    rather than take the setup's (a setup with them: ``setup.with_sizes(read_at)``). ``in_place``: from
     the live reader, figures whose markers did not read in this frame but whose caps still look
     as they did where they last read (their last reading); never figures of this frame."""
 
@@ -136,6 +182,8 @@ class FrameResult:
     corner_px: dict[int, tuple[float, float]] = field(default_factory=dict)
     detections: tuple[Detection, ...] = field(default=(), repr=False)
     in_place: tuple[Seen, ...] = ()
+    marker_sizes: MarkerSizes = MarkerSizes()
+    read_at: MarkerSizes | None = None
 
     def to_json(self) -> dict:
         seen = list(self.figures) + ([self.ball] if self.ball else [])
@@ -159,7 +207,71 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
     second threshold window, :meth:`DetectorSettings.for_marker_px`) also looks for markers as
     dark blobs on the plane and searches the frame itself, adding what the plane's search did
     not read (about twice the time). Then the rescue stage (``setup.rescue``) reads what it can
-    of the rest: small, oblique and blurred markers, the ball token at its own size."""
+    of the rest: small, oblique and blurred markers, the ball token at its own size.
+
+    With the markers' sizes only assumed (``setup.size_source``), the caps and the ball read
+    are measured (:mod:`vision.marker_size`; where too few read, the frame is searched for them
+    at any size) and, printed at another size, the frame is read again at the measured one
+    (``FrameResult.marker_sizes``; a warning says so)."""
+    found, plane, reduced = _search(setup, gray)
+    assumed = setup.size_source == "assumed"
+    ms, note, sizes, loose = setup.markers, [], MarkerSizes(), None
+    if assumed:
+        sizes = frame_sizes(setup, found)
+        if sizes.figure_mm is None:  # too few caps read at the assumed size: search at any size
+            loose = _size_free(setup, gray, found)
+            sizes = frame_sizes(setup, found + loose)
+        if sizes.figure_mm is None and other_print(ms.ball_marker_mm, sizes.ball_mm):
+            # no caps to measure, but the ball token printed at another scale: the caps too, as
+            # far as is known (the sheet prints them alike)
+            sizes = replace(sizes, figure_mm=round(ms.figure_marker_mm * sizes.ball_mm / ms.ball_marker_mm, 1))
+        if other_print(ms.figure_marker_mm, sizes.figure_mm):
+            # printed at another scale: the ball token too, unless it was measured itself
+            ball = (ms.ball_marker_mm if setup.ball_size_known else sizes.ball_mm
+                    or round(ms.ball_marker_mm * sizes.figure_mm / ms.figure_marker_mm, 1))
+            setup = replace(setup.with_sizes(MarkerSizes(sizes.figure_mm, sizes.figures, ball)),
+                            ball_size_known=setup.ball_size_known or sizes.ball_mm is not None)
+            note.append(f"the caps' markers measure {sizes.figure_mm:g} mm ({sizes.figures} caps), "
+                        f"not {ms.figure_marker_mm:g} mm" if sizes.figures else
+                        f"the ball token's marker measures {sizes.ball_mm:g} mm, not {ms.ball_marker_mm:g} mm: the "
+                        f"caps read at its scale, {sizes.figure_mm:g} mm")
+            found, plane, reduced = _search(setup, gray)
+    if setup.rescue is not None:
+        # the caps' search of the rescue stage reduces the plane's view rather than drawing its own
+        found = sorted(found + rescue(setup, gray, found, setup.rescue, plane, reduced), key=lambda d: d.marker)
+    if not setup.ball_size_known and not any(d.marker == ms.ball_id for d in found):
+        # the ball token not read at the size assumed for it: looked for at any size
+        loose = _size_free(setup, gray, found) if loose is None else loose
+        balls = [d for d in loose if d.marker == ms.ball_id]
+        if not balls and setup.rescue is not None:
+            balls = _ball_at_other_sizes(setup, gray, found, plane, reduced)
+        ball_mm = frame_sizes(setup, balls).ball_mm
+        if len(balls) == 1 and other_print(setup.markers.ball_marker_mm, ball_mm):
+            note.append(f"the ball token's marker measures {ball_mm:g} mm, not {setup.markers.ball_marker_mm:g} mm")
+            caps_too = assumed and sizes.figure_mm is None  # no cap measured: read at the ball's scale
+            fig = round(ms.figure_marker_mm * ball_mm / ms.ball_marker_mm, 1) if caps_too else None
+            setup = replace(setup.with_sizes(MarkerSizes(fig, 0, ball_mm), setup.size_source), ball_size_known=True)
+            if caps_too:
+                note.append(f"the caps read at its scale, {fig:g} mm")
+                found, plane, reduced = _search(setup, gray)
+                if setup.rescue is not None:
+                    found = sorted(found + rescue(setup, gray, found, setup.rescue, plane, reduced),
+                                   key=lambda d: d.marker)
+            if not any(d.marker == ms.ball_id for d in found):
+                found = sorted(found + balls, key=lambda d: d.marker)
+    result = locate(setup, found, gray)
+    if not note:
+        return result
+    why = " (the shipped sheet's size, assumed)" if assumed else ""
+    said = (f"{'; '.join(note)}{why}: read at the measured size; calibrate with the figures standing to keep "
+            f"it, or give the printed size (--marker-mm, --ball-marker-mm)")
+    ms = setup.markers
+    return replace(result, warnings=(said,) + tuple(result.warnings),
+                   read_at=MarkerSizes(ms.figure_marker_mm, sizes.figures, ms.ball_marker_mm))
+
+
+def _search(setup: "VisionSetup", gray: np.ndarray) -> tuple[list[Detection], tuple | None, dict]:
+    """The search stage: (detections, the plane's (view, image) or None, the frame reduced)."""
     plane = None
     reduced: dict[int, np.ndarray] = {}  # the frame reduced, shared by the 4K search and the rescue's views
     if setup.plane is None:
@@ -170,10 +282,48 @@ def read_frame(setup: "VisionSetup", gray: np.ndarray) -> FrameResult:
         plane = (view, image)
         if thorough:
             found = sorted(found + detect(setup.detector, gray, [board_rect(setup)], known=found), key=lambda d: d.marker)
-    if setup.rescue is not None:
-        # the caps' search of the rescue stage reduces the plane's view rather than drawing its own
-        found = sorted(found + rescue(setup, gray, found, setup.rescue, plane, reduced), key=lambda d: d.marker)
-    return locate(setup, found, gray)
+    return found, plane, reduced
+
+
+# Sides, as shares of the one assumed, at which a ball token not read is looked for by the rescue's
+# ball search (a token printed smaller than its caps, as the benchmark's 9.5 mm among 17 mm ones)
+BALL_SIZE_TRIES = (0.56, 0.7, 0.85)
+
+
+def _ball_at_other_sizes(setup: "VisionSetup", gray: np.ndarray, found: list[Detection], plane, reduced) -> list[Detection]:
+    """The ball token looked for by the rescue's own search at the sides of
+    :data:`BALL_SIZE_TRIES` (its figures' search left out), the first that reads it."""
+    only_ball = replace(setup.rescue, max_patches=0, turned_tries=0)
+    for share in BALL_SIZE_TRIES:
+        tried = setup.with_sizes(MarkerSizes(ball_mm=round(setup.markers.ball_marker_mm * share, 1)),
+                                 setup.size_source)
+        got = [d for d in rescue(tried, gray, found, only_ball, plane, reduced) if d.marker == setup.markers.ball_id]
+        if got:
+            return got
+    return []
+
+
+def _size_free(setup: "VisionSetup", gray: np.ndarray, known: list[Detection]) -> list[Detection]:
+    return detect(replace(SIZE_FREE_SEARCH, dictionary=setup.markers.dictionary), gray, [board_rect(setup)],
+                  known=list(known))
+
+
+# The search of a frame whose markers' size is not known: the smallest threshold window (it
+# parts a 9 px marker from what is around it, and finds larger ones too, as the frame's default
+# detector does with its several windows) and markers from 8 px to a fifth of a 1080p frame.
+SIZE_FREE_SEARCH = DetectorSettings(window_px=5, window_max_px=9, min_side_px=8.0, max_side_px=220.0)
+
+
+def frame_sizes(setup: "VisionSetup", detections: list[Detection]) -> MarkerSizes:
+    """The printed sizes the markers ``detections`` show, each cast at its own height."""
+    ms = setup.markers
+    dets = [d for d in detections if ms.kind_of(d.marker) in ("figure", "ball")]
+    if not dets:
+        return MarkerSizes()
+    corners = np.stack([d.corners for d in dets]).astype(float)
+    heights = np.array([ms.height_of(d.marker) for d in dets])
+    pts = marker_points_mm(setup.camera, corners, heights, setup.plane_homography)
+    return measure(ms, [d.marker for d in dets], corners, pts)
 
 
 # How many pixels smaller than it is the reader measures a marker when too few caps are seen to
@@ -344,7 +494,11 @@ def locate(setup: VisionSetup, detections: list[Detection], gray: np.ndarray | N
     edges_px, model_px = edge_lengths(corners, pts, printed)
     ratios_arr, shrink, spread = size_ratios(edges_px, model_px, is_cap)
     ratios = ratios_arr.tolist()
-    size_warning = _size_warning(ratios_arr[is_cap], ms)
+    measurable = is_cap | (np.array([k == "ball" for k in kinds]) & finite)
+    sizes = measure(ms, [d.marker for d, m in zip(detections, measurable) if m], corners[measurable], pts[measurable])
+    size_warning = disagreement(ms, sizes, setup.size_source) if setup.size_source != "assumed" else None
+    if size_warning is None:
+        size_warning = _size_warning(ratios_arr[is_cap], ms)
     xy = centres.tolist()
     px = [d.center.tolist() for d in detections]
     figures: list[Seen] = []
@@ -398,4 +552,5 @@ def locate(setup: VisionSetup, detections: list[Detection], gray: np.ndarray | N
                                 float(side_px[i])))
     if size_warning:
         warnings.append(size_warning)
-    return FrameResult(tuple(figures), ball, tuple(conflicts), tuple(warnings), corner_px, tuple(detections))
+    return FrameResult(tuple(figures), ball, tuple(conflicts), tuple(warnings), corner_px, tuple(detections),
+                       marker_sizes=sizes)

@@ -122,7 +122,23 @@ class ConflictNotice:
         return {"type": "conflict", "marker": self.marker, "reason": self.reason, "time_s": round(self.time_s, 3)}
 
 
-Event = Sighting | BallSighting | HealthChange | RecalibrationNeeded | ConflictNotice
+@dataclass(frozen=True, slots=True)
+class SizeNotice:
+    """The caps' (or the ball token's) markers are printed at another size than the one the
+    reader had: ``figure_mm`` and ``ball_mm`` as measured on the frames (None: not measured),
+    ``reason`` in words; the reader goes on at the measured size."""
+
+    figure_mm: float | None
+    ball_mm: float | None
+    reason: str
+    time_s: float
+
+    def to_json(self) -> dict:
+        return {"type": "marker_size", "figure_marker_mm": self.figure_mm, "ball_marker_mm": self.ball_mm,
+                "reason": self.reason, "time_s": round(self.time_s, 3)}
+
+
+Event = Sighting | BallSighting | HealthChange | RecalibrationNeeded | ConflictNotice | SizeNotice
 
 
 def _core(player: PlayerRef | None, x: float, y: float, facing: float | None, square: Square | None,

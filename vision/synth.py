@@ -83,6 +83,21 @@ class Scene:
     figures: tuple[FigurePose, ...]
     hands: tuple[Hand, ...] = ()
     look: Look = Look()
+    prints: tuple["FlatPrint", ...] = ()
+
+
+@dataclass(frozen=True)
+class FlatPrint:
+    """Something printed lying flat on the table (a 6x6 marker, a piece of a ChArUco board, a
+    die's face, a pictogram): a grey ``image`` (H, W) uint8 drawn ``side_mm`` across (its
+    longer side), centred at board (``x_mm``, ``y_mm``) and turned ``turn_deg``: clutter on
+    and around the pitch that is no figure."""
+
+    image: np.ndarray = field(repr=False, compare=False)
+    x_mm: float
+    y_mm: float
+    side_mm: float
+    turn_deg: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,6 +362,18 @@ def render(scene: Scene) -> tuple[np.ndarray, dict[int, MarkerTruth]]:
     Hm = ideal.plane_homography(0.0) @ A
     img = cv2.warpPerspective(printed.image, Hm, (Wp, Hp), flags=cv2.INTER_AREA,
                               borderMode=cv2.BORDER_CONSTANT, borderValue=TABLE_BGR)
+    for pr in scene.prints:  # flat on the board, under everything standing
+        h, w = pr.image.shape[:2]
+        k = pr.side_mm / max(h, w)
+        a = math.radians(pr.turn_deg)
+        R = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]) * k
+        to_board = np.vstack([np.column_stack([R, np.array([pr.x_mm, pr.y_mm]) - R @ np.array([w / 2, h / 2])]),
+                              [0, 0, 1]])
+        Hp_ = ideal.plane_homography(0.0) @ to_board
+        ink = cv2.warpPerspective(cv2.cvtColor(pr.image, cv2.COLOR_GRAY2BGR), Hp_, (Wp, Hp), flags=cv2.INTER_AREA)
+        cover = cv2.warpPerspective(np.full((h, w), 255, np.uint8), Hp_, (Wp, Hp), flags=cv2.INTER_AREA)
+        alpha = (cover.astype(np.float32) / 255.0)[..., None]
+        img = (img * (1 - alpha) + ink * alpha).astype(np.uint8)
     labels = np.zeros((Hp, Wp), np.int16)
     # corner markers: label their quads (on the board plane, nothing above them but hands)
     quads: dict[int, np.ndarray] = {}
@@ -611,3 +638,43 @@ def render_charuco(camera: CameraModel, spec, rng: np.random.Generator, look_str
         mx, my = _cached_map(camera, pad)
         img = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=TABLE_BGR)
     return _apply_look(img, random_look(rng, look_strength))
+
+
+def clutter(rng: np.random.Generator, board: GridBoard, n: int = 10, around_mm: float = 60.0) -> tuple[FlatPrint, ...]:
+    """``n`` things printed flat on and around the pitch that are no figures: 6x6 markers, pieces
+    of 5x5 and 6x6 ChArUco boards, dice faces and pictograms (a dark square with a white glyph,
+    as on a cardboard box), 12-45 mm across, anywhere within ``around_mm`` of the pitch."""
+    out = []
+    for _ in range(n):
+        kind = int(rng.integers(4))
+        if kind == 0:  # a 6x6 marker with its white margin
+            d = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_6X6_250)
+            img = cv2.copyMakeBorder(cv2.aruco.generateImageMarker(d, int(rng.integers(250)), 80), 10, 10, 10, 10,
+                                     cv2.BORDER_CONSTANT, value=255)
+        elif kind == 1:  # a corner of a ChArUco board
+            name = cv2.aruco.DICT_5X5_100 if rng.random() < 0.5 else cv2.aruco.DICT_6X6_250
+            b = cv2.aruco.CharucoBoard((3, 3), 0.04, 0.03, cv2.aruco.getPredefinedDictionary(name))
+            b.setLegacyPattern(bool(rng.random() < 0.5))
+            img = b.generateImage((240, 240), marginSize=10)
+        elif kind == 2:  # a die's face
+            img = np.full((90, 90), 245, np.uint8)
+            pips = int(rng.integers(1, 7))
+            spots = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0), (0, 2), (2, 0), (2, 2)],
+                     5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (0, 2), (1, 0), (1, 2), (2, 0), (2, 2)]}
+            for r, c in spots[pips]:
+                cv2.circle(img, (20 + 25 * c, 20 + 25 * r), 9, 20, -1, cv2.LINE_AA)
+        else:  # a pictogram: a dark rounded square, a white glyph in it
+            img = np.full((100, 100), 200, np.uint8)
+            cv2.rectangle(img, (12, 12), (88, 88), 35, -1)
+            for _ in range(int(rng.integers(2, 5))):
+                p = rng.integers(24, 76, size=4)
+                cv2.line(img, (int(p[0]), int(p[1])), (int(p[2]), int(p[3])), 235, int(rng.integers(5, 11)))
+        side = float(rng.uniform(12.0, 45.0))
+        while True:  # off the corner markers (the calibration must see them)
+            x = float(rng.uniform(-around_mm, board.length_mm + around_mm))
+            y = float(rng.uniform(-around_mm, board.width_mm + around_mm))
+            if min(math.hypot(x - cx, y - cy) for cx, cy in ((0, 0), (board.length_mm, 0), (0, board.width_mm),
+                                                              (board.length_mm, board.width_mm))) > 90 + side:
+                break
+        out.append(FlatPrint(img, x, y, side, float(rng.uniform(0, 360))))
+    return tuple(out)

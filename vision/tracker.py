@@ -69,6 +69,12 @@ class TrackerSettings:
     # a square or space wider than this (Football Leader's, for several counters) does not
     # place a cap closely enough to call another id read in it a misread
     expect_max_mm: float = 60.0
+    # with the rules' positions known, a figure first read where the rules do not have it (in
+    # another square, or a figure the rules have nowhere on the board: not in this match, or a
+    # pattern that read as its id) needs stronger evidence than a set-down figure: read still for
+    # ``unexpected_s`` over ``unexpected_frames`` frames or more
+    unexpected_s: float = 0.5
+    unexpected_frames: int = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +276,8 @@ class Tracker:
             if c is None:
                 c = tr.candidate = _Candidate(since=t, last=t)
             c.add(obs, t)
-            if t - c.since >= s.settle_s - 1e-9 and not self._aloft(c):
+            settle, frames = self._evidence_needed(tr, c.pose)
+            if t - c.since >= settle - 1e-9 and c.n >= frames and not self._aloft(c):
                 event = self._maybe_commit(tr, c.pose, t)
                 if event is not None:
                     events.append(event)
@@ -303,6 +310,19 @@ class Tracker:
         if tr is None:
             tr = self._tracks[marker] = _Track(marker, player)
         return tr
+
+    def _evidence_needed(self, tr: _Track, pose: Pose) -> tuple[float, int]:
+        """How long (s) and over how many frames a figure must read still before it is
+        committed: ``settle_s`` as a rule; with the rules' positions known, a figure never
+        committed that the rules have elsewhere, or nowhere, needs ``unexpected_s`` and
+        ``unexpected_frames`` (one frame's reading of a pattern that looks like a cap is no
+        figure)."""
+        s = self.settings
+        if not self._expected or tr.player is None or tr.committed is not None or tr.doubt:
+            return s.settle_s, 1
+        if self._where_expected(tr.marker, pose.x_mm, pose.y_mm):
+            return s.settle_s, 1
+        return max(s.settle_s, s.unexpected_s), s.unexpected_frames
 
     def _where_expected(self, marker: int, x: float, y: float) -> bool:
         e = self._expected.get(marker)

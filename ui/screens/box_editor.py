@@ -45,6 +45,7 @@ SMALL = "18sp"
 AMBER = (1, 0.78, 0.25, 1)
 GREEN = (0.55, 0.9, 0.55, 1)
 RED = (1, 0.45, 0.4, 1)
+MUTED = (0.8, 0.85, 0.8, 1)
 BAD_FIELD = (1, 0.8, 0.78, 1)
 GOOD_FIELD = (1, 1, 1, 1)
 GEOMETRY = ("board.json", "street_board.json", "pitch.json")   # pages a camera can measure
@@ -86,6 +87,12 @@ class BoxEditorScreen(Screen):
         self._toggles: dict[tuple, ToggleButton] = {}
         self._by_title: dict[str, str] = {}
         self._want: tuple[str, str | None] | None = None
+        # Entries typed but not saved (a value the file's loader refuses, text that is no
+        # number, a folder that cannot be written): path -> (the entry, why, its text box, and
+        # "typed" for text that is no value, never put in the page, or "refused").
+        self._unsaved: dict[tuple, tuple[str, str, Any, str]] = {}
+        self._failure = ""   # the last save's failure: "check" (a refused value) or "disk"
+        self._leave_popup: Popup | None = None
 
     # --- opening ---------------------------------------------------------------------------------
     def open(self, game: str | None = None, file: str | None = None) -> None:
@@ -96,8 +103,61 @@ class BoxEditorScreen(Screen):
         app.show("box_editor")
 
     def back(self) -> None:
-        """Back where the editor was opened from (the live match, settings...)."""
-        App.get_running_app().show(getattr(self, "_back_to", "") or "home")
+        """Back where the editor was opened from (the live match, settings...), asking first
+        when an entry is not saved."""
+        self.leave(lambda: App.get_running_app().show(getattr(self, "_back_to", "") or "home"))
+
+    # --- leaving with an entry not saved ---------------------------------------------------------
+    def leave(self, go) -> None:
+        """``go()`` now, or once the coach has chosen, when an entry typed is not saved."""
+        if not self._unsaved:
+            go()
+            return
+        path, (what, why, _field, _kind) = next(iter(self._unsaved.items()))
+        more = len(self._unsaved) - 1
+        content = BoxLayout(orientation="vertical", spacing=dp(10), padding=dp(10))
+        text = ((f"{what}: {why}" if what else why) +
+                (f" (and {more} more entr{'ies' if more != 1 else 'y'})" if more else "") +
+                ".\nEverything else you typed is saved; discarding keeps this entry's saved value.")
+        message = Label(text=text, font_size=TEXT, halign="left", valign="top", color=(1, 0.8, 0.7, 1),
+                        size_hint_y=None)
+        message.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                     texture_size=lambda w, ts: setattr(w, "height", ts[1] + dp(8)))
+        content.add_widget(message)
+        popup = Popup(title="Not saved yet", title_size=sp(22), content=content, size_hint=(0.7, None),
+                      auto_dismiss=False)
+        choices = [("Stay and fix it", lambda: self._stay(path))]
+        if self._failure == "disk":   # the value is good, the folder failed: saving again may work
+            choices.insert(0, ("Save again and leave", lambda: self.commit() and self._gone(go)))
+        choices.append(("Discard it and leave", lambda: (self._discard(), go())))
+        for text, act in choices:
+            b = Button(text=text, font_size=TEXT, size_hint_y=None, height=ROW)
+            b.bind(on_release=lambda _b, act=act: (popup.dismiss(), act()))
+            content.add_widget(b)
+        def fit(*_args) -> None:   # as tall as what it says: the message, the buttons, the title bar
+            popup.height = message.height + len(choices) * (ROW + dp(10)) + dp(110)
+        message.bind(height=fit)
+        fit()
+        self._leave_popup = popup
+        popup.open()
+
+    def _gone(self, go) -> None:
+        self._unsaved.clear()
+        go()
+
+    def _stay(self, path: tuple) -> None:
+        """Back to the entry: its box focused, the page list and the game as they were."""
+        self.ids.game.text = self.game_title
+        self.build_pages()
+        entry = self._unsaved.get(path)
+        if entry is not None and entry[2] is not None:
+            entry[2].focus = True
+
+    def _discard(self) -> None:
+        """The entries not saved are dropped: the page shows its saved values again."""
+        self._unsaved.clear()
+        if self.item is not None:
+            self.show_page(self.item.file)
 
     def on_pre_enter(self, *_args) -> None:
         self._by_title = {face_for(g).title: g for g in ready()}
@@ -112,7 +172,7 @@ class BoxEditorScreen(Screen):
     def on_game_title(self, _w, title: str) -> None:
         game = self._by_title.get(title)
         if game and game != self.game:
-            self.show_game(game)
+            self.leave(lambda: self.show_game(game))
 
     def show_game(self, game: str, file: str | None = None) -> None:
         self.game = game
@@ -127,16 +187,24 @@ class BoxEditorScreen(Screen):
     def build_pages(self) -> None:
         holder = self.ids.pages
         holder.clear_widgets()
+        key = Label(text=f"[color={_hex(AMBER)}]Amber[/color]: entries still at placeholder values, to type "
+                         f"from your box", markup=True, font_size=SMALL, size_hint_y=None, halign="left",
+                    valign="middle", color=(0.8, 0.85, 0.8, 1))
+        key.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                 texture_size=lambda w, ts: setattr(w, "height", ts[1] + dp(8)))
+        holder.add_widget(key)
         for s in box.status(self.game, self.folder()):
             if s.item.file == box.COLOURS:
                 painted = box.colours(self.game, self.folder()).teams
                 teams = box.team_keys(self.game, self.folder())
                 done = sum(1 for k in teams if painted.get(k))
-                note, colour = f"{done} of {len(teams)} teams", GREEN if done == len(teams) else AMBER
+                # Colours are no placeholders (a team without its own looks as the app paints it):
+                # never amber, which counts what is left to enter.
+                note, colour = f"{done} of {len(teams)} teams coloured", GREEN if done == len(teams) else MUTED
             elif s.error:
                 note, colour = "cannot be read", RED
             elif s.placeholders:
-                note, colour = f"{s.placeholders} placeholder{'s' if s.placeholders != 1 else ''}", AMBER
+                note, colour = f"{s.placeholders} of {s.entries} to enter", AMBER
             else:
                 note, colour = "entered", GREEN
             current = self.item is not None and s.item.file == self.item.file
@@ -145,7 +213,7 @@ class BoxEditorScreen(Screen):
                              state="down" if current else "normal", group="box-pages", allow_no_selection=False)
             b.bind(size=lambda w, sz: setattr(w, "text_size", (sz[0] - dp(12), None)),
                    texture_size=lambda w, ts: setattr(w, "height", max(dp(76), ts[1] + dp(16))))
-            b.bind(on_release=lambda _b, f=s.item.file: self.show_page(f))
+            b.bind(on_release=lambda _b, f=s.item.file: self.leave(lambda: self.show_page(f)))
             holder.add_widget(b)
         add = Button(text="+ Add a team", font_size=SMALL, size_hint_y=None, height=ROW)
         add.bind(on_release=lambda *_: self.add_team())
@@ -155,6 +223,7 @@ class BoxEditorScreen(Screen):
         folder = self.folder()
         self.item = box.item(self.game, file, folder)
         self.picked = {}
+        self._unsaved = {}
         self._team_names = {}
         if file == box.COLOURS:   # the colours page names each team, not its file
             for key in box.team_keys(self.game, folder):
@@ -219,8 +288,8 @@ class BoxEditorScreen(Screen):
             if name == "placeholder":
                 add(self._placeholder_row(path, depth))
         for name, ftp in bf.fields(tp):
-            if name == "placeholder":
-                continue
+            if name == "placeholder" or name in bf.FIXED:
+                continue   # an id stays as it is: matches and the rules name the entry by it
             if name not in node:
                 node[name] = bf.default_for(ftp)
             self._field(name, ftp, path + (name,), depth, add)
@@ -389,6 +458,8 @@ class BoxEditorScreen(Screen):
         new = copy.deepcopy(entries[index]) if entries else bf.default_for(item_tp)
         if isinstance(new, dict) and "placeholder" in new:
             new["placeholder"] = True   # a copy is not yet the box's entry
+        if isinstance(new, dict):
+            bf.fresh_ids(new, entries)   # the copy's id (never shown) must not be its original's
         entries.insert(index + 1, new)
         self.picked[path] = index + 1
         self.commit()
@@ -437,6 +508,7 @@ class BoxEditorScreen(Screen):
                 return
             widget.background_color = BAD_FIELD
             self.say(f"{title}: {exc}. Not saved yet.", ok=False)
+            self._unsaved[path] = (bf.human_path(self.doc, list(path)) or title, str(exc), widget, "typed")
             return
         if drop and value is None:
             bf.drop_at(self.doc, path)
@@ -445,6 +517,11 @@ class BoxEditorScreen(Screen):
         else:
             ok = self.change(path, value)
         widget.background_color = GOOD_FIELD if ok else BAD_FIELD
+        if ok:
+            self._unsaved.pop(path, None)
+        else:
+            # The loader's words name the entry already ("Players › #2 Bram: speed is ...").
+            self._unsaved[path] = ("", self.status_text.removeprefix("Not saved: "), widget, "refused")
 
     def _toggled(self, widget, path: tuple, on: bool) -> None:
         widget.text = "Yes" if on else "No"
@@ -477,29 +554,40 @@ class BoxEditorScreen(Screen):
     def change(self, path: tuple, value: Any) -> bool:
         bf.set_at(self.doc, path, value)
         self._entered(path[:-1] if path and path[-1] != "placeholder" else path)
-        return self.commit()
+        ok = self.commit()
+        if not ok:
+            self._unsaved.setdefault(path, ("", self.status_text.removeprefix("Not saved: "), None, "refused"))
+        return ok
 
     def commit(self) -> bool:
         """Check the page with its loader and save it when it passes."""
         try:
             box.save(self.item, self.doc, self.folder())
         except DataFileError as exc:
+            self._failure = "check"
             self.say(f"Not saved: {bf.explain(exc, self.doc)}", ok=False)
             return False
         except OSError as exc:
+            self._failure = "disk"
             self.say(f"Cannot save in {self.folder()}: {exc.strerror or exc}. Check the data folder.", ok=False)
             return False
+        self._failure = ""
+        # The whole page passed its loader and is on disk: what was refused before is saved now;
+        # only text that is no value at all (never put in the page) is still not saved.
+        self._unsaved = {p: u for p, u in self._unsaved.items() if u[3] == "typed"}
         self.say(f"Saved. {self._left()}")
         self._page_note()
         self.build_pages()
         return True
 
     def _left(self) -> str:
+        """What is left, counted as the page list counts it (its amber numbers add up to it)."""
         waiting = box.still_placeholders(self.game, self.folder())
         if not waiting:
             return f"Every {self.game_title} box item is entered."
-        return f"{len(waiting)} box item{'s' if len(waiting) != 1 else ''} still placeholder" \
-               f"{'s' if len(waiting) != 1 else ''}."
+        entries = sum(s.placeholders for s in waiting)
+        return (f"Still to enter: {entries} placeholder entr{'ies' if entries != 1 else 'y'} on {len(waiting)} "
+                f"page{'s' if len(waiting) != 1 else ''} (amber in the list).")
 
     def say(self, text: str, ok: bool = True) -> None:
         self.status_text = text

@@ -20,6 +20,15 @@ CORNER_NAMES = ("bottom-left", "bottom-right", "top-right", "top-left")
 ORDINALS = ("first", "second", "third", "last")
 
 
+def size_words(calibration) -> str:
+    """What the calibration measured of the caps' printed size, in a sentence (or nothing)."""
+    sizes = getattr(calibration, "marker_sizes", None) or {}
+    fig, n = sizes.get("figure_marker_mm"), sizes.get("caps_measured", 0)
+    if not fig:
+        return " Set the figures up before calibrating, and it measures their markers' size too."
+    return f" The caps' markers measure {fig:g} mm across ({n} caps): the camera reads them at that size."
+
+
 def corner_prompt(n: int) -> str:
     return (f"Tap the {ORDINALS[n]} corner ({n + 1} of 4): the pitch's {CORNER_NAMES[n]} corner, "
             f"as the live screen draws the pitch.")
@@ -181,7 +190,7 @@ class CalibrateScreen(Screen):
             return
         q = self.candidate.quality
         self.verdict_ok = q.verdict in ("good", "usable", "unchecked")
-        self.verdict = f"{q.reason[0].upper()}{q.reason[1:]}. Save to use it."
+        self.verdict = f"{q.reason[0].upper()}{q.reason[1:]}.{size_words(self.candidate)} Save to use it."
 
     def save(self) -> None:
         if self.candidate is None:

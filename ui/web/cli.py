@@ -96,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
     # From here on Ctrl+C and SIGTERM stop the page cleanly, wherever they come.
     restore_signals = _stop_on_signals()
     try:
-        _announce(args, path, server)
         follower.start()
+        _announce(args, path, server)
         threading.Event().wait(args.duration)   # None: until Ctrl+C
     except KeyboardInterrupt:
         pass

@@ -311,7 +311,10 @@ class Follower:
     def stop(self) -> None:
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=2)
+            try:
+                self._thread.join(timeout=2)
+            except RuntimeError:   # Ctrl+C / SIGTERM came while it was starting: it sees the stop at once
+                pass
 
 
 __all__ = ["Follower", "Folded", "FollowError", "JournalReader", "POLL_S", "read_match"]
