@@ -139,7 +139,8 @@ def test_every_screen_of_a_match_reads_at_1_m_also_in_large_text_and_high_contra
     assert result["error"] == "", result["error"]
     names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
     assert {"setup_dropdown", "live", "glossary", "reference", "report", "history", "settings", "scoreboard",
-            "box_editor", "live_large_contrast", "glossary_large_contrast"} <= names, names
+            "box_editor", "camera_check", "live_large_contrast", "glossary_large_contrast",
+            "camera_check_large_contrast"} <= names, names
     for shot in result["screenshots"]:
         assert not_blank(shot), f"{shot} is blank"
     settings = json.loads((tmp_path / "settings.json").read_text())

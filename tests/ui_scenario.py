@@ -292,6 +292,7 @@ class Scenario(Driver):
         self.press("Calibrate the camera")
         yield "settle"
         self.screenshot("calibrate")
+        yield from self.camera_check("")
         yield from self.to_home()
         self.press("Settings")
         yield "settle"
@@ -328,6 +329,10 @@ class Scenario(Driver):
         yield "settle"
         self.screenshot("setup_large_contrast")
         yield from self.to_home()
+        self.press("Calibrate the camera")
+        yield "settle"
+        yield from self.camera_check("_large_contrast")
+        yield from self.to_home()
         self.press("Settings")
         yield "settle"
         self.press("Normal")
@@ -335,6 +340,20 @@ class Scenario(Driver):
         self.press("High contrast on")
         yield "settle"
         assert self.screen().text_size == "normal" and not self.screen().high_contrast
+
+    def camera_check(self, suffix: str):
+        """From the calibration wizard, the camera check (no camera in this drive: it says so in
+        words), and back."""
+        self.press("Check the camera")
+        yield "settle"
+        check = self.screen()
+        assert check.name == "camera_check", check.name
+        yield from self.wait(lambda: not check.busy)
+        assert check.summary, "the camera check says nothing"
+        self.screenshot("camera_check" + suffix)
+        self.press("Back")
+        yield "settle"
+        assert self.screen().name == "calibrate", self.screen().name
 
     def live_screens(self, suffix: str):
         """The live screen, its More menu, the glossary (all of it, and a bar's words), the rules."""
