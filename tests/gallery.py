@@ -1,5 +1,6 @@
 """Regenerate the screenshot gallery in docs/screens/: every screen, each game's live screen
-mid-match, the box editor (each game's first page, a refused value, export and import), the
+mid-match, every screen a coach meets with a match of each game (also in large text and high
+contrast), the box editor (each game's first page, a refused value, export and import), the
 calibration wizard, the matches folder (Home's unfinished matches, a match named, made a
 friendly, deleted; a saved report; Undo naming its step), photographed by the same touch
 scenarios the UI tests play (tests/ui_scenario.py, tests/ui_box_editor.py, tests/ui_matches.py),
@@ -8,8 +9,9 @@ folder:
 
     .venv/bin/python tests/gallery.py [--out docs/screens] [--size 1280x800]
 
-Each screen is also checked for layout faults (ui/layout_check.py); any found are printed
-and the command exits 1.
+Each screen is also checked for layout faults (ui/layout_check.py: text under 18 sp, on the
+board too; text cut or spilling out of its box; small touch targets; targets that move within
+one step; a coach's words); any found are printed and the command exits 1.
 """
 
 from __future__ import annotations
@@ -48,6 +50,10 @@ PICKS = {
     "game:fussball_liga": {"setup": ("setup-fussball-liga", "Match setup (Fußball-Liga)"),
                            "setup_more": ("setup-fussball-liga-more", "Fußball-Liga's more options: optional rules, tournament"),
                            "*live": ("live-fussball-liga", "Fußball-Liga")},
+    # Every screen a coach meets with a match of each game, then in large text and high contrast.
+    **{f"screens:{game}": {"*all": (f"{game.replace('_', '-')}-", title)}
+       for game, title in (("fublet", "Fublet"), ("futboard", "Futboard"), ("football_leader", "Football Leader"),
+                           ("fussball_liga", "Fußball-Liga"))},
     "editor:tour": {f"*first:{game}": (f"box-editor-{game.replace('_', '-')}", f"Box editor: {title}'s first page")
                     for game, title in (("fublet", "Fublet"), ("futboard", "Futboard"),
                                         ("football_leader", "Football Leader"), ("fussball_liga", "Fußball-Liga"))},
@@ -106,16 +112,29 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for picks in PICKS.values():   # only the gallery's own pictures (web-*.png and others stay)
-        for target, _caption in picks.values():
-            (args.out / f"{target}.png").unlink(missing_ok=True)
+        for name, (target, _caption) in picks.items():
+            if name == "*all":
+                for old in args.out.glob(f"{target}*.png"):
+                    old.unlink()
+            else:
+                (args.out / f"{target}.png").unlink(missing_ok=True)
     rows, problems = [], []
     with tempfile.TemporaryDirectory(prefix="touchline-gallery-") as tmp:
         for mode, picks in PICKS.items():
             result = run(mode, args.size, Path(tmp))
             if result.get("error"):
                 problems.append(f"{mode}: {result['error'].strip().splitlines()[-1]}")
-            problems += result.get("layout", [])
+            layout = result.get("layout", [])
+            problems += layout + [m for m in result.get("moved", []) if m not in layout]
             shots = {Path(p).stem.rstrip("0123456789"): Path(p) for p in result.get("screenshots", [])}
+            if "*all" in picks:   # every screen of the mode, named after its screenshot
+                prefix, title = picks["*all"]
+                for name, source in shots.items():
+                    if source.exists():
+                        shutil.copyfile(source, args.out / f"{prefix}{name.replace('_', '-')}.png")
+                        rows.append((f"{prefix}{name.replace('_', '-')}", f"{title}: {name.replace('_', ' ')}"))
+                print(f"gallery: {mode}: {len(shots)} screens", flush=True)
+                continue
             for name, (target, caption) in picks.items():
                 if name == "*live":   # the game's last live screenshot: mid-match
                     live = [s for n, s in shots.items() if n.startswith(("live", "fl_", "liga_", "fb_"))]

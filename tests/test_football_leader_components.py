@@ -28,7 +28,10 @@ def test_shipped_components_and_teams_load():
 def test_the_placeholders_in_use_are_reported():
     notes = new_match().summary()["placeholders"]
     assert len(notes) == 4
-    assert any("board.json" in n for n in notes) and any("action_cards.json" in n for n in notes)
+    # Each says where a coach enters the printed value: the box editor's page, never a file.
+    assert any("box editor (Board layout and geometry)" in n for n in notes)
+    assert any("box editor (Action cards)" in n for n in notes)
+    assert not any(".json" in n for n in notes), notes
     assert any("2-6, 2-5, 2-4, 1-3" in n for n in notes)
 
 

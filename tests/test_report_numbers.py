@@ -437,6 +437,12 @@ def test_timeline_is_in_order_and_names_every_goal_and_card(case):
     assert kinds["goal"] == sum(1 for r in rows if kind(r) == "goal_scored")
     assert kinds["yellow_card"] + kinds["red_card"] == sum(1 for r in rows if kind(r) == "card_shown")
     assert kinds["shot"] == len(report["shots"])
+    # Figures by name, as the goals table names them: never "away#9".
+    texts = [e["text"] for e in report["timeline"]]
+    assert not [t for t in texts if re.search(r"\b(home|away)#\d", t)], texts[:20]
+    teams = report["teams"]
+    if kinds["goal"] or kinds["yellow_card"]:
+        assert any(teams["home"] in t or teams["away"] in t for t in texts), texts[:20]
 
 
 def test_each_goal_says_when_and_how(case):

@@ -125,3 +125,23 @@ def test_an_unusable_data_folder_is_said_on_the_live_screen(tmp_path):
     blocked.write_text("a file where the data folder should be")
     result = run_scenario("1280x800", tmp_path, "baddata", data_dir=blocked)
     assert result["error"] == "", result["error"]
+
+
+@pytest.mark.parametrize("game", ["fublet", "futboard", "football_leader", "fussball_liga"])
+def test_every_screen_of_a_match_reads_at_1_m_also_in_large_text_and_high_contrast(game, tmp_path):
+    """Every screen a coach meets with a match of ``game`` (setup with a dropdown open, live,
+    More, the glossary and a bar's words, rules, report, matches, calibration, settings, the
+    scoreboard page, the box editor), then Settings' large text and high contrast and the
+    live screen again: each photographed screen passes the layout check (run_scenario
+    asserts it: text under 18 sp, on the board too; cut or spilling text; small targets;
+    targets moving within a step; file names or coordinates shown to a coach)."""
+    result = run_scenario("1280x800", tmp_path, f"screens:{game}")
+    assert result["error"] == "", result["error"]
+    names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}
+    assert {"setup_dropdown", "live", "glossary", "reference", "report", "history", "settings", "scoreboard",
+            "box_editor", "camera_check", "live_large_contrast", "glossary_large_contrast",
+            "camera_check_large_contrast"} <= names, names
+    for shot in result["screenshots"]:
+        assert not_blank(shot), f"{shot} is blank"
+    settings = json.loads((tmp_path / "settings.json").read_text())
+    assert settings.get("text_size") == "normal" and settings.get("contrast") == "normal"   # set back

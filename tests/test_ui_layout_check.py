@@ -76,3 +76,96 @@ def test_a_panel_scrolled_off_into_nothing_is_found():
     view.scroll_y = -10          # what a stale scroll position did to a shorter panel
     view.update_from_scroll()
     assert any("scrolled off" in f for f in check(root)), check(root)
+
+
+def board(shapes, size=(600, 400), grid=(10, 6)):
+    """A PitchView drawing a plain grid board (10 x 6 cells) with ``shapes`` printed on it."""
+    from ui.looks.base import RectGeometry
+    from ui.widgets.pitch import PitchView
+
+    pitch = PitchView(size_hint=(None, None), size=size, pos=(0, 0))
+    pitch.geometry = RectGeometry(500, 300, *grid, shapes)
+    pitch.redraw()
+    return pitch
+
+
+def test_the_board_is_checked_for_small_and_overprinted_labels_and_a_small_ball(monkeypatch):
+    from ui import theme
+    from ui.looks.base import BallMark, Shape
+    from ui.layout_check import check_board
+
+    white = (1, 1, 1, 1)
+    clean = board([Shape("text", white, (25, 25), 10, "A1"), Shape("text", white, (225, 125), 10, "-2")])
+    clean.ball = BallMark(cell=(3, 3))
+    assert check_board(clean) == []
+    assert min(h for *_r, h in clean.printed) >= 18   # grown to the smallest readable size
+
+    # Two labels printed on one spot (a label grown over its neighbour's).
+    over = board([Shape("text", white, (125, 125), 10, "6-10-14"), Shape("text", white, (125, 125), 10, "B2")])
+    assert any("printed over each other" in f for f in check_board(over)), check_board(over)
+
+    # A board drawn with a smaller floor (what the board had before: 12 sp) and a dot of a ball.
+    monkeypatch.setattr(theme, "BOARD_MIN", 12)
+    monkeypatch.setattr(theme, "BALL_MIN_DP", 6)
+    small = board([Shape("text", white, (25, 25), 5, "A1")], grid=(100, 60))   # small squares, as Fublet's
+    small.ball = BallMark(cell=(30, 30))
+    small.redraw_figures()
+    monkeypatch.undo()
+    faults = check_board(small)
+    assert any("board label at 12.0 sp < 18 sp" in f for f in faults), faults
+    assert any("the ball is drawn" in f for f in faults), faults
+
+
+def test_a_target_that_moves_within_one_step_is_found():
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+    from ui.layout_check import Steadiness
+
+    panel = BoxLayout(orientation="vertical", size=(400, 600), pos=(0, 0))
+    hint = Label(text="Start the match clock", size_hint_y=None, height=32)
+    sub = Button(text="Substitution...", size_hint_y=None, height=52)
+    panel.add_widget(hint)
+    panel.add_widget(sub)
+    panel.add_widget(Label())
+    panel.do_layout()
+    steady = Steadiness()
+    assert steady.look("kick-off", panel) == []
+    panel.remove_widget(hint)       # the hint goes: the button below moves up under the finger
+    panel.do_layout()
+    moved = steady.look("kick-off", panel)
+    assert moved and "'Substitution...' moved" in moved[0], moved
+    panel.add_widget(Label(text="another question", size_hint_y=None, height=80), index=2)
+    panel.do_layout()
+    assert steady.look("a new question", panel) == []   # another step: the panel may be laid out anew
+
+
+def test_a_panel_holds_still_when_a_line_goes_within_a_step():
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+    from ui.layout_check import Steadiness
+    from ui.widgets.steady import held_lines, hold_still
+
+    def build(with_hint: bool) -> BoxLayout:
+        panel.clear_widgets()
+        if with_hint:
+            panel.add_widget(Label(text="Start the match clock", size_hint_y=None, height=32))
+        for text in ("Kick off: #9 passes...", "Substitution..."):
+            panel.add_widget(Button(text=text, size_hint_y=None, height=52))
+        return panel
+
+    panel = BoxLayout(orientation="vertical", size_hint_y=None, spacing=4, pos=(0, 0))
+    panel.bind(minimum_height=panel.setter("height"))
+    build(True)
+    panel.do_layout()
+    top = panel.top
+    steady = Steadiness()
+    steady.look("kick-off", panel)
+    before = held_lines(panel)
+    build(False)                       # the clock started: its request line is gone
+    hold_still(panel, before)
+    panel.do_layout()
+    panel.y = top - panel.height       # a scrolled panel keeps its top
+    panel.do_layout()
+    assert steady.look("kick-off", panel) == [], steady.faults

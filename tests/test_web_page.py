@@ -93,3 +93,32 @@ def test_a_damaged_journal_is_a_clear_page_then_a_clear_line(tmp_path):
         proc.terminate()
         _out, err = proc.communicate(timeout=60)
     assert "not a Touchline journal" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("size", [(412, 915), (1280, 800)])
+def test_a_finished_match_reads_on_a_phone_and_says_full_time(tmp_path, size):
+    """A whole Fußball-Liga match, followed from its export: the page says "full time", not
+    "live"; every figure's number and the ball are readable on a phone held upright (the pitch
+    then runs down the screen); the log says places in words, never coordinates."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    proc, url = start_serve(ROOT / "tests" / "data" / "fussball_liga_full_match.jsonl", tmp_path)
+    try:
+        with web_browser.chromium(*size) as driver:
+            wait = WebDriverWait(driver, 30, poll_frequency=0.05)
+            driver.get(url)
+            wait.until(lambda d: d.execute_script("return document.querySelectorAll('#figures g.fig').length") >= 20)
+            wait.until(lambda d: d.find_element("id", "live").text == "full time")
+            numbers = driver.execute_script(
+                "return [...document.querySelectorAll('#figures g.fig text')].map(t => t.getBoundingClientRect().height)")
+            assert numbers and min(numbers) >= 13, numbers
+            ball = driver.execute_script(
+                "const b = document.querySelector('#figures circle.ball'); return b ? b.getBoundingClientRect().width : 99")
+            assert ball >= 11, ball
+            log = driver.find_element("id", "log").text
+            assert "Final" in log and not re.search(r"\(-?\d+, ?-?\d+\)", log), log
+            driver.save_screenshot(str(ARTIFACTS / f"scoreboard-full-time-{size[0]}x{size[1]}.png"))
+    finally:
+        proc.terminate()
+        _out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err

@@ -92,6 +92,8 @@ class Driver:
         self.waiting = None
         self.deadline = 0.0
         self.steps = self.play()
+        from ui.layout_check import Steadiness
+        self.steady = Steadiness()   # targets that move within one step (ui/layout_check.py)
 
     # --- what is played ---------------------------------------------------------------------------
     def play(self):
@@ -100,6 +102,30 @@ class Driver:
     def result(self) -> dict:
         """What the driver adds to result.json."""
         return {}
+
+    def step_key(self):
+        """What makes one step for the coach: the screen, the question the rules ask, the
+        game's touch mode and the figures picked in it, the figure selected, what is open over
+        the screen. While it stays the same, a touch target must not move (ui/layout_check.py)."""
+        screen = self.screen()
+        view = getattr(self.app.controller, "view", None)
+        head = (view.pending[0].id, str(view.pending[0].team)) if view is not None and view.pending else None
+        picked = (str(getattr(screen, "action", None)), str(list(getattr(screen, "picked", []))),
+                  str(dict(getattr(screen, "form", {}))))
+        return (screen.name, head if screen.name == "live" else None, getattr(screen, "mode", None),
+                str(getattr(screen, "selected", None)), picked, str(getattr(screen, "game", "")),
+                tuple(id(p) for p in popups()))
+
+    def look(self) -> None:
+        """The touch targets now, against the last frame of the same step."""
+        over = popups()
+        root = over[0] if over else self.screen()
+        found = self.steady.look(self.step_key(), root, f"{self.screen().name} ({SIZE}): ")
+        if found and os.environ.get("TOUCHLINE_DEBUG_MOVES"):
+            texts = [getattr(w, "text", "") for w in widgets(root) if getattr(w, "text", "")]
+            self.log.append(f"moved at {self.step_key()}: {texts[:40]} / before: {getattr(self, '_last_texts', [])[:40]}")
+        if os.environ.get("TOUCHLINE_DEBUG_MOVES"):
+            self._last_texts = [getattr(w, "text", "") for w in widgets(root) if getattr(w, "text", "")]
 
     def wait(self, predicate, timeout: float = 600.0):
         """Steps pause until ``predicate()`` holds (a report computed on a thread, the rendered
@@ -190,6 +216,11 @@ class Driver:
             return None
         self.frames = 0
         try:
+            self.look()
+        except Exception:
+            self.finish(traceback.format_exc())
+            return False
+        try:
             step = next(self.steps)
         except StopIteration:
             step = "done"
@@ -203,7 +234,7 @@ class Driver:
 
     def finish(self, error: str, stop: bool = True) -> None:
         result = {"error": error, "log": self.log, "screenshots": self.shots, "window": list(Window.size),
-                  **self.result()}
+                  "moved": list(self.steady.faults), **self.result()}
         (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
         if stop:
             self.app.stop()

@@ -134,7 +134,7 @@ def play(sc):
     yield "settle"
     assert sc.state.flight is not None, sc.app.controller.view.error
     sc.screenshot("live_intercept")
-    sc.press("#9 tries in 16,12")
+    sc.press(f"#9 tries in square {sc.letter_of((16, 12))}")   # the square ringed on the board
     yield "settle"
     sc.screenshot("live_roll")
     sc.keypad("2")

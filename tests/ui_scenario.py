@@ -21,7 +21,9 @@ from kivy.uix.scrollview import ScrollView  # noqa: E402
 
 from companion.teams import PlayerRef, Team  # noqa: E402
 
-MODE = MODE or "full"   # full / kill (dies mid-match) / resume / ...
+MODE = MODE or "full"   # full / kill (dies mid-match) / resume / screens:GAME / ...
+GAME_TITLES = {"fublet": "Fublet", "futboard": "Futboard", "football_leader": "Football Leader",
+               "fussball_liga": "Fußball-Liga"}
 H = lambda n: PlayerRef(Team.HOME, n)  # noqa: E731
 A = lambda n: PlayerRef(Team.AWAY, n)  # noqa: E731
 
@@ -73,6 +75,15 @@ class Scenario(Driver):
         tap(x, y)
         self.log.append(f"tap MS {ms}")
 
+    def letter_of(self, cell) -> str:
+        """The letter the live screen's texts call a square by (ui/places.py): the one ringed
+        on the board over that square."""
+        pitch = self.screen().ids.pitch
+        rect = tuple(pitch.geometry.cell_rect(cell))
+        found = [letter for letter, r in pitch.tags if tuple(r) == rect]
+        assert found, f"no letter on the board for {cell}: {pitch.tags}"
+        return found[0]
+
     def card(self, ref: PlayerRef) -> None:
         box = self.screen().ids.cards
         row = box.children[::-1][0 if ref.team is Team.HOME else 1]
@@ -87,11 +98,21 @@ class Scenario(Driver):
         for popup in popups():
             self.layout += check(popup, f"{name} ({SIZE}) popup")
         # Names, not ids: no text on screen says "home#7" (tests/test_ui_log_names.py for the log).
-        from ui.words import PLAYER_ID
-        for w in widgets(self.screen()):
-            text = getattr(w, "text", None)
-            if isinstance(text, str) and w.opacity > 0 and PLAYER_ID.search(text):
-                self.layout.append(f"{name} ({SIZE}): a text names an id: {text[:80]!r}")
+        from ui.places import has_place
+        from ui.words import FILE_WORDS, PLAYER_ID
+        for root in [self.screen(), *popups()]:
+            for w in widgets(root):
+                text = getattr(w, "text", None)
+                if not isinstance(text, str) or w.opacity <= 0 or not text:
+                    continue
+                if PLAYER_ID.search(text):
+                    self.layout.append(f"{name} ({SIZE}): a text names an id: {text[:80]!r}")
+                # A coach's words: no file name, folder or code; no coordinate where the board
+                # prints none (the box editor's and the calibration's own measures aside).
+                if self.screen().name not in ("box_editor", "calibrate") and FILE_WORDS.search(text):
+                    self.layout.append(f"{name} ({SIZE}): a text names a file or code: {text[:100]!r}")
+                if self.screen().name == "live" and has_place(text):
+                    self.layout.append(f"{name} ({SIZE}): a text speaks coordinates: {text[:100]!r}")
         if self.screen().name == "setup":   # every game's setup fits one screen: nothing to scroll to
             scroll = next(w for w in widgets(self.screen()) if isinstance(w, ScrollView))
             content = scroll.children[0]
@@ -122,6 +143,10 @@ class Scenario(Driver):
             return
         if MODE == "baddata":
             yield from self.bad_data()
+            yield "done"
+            return
+        if MODE.startswith("screens:"):
+            yield from self.every_screen(MODE.split(":", 1)[1])
             yield "done"
             return
         if MODE.startswith("game:"):
@@ -216,6 +241,147 @@ class Scenario(Driver):
         self.screenshot("settings")
         yield "done"
 
+    def to_home(self):
+        """Back to Home the way a coach goes: Menu on the live screen, Back elsewhere."""
+        for _ in range(4):
+            if self.screen().name == "home":
+                return
+            self.press("Menu" if self.screen().name == "live" else "Back")
+            yield "settle"
+        assert self.screen().name == "home", self.screen().name
+
+    def close_popups(self):
+        for p in popups():
+            p.dismiss()
+        yield "settle"
+
+    def every_screen(self, game: str):
+        """Every screen a coach meets with a match of ``game`` (each checked for layout faults as
+        it is photographed), then again in large text and high contrast (Settings)."""
+        title = GAME_TITLES[game]
+        self.screenshot("home")
+        self.press("New match")
+        yield "settle"
+        self.screen().ids.game.text = title   # the spinner's choice
+        yield "settle"
+        self.tap_widget(self.screen().ids.dice)   # a dropdown open: its options as readable as the rest
+        yield "settle"
+        assert popups(), "the dice dropdown did not open"
+        self.screenshot("setup_dropdown")
+        yield from self.close_popups()
+        self.screenshot("setup")
+        self.press("Start match")
+        for _ in range(3):
+            yield "settle"
+        assert self.screen().name == "live", self.screen().name
+        yield from self.live_screens("")
+        self.press("More")
+        yield "settle"
+        self.press("Report")
+        yield from self.wait(lambda: self.screen().name != "report" or self.screen().report is not None
+                             or self.screen().status_text.startswith("No report"))
+        self.screenshot("report")
+        self.press("Back")
+        yield "settle"
+        yield from self.to_home()
+        self.screenshot("home_during_match")
+        self.press("Matches and league")
+        yield "settle"
+        history = self.screen()
+        yield from self.wait(lambda: not getattr(history, "_scanning", False))
+        self.screenshot("history")
+        yield from self.to_home()
+        self.press("Calibrate the camera")
+        yield "settle"
+        self.screenshot("calibrate")
+        yield from self.camera_check("")
+        yield from self.to_home()
+        self.press("Settings")
+        yield "settle"
+        self.screenshot("settings")
+        self.press("Scoreboard page")
+        yield "settle"
+        self.screenshot("scoreboard")
+        yield from self.to_home()
+        self.press("Settings")
+        yield "settle"
+        self.press("Enter your box's values")
+        yield "settle"
+        self.screenshot("box_editor")
+        yield from self.to_home()
+        self.press("Settings")
+        yield "settle"
+        # The coach's look: large text and high contrast, every screen made again with them.
+        self.press("Large")
+        yield "settle"
+        assert self.screen().name == "settings" and self.screen().text_size == "large", self.screen().name
+        self.press("High contrast off")
+        yield "settle"
+        self.screenshot("settings_large_contrast")
+        self.press("Back")
+        yield "settle"
+        self.screenshot("home_large_contrast")
+        self.press("Back to the match: ", startswith=True)
+        yield "settle"
+        yield "settle"
+        assert self.screen().name == "live", self.screen().name
+        yield from self.live_screens("_large_contrast")
+        yield from self.to_home()
+        self.press("New match")
+        yield "settle"
+        self.screenshot("setup_large_contrast")
+        yield from self.to_home()
+        self.press("Calibrate the camera")
+        yield "settle"
+        yield from self.camera_check("_large_contrast")
+        yield from self.to_home()
+        self.press("Settings")
+        yield "settle"
+        self.press("Normal")
+        yield "settle"
+        self.press("High contrast on")
+        yield "settle"
+        assert self.screen().text_size == "normal" and not self.screen().high_contrast
+
+    def camera_check(self, suffix: str):
+        """From the calibration wizard, the camera check (no camera in this drive: it says so in
+        words), and back."""
+        self.press("Check the camera")
+        yield "settle"
+        check = self.screen()
+        assert check.name == "camera_check", check.name
+        yield from self.wait(lambda: not check.busy)
+        assert check.summary, "the camera check says nothing"
+        self.screenshot("camera_check" + suffix)
+        self.press("Back")
+        yield "settle"
+        assert self.screen().name == "calibrate", self.screen().name
+
+    def live_screens(self, suffix: str):
+        """The live screen, its More menu, the glossary (all of it, and a bar's words), the rules."""
+        self.screenshot(f"live{suffix}")
+        self.press("More")
+        yield "settle"
+        self.screenshot(f"live_more{suffix}")
+        self.press("Words and marks")
+        yield "settle"
+        self.screenshot(f"glossary{suffix}")
+        self.press("Close")
+        yield "settle"
+        bars = [w for w in widgets(self.screen()) if type(w).__name__ == "Bar" and w.caption]
+        if bars:
+            self.tap_widget(bars[0])
+            yield "settle"
+            self.screenshot(f"glossary_bar{suffix}")
+            self.press("Close")
+            yield "settle"
+        self.press("More")
+        yield "settle"
+        self.press("Rules")
+        yield "settle"
+        self.screenshot(f"reference{suffix}")
+        self.press("Back")
+        yield "settle"
     def clock_stops(self):
         """A Fußball-Liga match whose clock ran when the app died (tests/test_ui_app.py wrote
         its journal): it comes back stopped where the last event put it; one tap on the clock
@@ -396,7 +562,7 @@ class Scenario(Driver):
     def result(self) -> dict:
         view = self.app.controller.view
         summary = view.ruleset.summary(view.state) if view.active else {}   # the game's JSON, as the report has it
-        return {"faults": list(self.app.faults), "layout": self.layout, "panels": self.panels,
+        return {"faults": list(self.app.faults), "layout": self.layout + self.steady.faults, "panels": self.panels,
                 "summary": summary, "journal": view.path}
 
 

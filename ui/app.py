@@ -142,16 +142,53 @@ def build_app_class():
                 self._after_resume(view)
 
         def build(self):
-            for name in ("home", "setup", "live", "settings", "calibrate", "box_editor", "report", "history",
-                         "scoreboard", "reference", "camera_check"):
+            # The coach's text size and contrast first: every screen reads them when it is made.
+            self.match_settings.update(self._load_settings())
+            self._set_look()
+            for name in ("common", "home", "setup", "live", "settings", "calibrate", "box_editor", "report",
+                         "history", "scoreboard", "reference", "camera_check"):
                 Builder.load_file(str(kv_dir / f"{name}.kv"))
             sm = ScreenManager(transition=NoTransition())
-            for screen in (HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen(),
-                           BoxEditorScreen(), ReportScreen(), HistoryScreen(), ScoreboardScreen(), ReferenceScreen(),
-                           CameraCheckScreen()):
+            for screen in self._screens():
                 sm.add_widget(screen)
             sm.current = "home"
             return sm
+
+        @staticmethod
+        def _screens() -> list:
+            return [HomeScreen(), SetupScreen(), LiveScreen(), SettingsScreen(), CalibrateScreen(),
+                    BoxEditorScreen(), ReportScreen(), HistoryScreen(), ScoreboardScreen(), ReferenceScreen(),
+                    CameraCheckScreen()]
+
+        def _set_look(self) -> None:
+            """Settings' text size (Kivy's font scale: every sp follows it) and contrast (the
+            theme's colours)."""
+            from kivy.metrics import Metrics
+
+            from . import theme
+
+            theme.set_contrast(self.match_settings.get("contrast") == "high")
+            scale = theme.TEXT_SIZES.get(self.match_settings.get("text_size", "normal"), 1.0)
+            if abs(Metrics.fontscale - scale) > 1e-6:
+                Metrics.fontscale = scale
+
+        def set_look(self, **settings: str) -> None:
+            """A new text size or contrast: saved, and every screen made again with it (the
+            match and every screen's data come back from the controller; only a half-filled
+            form is lost)."""
+            self.settings_for_match(**settings)
+            self._set_look()
+            sm = self.root
+            current = sm.current
+            for screen in list(sm.screens):
+                stop = getattr(screen, "stop", None)
+                if callable(stop):
+                    stop()
+            sm.clear_widgets()
+            for screen in self._screens():
+                sm.add_widget(screen)
+            self.root.get_screen("live").view = self.view
+            sm.current = current
 
         def on_start(self) -> None:
             from kivy.core.window import Window   # made by run(): imported once it exists
@@ -231,7 +268,8 @@ def build_app_class():
                 loaded = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 return {}
-            return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port", "sound", "scoreboard_host")} \
+            return {k: str(v) for k, v in loaded.items() if k in ("dice", "camera", "tray_port", "sound", "scoreboard_host",
+                                                                   "auto", "text_size", "contrast")} \
                 if isinstance(loaded, dict) else {}
 
         # Time belongs to the match: whenever nobody can see the clocks, they stop (journaled).

@@ -46,7 +46,8 @@ from .controller_camera import CameraDesk
 from .controller_dice import DiceDesk
 from . import played_here
 from .status import NO_MATCH, NO_MATCH_TO_RESUME, Health
-from .words import names_for
+from .places import has_place, places_for
+from .words import TEAM_SIDE, names_for, option_name
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +59,29 @@ FIELD_WORDS = {"ms": "square", "ps": "pass square", "board": "tactical board"}
 
 
 
-def decision_line(payload: Any) -> str:
+def question_of(rules: Any, state: Any, payload: Any) -> str:
+    """The question a choice answered (the pending request it names), or ""."""
+    request = getattr(payload, "request", None)
+    if request is None or not hasattr(payload, "option"):
+        return ""
+    try:
+        return next((r.text for r in rules.pending(state) if r.id == request), "")
+    except Exception:   # a state the rules cannot list: the choice is said without its question
+        return ""
+
+
+def decision_line(payload: Any, question: str = "") -> str:
     """A coach's accepted decision the rules word no line for (a tactical board chosen, a
-    line-up): its name and what was decided, in words."""
+    line-up): its name and what was decided, in words. A choice says the question and the
+    answer as its button did: "Home won the toss: take the first kick-off, or the choice of
+    ends? Kick off"."""
     import dataclasses
     import enum
 
+    option = getattr(payload, "option", None)
+    if isinstance(option, str) and hasattr(payload, "request"):
+        answer = TEAM_SIDE.get(option) or (option if "#" in option else option_name(option))
+        return f"{question.rstrip()} {answer}" if question else f"Chosen: {answer}"
     name = re.sub(r"(?<!^)(?=[A-Z])", " ", type(payload).__name__).lower().capitalize()
     parts = []
     if dataclasses.is_dataclass(payload):
@@ -416,7 +434,7 @@ class Controller(DiceDesk, CameraDesk):
             out.append(cls.roll_line(roll, teams if isinstance(teams, dict) else {}))
         line = rules.log_line(state, event)
         if not line and event.source is Source.MANUAL and roll is None:
-            line = decision_line(event.payload)
+            line = decision_line(event.payload, question_of(rules, state, event.payload))
         if line and roll is None and event.source in DEVICE_WORDS and said is not None and event.batch not in said:
             said.add(event.batch)   # what a device did by itself: said on its command's first line
             line = f"{line} ({DEVICE_WORDS[event.source]})"
@@ -425,6 +443,12 @@ class Controller(DiceDesk, CameraDesk):
         if any("#" in o for o in out):   # "home#7" -> "Touchline Rovers #7 Kit"
             names = names_for(rules, state)
             out = [names.line(o) for o in out]
+        if any(has_place(o) for o in out):   # "(24, 22)" -> "a square in the right half"
+            try:
+                places = places_for(rules.game, rules.board(state))
+            except Exception:   # a state without a board yet: the line as the rules wrote it
+                return out
+            out = [places.in_words(o) for o in out]
         return out
 
     def _apply(self, submit: Callable[[], tuple], source: Source = Source.MANUAL) -> None:

@@ -1,8 +1,11 @@
 """One look for every screen: colours, the team colours, and the typography scale.
 
-Sizes are strings Kivy reads as sp. At 1280x800 on a 10" tablet nothing but a board's
-printed labels goes under ``SMALL`` (18 sp) and no board label under ``BOARD_MIN`` (12 sp):
-that is what reads from a chair a metre away (tests/test_ui_layout.py checks it).
+Sizes are strings Kivy reads as sp. At 1280x800 on a 10" tablet no text goes under ``SMALL``
+(18 sp), the numbers printed on a board and on the figures included (``BOARD_MIN``): that is
+what reads from a chair a metre away (ui/layout_check.py checks every screen the UI tests
+photograph). The sp follow the coach's text size (Settings: ``TEXT_SIZES``, Kivy's font
+scale); the colours below follow the high-contrast setting (``set_contrast``), read by every
+widget when it is made (the app makes its screens again when the setting changes).
 """
 
 from __future__ import annotations
@@ -19,7 +22,12 @@ HEADING = "22sp"     # a pending request, a section
 BODY = "20sp"        # buttons, forms, messages
 SMALL = "18sp"       # the smallest text anywhere but on the board
 SMALL_SP = 18
-BOARD_MIN = 12       # the smallest printed number on a board (sp)
+BOARD_MIN = 18       # the smallest printed number on a board or a figure (sp): as any text
+BALL_MIN_DP = 18     # the ball is drawn at least this wide (dp): a dot is lost at 1 m
+
+# The coach's text size (Settings): Kivy's font scale, so every sp grows with it.
+TEXT_SIZES = {"normal": 1.0, "large": 1.2}
+TEXT_SIZE_WORDS = {"normal": "Normal", "large": "Large"}
 
 # --- colours (rgba) ------------------------------------------------------------------------------
 BACKGROUND = (0.08, 0.09, 0.11, 1)
@@ -33,6 +41,28 @@ BAD = (1, 0.55, 0.45, 1)
 WARN = (1, 0.75, 0.25, 1)
 OUTCOME = (0.75, 0.95, 0.75, 1)
 GO = (0.16, 0.55, 0.28, 1)        # what starts play again (a stopped clock)
+DISABLED_TEXT = (1, 1, 1, 0.45)   # a button that cannot be pressed now
+FRAME = (1, 1, 1, 0)              # a frame round every button (only in high contrast)
+BOARD_TEXT_ALPHA = 0.0            # 0: a board's printed labels keep their own alpha; 1: opaque
+
+# The two looks: Settings' high contrast makes the backgrounds black, every grey text white,
+# frames the buttons and prints the board's numbers opaque.
+NORMAL_LOOK = {"BACKGROUND": BACKGROUND, "HOME_BACKGROUND": HOME_BACKGROUND, "SURFACE": SURFACE, "TEXT": TEXT,
+               "MUTED": MUTED, "GOOD": GOOD, "BAD": BAD, "WARN": WARN, "OUTCOME": OUTCOME,
+               "DISABLED_TEXT": DISABLED_TEXT, "FRAME": FRAME, "BOARD_TEXT_ALPHA": BOARD_TEXT_ALPHA}
+HIGH_CONTRAST_LOOK = {"BACKGROUND": (0, 0, 0, 1), "HOME_BACKGROUND": (0, 0, 0, 1), "SURFACE": (0.1, 0.1, 0.1, 1),
+                      "TEXT": (1, 1, 1, 1), "MUTED": (1, 1, 1, 1), "GOOD": (0.55, 1, 0.55, 1),
+                      "BAD": (1, 0.62, 0.52, 1), "WARN": (1, 0.85, 0.3, 1), "OUTCOME": (0.7, 1, 0.7, 1),
+                      "DISABLED_TEXT": (1, 1, 1, 0.7), "FRAME": (1, 1, 1, 1), "BOARD_TEXT_ALPHA": 1.0}
+high_contrast = False
+
+
+def set_contrast(on: bool) -> None:
+    """Switch the module's colours to the high-contrast look (or back): widgets made after
+    this read the new colours."""
+    global high_contrast
+    high_contrast = bool(on)
+    globals().update(HIGH_CONTRAST_LOOK if on else NORMAL_LOOK)
 
 HOME = (0.2, 0.42, 0.92, 1)
 AWAY = (0.88, 0.25, 0.25, 1)

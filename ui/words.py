@@ -147,3 +147,39 @@ def journal_line(path: Path) -> str:
     except Exception:
         pass
     return match_line(summary, clock)
+
+
+# Developer words a coach never reads: a file name, a folder path, a code span.
+FILE_WORDS = re.compile(r"`|\b[\w./*-]+\.(?:json|py|md|txt|csv|sqlite|kv|html)\b|\b(?:docs|companion|ui|tests|data)/")
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(`])")
+CODE_ASIDE = re.compile(r"\s*\([^()]*(?:`|\.json\b|/)[^()]*\)")   # "(configurable: `Reading.tens`)"
+FILE_SPAN = re.compile(r"`[\w./*-]+\.json`")
+CODE_SPAN = re.compile(r"`([^`]*)`")
+
+
+def for_a_coach(text: str) -> str:
+    """A note written for the project (a reading of the rulebook) as a coach reads it: asides
+    that name files or code are left out, a data file is "the box's values", a setting's name
+    is said in words, and a sentence with nothing left for a coach goes; where a value was a
+    placeholder, the coach is told where to enter the printed one."""
+    kept, placeholder = [], False
+    for sentence in SENTENCE.split(text.strip()):
+        if FILE_SPAN.match(sentence):   # "`rules.json`: `costs`, placeholder.": only where it is kept
+            placeholder = placeholder or "placeholder" in sentence.lower()
+            continue
+        said = CODE_ASIDE.sub("", sentence)
+        said = FILE_SPAN.sub("the box's values", said)
+        said = CODE_SPAN.sub(lambda m: m.group(1).replace("_", " ") if re.fullmatch(r"[a-z_ ]+", m.group(1))
+                             else "", said)
+        said = re.sub(r"\s+([,.;:])", r"\1", re.sub(r"\s{2,}", " ", said)).strip()
+        said = re.sub(r"[:;]\s*(?=[,.;])", "", said)
+        said = said[:1].upper() + said[1:]
+        if said != sentence:
+            placeholder = placeholder or "placeholder" in sentence.lower()
+        if FILE_WORDS.search(said) or len(re.findall(r"[A-Za-z]{3,}", said)) < 4:
+            continue
+        kept.append(said)
+    if placeholder:
+        kept.append("Touchline guessed this value: enter the one printed in your box with Settings > "
+                    "Enter your box's values.")
+    return " ".join(kept)

@@ -273,11 +273,11 @@ class Components:
         notes = []
         if self.board.placeholder or any(sp.placeholder for sp in self.board.spaces):
             notes.append("board layout (spaces, millimetres, dotted lines, grey and central spaces, shooting "
-                         "numbers) holds placeholder values: enter the real ones in board.json")
+                         "numbers) holds placeholder values: enter the printed ones in the box editor (Board layout and geometry)")
         rows = [f"{r.move}-{r.bonus}" for r in self.deck.rows if r.placeholder]
         if rows:
             notes.append(f"action-card distribution rows {', '.join(rows)} are placeholders (fig. 7 is only "
-                         f"partly printed): enter the real ones in action_cards.json")
+                         f"partly printed): enter the printed ones in the box editor (Action cards)")
         return notes
 
 

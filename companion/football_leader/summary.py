@@ -118,7 +118,7 @@ def placeholders(s: FootballLeaderState) -> list[str]:
         roster = s.roster(team)
         if roster.placeholder or any(c.placeholder for c in roster.counters):
             notes.append(f"{team.label} ({roster.name}): counters hold placeholder characteristics and abilities; "
-                         f"enter the real ones in the team file")
+                         f"enter the printed ones in the box editor (the team's page)")
     return notes
 
 

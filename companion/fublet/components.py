@@ -277,18 +277,18 @@ class Components:
         notes = []
         if self.board.placeholder or any(a.placeholder for a in self.board.areas.values()):
             notes.append("board geometry (pitch size, zone lines, penalty, cross and outstanding-shot areas) "
-                         "holds placeholder values: enter the real ones in board.json")
-        boards = [b.id for b in self.tactical_boards if b.placeholder]
+                         "holds placeholder values: enter the printed ones in the box editor (Board geometry)")
+        boards = [b.name for b in self.tactical_boards if b.placeholder]
         if boards:
             notes.append(f"tactical boards hold placeholder MP, costs and boosts ({len(boards)} of "
-                         f"{len(self.tactical_boards)}: {', '.join(boards)}): enter the real ones in "
-                         f"tactical_boards.json")
+                         f"{len(self.tactical_boards)}: {'; '.join(boards)}): enter the printed ones in "
+                         f"the box editor (Tactical boards)")
         if self.pace_bar.placeholder:
-            notes.append("round pace bar small numbers and minimum paces are placeholders: enter the real ones "
-                         "in round_pace_bar.json")
+            notes.append("round pace bar small numbers and minimum paces are placeholders: enter the printed "
+                         "ones in the box editor (Round pace bar)")
         if self.referee.placeholder:
-            notes.append("referee's call board thresholds are placeholders: enter the real ones in "
-                         "referee_call_board.json")
+            notes.append("referee's call board thresholds are placeholders: enter the printed ones in "
+                         "the box editor (Referee's call board)")
         return notes
 
 

@@ -72,8 +72,8 @@ def placeholders(s: FubletState) -> list[str]:
     for team in (Team.HOME, Team.AWAY):
         roster = s.home if team is Team.HOME else s.away
         if roster is not None and (roster.placeholder or any(c.placeholder for c in roster.players)):
-            notes.append(f"{team.label} ({roster.name}): player cards hold placeholder skill values; enter the real "
-                         f"ones in the team file")
+            notes.append(f"{team.label} ({roster.name}): player cards hold placeholder skill values; enter the printed "
+                         f"ones in the box editor (the team's page)")
     return notes
 
 

@@ -159,25 +159,25 @@ class Components:
         notes = []
         if self.pitch.placeholder:
             notes.append("board geometry (size, goals, areas, marks, square size) holds placeholder values: enter "
-                         "the real ones in pitch.json")
+                         "the printed ones in the box editor (Board geometry)")
         if self.rules.costs.placeholder:
             notes.append("movement costs without the ball and with loose control are readings of a lost list: "
-                         "check rules.json")
+                         "check them in the box editor (Rule values)")
         if self.rules.limits.placeholder:
             notes.append("the maximum shot distance (12) and the gap rule are readings of lost text: check "
-                         "rules.json")
+                         "them in the box editor (Rule values)")
         if self.tables.goal_shot.placeholder:
             notes.append(f"goal-shot table: a distance printed in two rows (7) reads the {self.tables.goal_shot.overlap} "
-                         f"row: check tables.json")
+                         f"row: check it in the box editor (Tables)")
         if self.tables.penalty.placeholder:
-            notes.append("penalty-kick results are a reading of a lost list: enter the real ones in tables.json")
+            notes.append("penalty-kick results are a reading of a lost list: enter the printed ones in the box editor (Tables)")
         on = (lambda name: getattr(options, name, False)) if options is not None else (lambda name: True)
         if on("goalkeeper_save") and self.tables.save.placeholder:
-            notes.append("optional goalkeeper's save table is a placeholder: enter the real one in tables.json")
+            notes.append("optional goalkeeper's save table is a placeholder: enter the printed one in the box editor (Tables)")
         if on("taking_a_pass") and self.tables.taking_a_pass.placeholder:
-            notes.append("optional taking-a-pass table is a placeholder: enter the real one in tables.json")
+            notes.append("optional taking-a-pass table is a placeholder: enter the printed one in the box editor (Tables)")
         if on("goal_posts") and self.tables.goal_post.placeholder:
-            notes.append("optional goal-post table is a placeholder: enter the real one in tables.json")
+            notes.append("optional goal-post table is a placeholder: enter the printed one in the box editor (Tables)")
         return notes
 
 

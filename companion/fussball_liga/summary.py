@@ -96,7 +96,8 @@ def placeholders(s: LigaState) -> list[str]:
         roster = s.roster(team)
         if roster.placeholder:
             notes.append(f"{team.label} ({roster.name}) is an invented team: names"
-                         + (" and bonus characteristics" if s.options.bonus_points else "") + " are placeholders")
+                         + (" and bonus characteristics" if s.options.bonus_points else "") + " are placeholders; "
+                         "enter your own in the box editor (the team's page)")
     return notes
 
 

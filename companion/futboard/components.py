@@ -151,17 +151,17 @@ class Components:
         p = self.pitch
         if p.placeholder:
             notes.append(f"field geometry ({p.name}: space size, penalty areas, spots, centre circle, corner slots"
-                         f"{', yellow lines' if p.yellow_lines else ''}) holds placeholder values: enter the real "
-                         f"ones in the board file")
+                         f"{', yellow lines' if p.yellow_lines else ''}) holds placeholder values: enter the "
+                         f"printed ones in the box editor (Board geometry)")
         if p.kick_penalties.placeholder:
-            notes.append("kick penalties printed on the sides of the field are placeholders: enter the real ones "
-                         "in the board file (kick_penalties)")
+            notes.append("kick penalties printed on the sides of the field are placeholders: enter the printed "
+                         "ones in the box editor (Board geometry, kick penalties)")
         if p.keeper.placeholder:
-            notes.append("goalkeeper defence reductions printed near the goal are placeholders: enter the real ones "
-                         "in the board file (keeper)")
+            notes.append("goalkeeper defence reductions printed near the goal are placeholders: enter the printed "
+                         "ones in the box editor (Board geometry, goalkeeper)")
         if self.ruler.placeholder:
             notes.append("the pass ruler's mark spacing is a placeholder: measure your ruler and enter it in "
-                         "ruler.json")
+                         "the box editor (Pass ruler)")
         return notes
 
 

@@ -88,8 +88,8 @@ def placeholders(s: FutboardState) -> list[str]:
     for team in (Team.HOME, Team.AWAY):
         roster = s.roster(team)
         if roster.placeholder or any(t.placeholder for t in roster.tiles):
-            notes.append(f"{team.label} ({roster.name}): the tiles hold placeholder values; enter the real ones in "
-                         f"the team file")
+            notes.append(f"{team.label} ({roster.name}): the tiles hold placeholder values; enter the printed ones in "
+                         f"the box editor (the team's page)")
     return notes
 
 

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from ..errors import TouchlineError
 from ..events import Event, format_time
+from ..naming import named_line
 from ..ruleset import Ruleset
 from .engine import STATS, TEAMS, Adapter, heat_rows, possession, walk
 from .luck import luck_report
@@ -110,7 +111,8 @@ def build_report(ruleset: Ruleset, events: Sequence[Event]) -> dict[str, Any]:
         "players": players,
         "possession": {"percent": pos["percent"],
                        "ticks_counted": int(counted) if float(counted).is_integer() else counted},
-        "timeline": rec.timeline,
+        # Said as the goals table says them: "foul by Harbour Athletic #9 Zed", never "away#9".
+        "timeline": [{**e, "text": named_line(e["text"], summary.get("teams"), players)} for e in rec.timeline],
         "luck": luck_report(rec.dice, adapter.high_is_lucky),
         "heat": heat,
         "in_flight": [{"kind": a.kind, "team": a.team.value, "player": str(a.player) if a.player else None,

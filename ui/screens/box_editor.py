@@ -40,8 +40,8 @@ from ..games import face_for, ready
 log = logging.getLogger(__name__)
 
 ROW = dp(56)           # every touch target is at least 48 dp
-TEXT = sp(20)          # read from 1 m: nothing under 18 sp
-SMALL = sp(18)
+TEXT = "20sp"          # read from 1 m: nothing under 18 sp (a string: it follows the text size)
+SMALL = "18sp"
 AMBER = (1, 0.78, 0.25, 1)
 GREEN = (0.55, 0.9, 0.55, 1)
 RED = (1, 0.45, 0.4, 1)

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp, sp
-from kivy.properties import BooleanProperty, DictProperty, ListProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
@@ -24,12 +24,15 @@ from companion.view import Summary
 
 from ..controller import NO_MATCH
 from ..games import face_for
-from .rule_links import add_rule_links
+from .rule_links import fill_rule_links
 from ..games.base import TEAM_BAR
 from ..looks.base import BallMark
 from .. import theme
 from ..kits import match_kits
 from ..widgets.keypad import DiceKeypad, button, wrap_label
+from ..widgets.steady import held_lines, hold_still
+from ..places import NoPlaces, Tags, has_place, places_for
+from ..glossary import bar_terms, card_marks, marks_line, terms_in
 from ..widgets import rows  # noqa: F401  (the classes live.kv's rows are made of)
 from ..widgets import step_button  # noqa: F401  (live.kv's Undo and Redo)
 from ..widgets.teamtag import ScoreLabel, score_markup, team_line  # noqa: F401 (ScoreLabel: live.kv)
@@ -79,6 +82,7 @@ class LiveScreen(Screen):
     warning_text = StringProperty("")
     log_text = StringProperty("")
     outcome_text = StringProperty("")
+    outcome_floor = NumericProperty(0)                   # the outcome line's height so far in this step
     side_kits = DictProperty({})                         # "home"/"away" -> theme.Kit: the box's team colours
     # The rows drawn from data (ui/widgets/rows.py, their items declared in live.kv).
     home_cards = ListProperty([])                        # the player cards, as plain dicts
@@ -92,10 +96,18 @@ class LiveScreen(Screen):
         self.kits = dict(theme.DEFAULT_KITS)   # Team -> theme.Kit
         self._kits_key: tuple | None = None
         self.names = Names({}, {})   # the figures' names, for texts the rules write with ids
+        self.places = NoPlaces()     # the board's places, for texts the rules write with coordinates
+        self._tags_base = self._tags = Tags()
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
         self._panel_key: tuple | None = None
+        self._panel_step: tuple | None = None   # the question, mode and selection the panel answers
+        self._held: list = []    # the panel's rows as last laid out (ui/widgets/steady.py)
+        panel = self.ids.panel
+        panel.bind(minimum_height=lambda *_: setattr(self, "_held", held_lines(panel)))
         self._expecting = False    # a form waits for the camera to see where a figure goes
+        self._chips: dict = {}     # each card's text and whether he can be picked
+        self._glossary = None
         self._expected = 0
 
     @property
@@ -123,14 +135,20 @@ class LiveScreen(Screen):
         self._show_scoreboard(s)
         self.health_text = health_line(view)
         self.names = names_for(view.ruleset, view.state)
-        error = self.names.line(view.error)   # a refusal names the figure by its name too
+        # The places the texts name: letters here, ringed on the board (ui/places.py).
+        self.places, self._tags_base = places_for(view.game, view.board), Tags()
+        self._tags = self._tags_base
+        error = self.say(view.error)   # a refusal names the figure by its name too
         self.error_text = error[:1].upper() + error[1:]
-        self.outcome_text = self.names.line(s.last_outcome)
+        same_step = self.step_key() == self._panel_step
+        self.outcome_floor = self.ids.outcome.height if same_step and self.outcome_text else 0
+        self.outcome_text = self.say(s.last_outcome)
         n = len(view.placeholders)
         self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
                             f"tap to enter them" if n else ""
         # Every line by name, also those a device's notice wrote with an id.
-        self.log_text = "\n".join(self.names.line(line) for line in reversed(view.log[-12:]))
+        # ... and every place in words (a device's notice speaks coordinates too).
+        self.log_text = "\n".join(self.places.in_words(self.names.line(line)) for line in reversed(view.log[-12:]))
         self.board = view.board
         figures = self._draw_pitch(view, self.board)
         if self.selected is not None and all(f.ref != self.selected for f in figures) \
@@ -195,6 +213,8 @@ class LiveScreen(Screen):
         self.home_cards, self.away_cards, self.steps, self.bars = [], [], [], []
         panel = self.ids.panel
         panel.clear_widgets()
+        self.ids.proposals.clear_widgets()
+        fill_rule_links(self, None)
         panel.add_widget(wrap_label(view.error or NO_MATCH, 20, colour=(1, 0.75, 0.6, 1), bold=True))
         app = App.get_running_app()
         panel.add_widget(button("New match", lambda: app.show("setup")))
@@ -239,7 +259,7 @@ class LiveScreen(Screen):
         box.bind(pos=lambda w, p: setattr(frame, "pos", p), size=lambda w, sz: setattr(frame, "size", sz))
         app = App.get_running_app()
         for text, action in (("Line-up", self.open_lineup), ("Report", lambda: app.root.get_screen("report").open_live()),
-                             ("Rules", self.open_rules)):
+                             ("Rules", self.open_rules), ("Words and marks", self.open_glossary)):
             b = Button(text=text, font_size=sp(20), size_hint_y=None, height=dp(60), background_normal="",
                        background_color=theme.SURFACE)
             b.bind(on_release=lambda _b, act=action: (menu.dismiss(), act()))
@@ -280,6 +300,12 @@ class LiveScreen(Screen):
         if app.match_settings.get("sound", "on") != "off":
             from ..sound import play_time_up
             play_time_up(self.controller.data_dir)
+
+    def stop(self) -> None:
+        """The screen is put away (the app makes its screens again): its clock stops ticking."""
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
 
     def _start_ticker(self) -> None:
         if self._ticker is not None:
@@ -388,6 +414,50 @@ class LiveScreen(Screen):
     # --- the request panel ---------------------------------------------------------------------------
     def build_panel(self, *_args) -> None:
         panel = self.ids.panel
+        step = self.step_key()
+        before = self._held if step == self._panel_step else []
+        self._panel_step = step
+        # The panel's places lettered after those of the outcome and the refusal.
+        self._tags = Tags(dict(self._tags_base.letters))
+        self._fill_panel()
+        self._add_proposals()
+        hold_still(panel, before)
+        self.ids.pitch.tags = self._tags.marks()
+
+    def _add_proposals(self) -> None:
+        """A doubtful camera move: one tap takes it (ui/autoflow.py). Asked under the panel, at
+        the column's foot: the camera's question comes when it comes, and must not push the
+        button a coach is about to touch; its place is ringed on the board."""
+        from kivy.uix.boxlayout import BoxLayout
+
+        box = self.ids.proposals
+        box.clear_widgets()
+        view = self.view
+        if view is None or not view.active or self.face is None:
+            return
+        add = self._naming(box.add_widget)
+        for p in view.proposals:
+            add(wrap_label(p.text, theme.SMALL_SP, bold=True, colour=theme.ACCENT))
+            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(52))
+            row.add_widget(button("Take the camera's", lambda i=p.id: self.controller.take_proposal(i)))
+            row.add_widget(button("Drop it", lambda i=p.id: self.controller.drop_proposal(i)))
+            add(row)
+
+    def step_key(self) -> tuple:
+        """One step of the coach's: the question asked (and whose), the touch mode and what is
+        picked or filled in it, the figure selected. Within one step the panel holds still."""
+        view = self.view
+        head = view.pending[0] if view is not None and view.active and view.pending else None
+        return ((head.id, head.team) if head is not None else None, self.mode, str(self.action),
+                tuple(self.picked), str(dict(self.form)), self.selected)
+
+    def say(self, text: str) -> str:
+        """A rules' text for the live screen: figures by name, places by their letter on the
+        board."""
+        return self.places.on_board(self.names.line(text), self._tags)
+
+    def _fill_panel(self) -> None:
+        panel = self.ids.panel
         panel.clear_widgets()
         view = self.view
         if view is None or not view.active or self.face is None:
@@ -400,17 +470,16 @@ class LiveScreen(Screen):
         if key != self._panel_key:   # a new question: its panel is read from the top
             self._panel_key = key
             self.ids.panel_scroll.scroll_y = 1
-        if not self.mode:   # the rulebook sections of the request and the refusal, below what follows
-            add = add_rule_links(self, add, view)
+        fill_rule_links(self, None if self.mode else view)   # the request's and the refusal's sections
         add = self._naming(add)
-        for p in view.proposals:   # a doubtful camera move: one tap takes it (ui/autoflow.py)
-            add(wrap_label(p.text, theme.SMALL_SP, bold=True))
-            add(button("Take the camera's", lambda i=p.id: self.controller.take_proposal(i)))
-            add(button("Drop it", lambda i=p.id: self.controller.drop_proposal(i)))
+        text, _active = self._chips.get(self.selected, ("", True)) if self.selected is not None else ("", True)
+        if text and marks_line(view.game, text.replace("\nplace", "")):   # his card's marks, in words
+            add(wrap_label(self.card_heading(self.selected, text.replace("\nplace", "")), theme.SMALL_SP,
+                           colour=theme.MUTED))
         if self.mode:
             if not self.face.mode_panel(self, view, add):
                 self.mode = ""
-                return self.build_panel()
+                return self._fill_panel()
             if view.expecting is not None and view.camera == "ok":
                 add(wrap_label(f"Or move #{view.expecting.number} there on the board: the camera takes it.",
                                theme.SMALL_SP, colour=theme.ACCENT))
@@ -459,12 +528,14 @@ class LiveScreen(Screen):
                 text = getattr(w, "text", None)
                 if isinstance(text, str) and "#" in text and PLAYER_ID.search(text):
                     w.text = self.names.line(text)
+                if isinstance(text, str) and has_place(w.text):
+                    w.text = self.places.on_board(w.text, self._tags)
             add(widget)
         return named_add
 
     def _request_line(self, req, size: float, bold: bool):
         """A pending request's text, on its side's shirt when it is one side's to answer."""
-        text = self.names.line(req.text)
+        text = self.say(req.text)
         if req.team is not None and req.team in self.kits:
             return team_line(text, self.kits[req.team], size, bold=bold)
         return wrap_label(text, size, bold=bold)
@@ -482,25 +553,68 @@ class LiveScreen(Screen):
 
     def build_cards(self) -> None:
         """One row of player cards per team: number and state; touching one selects him
-        (to place a figure the camera has not seen, or to give him the kick-off)."""
+        (to place a figure the camera has not seen, or to give him the kick-off). A player
+        who cannot be picked (sent off, replaced) keeps a readable card; touching it says what
+        its marks mean."""
         by_team: dict[Team, list[dict]] = {Team.HOME: [], Team.AWAY: []}
-        for chip in self.face.chips(self.view.state):
+        state = self.view.state
+        drawn = {f.ref for f in self.face.figures(state)} if self.view.board is not None else set()
+        self._chips = {}
+        for chip in self.face.chips(state):
             kit = self.kits[chip.ref.team]
             on = chip.ref == self.selected
-            # "?": the figure is not on the board yet; said in words on the card.
-            text = chip.text[:-1] + "\nplace" if chip.text.endswith("?") else chip.text
-            # The card in its side's shirt; the one picked lit in the accent colour.
-            by_team[chip.ref.team].append({"text": text, "ref": chip.ref, "disabled": not chip.enabled, "bold": on,
-                                        "color": theme.BLACK if on else kit.text,
-                                        "disabled_color": (*kit.text[:3], 0.55),
-                                        "background_color": theme.ACCENT if on else kit.shirt})
+            # "?" marks a figure the books have not placed: said in words, and only while he
+            # is not drawn on the board (the board is what the coach checks it against).
+            text = chip.text.replace("?", "")
+            if chip.enabled and chip.ref not in drawn:
+                text += "\nplace"
+            self._chips[chip.ref] = (text, chip.enabled)
+            if chip.enabled:
+                # The card in its side's shirt; the one picked lit in the accent colour.
+                colours = {"color": theme.BLACK if on else kit.text,
+                           "background_color": theme.ACCENT if on else kit.shirt}
+            else:
+                # Off the field: the shirt darkened, its text still readable from a chair.
+                dark = tuple(c * 0.42 for c in kit.shirt[:3]) + (1,)
+                colours = {"color": theme.text_on(dark), "background_color": dark}
+            by_team[chip.ref.team].append({"text": text, "ref": chip.ref, "disabled": False, "bold": on,
+                                           "active": chip.enabled, **colours})
         self.home_cards, self.away_cards = by_team[Team.HOME], by_team[Team.AWAY]
 
     def pick_card(self, ref: PlayerRef) -> None:
+        text, active = self._chips.get(ref, ("", True))
+        if not active:   # sent off or replaced: what his card says, in words
+            self.open_glossary(card_marks(self.face.game, text), heading=self.card_heading(ref, text))
+            return
         if self.mode:
             self.on_figure(ref)
             return
         self.selected = None if self.selected == ref else ref
+
+    def card_heading(self, ref: PlayerRef, text: str) -> str:
+        said = marks_line(self.face.game, text) if self.face is not None else ""
+        name = self.names.player(str(ref))
+        return f"{name}: {said}" if said else name
+
+    # --- what the words mean ------------------------------------------------------------------------
+    def open_glossary(self, focus=None, heading: str = "") -> None:
+        """The game's words and marks; those on the screen now first (PS, MS, MP, ...)."""
+        from ..widgets.glossary import GlossaryPopup
+
+        view = self.view
+        if view is None or not view.active or self.face is None:
+            return
+        if focus is None:
+            texts = [getattr(w, "text", "") for w in self.ids.panel.walk(restrict=True)]
+            texts += [self.outcome_text, self.error_text, self.phase_text, *(b["caption"] for b in self.bars)]
+            focus = terms_in(view.game, *(t for t in texts if isinstance(t, str)))
+        self._glossary = GlossaryPopup(view.game, focus, heading)
+        self._glossary.open()
+
+    def explain_bar(self, caption: str) -> None:
+        """A tap on a bar: what it counts."""
+        if self.face is not None:
+            self.open_glossary(bar_terms(self.face.game, caption))
 
     def build_stepper(self) -> None:
         phases, current = self.face.stepper(self.view.state, self.view.summary)

@@ -15,6 +15,8 @@ from kivy.utils import escape_markup
 
 from companion.errors import DataFileError
 
+from ..words import for_a_coach
+
 SELECTED = (0.95, 0.75, 0.2, 1)
 PLAIN = (0.28, 0.3, 0.34, 1)
 
@@ -99,15 +101,15 @@ class ReferenceScreen(Screen):
             if isinstance(b, Button):
                 b.background_color = SELECTED if b.text == section.title else PLAIN
         self.section_title = section.title
-        self.section_text = section.summary
+        self.section_text = for_a_coach(section.summary)
         readings = self.reference.readings(section)
-        if readings:
-            lines = [f"[b]{escape_markup(r.id)}. {escape_markup(r.title)}.[/b] {escape_markup(r.text)}"
+        if readings:   # written for the project: said without its file names and code (ui/words.py)
+            lines = [f"[b]{escape_markup(r.id)}. {escape_markup(r.title)}.[/b] {escape_markup(for_a_coach(r.text))}"
                      for r in readings]
             self.readings_text = "\n\n".join(lines)
         elif section.readings:
             self.readings_text = ("Readings " + ", ".join(section.readings) +
-                                  " (docs/assumptions.md is not part of this installation).")
+                                  " (their notes are not part of this installation).")
         else:
             self.readings_text = "None: Touchline reads this section as printed."
         self.ids.detail_scroll.scroll_y = 1

@@ -1,5 +1,5 @@
 """Links from the live screen to the rules reference: the rulebook section the pending request
-and the last refusal rest on, as buttons at the top of the request panel."""
+and the last refusal rest on, as buttons under the request panel."""
 
 from __future__ import annotations
 
@@ -39,22 +39,23 @@ def links_for(game: str, view) -> list[tuple[str, str]]:
     return out
 
 
-def add_rule_links(screen, add, view):
-    """Add the link buttons to the panel, one touch target each, and return an ``add`` that puts
-    the panel's own widgets above them: the links close the panel, so the request's controls
-    stay where the coach expects them (touching a link opens the reference at that section)."""
+def fill_rule_links(screen, view) -> None:
+    """The link buttons under the request panel (``screen.ids.links``), one touch target each:
+    outside the panel's scrolling, so a link is never half cut at its bottom and the request's
+    controls stay where the coach expects them (touching a link opens the reference there)."""
+    box = screen.ids.links
+    box.clear_widgets()
+    if view is None or not view.active:
+        return
     game = view.game
-    links = links_for(game, view)
-    for text, section_id in links:
-        b = Button(text=text + "  >", size_hint_y=None, height=dp(48), font_size=sp(18), halign="left",
-                   valign="middle", background_color=LINK_COLOUR, shorten=True, shorten_from="right")
-        b.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(16), s[1])))
+    for text, section_id in links_for(game, view):
+        b = Button(text=text + "  >", size_hint_y=None, font_size=sp(18), halign="left", valign="middle",
+                   background_color=LINK_COLOUR)
+        # A long title wraps onto a second line rather than being cut.
+        b.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(16), None)),
+               texture_size=lambda w, ts: setattr(w, "height", max(dp(48), ts[1] + dp(8))))
         b.bind(on_release=lambda _b, sid=section_id, g=game: open_reference(g, sid))
-        add(b)
-    if not links:
-        return add
-    owner = screen.ids.panel
-    return lambda widget: owner.add_widget(widget, index=len(links))
+        box.add_widget(b)
 
 
 def open_reference(game: str, section_id: str | None = None) -> None:

@@ -35,6 +35,7 @@ from companion.journal_guard import check_schema, planned
 from companion.journal_snapshot import read_snapshot
 from companion.ruleset import Ruleset
 
+from ..places import has_place, places_for
 from ..words import names_for
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,11 @@ class Folded:
         line = self.ruleset.log_line(self.state, event)
         if line and "#" in line:   # "home#7" -> "Touchline Rovers #7 Kit"
             line = names_for(self.ruleset, self.state).line(line)
+        if line and has_place(line):   # "(24, 22)" -> "a square in the right half", as on the tablet
+            try:
+                line = places_for(self.ruleset.game, self.ruleset.board(self.state)).in_words(line)
+            except Exception:   # a state without a board: the line as the rules wrote it
+                log.debug("no board to say a place by", exc_info=True)
         self.state = self.ruleset.evolve(self.state, event)
         if line:
             self.log.append(line)

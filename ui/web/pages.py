@@ -36,7 +36,7 @@ def rules_page(game: str) -> bytes:
              f"the authority.</small></p>"]
     for section in ref.sections:
         readings = f"<p><small>Touchline's readings: {escape(', '.join(section.readings))} " \
-                   f"(docs/assumptions.md)</small></p>" if section.readings else ""
+                   f"(the tablet's Rules screen tells each one)</small></p>" if section.readings else ""
         parts.append(f"<section id='{escape(section.id)}'><h2>{escape(section.title)}</h2>"
                      f"<p>{escape(section.summary)}</p>{readings}</section>")
     return "".join(parts).encode("utf-8")

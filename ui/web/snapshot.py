@@ -17,6 +17,7 @@ from companion.ruleset import Ruleset
 from companion.view import summary_of
 
 from ..looks import Look
+from ..places import Places, places_for
 from ..words import Names
 from . import svg
 
@@ -61,9 +62,10 @@ class Builder:
         summary = self.ruleset.summary(state)
         board = self.look.scoreboard(summary_of(summary), now or datetime.now(UTC))
         names = Names.of_summary(summary)   # "home#7" -> "Touchline Rovers #7 Kit", as on the tablet
-        pending = [self._request(r, names) for r in self.ruleset.pending(state)]
-        figures = ""
         rules_board = self.ruleset.board(state)
+        places = places_for(self.ruleset.game, rules_board)   # "(24, 22)" -> "a square in the right half"
+        pending = [self._request(r, names, places) for r in self.ruleset.pending(state)]
+        figures = ""
         if rules_board is not None:
             if rules_board is not self._board_obj:
                 self._board_obj = rules_board
@@ -86,7 +88,7 @@ class Builder:
             "over": summary.get("phase") == "over" or isinstance(summary.get("result"), dict),
             "pending": pending,
             "log": [names.line(line) for line in reversed(list(log_lines)[-LOG_LINES:])],
-            "error": names.line(error),
+            "error": places.in_words(names.line(error)),
             "error_rule": (self.rule_link(self.ruleset.game, "", error) if error and self.rule_link else None),
             "board_key": self._board_key if geometry is not None else "",
             "viewbox": [geometry.length_mm, geometry.width_mm] if geometry is not None else None,
@@ -95,8 +97,8 @@ class Builder:
         return Snapshot(version, data, self._board_svg if geometry is not None else "",
                         self._board_key if geometry is not None else "")
 
-    def _request(self, request, names: Names) -> dict[str, Any]:
-        out = {"text": names.line(request.text), "team": request.team.value if request.team else None,
+    def _request(self, request, names: Names, places: Places) -> dict[str, Any]:
+        out = {"text": places.in_words(names.line(request.text)), "team": request.team.value if request.team else None,
                "kind": request.kind}
         if self.rule_link is not None:
             link = self.rule_link(self.ruleset.game, request.id, request.text)

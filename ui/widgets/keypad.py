@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
 from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
@@ -27,12 +30,15 @@ def button(text: str, on_press, **kwargs) -> Button:
     return b
 
 
-def wrap_label(text: str, size: float = 20, colour=(1, 1, 1, 1), bold: bool = False) -> Label:
-    """A label that wraps to its width and grows to its text (panel texts, requests)."""
+def wrap_label(text: str, size: float = 20, colour=(1, 1, 1, 1), bold: bool = False, slot: bool = False) -> Label:
+    """A label that wraps to its width and grows to its text (panel texts, requests). A
+    ``slot`` is at least a button's height: a hint that a button takes the place of later
+    (nothing below it moves then)."""
+    least = TOUCH if slot else 0
     lab = Label(text=text, font_size=sp(max(size, theme.SMALL_SP)), color=colour, bold=bold, size_hint_y=None,
                 halign="left", valign="middle")
     lab.bind(width=lambda *_: setattr(lab, "text_size", (lab.width, None)),
-             texture_size=lambda *_: setattr(lab, "height", max(lab.texture_size[1] + dp(6), dp(24))))
+             texture_size=lambda *_: setattr(lab, "height", max(lab.texture_size[1] + dp(6), dp(24), least)))
     return lab
 
 
@@ -76,8 +82,9 @@ class DiceKeypad(BoxLayout):
         pass
 
 
-class Bar(Widget):
-    """A horizontal bar: ``value`` out of ``maximum``, in ``colour``, with a caption."""
+class Bar(ButtonBehavior, Widget):
+    """A horizontal bar: ``value`` out of ``maximum``, in ``colour``, with a caption. A touch
+    says what it counts (the screen showing it: ``explain_bar``)."""
 
     value = NumericProperty(0)
     maximum = NumericProperty(20)
@@ -94,6 +101,14 @@ class Bar(Widget):
         self.bind(pos=self.redraw, size=self.redraw, value=self.redraw, maximum=self.redraw, caption=self.redraw,
                   colour=self.redraw)
 
+    def on_release(self) -> None:
+        from kivy.app import App
+
+        app = App.get_running_app()
+        screen = app.root.current_screen if app is not None and app.root is not None else None
+        if hasattr(screen, "explain_bar"):
+            screen.explain_bar(self.caption)
+
     def redraw(self, *_args) -> None:
         self.canvas.before.clear()
         share = max(0.0, min(1.0, self.value / self.maximum)) if self.maximum else 0
@@ -104,5 +119,23 @@ class Bar(Widget):
             Rectangle(pos=self.pos, size=(self.width * share, self.height))
         self.label.pos = self.pos
         self.label.size = self.size
-        self.label.text_size = (max(1, self.width - 8), None)
-        self.label.text = self.caption
+        room = max(1, self.width - 8)
+        self.label.text_size = (room, None)
+        self.label.text = balanced(self.caption, room - 2 * self.label.outline_width - 4, self.label.font_size)
+
+
+def balanced(caption: str, room: float, font_size: float) -> str:
+    """A caption too wide for one line broken at the comma nearest its middle ("Home: deck 42,
+    hand 5," / "moved 1/5" left a word alone on the second line)."""
+    from kivy.core.text import Label as CoreLabel
+
+    # A number keeps its unit on its line ("Timer 30 s" never ends a line with "30").
+    caption = re.sub(r"(\d) (s|min|MP|goals?)\b", "\\1\u00a0\\2", caption)
+    if ", " not in caption:
+        return caption
+    width = CoreLabel(font_size=font_size, bold=True).get_extents(caption)[0]
+    if width <= room:
+        return caption
+    cuts = [i for i in range(len(caption)) if caption.startswith(", ", i)]
+    cut = min(cuts, key=lambda i: abs(i - len(caption) / 2))
+    return caption[:cut + 1] + "\n" + caption[cut + 2:]

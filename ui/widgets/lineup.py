@@ -18,7 +18,7 @@ from companion.teams import Team
 from .. import lineups as L
 
 ROW = dp(60)
-TEXT = sp(20)
+TEXT = "20sp"   # a string: Kivy reads it as sp when a widget is made (the text-size setting)
 
 
 class LineupPopup(Popup):

@@ -17,7 +17,7 @@ from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.popup import Popup
 
-TEXT = sp(20)
+TEXT = "20sp"   # a string: Kivy reads it as sp when a widget is made (the text-size setting)
 
 
 def board_point(setup, px: tuple[float, float]) -> tuple[float, float]:

@@ -13,15 +13,16 @@ from collections import defaultdict
 
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Fbo, InstructionGroup, Line, Rectangle, Translate
-from kivy.metrics import sp
+from kivy.metrics import dp, sp
 from kivy.properties import DictProperty, ListProperty, ObjectProperty
 from kivy.uix.widget import Widget
 
 from companion.teams import PlayerRef, Team
 
+from .. import theme
 from ..games.base import TARGET_KINDS
 from ..looks.base import BallMark, Geometry
-from ..theme import BOARD_MIN, DEFAULT_KITS
+from ..theme import DEFAULT_KITS
 
 log = logging.getLogger(__name__)
 SEGMENTS = 48   # a figure's disc: round at any size a board draws it, a quarter of Kivy's 180 triangles
@@ -39,6 +40,9 @@ class PitchView(Widget):
     reach_kinds = DictProperty({})                    # cell -> a kind of games.base.TARGET_KINDS (its colour)
     marked = ListProperty([])                         # cells to outline (a declared target, say)
     tints = ListProperty([])                          # (cell, rgba): where the ball may go, coloured by meaning
+    # Places a text names, shown where they are: (letter, (x0, y0, x1, y1) drawing mm), the
+    # letter the text calls the place by ("square A"), ringed on the board (ui/places.py).
+    tags = ListProperty([])
     kits = DictProperty(dict(DEFAULT_KITS))           # Team -> theme.Kit: shirt, number colour, ring
 
     __events__ = ("on_figure", "on_square")
@@ -47,6 +51,8 @@ class PitchView(Widget):
         super().__init__(**kwargs)
         self._labels: dict[str, object] = {}
         self.smallest_label: float | None = None   # the smallest board label drawn (px), for the layout check
+        self.ball_px: float | None = None          # how wide the ball was drawn (px), for the layout check
+        self.printed: list[tuple[str, float, float, float, float]] = []   # the board's labels: text, x, y, w, h
         self._spots: list[tuple[PlayerRef, float, float, object]] = []   # where each figure was drawn, its cell
         # The printed board changes only with the widget's size: it is drawn once into a texture
         # (hundreds of squares, lines and labels), and every frame shows that one picture;
@@ -59,16 +65,18 @@ class PitchView(Widget):
         # (colours, marks, size) changes.
         self._mark_layer = InstructionGroup()
         self._figure_layer = InstructionGroup()
+        self._tag_layer = InstructionGroup()   # the letters of ringed places, over everything
         self._sprites: dict[PlayerRef, Sprite] = {}
         self.sprites_made = 0   # how many figures' instructions were made (tests, benchmarks)
         self.canvas.add(self._board_layer)
         self.canvas.add(self._mark_layer)
         self.canvas.add(self._figure_layer)
+        self.canvas.add(self._tag_layer)
         self.bind(pos=self.redraw, size=self.redraw, geometry=self.redraw)
         self.bind(figures=self._redraw_sprites, ball=self._redraw_sprites, selected=self._redraw_sprites,
                   kits=self._redraw_sprites)
         self.bind(reach=self._redraw_marks, reach_kinds=self._redraw_marks, marked=self._redraw_marks,
-                  tints=self._redraw_marks)
+                  tints=self._redraw_marks, tags=self._redraw_marks)
 
     # --- geometry -----------------------------------------------------------------------------
     def frame(self) -> tuple[float, float, float, float]:
@@ -148,7 +156,7 @@ class PitchView(Widget):
     # --- drawing ------------------------------------------------------------------------------
     def _label(self, text: str, size: float):
         """A printed number or letter on the board: never under theme.BOARD_MIN sp."""
-        size = max(size, sp(BOARD_MIN))
+        size = max(size, sp(theme.BOARD_MIN))
         self.smallest_label = size if self.smallest_label is None else min(self.smallest_label, size)
         key = f"{text}:{int(size)}"
         tex = self._labels.get(key)
@@ -159,17 +167,23 @@ class PitchView(Widget):
         return tex
 
     def _radius(self) -> float:
-        return max(self.geometry.figure_radius_mm() * self._scale()[2], 7)
+        """A figure's radius in pixels: the board's, but never too small for its two-digit
+        number at the smallest readable size (a figure may then overlap its neighbour's
+        square; touches go by square, and numbers are drawn over every disc)."""
+        fits = self._label("88", sp(theme.BOARD_MIN)).width / 2 + dp(3)
+        return max(self.geometry.figure_radius_mm() * self._scale()[2], fits)
 
     def redraw(self, *_args) -> None:
         """The printed board (only when the size or the board changes)."""
         self._board_layer.clear()
         self.smallest_label = None
+        self.printed = []
         g: Geometry | None = self.geometry
         self._sprites.clear()   # their size and places were the old board's
         if g is None or self.width < 10 or self.height < 10:
             self._mark_layer.clear()
             self._figure_layer.clear()
+            self._tag_layer.clear()
             return
         layer = InstructionGroup()   # drawn in the widget's coordinates, baked below
         add = layer.add
@@ -191,14 +205,34 @@ class PitchView(Widget):
                     points.extend(self.to_px(shape.data[i], shape.data[i + 1]))
                 add(Line(points=points, width=shape.width))
             elif shape.kind == "text":
+                if theme.BOARD_TEXT_ALPHA:   # high contrast: printed numbers opaque
+                    add(Color(*shape.rgba[:3], max(shape.rgba[3], theme.BOARD_TEXT_ALPHA)))
                 tex = self._label(shape.text, self._scale()[2] * shape.width)
-                cx, cy = self.to_px(shape.data[0], shape.data[1])
+                cx, cy = self._inside_cell(shape.data[0], shape.data[1], tex.size)
                 # A label grown to its minimum size stays inside the widget (not cut at its edge).
                 cx = min(max(cx, self.x + tex.width / 2), self.right - tex.width / 2)
                 cy = min(max(cy, self.y + tex.height / 2), self.top - tex.height / 2)
+                self.printed.append((shape.text, cx - tex.width / 2, cy - tex.height / 2, tex.width, tex.height))
                 add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
         self._bake(layer)
         self.redraw_figures()
+
+    def _inside_cell(self, x_mm: float, y_mm: float, size) -> tuple[float, float]:
+        """Where a printed label is drawn: at its point, but kept inside the cell the point
+        lies in when it fits there (a label grown to the smallest readable size would
+        otherwise reach over into the next space, onto that space's own label)."""
+        cx, cy = self.to_px(x_mm, y_mm)
+        cell = self.geometry.cell_at(x_mm, y_mm)
+        rect = self._known_rect(cell) if cell is not None else None
+        if rect is None:
+            return cx, cy
+        rx, ry, rw, rh = rect
+        w, h = size
+        if w <= rw:
+            cx = min(max(cx, rx + w / 2), rx + rw - w / 2)
+        if h <= rh:
+            cy = min(max(cy, ry + h / 2), ry + rh - h / 2)
+        return cx, cy
 
     def _bake(self, layer: InstructionGroup) -> None:
         """Draw the board's instructions once into a texture the size of the widget, and show
@@ -234,6 +268,7 @@ class PitchView(Widget):
         kind's colour, and marked cells."""
         layer = self._mark_layer
         layer.clear()
+        self._tag_layer.clear()
         if not self._drawable():
             return
         add = layer.add
@@ -261,6 +296,33 @@ class PitchView(Widget):
                 rect = self._known_rect(cell)
                 if rect is not None:
                     add(Line(rectangle=rect, width=2))
+        self._draw_rings(add)
+        self._draw_tags(self._tag_layer.add)
+
+    def _draw_rings(self, add) -> None:
+        """The places a text names, ringed in the accent colour (under the figures: a figure
+        standing there stays readable)."""
+        for _letter, (x0, y0, x1, y1) in self.tags:
+            ax, ay = self.to_px(x0, y0)
+            bx, by = self.to_px(x1, y1)
+            add(Color(0, 0, 0, 0.9))
+            add(Line(rectangle=(ax - 2, ay - 2, bx - ax + 4, by - ay + 4), width=dp(2.4)))
+            add(Color(*theme.ACCENT))
+            add(Line(rectangle=(ax - 2, ay - 2, bx - ax + 4, by - ay + 4), width=dp(1.6)))
+
+    def _draw_tags(self, add) -> None:
+        """Each ringed place's letter, over everything, at the ring's top right corner."""
+        for letter, (x0, y0, x1, y1) in self.tags:
+            bx, by = self.to_px(x1, y1)
+            tex = self._label(letter, sp(theme.BOARD_MIN))
+            w, h = tex.width + dp(6), tex.height
+            # Above the place's top right corner, kept on the widget.
+            x = min(max(bx + 2, self.x), self.right - w)
+            y = min(max(by + 2, self.y), self.top - h)
+            add(Color(*theme.ACCENT))
+            add(Rectangle(pos=(x, y), size=(w, h)))
+            add(Color(0, 0, 0, 1))
+            add(Rectangle(texture=tex, pos=(x + dp(3), y), size=tex.size))
 
     def _known_rect(self, cell):
         """A cell's rectangle in pixels, or None for a cell this board does not have (a
@@ -299,11 +361,13 @@ class PitchView(Widget):
         return out
 
     def _redraw_sprites(self, *_args) -> None:
-        """The figures and the ball: each figure's instructions moved, or made when its look
-        changed; the layer lists them in drawing order."""
+        """The figures and the ball: each figure's sprite moved, or made when its look
+        changed; the layer lists them in drawing order (every disc, then every number over
+        them: a neighbour's disc never hides a number)."""
         layer = self._figure_layer
         layer.clear()
         self._spots = []
+        self.ball_px = None
         if not self._drawable():
             self._sprites.clear()
             return
@@ -314,14 +378,19 @@ class PitchView(Widget):
             self._spots.append((f.ref, cx, cy, f.cell))
             kit = self.kits.get(f.ref.team) or DEFAULT_KITS[f.ref.team]
             look = (f.dim, f.crossed, f.goalkeeper, f.manual, f.badge, f.ref == self.selected,
-                    f.ref == carrier, kit, radius)
+                    f.ref == carrier, kit, radius, theme.BALL_MIN_DP)
             sprite = self._sprites.get(f.ref)
             if sprite is None or sprite.look != look:
                 sprite = self._make_sprite(f, look, kit, radius, f.ref == carrier)
             sprite.move(cx, cy)
             sprites[f.ref] = sprite
-            layer.add(sprite.group)
+            if f.ref == carrier:
+                self.ball_px = 2 * self._carried_ball(radius)[1]
         self._sprites = sprites
+        for sprite in sprites.values():
+            layer.add(sprite.base)
+        for sprite in sprites.values():
+            layer.add(sprite.top)
         if carrier is None:
             spot = None
             if self.ball.at is not None:
@@ -331,8 +400,16 @@ class PitchView(Widget):
             if spot is not None:
                 self._draw_ball(layer.add, spot[0], spot[1], radius * 0.55)
 
+    def _carried_ball(self, radius: float) -> tuple[float, float]:
+        """The carried ball's offset from the figure's centre and its radius: at the figure's
+        shoulder, clear of its number, never under theme.BALL_MIN_DP wide."""
+        half = self._label("88", radius * 1.1).width / 2
+        ball_r = max(radius * 0.45, dp(theme.BALL_MIN_DP) / 2)
+        return max(radius * 0.8, half + ball_r * 0.75), ball_r
+
     def _make_sprite(self, f, look, kit, radius: float, carries: bool) -> Sprite:
-        """A figure drawn about (0, 0) into its sprite."""
+        """A figure drawn about (0, 0) into its sprite: the disc and its rings below, the
+        number, a card and the carried ball above."""
         self.sprites_made += 1
         sprite = Sprite(look)
         add = sprite.add
@@ -357,20 +434,29 @@ class PitchView(Widget):
         if f.manual:
             add(Color(1, 0.6, 0, 1))
             add(Line(circle=(0, 0, radius + 5), width=1.5, dash_length=3, dash_offset=3))
+        top = sprite.add_top
         tex = self._label(str(f.ref.number), radius * 1.1)
-        add(Color(*kit.text))
-        add(Rectangle(texture=tex, pos=(-tex.width / 2, -tex.height / 2), size=tex.size))
+        top(Color(*kit.text))
+        top(Rectangle(texture=tex, pos=(-tex.width / 2, -tex.height / 2), size=tex.size))
+        # A card and the carried ball at the figure's shoulders, clear of its number.
+        half = self._label("88", radius * 1.1).width / 2
+        reach = radius + 8
         if f.badge:
-            self._draw_badge(add, f.badge, radius * 0.75, radius * 0.75, radius)
+            badge_w = self._label(f.badge, radius * 0.8).width + 4
+            bx = max(radius * 0.75, half + badge_w / 2 - 2)
+            self._draw_badge(top, f.badge, bx, radius * 0.75, radius)
+            reach = max(reach, bx + badge_w / 2 + 2, radius * 0.75 + self._label(f.badge, radius * 0.8).height / 2 + 2)
         if carries:
-            self._draw_ball(add, radius * 0.8, -radius * 0.8, radius * 0.45)
+            off, ball_r = self._carried_ball(radius)
+            self._draw_ball(top, off, -off, ball_r)
+            reach = max(reach, off + ball_r + 3)
         # Room for the widest mark: a manual ring, a card at the shoulder, the carried ball.
-        sprite.close(int(max(1.6 * radius, radius + 8)) + 3)
+        sprite.close(int(reach) + 3)
         return sprite
 
     def _draw_badge(self, add, text: str, x: float, y: float, radius: float) -> None:
         """A card-coloured tag: yellow for Y, red when the text has an R."""
-        tex = self._label(text, max(radius * 0.8, 8))
+        tex = self._label(text, radius * 0.8)
         w, h = tex.width + 4, tex.height
         add(Color(0.9, 0.1, 0.1, 1) if "R" in text else Color(1, 0.85, 0.1, 1))
         add(Rectangle(pos=(x - w / 2, y - h / 2), size=(w, h)))
@@ -378,48 +464,66 @@ class PitchView(Widget):
         add(Rectangle(texture=tex, pos=(x - tex.width / 2, y - h / 2), size=tex.size))
 
     def _draw_ball(self, add, x: float, y: float, r: float) -> None:
+        """White with a black ring and a black patch: at least theme.BALL_MIN_DP wide, so it
+        is seen from a chair, on grass or on a shirt."""
+        r = max(r, dp(theme.BALL_MIN_DP) / 2)
+        self.ball_px = 2 * r
+        add(Color(0, 0, 0, 1))
+        add(Ellipse(pos=(x - r - 1.5, y - r - 1.5), size=(2 * r + 3, 2 * r + 3)))
         add(Color(1, 1, 1, 1))
         add(Ellipse(pos=(x - r, y - r), size=(2 * r, 2 * r)))
         add(Color(0, 0, 0, 1))
-        add(Line(circle=(x, y, r), width=1))
+        p = r * 0.38
+        add(Ellipse(pos=(x - p, y - p), size=(2 * p, 2 * p)))
 
 
 class Sprite:
-    """One figure, drawn once about (0, 0) into a small texture of its own, and shown as one
-    rectangle: moving the figure moves that rectangle, nothing is drawn again (a frame then
-    costs a figure one textured square, as a bare window's circle). ``look`` is what it was
-    drawn from (a new look makes a new sprite)."""
+    """One figure, drawn once about (0, 0) into two small textures of its own (``base``: the
+    disc and its rings; ``top``: the number, a card, the carried ball), each shown as one
+    rectangle: moving the figure moves those rectangles, nothing is drawn again (a frame then
+    costs a figure two textured squares). ``look`` is what it was drawn from (a new look
+    makes a new sprite)."""
 
-    __slots__ = ("look", "group", "_draw", "_rect", "_half", "_fbo", "_where")
+    __slots__ = ("look", "base", "top", "_draw", "_draw_top", "_rects", "_half", "_fbos", "_where")
 
     def __init__(self, look: tuple) -> None:
         self.look = look
         self._draw = InstructionGroup()
-        self.group = InstructionGroup()
-        self._rect: Rectangle | None = None
-        self._fbo: Fbo | None = None
+        self._draw_top = InstructionGroup()
+        self.base = InstructionGroup()
+        self.top = InstructionGroup()
+        self._rects: list[Rectangle] = []
+        self._fbos: list[Fbo] = []
         self._half = 0
         self._where = (0.0, 0.0)
 
     def add(self, instruction) -> None:
         self._draw.add(instruction)
 
+    def add_top(self, instruction) -> None:
+        self._draw_top.add(instruction)
+
     def close(self, half: int) -> None:
-        """Draw what was added, within ``half`` px of (0, 0) every way, into the texture."""
+        """Draw what was added, within ``half`` px of (0, 0) every way, into the textures."""
         self._half = half
-        fbo = self._fbo = Fbo(size=(2 * half, 2 * half), with_stencilbuffer=True)
-        with fbo:
-            Translate(half, half)
-        fbo.add(self._draw)
-        fbo.bind()
-        fbo.clear_buffer()
-        fbo.release()
-        fbo.draw()
-        self.group.add(Color(1, 1, 1, 1))
-        self._rect = Rectangle(texture=fbo.texture, pos=(-half, -half), size=(2 * half, 2 * half))
-        self.group.add(self._rect)
+        for drawing, shown in ((self._draw, self.base), (self._draw_top, self.top)):
+            fbo = Fbo(size=(2 * half, 2 * half), with_stencilbuffer=True)
+            with fbo:
+                Translate(half, half)
+            fbo.add(drawing)
+            fbo.bind()
+            fbo.clear_buffer()
+            fbo.release()
+            fbo.draw()
+            self._fbos.append(fbo)
+            rect = Rectangle(texture=fbo.texture, pos=(-half, -half), size=(2 * half, 2 * half))
+            self._rects.append(rect)
+            shown.add(Color(1, 1, 1, 1))
+            shown.add(rect)
 
     def move(self, x: float, y: float) -> None:
         if (x, y) != self._where:
             self._where = (x, y)
-            self._rect.pos = (round(x) - self._half, round(y) - self._half)
+            pos = (round(x) - self._half, round(y) - self._half)
+            for rect in self._rects:
+                rect.pos = pos

@@ -24,6 +24,7 @@ class CardChip(Button):
     """A player card: his number and marks; touching it selects him on ``CardRow.screen``."""
 
     ref = ObjectProperty(None, allownone=True)
+    active = BooleanProperty(True)   # False: off the field; a touch says what his card's marks mean
 
     def on_release(self) -> None:
         row = self.parent.parent if self.parent is not None else None   # RecycleBoxLayout -> CardRow

@@ -4,9 +4,11 @@ or white text by the shirt's luminance (ui/theme.py ``Kit``)."""
 
 from __future__ import annotations
 
+import re
+
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
-from kivy.properties import DictProperty
+from kivy.properties import DictProperty, NumericProperty
 from kivy.uix.label import Label
 from kivy.utils import escape_markup
 
@@ -30,13 +32,28 @@ def score_markup(score: str, summary, kits: dict) -> str:
 
 
 class ScoreLabel(Label):
-    """A markup label that paints each ``[ref=home]``/``[ref=away]`` span on its side's shirt."""
+    """A markup label that paints each ``[ref=home]``/``[ref=away]`` span on its side's shirt.
+    Two long team names in large text: the line gets smaller to fit (down to ``least``) rather
+    than being cut in its middle."""
 
     kits = DictProperty({})     # "home"/"away" -> theme.Kit
+    largest = NumericProperty(0)   # the size it is drawn at when it fits (sp, from the kv)
+    least = NumericProperty(0)     # never smaller than this
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.bind(refs=self._paint, pos=self._paint, size=self._paint, texture_size=self._paint, kits=self._paint)
+        self.bind(text=self._fit, width=self._fit, largest=self._fit, least=self._fit)
+
+    def _fit(self, *_args) -> None:
+        if not self.largest or not self.text:
+            return
+        from kivy.core.text import Label as CoreLabel
+
+        plain = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", self.text)
+        needed = CoreLabel(font_size=self.largest, bold=self.bold).get_extents(plain)[0] + dp(8)
+        room = max(1.0, self.width - 2 * float(self.padding[0] if isinstance(self.padding, (list, tuple)) else self.padding))
+        self.font_size = self.largest if needed <= room else max(self.least or self.largest, self.largest * room / needed)
 
     def _paint(self, *_args) -> None:
         self.canvas.before.clear()

@@ -59,6 +59,8 @@ def bar_specs(summary: Summary, now: datetime | None) -> list[BarSpec]:
     if half is not None and half.limit_s:
         shown = min(half.elapsed_at(now), half.limit_s)
         out.append(BarSpec(f"Half {mmss(shown)}", shown, half.limit_s, (0.55, 0.8, 0.95, 1)))
+    elif summary.over:
+        out.append(BarSpec("Full time", 1, 1, (0.55, 0.8, 0.95, 1)))
     else:
         out.append(BarSpec("Half not started", 0, 1, (0.55, 0.8, 0.95, 1)))
     return out
