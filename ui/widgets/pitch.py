@@ -389,9 +389,7 @@ class PitchView(Widget):
         self._sprites = sprites
         for sprite in sprites.values():
             layer.add(sprite.base)
-        for sprite in sprites.values():
-            layer.add(sprite.top)
-        if carrier is None:
+        if carrier is None:   # a loose ball over the discs, under the numbers (one it lies on stays read)
             spot = None
             if self.ball.at is not None:
                 spot = self.to_px(*self.ball.at)
@@ -399,6 +397,8 @@ class PitchView(Widget):
                 spot = self.cell_centre(self.ball.cell) if self._known_rect(self.ball.cell) is not None else None
             if spot is not None:
                 self._draw_ball(layer.add, spot[0], spot[1], radius * 0.55)
+        for sprite in sprites.values():
+            layer.add(sprite.top)
 
     def _carried_ball(self, radius: float) -> tuple[float, float]:
         """The carried ball's offset from the figure's centre and its radius: at the figure's
