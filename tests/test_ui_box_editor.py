@@ -86,7 +86,7 @@ def test_a_coach_enters_values_and_the_next_match_uses_them(tmp_path):
     # The match started next plays with the table's values, and says what is left in one short line.
     assert seen["match_speeds"]["home"] == 9
     assert seen["match_referee_placeholder"] is False
-    assert seen["banner"] == "5 box items still placeholders: tap to enter them"
+    assert seen["banner"] == "5 values of your box still guessed: tap to enter them"
     assert seen["banner_opens"] == ["box_editor", "Tactical boards"]
     assert seen["banner_back_to"] == "live"
     assert result["small_text"] == [] and result["small_targets"] == []

@@ -144,8 +144,9 @@ class LiveScreen(Screen):
         self.outcome_floor = self.ids.outcome.height if same_step and self.outcome_text else 0
         self.outcome_text = self.say(s.last_outcome)
         n = len(view.placeholders)
-        self.warning_text = f"{n} box item{'s' if n != 1 else ''} still placeholder{'s' if n != 1 else ''}: " \
-                            f"tap to enter them" if n else ""
+        # In a coach's words: values of his box the app still guesses (not "placeholders").
+        self.warning_text = (f"{n} value{'s' if n != 1 else ''} of your box still guessed: "
+                             f"tap to enter {'them' if n != 1 else 'it'}") if n else ""
         # Every line by name, also those a device's notice wrote with an id.
         # ... and every place in words (a device's notice speaks coordinates too).
         self.log_text = "\n".join(self.places.in_words(self.names.line(line)) for line in reversed(view.log[-12:]))
