@@ -50,7 +50,11 @@ def play(sc):
         yield "settle"
     sc.card(A(8))
     yield "settle"
-    sc.press("Kick off to #8")
+    # The panel offers only kick-offs the rules take (a button per lit receiver) and only the
+    # substitutions they take, so the refused call comes as a coach's wrong one would reach
+    # the rules: a substitution bringing on a player who is already on the pitch.
+    from companion.fublet import commands as fc
+    sc.screen().submit(fc.CallSubstitution(Team.HOME, H(5), H(2)))
     yield "settle"
     error = sc.app.controller.view.error
     assert error.startswith("Fublet rulebook, "), error

@@ -101,8 +101,10 @@ def _key(w: Widget) -> tuple[str, str]:
 def held_lines(panel: Widget) -> list[Row]:
     """The panel's rows, top first, with their heights as laid out (a held blank: its room)."""
     spacing = panel.spacing[1] if isinstance(panel.spacing, (list, tuple)) else float(panel.spacing)
-    # A blank's row is its room less the spacing it stands for (hold_still adds it back).
-    return [(_key(w), float(w.room - spacing if isinstance(w, Held) else w.height)) for w in reversed(panel.children)]
+    # A blank's row is the room it takes now (down to minus one spacing when it holds nothing;
+    # hold_still adds the spacing back): not the room it was given, which a row that came into
+    # its place has taken already (counting that again pushed the panel down by a line).
+    return [(_key(w), float(w.height)) for w in reversed(panel.children)]
 
 
 def hold_still(panel: Widget, before: list[Row]) -> None:
