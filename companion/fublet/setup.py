@@ -74,7 +74,10 @@ def choose_board(tx: Tx, cmd: ChooseBoard) -> None:
 
 def kick_off(tx: Tx, cmd: KickOff) -> None:
     s = tx.state
-    section = "Kick-off"
+    # The rulebook says how a kick-off is taken under its "Round Sequence" heading ("Kick-off:
+    # Kick-off of every half-time is always taken as a free action..."): a refusal names that
+    # section, so the tablet links it (a "Kick-off" section the reference has not).
+    section = "Round Sequence"
     if s.phase is not Phase.KICK_OFF or s.restart is None:
         raise refuse(section, "there is no kick-off to take now")
     team = s.restart.team
