@@ -216,4 +216,18 @@ def run_demo(args: argparse.Namespace) -> int:
     finally:
         if session.director is not None:
             session.director.stop()
-    return 2 if session.outcome.get("error") else 0
+    status = 2 if session.outcome.get("error") else 0
+    if args.exit_when_done:
+        # Everything is written and closed by now (the result, the journal at the app's stop).
+        # Leave without the interpreter's teardown: a native library's worker thread still
+        # alive then aborted the process now and then ("terminate called without an active
+        # exception", SIGABRT) after a demo that had gone right.
+        import logging
+        import os
+        import sys
+
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    return status
