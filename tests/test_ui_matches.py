@@ -33,6 +33,7 @@ def drive(mode: str, tmp_path: Path, size: str = "1280x800") -> dict:
     assert result["error"] == "", result["error"]
     assert not result.get("faults"), result["faults"]
     assert not result.get("layout"), "layout faults:\n" + "\n".join(result["layout"][:40])
+    assert not result.get("moved"), "targets moved within one step:\n" + "\n".join(result["moved"])
     return result
 
 
@@ -66,6 +67,8 @@ def test_a_match_is_named_made_a_friendly_deleted_and_restored_by_touch(size, tm
     assert "out of the league table" in r["friendly"]
     assert "Pre-season test" in r["named_row"] and "friendly" in r["named_row"]
     assert r["deleted_status"].startswith("Deleted SV Rotstein 2-0 Kickers") and "30 days" in r["deleted_status"]
+    # The deleted match keeps its place until the list is left: the rows below stay under the finger.
+    assert len(r["deleted_place"]) == 1 and "SV Rotstein 2-0 Kickers" in r["deleted_place"][0], r["deleted_place"]
     assert r["undone"].startswith("Restored SV Rotstein 2-0 Kickers")
     assert any("SV Rotstein 2-0 Kickers" in t and "days left" in t for t in r["deleted_tab"])
     assert r["restored"]

@@ -226,6 +226,7 @@ class Matches(Driver):
         yield "settle"
         yield from self.wait(lambda: self.history_read() and self.row_for("SV Rotstein 2-0 Kickers") is None)
         self.facts["deleted_status"] = self.screen().status_text
+        self.facts["deleted_place"] = [t for t in self.texts(self.screen().ids.body) if t.startswith("Deleted: ")]
         self.screenshot("deleted_undo")
         self.press("Undo delete")
         yield "settle"

@@ -419,8 +419,14 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
             if e not in agree:
                 why = e.altered or _difference(original, e, hashes)
                 out.append(replace(e, altered=why, copy_of=best.path.name))
-    # Readable first, newest first, an altered copy after its match, then by name: sorted from the
-    # last key to the first (each sort keeps the order of the one before among equals).
+    return in_list_order(out)
+
+
+def in_list_order(entries: Iterable[Entry]) -> list[Entry]:
+    """The order of the list of matches: readable first, newest first, an altered copy after its
+    match, then by name."""
+    out = list(entries)
+    # Sorted from the last key to the first (each sort keeps the order of the one before among equals).
     out.sort(key=lambda e: (bool(e.copy_of), e.path.name))
     out.sort(key=lambda e: (not e.date, e.date), reverse=True)   # a file with no date before the dated
     out.sort(key=lambda e: not e.ok)

@@ -24,6 +24,7 @@ from kivy.properties import ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.report import history as h
@@ -59,6 +60,7 @@ class HistoryScreen(Screen):
         self._scanning = False
         self._again = False
         self._last_deleted: trash.Trashed | None = None
+        self._deleted_entry: h.Entry | None = None   # its row keeps its place while it can be undone
         self._deleted_lines: dict[Path, str] = {}   # a trashed file -> the match's line, for messages
         self.popup: MatchEditPopup | None = None
 
@@ -151,7 +153,15 @@ class HistoryScreen(Screen):
     def _matches(self, body, entries: list[h.Entry]) -> None:
         if not entries and not any(not e.ok for e in self.entries):
             body.add_widget(wrap_label("No matches here yet: a match played on this tablet appears here.", 18))
-        for e in (e for e in entries if e.ok):
+        shown = [e for e in entries if e.ok]
+        held = self._deleted_entry if self.undo_text else None
+        if held is not None and held.path not in {e.path for e in shown} and h.select([held], self.game(),
+                                                                                       self.ids.team.text):
+            shown = h.in_list_order(shown + [held])
+        for e in shown:
+            if e is held:   # deleted, its place kept: the rows below do not move under a finger
+                body.add_widget(self._deleted_row(e))
+                continue
             played = e.date[:16].replace("T", " ")
             status = e.status + (", friendly" if e.friendly else "")
             text = f"{played}   {h.GAME_NAMES.get(e.game, e.game)}   [b]{markup(entry_line(e))}[/b]   ({status})"
@@ -174,6 +184,18 @@ class HistoryScreen(Screen):
                                        colour=(1, 0.75, 0.3, 1)))
             for e in unreadable:
                 body.add_widget(wrap_label(f"{e.path.name}: {e.problem}", 18, colour=(1, 0.8, 0.5, 1)))
+
+    def _deleted_row(self, e: h.Entry) -> BoxLayout:
+        line = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
+        said = Label(text=f"Deleted: [b]{markup(entry_line(e))}[/b]   (restorable from the Deleted tab)", markup=True,
+                     font_size=sp(18), color=(0.78, 0.78, 0.78, 1), halign="left", valign="middle", shorten=True,
+                     shorten_from="right")
+        said.bind(size=lambda lab, s: setattr(lab, "text_size", (s[0] - dp(24), s[1])))
+        line.add_widget(said)
+        undo = Button(text="Undo", font_size=sp(20), size_hint_x=None, width=dp(110))
+        undo.bind(on_release=lambda _b: self.undo_delete())
+        line.add_widget(undo)
+        return line
 
     def _league(self, body, entries: list[h.Entry]) -> None:
         games = [self.game()] if self.game() else h.games_in(entries)
@@ -293,7 +315,7 @@ class HistoryScreen(Screen):
                 trash.delete(entry.path.parent, copy)
         except trash.TrashError as exc:
             return f"Not deleted: {exc}"
-        self._last_deleted = gone
+        self._last_deleted, self._deleted_entry = gone, entry
         self._deleted_lines[gone.path] = entry_line(entry)
         self.undo_text = "Undo delete"
         self.refresh(f"Deleted {entry_line(entry)}. It can be restored for {trash.KEEP_DAYS} days (Deleted tab).")
@@ -310,7 +332,7 @@ class HistoryScreen(Screen):
             self.status_text = f"Not restored: {exc}"
             return
         if self._last_deleted == gone:
-            self._last_deleted, self.undo_text = None, ""
+            self._last_deleted, self._deleted_entry, self.undo_text = None, None, ""
         self.refresh(f"Restored {self._deleted_lines.get(gone.path, gone.name)}: it is back in the list of matches.")
 
     def export_csv(self) -> None:
