@@ -48,7 +48,7 @@ def test_the_postgres_store_checks_publishes_confirms_and_keeps_everything(tmp_p
 
     club = PgClub(tmp_path / "club", database)
     try:
-        assert club.ledger.store.version() == 5
+        assert club.ledger.store.version() == 6
         journals = {game: match_journal(tmp_path, game) for game in GAMES}
         tablet = club.tablet()
         for game, journal in journals.items():
