@@ -90,8 +90,9 @@ def pair(teams: Sequence[str], rounds: int, history: Sequence[Sequence[Played]])
     try:
         pairings = DutchEngine.generate_pairings(trf)
     except PairingError:
-        raise SwissProblem(f"round {len(history) + 1} cannot be paired by the Swiss system without two teams "
-                           f"meeting again; the tournament ends after round {len(history)}") from None
+        raise SwissProblem(f"round {len(history) + 1} cannot be paired by the Swiss (FIDE Dutch) rules: every "
+                           f"pairing left has two teams meet again, or a team at home (or away) a third time "
+                           f"running; the tournament ends after round {len(history)}") from None
     games = [Game(teams[p.white - 1], teams[p.black - 1] if p.black else None) for p in pairings]
     return [g for g in games if not g.bye] + [g for g in games if g.bye]
 
