@@ -260,3 +260,31 @@ def test_an_odd_number_of_teams_gives_a_bye_each_round_to_a_different_team(club,
     rows = {r["team"]: r for r in view["standings"]}
     assert all(rows[t]["byes"] == 1 and rows[t]["played"] == 2 for t in byes)
     assert all(g["sitting"] == k + 1 for r in view["rounds"] for k, g in enumerate(r["games"]))   # one table: sittings
+
+
+def test_the_page_of_every_table_shows_the_tournament(club, tmp_path):
+    from tests import web_browser
+
+    why = web_browser.available()
+    if why:
+        pytest.skip(why)
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    teams = ["Rovers", "Athletic", "Rangers", "United", "Wanderers"]
+    body = {"name": "Weekend Swiss", "game": "fussball_liga", "teams": teams, "tables": ["Table 1", "Table 2"],
+            "rounds": 3, "starts": "2026-11-01"}
+    first = http("POST", club.url + "/swiss", json.dumps(body).encode(), organiser_of(club)).json["rounds"][0]
+    game = first["games"][0]
+    better, worse = sorted((game["home"], game["away"]), key=teams.index)
+    assert play(club, club.tablet(), tmp_path, better, worse) == 200
+    with web_browser.chromium(1280, 800) as driver:
+        driver.get(club.url + "/")
+        WebDriverWait(driver, 60).until(lambda d: d.find_elements("css selector", "#swiss .season table.league"))
+        part = driver.find_element("css selector", "#swiss .season")
+        text = part.text
+        assert "Swiss" in text and "Weekend Swiss" in text and "round 1 of 3" in text
+        assert f"Table 2: {first['games'][1]['home']} v {first['games'][1]['away']}" in text   # still to play
+        assert f"{first['bye']} sits out this round" in text
+        rows = part.find_element("css selector", "table.league").text.splitlines()
+        assert rows[0].split()[-3:] == ["Bh", "Bh-1", "SB"]
+        assert rows[1].startswith(f"1 {first['bye']} 0 0 0 0 1 ") and rows[2].startswith(f"2 {better} 1 1 0 0 0 ")
