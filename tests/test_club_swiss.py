@@ -288,3 +288,19 @@ def test_the_page_of_every_table_shows_the_tournament(club, tmp_path):
         rows = part.find_element("css selector", "table.league").text.splitlines()
         assert rows[0].split()[-3:] == ["Bh", "Bh-1", "SB"]
         assert rows[1].startswith(f"1 {first['bye']} 0 0 0 0 1 ") and rows[2].startswith(f"2 {better} 1 1 0 0 0 ")
+
+
+def test_a_round_that_cannot_be_paired_ends_the_tournament_in_words(club, tmp_path):
+    teams = ["Rovers", "Athletic", "Rangers", "United", "Wanderers", "Albion"]
+    body = {"name": "Long Swiss", "game": "fussball_liga", "teams": teams, "tables": ["Table 1"], "rounds": 5,
+            "starts": "2026-11-01"}
+    view = http("POST", club.url + "/swiss", json.dumps(body).encode(), organiser_of(club)).json
+    tablet = club.tablet()
+    for number in range(1, 4):                      # the home side wins every game: round 4 has no pairing left
+        for g in view["rounds"][-1]["games"]:
+            assert play(club, tablet, tmp_path, g["home"], g["away"]) == 200
+        view = club.get("/swiss/long-swiss").json
+    assert view["round"] == 3 and view["finished"] is True
+    assert view["next"].startswith("Round 4 cannot be paired") and "ends after round 3" in view["next"]
+    refused = http("POST", club.url + "/swiss/long-swiss/next", b"", organiser_of(club))
+    assert refused.status == 409 and "round 4 cannot be paired" in refused.json["error"]

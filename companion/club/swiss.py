@@ -81,6 +81,7 @@ def pair(teams: Sequence[str], rounds: int, history: Sequence[Sequence[Played]])
     order (the best first); ``history``: every round so far, each game with its score (all of
     them: a round is paired once the one before is complete). Raises ``SwissProblem`` when no
     pairing is left without a repeated game."""
+    # Imported here: the engine (and pydantic under it) loads only where a tournament is paired.
     from py4swiss.engines import DutchEngine
     from py4swiss.engines.common import PairingError
 

@@ -117,11 +117,17 @@ class SwissClub:
                   "head_to_head": s.head_to_head} for s in swiss.standings(found.teams, played)]
         missing = [g for g in rounds[-1]["games"] if g["result"] is None] if rounds else []
         finished = len(rounds) == found.rounds and not missing
+        words = _next_words(found, len(rounds), missing)
+        if not missing and not finished:
+            try:   # complete, the next round not stored yet: say so if it can never be paired
+                swiss.pair(found.teams, found.rounds, played)
+            except swiss.SwissProblem as exc:
+                finished, words = True, f"{str(exc)[0].upper()}{str(exc)[1:]}: the standings are final"
         return {"tournament": found.id, "name": found.name, "game": found.game, "starts": found.starts,
                 "teams": list(found.teams), "tables": list(found.tables), "rounds_total": found.rounds,
                 "round": len(rounds), "finished": finished, "tiebreaks": list(swiss.TIEBREAKS),
                 "missing": [{"table": g["table"], "home": g["home"], "away": g["away"]} for g in missing],
-                "next": _next_words(found, len(rounds), missing), "rounds": rounds, "standings": table}
+                "next": words, "rounds": rounds, "standings": table}
 
     # --- pairing ---------------------------------------------------------------------------------------
     def _confirmed(self, game: str) -> None:
