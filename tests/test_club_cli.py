@@ -92,10 +92,10 @@ def test_publish_of_a_missing_file_is_one_line(tmp_path, capsys):
 
 def test_the_store_is_built_by_versioned_migrations_and_a_newer_one_is_refused(tmp_path):
     store = SqliteStore(tmp_path / "club.sqlite")
-    assert store.version() == LATEST == 5
+    assert store.version() == LATEST == 6
     store.close()
     again = SqliteStore(tmp_path / "club.sqlite")      # opening again applies nothing twice
-    assert again.version() == 5
+    assert again.version() == 6
     again.close()
     with sqlite3.connect(tmp_path / "club.sqlite") as conn:
         conn.execute("INSERT INTO schema_version (version) VALUES (99)")
@@ -103,7 +103,7 @@ def test_the_store_is_built_by_versioned_migrations_and_a_newer_one_is_refused(t
     with pytest.raises(StoreError, match="schema version 99, written by a newer Touchline"):
         SqliteStore(tmp_path / "club.sqlite")
     with sqlite3.connect(tmp_path / "club.sqlite") as conn:
-        assert conn.execute("SELECT count(*) FROM schema_version").fetchone()[0] == 6   # left untouched
+        assert conn.execute("SELECT count(*) FROM schema_version").fetchone()[0] == 7   # left untouched
     conn.close()
     (tmp_path / "junk.sqlite").write_bytes(b"not a database at all, " * 100)
     with pytest.raises(StoreError, match="cannot be used as the club's store"):
@@ -121,7 +121,7 @@ def test_an_older_store_is_brought_up_to_date(tmp_path):
         conn.execute("INSERT INTO schema_version VALUES (1)")
     conn.close()
     store = SqliteStore(tmp_path / "club.sqlite")
-    assert store.version() == 5 and store.tablet("0123456789abcdef").name == "Table 1"
+    assert store.version() == 6 and store.tablet("0123456789abcdef").name == "Table 1"
     assert store.setting("join_token", "first") == "first" and store.setting("join_token", "second") == "first"
     store.close()
 

@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks.pg_cluster import missing, new_database, throwaway_cluster
 from companion.club.folder import open_club
-from tests.club_kit import GAMES, Club, Stream, chunks, match_journal, wire_rows
+from tests.club_kit import GAMES, Club, Stream, chunks, http, match_journal, wire_rows
 from ui.web.club_server import ClubServer
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[test]')")
@@ -48,7 +48,7 @@ def test_the_postgres_store_checks_publishes_confirms_and_keeps_everything(tmp_p
 
     club = PgClub(tmp_path / "club", database)
     try:
-        assert club.ledger.store.version() == 5
+        assert club.ledger.store.version() == 6
         journals = {game: match_journal(tmp_path, game) for game in GAMES}
         tablet = club.tablet()
         for game, journal in journals.items():
@@ -138,3 +138,28 @@ def test_the_servers_carry_on_when_postgresql_restarts(tmp_path):
                 spectator.close()
             first.stop()
             second.stop()
+
+
+def test_a_swiss_tournament_on_postgresql_shown_alike_by_two_servers(tmp_path, database):
+    """The whole tournament through one server while a second shares the database: both show
+    the same tournament, and a round stored again (another server pairing it at the same time)
+    is dropped: the round published first stands."""
+    from companion.club.store import SwissRound
+    from tests.test_club_swiss import drive_tournament
+
+    first, second = PgClub(tmp_path / "a", database), PgClub(tmp_path / "b", database)
+    try:
+        view = drive_tournament(first, tmp_path, ["Rovers", "Athletic", "Rangers", "United", "Wanderers"], 3,
+                                ["Table 1", "Table 2"])
+        assert view["finished"] is True and len({r["bye"] for r in view["rounds"]}) == 3
+        assert second.get("/swiss/weekend-swiss").body == first.get("/swiss/weekend-swiss").body
+        organiser = {"Authorization": f"Bearer {second.ledger.organiser_token}"}
+        late = http("POST", second.url + "/swiss/weekend-swiss/next", b"", organiser)
+        assert late.status == 409 and "All 3 rounds are played" in late.json["error"]
+        kept = second.ledger.store.swiss_rounds("weekend-swiss")
+        assert [r.round for r in kept] == [1, 2, 3]
+        assert second.ledger.store.add_swiss_round(SwissRound("weekend-swiss", 3, (("A", "B"),), "later")) is False
+        assert second.ledger.store.swiss_rounds("weekend-swiss") == kept
+    finally:
+        first.stop()
+        second.stop()

@@ -167,6 +167,7 @@ class Ledger:
         self.clock = clock
         self._lock = threading.Lock()
         self._listeners: list[Callable[[], None]] = []
+        self._confirm_listeners: list[Callable[[str], None]] = []
         self._folds: OrderedDict[str, Folded] = OrderedDict()
         self._fresh: Folded | None = None   # what the upload under way folded, kept once it commits
         self.refolds = 0                    # uploads checked and folded from event 1 (the rest from where they left)
@@ -174,6 +175,10 @@ class Ledger:
     def on_change(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` after each write that changed what the tables show."""
         self._listeners.append(listener)
+
+    def on_confirm(self, listener: Callable[[str], None]) -> None:
+        """Call ``listener(game)`` after each result confirmed (a tournament's round may be complete)."""
+        self._confirm_listeners.append(listener)
 
     def _changed(self) -> None:
         for listener in list(self._listeners):
@@ -381,6 +386,8 @@ class Ledger:
                 raise Refused(422, "the match is not finished: a result is confirmed after the final whistle")
             self.store.put_result(Result(match_id, last_seq, head, statuses, tablet.id, keys.b64(sig), self.clock()))
             self.store.notify_change()
+        for listener in list(self._confirm_listeners):   # before the spectators hear: a new round shows with it
+            listener(match.game)
         self._changed()
         return {"match": match_id, "confirmed": True}
 

@@ -80,6 +80,29 @@ class Season:
 
 
 @dataclass(frozen=True)
+class SwissTournament:
+    id: str
+    name: str
+    game: str
+    teams: tuple[str, ...]     # in seeding order, the best first (the pairing numbers)
+    tables: tuple[str, ...]
+    rounds: int
+    starts: str                # YYYY-MM-DD: matches from this day on count
+    created: str
+
+
+@dataclass(frozen=True)
+class SwissRound:
+    """A round as it was paired (kept, never paired again: a published pairing stands).
+    ``games``: (home, away) in board order, away None for the bye."""
+
+    tournament: str
+    round: int
+    games: tuple[tuple[str, str | None], ...]
+    paired: str
+
+
+@dataclass(frozen=True)
 class Fork:
     match: str
     seq: int
@@ -126,6 +149,10 @@ class Store(Protocol):
         return [_season(r) for r in self._rows("SELECT id, name, game, teams, tables, home_and_away, starts, created, "
                                                 "format FROM seasons ORDER BY created, id")]
 
+    def add_swiss(self, tournament: SwissTournament) -> None: ...
+    def swiss_tournaments(self) -> list[SwissTournament]: ...
+    def swiss_rounds(self, tournament: str) -> list[SwissRound]: ...
+    def add_swiss_round(self, paired: SwissRound) -> bool: ...
     def forks(self) -> list[Fork]: ...
     def close(self) -> None: ...
 
@@ -165,6 +192,15 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
     # Knockout cups beside round-robin seasons.
     (5, (
         "ALTER TABLE seasons ADD COLUMN format TEXT NOT NULL DEFAULT 'round_robin'",
+    )),
+    # Swiss tournaments (swiss.py): each round is kept as it was paired, since it depends on the
+    # results before it; (tournament, round) is unique, so two servers pairing the same round at
+    # once store it once.
+    (6, (
+        "CREATE TABLE swiss (id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL, teams TEXT NOT NULL, "
+        "tables TEXT NOT NULL, rounds INTEGER NOT NULL, starts TEXT NOT NULL, created TEXT NOT NULL)",
+        "CREATE TABLE swiss_rounds (tournament TEXT NOT NULL REFERENCES swiss (id), round INTEGER NOT NULL, "
+        "games TEXT NOT NULL, paired TEXT NOT NULL, PRIMARY KEY (tournament, round))",
     )),
 )
 LATEST = MIGRATIONS[-1][0]
@@ -347,6 +383,33 @@ class SqlStore:
     def seasons(self) -> list[Season]:
         return [_season(r) for r in self._rows("SELECT id, name, game, teams, tables, home_and_away, starts, created, "
                                                 "format FROM seasons ORDER BY created, id")]
+
+    def add_swiss(self, tournament: SwissTournament) -> None:
+        t = tournament
+        with self.transaction():
+            self._rows("INSERT INTO swiss (id, name, game, teams, tables, rounds, starts, created) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (t.id, t.name, t.game, json.dumps(list(t.teams)), json.dumps(list(t.tables)), t.rounds,
+                        t.starts, t.created))
+
+    def swiss_tournaments(self) -> list[SwissTournament]:
+        return [SwissTournament(r[0], r[1], r[2], tuple(json.loads(r[3])), tuple(json.loads(r[4])), int(r[5]), r[6],
+                                r[7])
+                for r in self._rows("SELECT id, name, game, teams, tables, rounds, starts, created FROM swiss "
+                                    "ORDER BY created, id")]
+
+    def swiss_rounds(self, tournament: str) -> list[SwissRound]:
+        return [SwissRound(r[0], int(r[1]), tuple((g[0], g[1]) for g in json.loads(r[2])), r[3])
+                for r in self._rows("SELECT tournament, round, games, paired FROM swiss_rounds WHERE tournament = ? "
+                                    "ORDER BY round", (tournament,))]
+
+    def add_swiss_round(self, paired: SwissRound) -> bool:
+        """Store a round as paired; False when that round was stored already (by another server)."""
+        with self.transaction():
+            return bool(self._rows("INSERT INTO swiss_rounds (tournament, round, games, paired) VALUES (?, ?, ?, ?) "
+                                   "ON CONFLICT (tournament, round) DO NOTHING RETURNING round",
+                                   (paired.tournament, paired.round, json.dumps([list(g) for g in paired.games]),
+                                    paired.paired)))
 
     def forks(self) -> list[Fork]:
         return [Fork(*r[:6]) for r in self._rows("SELECT match, seq, tablet, held_hash, sent_hash, at FROM forks "

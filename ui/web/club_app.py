@@ -9,6 +9,9 @@ Public, read-only (no token; cacheable: an ETag, and 304 for a matching If-None-
     GET  /league                 the league table per game of the confirmed results; the rest apart
     GET  /seasons                the club's seasons
     GET  /seasons/<season>       a season's rounds, each game at its table with its confirmed result, and its table
+    GET  /swiss                  the club's Swiss tournaments
+    GET  /swiss/<tournament>     its rounds (games at their tables, confirmed results, the bye), standings with
+                                 tie-breaks, and what happens next in words
     GET  /matches/<match>        how far the club holds a match's journal (a tablet resumes from there)
     GET  /events                 server-sent events: the tables at once, then each time they change
 
@@ -21,6 +24,8 @@ organiser's token (Authorization: Bearer <token>):
     POST /matches/<match>/result the signed result (signed)
     GET  /forks                  the refused forks (organiser)
     POST /seasons                a new round-robin season: {name, game, teams, tables, home_and_away, starts} (organiser)
+    POST /swiss                  a new Swiss tournament: {name, game, teams, tables, rounds, starts}; round 1 paired (organiser)
+    POST /swiss/<tournament>/next  pair the next round now, or be told which games still lack a confirmed result (organiser)
     GET  /tablets                the tablets that joined (organiser)
     POST /tablets/<id>/remove    take a tablet out of the club: it can write no more (organiser)
 
@@ -50,6 +55,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from companion.club.ledger import Ledger, Refused, read_upload
+from companion.club.swiss_club import SwissClub
 
 from .app import SECURITY_HEADERS, EventStream, Feed, Seats
 from .club_feed import TablesHub
@@ -143,6 +149,7 @@ class ClubApp:
 
     def __init__(self, ledger: Ledger, limiter: Limiter | None = None, max_viewers: int = MAX_VIEWERS) -> None:
         self.ledger = ledger
+        self.swiss = SwissClub(ledger)   # pairs a tournament's next round when a confirmation completes one
         self.limiter = limiter or Limiter()
         self.hub = TablesHub(ledger)
         ledger.on_change(self.hub.changed)
@@ -161,6 +168,10 @@ class ClubApp:
             Route("/seasons", self.seasons, methods=["GET"]),
             Route("/seasons", self.create_season, methods=["POST"]),
             Route("/seasons/{season}", self.season, methods=["GET"]),
+            Route("/swiss", self.swiss_list, methods=["GET"]),
+            Route("/swiss", self.create_swiss, methods=["POST"]),
+            Route("/swiss/{tournament}", self.swiss_one, methods=["GET"]),
+            Route("/swiss/{tournament}/next", self.swiss_next, methods=["POST"]),
             Route("/matches/{match}", self.held, methods=["GET"]),
             Route("/matches/{match}/events", self.publish, methods=["POST"]),
             Route("/matches/{match}/result", self.result, methods=["POST"]),
@@ -239,6 +250,26 @@ class ClubApp:
             self._organiser(request)
             body = parse_json(await read_body(request))
             return answer(200, await self._run(self.ledger.create_season, body))
+        return await self._write(request, work)
+
+    async def swiss_list(self, request: Request) -> Response:
+        return await self._guarded(lambda: self._cached(request, self.swiss.tournaments, "tournaments"))
+
+    async def swiss_one(self, request: Request) -> Response:
+        ident = request.path_params["tournament"]
+        return await self._guarded(lambda: self._cached(request, lambda: self.swiss.tournament(ident), None))
+
+    async def create_swiss(self, request: Request) -> Response:
+        async def work() -> Response:
+            self._organiser(request)
+            body = parse_json(await read_body(request))
+            return answer(200, await self._run(self.swiss.create, body))
+        return await self._write(request, work)
+
+    async def swiss_next(self, request: Request) -> Response:
+        async def work() -> Response:
+            self._organiser(request)
+            return answer(200, await self._run(self.swiss.next_round, request.path_params["tournament"]))
         return await self._write(request, work)
 
     async def held(self, request: Request) -> Response:
