@@ -7,7 +7,10 @@ Each round runs two child processes one after the other, each for ``--seconds``:
 - ``pitch``: a window filled by the app's PitchView with Fublet's printed board (every
   movement square, line and label) and 22 figures, every figure moved to another square
   every frame (the worst case: a real match moves one or two figures at a time);
-- ``bare``: a bare Kivy window drawing 22 circles moved every frame.
+- ``bare``: a bare Kivy window drawing 22 circles moved every frame;
+- ``picture``: the same, over one window-sized still picture (a texture drawn once): what
+  showing any board costs at the least, where filling the window's pixels is the work (a
+  software renderer such as Mesa's llvmpipe).
 
 Each child counts the frames the window flipped (Kivy's ``maxfps`` 0: as fast as it can) and,
 for ``pitch``, the Python time spent redrawing the figures (``time.thread_time`` around the
@@ -82,6 +85,14 @@ def child(kind: str, out: Path, seconds: float, size: str, screenshot: str | Non
     else:
         root = Widget()
         with root.canvas:
+            if kind == "picture":   # a window-sized picture under the circles: any board's least cost
+                from kivy.graphics import Rectangle
+                from kivy.graphics.texture import Texture
+                picture = Texture.create(size=(w, h), colorfmt="rgb")
+                picture.blit_buffer(rng.randbytes(w * h * 3), colorfmt="rgb",
+                                    bufferfmt="ubyte")
+                Color(1, 1, 1, 1)
+                Rectangle(texture=picture, pos=(0, 0), size=(w, h))
             Color(0.8, 0.2, 0.2, 1)
             dots = [Ellipse(size=(30, 30)) for _ in range(FIGURES)]
 
@@ -152,15 +163,19 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
           f"load {os.getloadavg()[0]:.1f}, Python {platform.python_version()}, "
           f"display {os.environ.get('DISPLAY') or 'none (offscreen)'}")
-    print("| round | code | pitch fps | bare fps | ratio | figures' Python per frame, median / p95 | board draws |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| round | code | pitch fps | bare fps | ratio | picture fps | pitch / picture "
+          "| figures' Python per frame, median / p95 | board draws |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     codes = [("this", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
     for i in range(1, args.rounds + 1):
         for name, code in codes:   # interleaved: each pitch run beside its own bare run
             pitch = run_child("pitch", args.seconds, args.size, code)
             bare = run_child("bare", args.seconds, args.size)
+            picture = run_child("picture", args.seconds, args.size)
             ratio = pitch["fps"] / bare["fps"] if bare["fps"] else 0.0
+            floor = pitch["fps"] / picture["fps"] if picture["fps"] else 0.0
             print(f"| {i} | {name} | {pitch['fps']:.1f} | {bare['fps']:.1f} | {ratio:.2f}x | "
+                  f"{picture['fps']:.1f} | {floor:.2f}x | "
                   f"{pitch['python_ms_median']:.2f} / {pitch['python_ms_p95']:.2f} ms | {pitch['board_draws']} |",
                   flush=True)
 
