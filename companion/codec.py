@@ -523,7 +523,21 @@ def _builder_lines(tp: type, names: list[str], variables: list[str], env: dict[s
     """Lines that build ``tp`` from the decoded fields and return it."""
     setters = _slot_setters(tp, names)
     if setters is None:
-        return [f"return tp({', '.join(f'{n}={v}' for n, v in zip(names, variables))})"]
+        plain = _dict_twin(tp) if _generated_init(tp, names) and not any(
+            hasattr(type(inspect.getattr_static(tp, n, None)), "__set__") for n in names) else None
+        if plain is None:
+            return [f"return tp({', '.join(f'{n}={v}' for n, v in zip(names, variables))})"]
+        # A record that keeps a __dict__ (the folds' big records: a ball, a contest): built
+        # as its plain twin given the fields' dict, in field order as __init__ would set
+        # them, then its class: one dict, no frozen __setattr__ call per field.
+        env["dtwin"] = plain
+        fields = ", ".join(f"{n!r}: {v}" for n, v in zip(names, variables))
+        lines = ["o = dtwin()", f"o.__dict__ = {{{fields}}}", "o.__class__ = tp"]
+        post = getattr(tp, "__post_init__", None)
+        if post is not None:
+            env["post"] = post
+            lines.append("post(o)")
+        return lines + ["return o"]
     env["new"] = object.__new__  # (marks a record built slot by slot, for the callers)
     twin = _twin(tp)
     if twin is not None:
@@ -541,21 +555,47 @@ def _builder_lines(tp: type, names: list[str], variables: list[str], env: dict[s
     return lines + ["return o"]
 
 
+def _generated_init(tp: type, names: list[str]) -> bool:
+    """The class's ``__init__`` is the one dataclasses wrote and takes exactly ``names``: it
+    only sets every field (then calls ``__post_init__``)."""
+    init = tp.__dict__.get("__init__")
+    code = getattr(init, "__code__", None)
+    if code is None or code.co_filename != "<string>":
+        return False
+    all_fields = getattr(tp, "__dataclass_fields__", {})
+    if any(f._field_type is not dataclasses._FIELD or not f.init  # type: ignore[attr-defined]
+           for f in all_fields.values() if f._field_type is not dataclasses._FIELD_CLASSVAR):  # type: ignore
+        return False  # InitVar or init=False fields: the generated __init__ does more
+    return sorted(names) == sorted(n for n, f in all_fields.items()
+                                   if f._field_type is dataclasses._FIELD)  # type: ignore[attr-defined]
+
+
+def _dict_twin(tp: type) -> type | None:
+    """A plain twin of a frozen record class that keeps a ``__dict__`` (no ``__slots__`` of
+    its own): the same bases, ordinary attribute setting. Python checks, when an instance's
+    class is set to ``tp``, that the layouts agree; ``None`` where they do not (slots,
+    another metaclass or ``__new__``)."""
+    if (type(tp) is not type or tp.__new__ is not object.__new__ or "__slots__" in tp.__dict__
+            or "__dict__" not in dir(tp)):
+        return None
+    try:
+        twin = type(tp.__name__, tp.__bases__, {
+            "__init__": object.__init__, "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+            "__module__": __name__, "__qualname__": f"_dict_twin.{tp.__name__}"})
+        probe = twin()
+        probe.__dict__ = {}
+        probe.__class__ = tp  # Python refuses (TypeError) unless the layouts agree
+    except TypeError:
+        return None
+    return twin
+
+
 def _slot_setters(tp: type, names: list[str]) -> list[Callable[[Any, Any], None]] | None:
     """For a slotted dataclass whose ``__init__`` is the one dataclasses wrote (it only sets
     every field, then calls ``__post_init__``): the fields' slot setters, in the order the
     fields are given; filling the slots directly builds the same instance about twice as
     fast as calling the frozen ``__init__``. ``None`` for any other class."""
-    init = tp.__dict__.get("__init__")
-    code = getattr(init, "__code__", None)
-    if code is None or code.co_filename != "<string>":
-        return None
-    all_fields = getattr(tp, "__dataclass_fields__", {})
-    if any(f._field_type is not dataclasses._FIELD or not f.init  # type: ignore[attr-defined]
-           for f in all_fields.values() if f._field_type is not dataclasses._FIELD_CLASSVAR):  # type: ignore
-        return None  # InitVar or init=False fields: the generated __init__ does more
-    if sorted(names) != sorted(n for n, f in all_fields.items()
-                               if f._field_type is dataclasses._FIELD):  # type: ignore[attr-defined]
+    if not _generated_init(tp, names):
         return None
     setters = []
     for name in names:
