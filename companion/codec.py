@@ -311,9 +311,15 @@ def _dict_decoder(key_tp: Any, val_tp: Any) -> Decoder:
     else:
         key = decoder_for(key_tp)
 
-    def dec_dict(v: Any, p: str) -> dict:
+    plain_keys = key_tp is str  # its key decoder gives each key back as it is
+
+    def dec_dict(v: Any, p: str | None) -> dict:
         if not isinstance(v, dict):
             raise DecodeError(p, f"expected an object, got {_describe(v)}")
+        if p is None:  # the fast pass (no field paths): no path string built per entry
+            if plain_keys:
+                return {k: val(x, None) for k, x in v.items()}
+            return {key(k, None): val(x, None) for k, x in v.items()}
         return {key(k, _sub(p, k)): val(x, _sub(p, k)) for k, x in v.items()}
     return dec_dict
 
@@ -635,6 +641,18 @@ def _twin(tp: type) -> type | None:
             twin = None
     _twins[tp] = twin
     return twin
+
+
+def record_twin(tp: type) -> type | None:
+    """The plain twin of a frozen slotted record class (see ``_twin``), for a hot loop that
+    builds such records inline: ``o = twin(); o.field = value; o.__class__ = tp`` makes the
+    instance the class's own ``__init__`` would (when it only sets the fields). ``None``
+    where that does not apply."""
+    if tp.__dict__.get("__post_init__") is not None or getattr(tp, "__post_init__", None) is not None:
+        return None
+    if _slot_setters(tp, [f.name for f in dataclasses.fields(tp)]) is None:
+        return None
+    return _twin(tp)
 
 
 def constructor(tp: type) -> Callable[..., Any]:
