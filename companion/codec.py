@@ -324,8 +324,24 @@ def _dict_decoder(key_tp: Any, val_tp: Any) -> Decoder:
     return dec_dict
 
 
+_hints: dict[type, dict[str, Any]] = {}
+
+
+def type_hints(tp: type) -> dict[str, Any]:
+    """``typing.get_type_hints(tp)``, worked out once per class (it evaluates each string
+    annotation, and the codec and the domain checks both ask for the same classes). A class
+    whose hints do not resolve raises as ``get_type_hints`` does, each time. The dict is
+    shared: read it, do not change it."""
+    try:
+        return _hints[tp]
+    except KeyError:
+        pass
+    hints = _hints[tp] = typing.get_type_hints(tp)
+    return hints
+
+
 def _dataclass_decoder(tp: type) -> Decoder:
-    hints = typing.get_type_hints(tp)
+    hints = type_hints(tp)
     specs = [(f.name, f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
              for f in dataclasses.fields(tp) if f.init]
     known = frozenset([name for name, _ in specs] + (["kind"] if getattr(tp, "TAG", None) else []))
