@@ -14,6 +14,8 @@ any class that provides ``to_json(self)`` and ``from_json(cls, value)`` of its o
 
 from __future__ import annotations
 
+import __future__
+
 import dataclasses
 import enum
 import inspect
@@ -23,6 +25,13 @@ import typing
 from typing import Any, Callable
 
 from .errors import DecodeError
+from .method_cache import code_for
+
+# The decoders and builders written here at run time are compiled once and kept, as the
+# records' own methods are (method_cache.py): compiled with this module's __future__ flags,
+# which exec of their text here would inherit.
+GENERATED = "companion.generated"
+GENERATED_FLAGS = __future__.annotations.compiler_flag
 
 Decoder = Callable[[Any, "str | None"], Any]
 
@@ -468,7 +477,7 @@ def _compile_fast(tp: type, fields: list, hints: dict, known: frozenset, tag: An
     lines += ["    try:"] + ["        " + line for line in build] + [
               "    except DecodeError:", "        raise",
               "    except (ValueError, TypeError):", "        return slow(v, None)"]
-    exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
+    exec(code_for("\n".join(lines), GENERATED, GENERATED_FLAGS), env)  # noqa: S102 - code built here from field names only
     return env["fast"]
 
 
@@ -680,7 +689,7 @@ def constructor(tp: type) -> Callable[..., Any]:
     if "new" not in env:
         return tp
     lines = [f"def make({', '.join(f'a{i}' for i in range(len(names)))}):"] + ["    " + line for line in build]
-    exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
+    exec(code_for("\n".join(lines), GENERATED, GENERATED_FLAGS), env)  # noqa: S102 - code built here from field names only
     return env["make"]
 
 

@@ -59,9 +59,10 @@ def cache_file(group: str) -> str:
                         f"dataclass-methods.{group}.{sys.implementation.cache_tag}.marshal")
 
 
-def compiled(text: str, group: str = "companion") -> CodeType:
+def compiled(text: str, group: str = "companion", flags: int = 0) -> CodeType:
     """The code ``exec(text)`` compiles in ``dataclasses`` (which has no ``__future__``
-    imports: no flags to inherit), from the cache when it holds this very text."""
+    imports: no flags to inherit), from the cache when it holds this very text; ``flags``:
+    the ``__future__`` flags of a module that compiles its own text (one group, one set)."""
     cache = _groups.get(group)
     if cache is None:
         with _lock:
@@ -70,12 +71,18 @@ def compiled(text: str, group: str = "companion") -> CodeType:
                 cache = _groups[group] = _load(cache_file(group))
     code = cache.get(text)
     if code is None:
-        code = compile(text, "<string>", "exec", dont_inherit=True)
+        code = compile(text, "<string>", "exec", flags=flags, dont_inherit=True)
         with _lock:
             cache[text] = code
             _dirty.add(group)
     _used.add(text)
     return code
+
+
+def code_for(text: str, group: str, flags: int) -> CodeType | str:
+    """For a module that writes code of its own at run time (the codec's decoders): what to
+    hand ``exec``: the cached code of ``text`` where the cache is installed, else the text."""
+    return compiled(text, group, flags) if _folder["path"] else text
 
 
 def _exec_for_dataclasses(source: Any, globals: Any = None, locals: Any = None) -> None:
@@ -142,4 +149,4 @@ def save() -> None:
                 pass
 
 
-__all__ = ["install", "save", "compiled", "cache_folder", "cache_file", "OURS"]
+__all__ = ["install", "save", "compiled", "code_for", "cache_folder", "cache_file", "OURS"]

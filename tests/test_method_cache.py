@@ -61,7 +61,9 @@ def test_every_cached_method_is_the_code_exec_would_compile():
     assert dataclasses.exec is method_cache._exec_for_dataclasses  # installed by importing companion
     # dataclasses has no __future__ import, so exec there compiles with no inherited flags:
     assert "annotations" not in vars(dataclasses)
-    texts = [(t, c) for group in method_cache._groups.values() for t, c in group.items()]
+    from companion.codec import GENERATED
+
+    texts = [(t, c) for name, group in method_cache._groups.items() if name != GENERATED for t, c in group.items()]
     assert len(texts) > 300  # the core's and Fublet's records at least
     for text, code in texts:
         assert compile(text, "<string>", "exec", dont_inherit=True) == code
@@ -94,3 +96,16 @@ def test_a_damaged_cache_is_ignored_and_written_again(tmp_path):
 def test_no_cache_written_when_bytecode_is_not(tmp_path):
     run(tmp_path, PYTHONDONTWRITEBYTECODE="1")
     assert cache_files(tmp_path) == []
+
+
+def test_the_codecs_own_code_is_the_code_exec_compiles_there():
+    """The decoders the codec writes at run time, kept too: compiled with the codec's
+    ``__future__`` flags, which this module shares (exec of the text there inherits them)."""
+    from companion.codec import GENERATED, fast_decoder
+    from companion.fublet.events import PlayerMoved
+
+    fast_decoder(PlayerMoved)
+    texts = method_cache._groups.get(GENERATED, {})
+    assert texts
+    for text, code in texts.items():
+        assert compile(text, "<string>", "exec") == code
