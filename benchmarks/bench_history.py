@@ -184,6 +184,10 @@ def fixed(args: argparse.Namespace) -> int:
         rows[f"touchline report (short match), {code}"] = (
             [py, "-c", cli, "report", str(short), "--out", str(work / "r0"), "--force"], code)
         rows[f"touchline replay (short match), {code}"] = ([py, "-c", cli, "replay", str(short)], code)
+        rows[f"import the shared core, {code}"] = ([py, "-c", PEAK + IMPORT_CORE], code)
+        for game in GAMES:
+            rows[f"import the core + {game}.rules, {code}"] = (
+                [py, "-c", PEAK + IMPORT_CORE + f"import companion.{game}.rules"], code)
     print(f"machine: {machine()}; nproc {os.cpu_count()}; load {os.getloadavg()}")
     print(f"{datetime.now().astimezone():%Y-%m-%d %H:%M %Z}; {args.rounds} rounds")
     got: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in rows}

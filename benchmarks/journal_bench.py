@@ -211,6 +211,9 @@ def impossible_cases(source: Path, folder: Path) -> list[tuple[str, bool]]:
         out = ls[:20]
         for line in ls[20:]:
             obj = json.loads(line)
+            if "seq" not in obj:  # the export's end line
+                out.append(line)
+                continue
             obj["seq"] += 1
             obj["batch"] += 1
             out.append(json.dumps(obj))

@@ -21,11 +21,11 @@ import logging
 import os
 import sqlite3
 import sys
-from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from . import __version__
+from .datafiles import package_folder
 from .errors import TouchlineError
 from .anchors import Verdict, anchored
 from .jsonl import Imported, export_file, import_to_journal, unvouched
@@ -216,7 +216,7 @@ def add_demo(sub: argparse._SubParsersAction) -> None:
 
 def demo_path() -> Path | None:
     """The shipped demo match, if this installation has one."""
-    ref = resources.files(__package__).joinpath(DEMO_FILE)
+    ref = package_folder(__package__, DEMO_FILE)
     try:
         if ref.is_file():
             return Path(os.fspath(ref))

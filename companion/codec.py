@@ -14,6 +14,8 @@ any class that provides ``to_json(self)`` and ``from_json(cls, value)`` of its o
 
 from __future__ import annotations
 
+import __future__
+
 import dataclasses
 import enum
 import inspect
@@ -23,6 +25,13 @@ import typing
 from typing import Any, Callable
 
 from .errors import DecodeError
+from .method_cache import code_for
+
+# The decoders and builders written here at run time are compiled once and kept, as the
+# records' own methods are (method_cache.py): compiled with this module's __future__ flags,
+# which exec of their text here would inherit.
+GENERATED = "companion.generated"
+GENERATED_FLAGS = __future__.annotations.compiler_flag
 
 Decoder = Callable[[Any, "str | None"], Any]
 
@@ -311,15 +320,37 @@ def _dict_decoder(key_tp: Any, val_tp: Any) -> Decoder:
     else:
         key = decoder_for(key_tp)
 
-    def dec_dict(v: Any, p: str) -> dict:
+    plain_keys = key_tp is str  # its key decoder gives each key back as it is
+
+    def dec_dict(v: Any, p: str | None) -> dict:
         if not isinstance(v, dict):
             raise DecodeError(p, f"expected an object, got {_describe(v)}")
+        if p is None:  # the fast pass (no field paths): no path string built per entry
+            if plain_keys:
+                return {k: val(x, None) for k, x in v.items()}
+            return {key(k, None): val(x, None) for k, x in v.items()}
         return {key(k, _sub(p, k)): val(x, _sub(p, k)) for k, x in v.items()}
     return dec_dict
 
 
+_hints: dict[type, dict[str, Any]] = {}
+
+
+def type_hints(tp: type) -> dict[str, Any]:
+    """``typing.get_type_hints(tp)``, worked out once per class (it evaluates each string
+    annotation, and the codec and the domain checks both ask for the same classes). A class
+    whose hints do not resolve raises as ``get_type_hints`` does, each time. The dict is
+    shared: read it, do not change it."""
+    try:
+        return _hints[tp]
+    except KeyError:
+        pass
+    hints = _hints[tp] = typing.get_type_hints(tp)
+    return hints
+
+
 def _dataclass_decoder(tp: type) -> Decoder:
-    hints = typing.get_type_hints(tp)
+    hints = type_hints(tp)
     specs = [(f.name, f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
              for f in dataclasses.fields(tp) if f.init]
     known = frozenset([name for name, _ in specs] + (["kind"] if getattr(tp, "TAG", None) else []))
@@ -446,7 +477,7 @@ def _compile_fast(tp: type, fields: list, hints: dict, known: frozenset, tag: An
     lines += ["    try:"] + ["        " + line for line in build] + [
               "    except DecodeError:", "        raise",
               "    except (ValueError, TypeError):", "        return slow(v, None)"]
-    exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
+    exec(code_for("\n".join(lines), GENERATED, GENERATED_FLAGS), env)  # noqa: S102 - code built here from field names only
     return env["fast"]
 
 
@@ -523,7 +554,21 @@ def _builder_lines(tp: type, names: list[str], variables: list[str], env: dict[s
     """Lines that build ``tp`` from the decoded fields and return it."""
     setters = _slot_setters(tp, names)
     if setters is None:
-        return [f"return tp({', '.join(f'{n}={v}' for n, v in zip(names, variables))})"]
+        plain = _dict_twin(tp) if _generated_init(tp, names) and not any(
+            hasattr(type(inspect.getattr_static(tp, n, None)), "__set__") for n in names) else None
+        if plain is None:
+            return [f"return tp({', '.join(f'{n}={v}' for n, v in zip(names, variables))})"]
+        # A record that keeps a __dict__ (the folds' big records: a ball, a contest): built
+        # as its plain twin given the fields' dict, in field order as __init__ would set
+        # them, then its class: one dict, no frozen __setattr__ call per field.
+        env["dtwin"] = plain
+        fields = ", ".join(f"{n!r}: {v}" for n, v in zip(names, variables))
+        lines = ["o = dtwin()", f"o.__dict__ = {{{fields}}}", "o.__class__ = tp"]
+        post = getattr(tp, "__post_init__", None)
+        if post is not None:
+            env["post"] = post
+            lines.append("post(o)")
+        return lines + ["return o"]
     env["new"] = object.__new__  # (marks a record built slot by slot, for the callers)
     twin = _twin(tp)
     if twin is not None:
@@ -541,21 +586,47 @@ def _builder_lines(tp: type, names: list[str], variables: list[str], env: dict[s
     return lines + ["return o"]
 
 
+def _generated_init(tp: type, names: list[str]) -> bool:
+    """The class's ``__init__`` is the one dataclasses wrote and takes exactly ``names``: it
+    only sets every field (then calls ``__post_init__``)."""
+    init = tp.__dict__.get("__init__")
+    code = getattr(init, "__code__", None)
+    if code is None or code.co_filename != "<string>":
+        return False
+    all_fields = getattr(tp, "__dataclass_fields__", {})
+    if any(f._field_type is not dataclasses._FIELD or not f.init  # type: ignore[attr-defined]
+           for f in all_fields.values() if f._field_type is not dataclasses._FIELD_CLASSVAR):  # type: ignore
+        return False  # InitVar or init=False fields: the generated __init__ does more
+    return sorted(names) == sorted(n for n, f in all_fields.items()
+                                   if f._field_type is dataclasses._FIELD)  # type: ignore[attr-defined]
+
+
+def _dict_twin(tp: type) -> type | None:
+    """A plain twin of a frozen record class that keeps a ``__dict__`` (no ``__slots__`` of
+    its own): the same bases, ordinary attribute setting. Python checks, when an instance's
+    class is set to ``tp``, that the layouts agree; ``None`` where they do not (slots,
+    another metaclass or ``__new__``)."""
+    if (type(tp) is not type or tp.__new__ is not object.__new__ or "__slots__" in tp.__dict__
+            or "__dict__" not in dir(tp)):
+        return None
+    try:
+        twin = type(tp.__name__, tp.__bases__, {
+            "__init__": object.__init__, "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
+            "__module__": __name__, "__qualname__": f"_dict_twin.{tp.__name__}"})
+        probe = twin()
+        probe.__dict__ = {}
+        probe.__class__ = tp  # Python refuses (TypeError) unless the layouts agree
+    except TypeError:
+        return None
+    return twin
+
+
 def _slot_setters(tp: type, names: list[str]) -> list[Callable[[Any, Any], None]] | None:
     """For a slotted dataclass whose ``__init__`` is the one dataclasses wrote (it only sets
     every field, then calls ``__post_init__``): the fields' slot setters, in the order the
     fields are given; filling the slots directly builds the same instance about twice as
     fast as calling the frozen ``__init__``. ``None`` for any other class."""
-    init = tp.__dict__.get("__init__")
-    code = getattr(init, "__code__", None)
-    if code is None or code.co_filename != "<string>":
-        return None
-    all_fields = getattr(tp, "__dataclass_fields__", {})
-    if any(f._field_type is not dataclasses._FIELD or not f.init  # type: ignore[attr-defined]
-           for f in all_fields.values() if f._field_type is not dataclasses._FIELD_CLASSVAR):  # type: ignore
-        return None  # InitVar or init=False fields: the generated __init__ does more
-    if sorted(names) != sorted(n for n, f in all_fields.items()
-                               if f._field_type is dataclasses._FIELD):  # type: ignore[attr-defined]
+    if not _generated_init(tp, names):
         return None
     setters = []
     for name in names:
@@ -597,6 +668,18 @@ def _twin(tp: type) -> type | None:
     return twin
 
 
+def record_twin(tp: type) -> type | None:
+    """The plain twin of a frozen slotted record class (see ``_twin``), for a hot loop that
+    builds such records inline: ``o = twin(); o.field = value; o.__class__ = tp`` makes the
+    instance the class's own ``__init__`` would (when it only sets the fields). ``None``
+    where that does not apply."""
+    if tp.__dict__.get("__post_init__") is not None or getattr(tp, "__post_init__", None) is not None:
+        return None
+    if _slot_setters(tp, [f.name for f in dataclasses.fields(tp)]) is None:
+        return None
+    return _twin(tp)
+
+
 def constructor(tp: type) -> Callable[..., Any]:
     """A positional constructor for a slotted dataclass, built like the fast decoders build
     (fill the slots, then ``__post_init__``); the class itself when that does not apply."""
@@ -606,7 +689,7 @@ def constructor(tp: type) -> Callable[..., Any]:
     if "new" not in env:
         return tp
     lines = [f"def make({', '.join(f'a{i}' for i in range(len(names)))}):"] + ["    " + line for line in build]
-    exec("\n".join(lines), env)  # noqa: S102 - code built here from field names only
+    exec(code_for("\n".join(lines), GENERATED, GENERATED_FLAGS), env)  # noqa: S102 - code built here from field names only
     return env["make"]
 
 

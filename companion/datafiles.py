@@ -8,11 +8,28 @@ from __future__ import annotations
 
 import json
 import stat
+import sys
+from importlib.machinery import SourceFileLoader, SourcelessFileLoader
 from pathlib import Path
 from typing import Any
 
 from .codec import from_json
 from .errors import DataFileError, DecodeError
+
+
+def package_folder(package: str, *parts: str) -> Any:
+    """``importlib.resources.files(package).joinpath(*parts)``: the folder of a package's data.
+    For a package that is a plain folder of modules (a source checkout, an installed wheel)
+    that is the folder of its ``__init__``, as ``files`` gives it, found without importing
+    ``importlib.resources`` and ``zipfile`` (about 3 ms of every command's start); anything
+    else (a zip, another loader) asks ``importlib.resources``."""
+    spec = getattr(sys.modules.get(package), "__spec__", None)
+    loader = getattr(spec, "loader", None)
+    if type(loader) in (SourceFileLoader, SourcelessFileLoader) and isinstance(getattr(loader, "path", None), str):
+        return Path(loader.path).parent.joinpath(*parts)  # what files() gives: FileReader's Path(loader.path).parent
+    from importlib import resources
+
+    return resources.files(package).joinpath(*parts)
 
 
 def file_name(path: Path | Any) -> str:

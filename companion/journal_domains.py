@@ -16,12 +16,14 @@ A game without a board (the tests' toy game) gets the reading check only.
 from __future__ import annotations
 
 import dataclasses
+import sys
 import types
 import typing
 from functools import lru_cache
 from typing import Any, Callable
 
 from .board import GridBoard, Square
+from .codec import type_hints
 from .dice import DieKind, Roll
 
 OnBoard = Callable[[Any], bool]
@@ -29,13 +31,11 @@ Walker = Callable[[Any, OnBoard], None]
 
 
 def _space_aliases() -> tuple[Any, ...]:
-    aliases: list[Any] = [Square]
-    try:
-        from .football_leader.pitch import Space
-        aliases.append(Space)
-    except ImportError:  # pragma: no cover - the game is part of the package
-        pass
-    return tuple(aliases)
+    """The hints that mean a square: the board's ``Square`` and, once Football Leader's pitch
+    is loaded, its ``Space``. Not imported here: a class whose hints name ``Space`` comes from
+    a module that imported it, so no other game's replay needs to load that module."""
+    space = getattr(sys.modules.get("companion.football_leader.pitch"), "Space", None)
+    return (Square,) if space is None else (Square, space)
 
 
 _SQUARES: tuple[Any, ...] | None = None
@@ -88,7 +88,7 @@ def _plan(tp: type, with_board: bool) -> Walker | None:
 
 def _hints(tp: type) -> dict[str, Any]:
     try:
-        return typing.get_type_hints(tp)
+        return type_hints(tp)
     except Exception:  # an annotation that does not resolve: nothing to check by type
         return {}
 
@@ -131,8 +131,7 @@ def board_test(created: Any) -> OnBoard | None:
 @lru_cache(maxsize=None)
 def _walker_for(tp: type) -> Walker | None:
     global _SQUARES
-    if _SQUARES is None:
-        _SQUARES = _space_aliases()
+    _SQUARES = _space_aliases()  # once per type (cached): Football Leader's may have loaded since
     if tp.__name__ == "MatchCreated":
         return None  # the board describes itself; its own validation runs on decoding
     return _dataclass_walker(tp, 0)
@@ -142,7 +141,7 @@ def _dataclass_walker(tp: type, depth: int) -> Walker | None:
     if depth > 6 or not dataclasses.is_dataclass(tp):
         return None
     try:
-        hints = typing.get_type_hints(tp)
+        hints = type_hints(tp)
     except Exception:  # an annotation that does not resolve: nothing to check by type
         return None
     parts = []

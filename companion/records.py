@@ -145,7 +145,8 @@ def _rebuilder(cls: type) -> Any:
     ``__post_init__``): a function building the changed copy the same way, filling the slots
     directly (codec's decoders build records so), or returning None for a name that is no
     field (the caller then fails as ``replace`` does). None when that does not apply."""
-    from .codec import _builder_lines
+    from .codec import GENERATED, GENERATED_FLAGS, _builder_lines
+    from .method_cache import code_for
 
     names = _init_names(cls)
     if not names:
@@ -156,7 +157,8 @@ def _rebuilder(cls: type) -> Any:
     if "new" not in env:  # not a slotted record: codec's builder would call the class
         return None
     lines = ["def rebuild(obj, ch):", "    if not known.issuperset(ch):", "        return None"]
-    exec("\n".join(lines + ["    " + line for line in build]), env)  # noqa: S102 - from field names only
+    exec(code_for("\n".join(lines + ["    " + line for line in build]), GENERATED, GENERATED_FLAGS),  # noqa: S102
+         env)  # from field names only; compiled once and kept (method_cache.py)
     return env["rebuild"]
 
 

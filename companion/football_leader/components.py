@@ -10,11 +10,10 @@ Every file is validated on load; an error names the file, the entry and the fiel
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..datafiles import decode, file_name, read_json
+from ..datafiles import decode, file_name, package_folder, read_json
 from ..errors import DataFileError
 from ..teams import CodeEnum
 from .pitch import BoardSpace, SpaceBoard
@@ -283,7 +282,7 @@ class Components:
 
 # --- loading --------------------------------------------------------------------------------
 
-DATA = resources.files(__package__).joinpath("data")
+DATA = package_folder(__package__, "data")
 
 
 def _items(obj: Any, key: str, file: str) -> list:

@@ -10,12 +10,11 @@ it. Every file is validated on load; an error names the file, the entry and the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..board import GridBoard
-from ..datafiles import decode, file_name, read_json
+from ..datafiles import decode, file_name, package_folder, read_json
 from ..errors import DataFileError
 from ..teams import CodeEnum
 
@@ -294,7 +293,7 @@ class Components:
 
 # --- loading --------------------------------------------------------------------------------
 
-DATA = resources.files(__package__).joinpath("data")
+DATA = package_folder(__package__, "data")
 
 
 def load_board(path: Path | Any = None) -> GridBoard:

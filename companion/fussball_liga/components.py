@@ -11,11 +11,10 @@ the entry and the field.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ..datafiles import decode, file_name, read_json
+from ..datafiles import decode, file_name, package_folder, read_json
 from ..errors import DataFileError
 from .pitch import Pitch
 from .tables import (COLUMNS, DistanceRow, DribblingModifiers, DribblingTable, GoalPostTable,  # noqa: F401
@@ -183,7 +182,7 @@ class Components:
 
 # --- loading -------------------------------------------------------------------------------------
 
-DATA = resources.files(__package__).joinpath("data")
+DATA = package_folder(__package__, "data")
 
 
 def load_pitch(path: Path | Any = None) -> Pitch:

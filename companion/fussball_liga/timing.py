@@ -10,6 +10,7 @@ replay gives the same clocks and the same decisions.
 
 from __future__ import annotations
 
+from ..codec import record_twin
 from ..events import Event
 from ..records import _unshared as _UNSHARED
 from ..teams import Team
@@ -44,6 +45,7 @@ _TIMED_PERIODS = frozenset(p for p in Period if p.timed)
 _SHOT, _MOVEMENT, _OVER = Phase.SHOT, Phase.MOVEMENT, Phase.OVER
 _EGG, _CHESS = PhaseLimit.EGG_TIMER, PhaseLimit.CHESS_CLOCK
 _stopwatch = _new_stopwatch  # Stopwatch(used_us, since), built as the codec builds records
+_INSTANT_TWIN = record_twin(Instant)
 
 
 # The last event time stamped and its Instant: the events of one command share their time,
@@ -70,9 +72,16 @@ def stamp(before: LigaState, s: LigaState, event: Event) -> LigaState:
         at = last[1]
     else:
         try:  # Instant.of written out (no classmethod call): once per command of a replay
-            at = _new_instant((when - _EPOCH) // _MICROSECOND)
+            us = (when - _EPOCH) // _MICROSECOND
         except TypeError:  # a time with no zone: Instant.of says so
             at = Instant.of(when)
+        else:
+            if _INSTANT_TWIN is None:
+                at = _new_instant(us)
+            else:  # built inline as the codec builds records (no call): the same Instant
+                at = _INSTANT_TWIN()
+                at.us = us
+                at.__class__ = Instant
         _last[0] = (when, at)
     # Runs on every event of a replay: most events change nothing the clocks follow.
     c = s.clocks

@@ -13,12 +13,11 @@ error names the file, the entry and the field.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..codec import to_json
-from ..datafiles import decode, file_name, read_json
+from ..datafiles import decode, file_name, package_folder, read_json
 from ..errors import DataFileError
 from ..teams import CodeEnum
 from .pitch import Pitch
@@ -167,7 +166,7 @@ class Components:
 
 # --- loading --------------------------------------------------------------------------------
 
-DATA = resources.files(__package__).joinpath("data")
+DATA = package_folder(__package__, "data")
 BOARDS = {"futboard": "board.json", "street": "street_board.json"}
 
 
