@@ -146,7 +146,10 @@ def _dataclass_walker(tp: type, depth: int) -> Walker | None:
         return None
     parts = []
     for f in dataclasses.fields(tp):
-        walk = _walker(hints.get(f.name), depth + 1)
+        # A field annotated with the bare alias: ``get_type_hints`` hands back a new
+        # ``tuple[int, int]`` for it (it rebuilds every generic alias it evaluates), not the
+        # alias itself, and any int pair is not a square: the annotation's own text says it is.
+        walk = _square_walker if f.type in ("Square", "Space") else _walker(hints.get(f.name), depth + 1)
         if walk is not None:
             parts.append((f.name, walk))
     if not parts:
@@ -162,6 +165,11 @@ def _dataclass_walker(tp: type, depth: int) -> Walker | None:
         for name, walk in parts:
             walk(getattr(value, name), on_board)
     return walk_dataclass
+
+
+def _square_walker(value: Any, on_board: OnBoard) -> None:
+    if not on_board(value):
+        raise ValueError(f"square {tuple(value)} is not on this match's board")
 
 
 def _walker(hint: Any, depth: int) -> Walker | None:

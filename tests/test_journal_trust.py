@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.driver import AutoDriver
+from benchmarks.football_leader_driver import AutoDriver as LeaderDriver
 from companion import journal_snapshot
 from companion.cli import main
 from companion.errors import JournalError
@@ -170,6 +171,19 @@ def test_a_square_off_the_board(capsys, fublet, tmp_path):
     seq, data = first(fublet, "fublet.player_moved", "json_extract(data, '$.to') IS NOT NULL")
     data["to"] = [999, 999]
     path = with_data(fublet, tmp_path / "m.sqlite", seq, data)
+    refused(capsys, path, f"event {seq}", "square (999, 999) is not on this match's board")
+
+
+def test_a_football_leader_space_off_the_board(capsys, tmp_path):
+    """A field annotated with the bare ``Space`` (a counter's move) is checked as much as an
+    optional or a listed one: its hint comes back from ``get_type_hints`` as a new int pair."""
+    src = tmp_path / "fl.sqlite"
+    driver = LeaderDriver.new(seed=5, journal=Journal.create(src, "football_leader"))
+    driver.play(commands=200)
+    driver.match.close()
+    seq, data = first(src, "football_leader.counter_moved")
+    data["to"] = [999, 999]
+    path = with_data(src, tmp_path / "m.sqlite", seq, data)
     refused(capsys, path, f"event {seq}", "square (999, 999) is not on this match's board")
 
 
