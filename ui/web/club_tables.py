@@ -30,6 +30,7 @@ from .hub import Hub
 log = logging.getLogger(__name__)
 
 MAX_SCOREBOARDS = 64     # matches followed at once (a hub and its thread each); a club night has 8 to 32
+FIRST_BUILD_S = 10.0     # a new scoreboard's first snapshot is awaited this long at most
 MATCH_ID = re.compile(r"[0-9a-f]{64}")
 
 
@@ -50,6 +51,7 @@ class TableScoreboard:
         self._folded: Folded | None = None
         self._statuses: tuple = ()
         self._seq = 0                   # the last event folded
+        self.offered = 0                # snapshots offered to the hub
 
     def refresh(self) -> bool:
         """Fold what the club holds now beyond what was folded; False when the club holds no
@@ -70,6 +72,7 @@ class TableScoreboard:
                         ruleset = ruleset_for(row.game)
                     except KeyError as exc:
                         self.hub.offer_problem(f"this club server cannot show the match: {exc.args[0]}")
+                        self.offered += 1
                         return True
                     self._folded = Folded(ruleset, ruleset.initial_state())
                     self._statuses, self._seq = statuses, 0
@@ -90,9 +93,11 @@ class TableScoreboard:
                 log.exception("a table's scoreboard could not be folded")
                 self._folded = None
                 self.hub.offer_problem(f"the club's copy of this match cannot be shown ({exc})")
+                self.offered += 1
                 return True
             folded = self._folded
             self.hub.offer_match(folded.ruleset, folded.state, folded.log, folded.last)
+            self.offered += 1
             return True
 
     def stop(self) -> None:
@@ -156,6 +161,8 @@ class TableScoreboards:
         if not board.refresh():
             board.stop()
             return None
+        if board.offered:   # the first spectator sees the match at once, not "Waiting..." until the next change
+            board.hub.wait_version(1, FIRST_BUILD_S)
         evicted = None
         with self._lock:
             known = self._boards.get(match_id)
