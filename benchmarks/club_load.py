@@ -63,34 +63,39 @@ GAMES = ("fublet", "futboard", "fussball_liga", "football_leader")
 VIEWERS = r'''
 import asyncio, json, sys, time
 host, port, count, sample, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+paths = sys.argv[6].split(",") if len(sys.argv) > 6 else ["/events"]   # /events, or tables' /tables/<match>/events
 seen = [[] for _ in range(sample)]
 stats = {"opened": 0, "errors": 0, "snapshots": 0}
 stats["reopened"] = 0
 async def viewer(i, stop):
-    attempt = -1
+    attempt, opened = -1, False
     while not stop.is_set():   # a stream that ends comes back after 1 s, as a browser's EventSource does
         attempt += 1
         if attempt:
             await asyncio.sleep(1.0)
         try:
             reader, writer = await asyncio.open_connection(host, port, limit=1 << 22)
-            writer.write(f"GET /events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+            path = paths[i % len(paths)]
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
             await writer.drain()
             status = await reader.readline()
             if b" 200 " not in status:
                 stats["errors"] += 1
                 writer.close()
                 continue
-            stats["opened" if attempt == 0 else "reopened"] += 1
+            stats["reopened" if opened else "opened"] += 1
+            opened = True
             while not stop.is_set():
                 line = await reader.readline()
                 if not line:
                     break
                 if line.startswith(b"data: "):
                     stats["snapshots"] += 1
-                    if i < sample:
+                    if i < sample and path == "/events":
                         tables = json.loads(line[6:])["tables"]
                         seen[i].append((time.time(), {t["match"]: t["events"] for t in tables}))
+                    elif i < sample:   # a table's scoreboard: how far it shows its match
+                        seen[i].append((time.time(), {path.split("/")[2]: json.loads(line[6:]).get("seq", 0)}))
             writer.close()
         except (OSError, asyncio.IncompleteReadError, ValueError):
             stats["errors"] += 1
@@ -181,15 +186,19 @@ class Tablet(threading.Thread):
         finally:
             self.finished.set()
 
-    def _play(self) -> None:
-        imported = read_file(ROOT / "tests" / "data" / f"{self.game}_full_match.jsonl")
-        raw = list(imported.raw)
+    def create(self) -> str:
+        """The match's journal as the tablet creates it (its first command); its match id."""
+        self.imported = read_file(ROOT / "tests" / "data" / f"{self.game}_full_match.jsonl")
+        raw = list(self.imported.raw)
         raw[0] = raw[0]._replace(at=raw[0].at.replace(".000000Z", f".{self.number:06d}Z"))   # its own match
-        first_end = next(i for i in range(1, len(raw)) if raw[i].batch == raw[i].seq)
-        Journal.create_with(self.path, self.game, raw[:first_end]).close()
-        self.written = first_end
+        self.first_end = next(i for i in range(1, len(raw)) if raw[i].batch == raw[i].seq)
+        Journal.create_with(self.path, self.game, raw[:self.first_end]).close()
+        self.written = self.first_end
+        return read_journal(self.path).match
+
+    def _play(self) -> None:
         batches: dict[int, list] = {}
-        for event in imported.events[first_end:]:
+        for event in self.imported.events[self.first_end:]:
             batches.setdefault(event.batch, []).append(event)
         self.commands = len(batches)
         key = TabletKey.generate()
@@ -281,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", type=int, default=2000)
     ap.add_argument("--concurrency", type=int, default=50)
     ap.add_argument("--postgres", action="store_true", help="two servers on one PostgreSQL database")
+    ap.add_argument("--board-viewers", type=int, default=0,
+                    help="spectators of single tables' scoreboards (/tables/<match>/events), spread over the tables")
     ap.add_argument("--faults", action="store_true",
                     help="kill and restart the server, restart PostgreSQL, take tablets offline, mid-round")
     ap.add_argument("--offline", type=int, default=8, help="tablets that go offline (with --faults)")
@@ -437,6 +448,17 @@ def run(args: argparse.Namespace, database: str, cluster=None) -> int:
         acks: list = []
         tablets = [Tablet(i, tmp, urls[i % len(urls)], token, args.every, acks, patient=args.faults)
                    for i in range(args.tablets)]
+        matches = [t.create() for t in tablets]
+        for i, port in enumerate(ports):   # spectators of single tables' scoreboards, on each server
+            count = args.board_viewers // len(ports) + (1 if i < args.board_viewers % len(ports) else 0)
+            if not count:
+                continue
+            paths = ",".join(f"/tables/{m}/events" for m in matches)
+            proc = subprocess.Popen([sys.executable, "-c", VIEWERS, "127.0.0.1", str(port), str(count), str(count),
+                                     str(tmp / f"boards-{i}.json"), paths],
+                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            assert proc.stdout.readline().strip() == "ready"
+            viewers.append(proc)
         faults: list[Fault] = []
         errors: list[str] = []
         start = time.perf_counter()
@@ -518,6 +540,18 @@ def run(args: argparse.Namespace, database: str, cluster=None) -> int:
                 later = next((t for t, counts in snapshots if counts.get(match, 0) >= held and t >= sent_at), None)
                 if later is not None:
                     latencies.append(later - sent_at)
+        boards = {"opened": 0, "reopened": 0, "errors": 0, "seen": []}
+        for part_file in tmp.glob("boards-*.json"):
+            part = json.loads(part_file.read_text())
+            for k in ("opened", "reopened", "errors"):
+                boards[k] += part["stats"].get(k, 0)
+            boards["seen"] += part["seen"]
+        board_latencies = []
+        for sent_at, match, held in acks:
+            for snapshots in boards["seen"]:
+                later = next((t for t, counts in snapshots if counts.get(match, -1) >= held and t >= sent_at), None)
+                if later is not None:
+                    board_latencies.append(later - sent_at)
         page_times, page_errors, page_rate = [], 0, 0.0
         for i in range(len(ports)):
             page = json.loads((tmp / f"pages-{i}.json").read_text())
@@ -533,6 +567,13 @@ def run(args: argparse.Namespace, database: str, cluster=None) -> int:
         print(f"played in {played:.1f} s: {uploads} publishes, {events} events ({events / played:.0f} events/s)")
         print(f"publish-to-viewer latency: p50 {pct(latencies, 50) * 1000:.0f} ms, p95 {pct(latencies, 95) * 1000:.0f} ms "
               f"({len(latencies)} samples)")
+        if args.board_viewers:
+            print(f"tables' scoreboards (/tables/<match>/events): {args.board_viewers} viewers ({boards['opened']} "
+                  f"opened, {boards['reopened']} reopened, {boards['errors']} tries refused or failed: a table not "
+                  f"published yet answers 404, a killed server none, and the stream tries again 1 s later); "
+                  f"publish-to-scoreboard latency "
+                  f"p50 {pct(board_latencies, 50) * 1000:.0f} ms, p95 {pct(board_latencies, 95) * 1000:.0f} ms "
+                  f"({len(board_latencies)} samples)")
         print(f"/tables: p50 {pct(page_times, 50) * 1000:.0f} ms, p95 {pct(page_times, 95) * 1000:.0f} ms, "
               f"{page_rate:.0f} requests/s, {page_errors} errors")
         for which, peak_mb, cpu_s in servers.figures:
