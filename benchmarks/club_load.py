@@ -115,7 +115,7 @@ asyncio.run(main())
 PAGES = r'''
 import asyncio, json, sys, time
 host, port, total, concurrency, out = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
-times, errors = [], 0
+times, errors, failed_at = [], 0, []
 async def one():
     global errors
     start = time.perf_counter()
@@ -126,10 +126,12 @@ async def one():
         writer.close()
         if not data.startswith(b"HTTP/1.1 200 "):
             errors += 1
+            failed_at.append(time.time())
             return
         times.append(time.perf_counter() - start)
     except (OSError, asyncio.TimeoutError):
         errors += 1
+        failed_at.append(time.time())
 async def main():
     sem = asyncio.Semaphore(concurrency)
     async def guarded():
@@ -137,7 +139,8 @@ async def main():
             await one()
     start = time.perf_counter()
     await asyncio.gather(*(guarded() for _ in range(total)))
-    json.dump({"times": times, "errors": errors, "wall": time.perf_counter() - start}, open(out, "w"))
+    json.dump({"times": times, "errors": errors, "failed_at": failed_at, "wall": time.perf_counter() - start},
+              open(out, "w"))
 asyncio.run(main())
 '''
 
@@ -461,7 +464,7 @@ def run(args: argparse.Namespace, database: str, cluster=None) -> int:
             viewers.append(proc)
         faults: list[Fault] = []
         errors: list[str] = []
-        start = time.perf_counter()
+        start, started = time.perf_counter(), time.time()
         for t in tablets:
             t.start()
         controller = None
@@ -552,12 +555,16 @@ def run(args: argparse.Namespace, database: str, cluster=None) -> int:
                 later = next((t for t, counts in snapshots if counts.get(match, -1) >= held and t >= sent_at), None)
                 if later is not None:
                     board_latencies.append(later - sent_at)
-        page_times, page_errors, page_rate = [], 0, 0.0
+        page_times, page_errors, page_rate, failed_at = [], 0, 0.0, []
         for i in range(len(ports)):
             page = json.loads((tmp / f"pages-{i}.json").read_text())
             page_times += page["times"]
             page_errors += page["errors"]
             page_rate += len(page["times"]) / page["wall"]
+            failed_at += page["failed_at"]
+        # A request that met a server being killed and started again failed at once: said apart.
+        down = [(f.began, f.began + f.down + 0.5) for f in faults if f.name.startswith("server killed")]
+        page_errors_down = sum(1 for t in failed_at if any(a <= t <= b for a, b in down))
         uploads = sum(t.uploads for t in tablets)
         where = "two servers on one PostgreSQL database" if database else "one server on SQLite"
         print(f"{where}: tablets {args.tablets} (publishing every {args.every} commands), viewers {args.viewers} "
@@ -565,6 +572,12 @@ def run(args: argparse.Namespace, database: str, cluster=None) -> int:
               f"at concurrency {args.concurrency}")
         print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
         print(f"played in {played:.1f} s: {uploads} publishes, {events} events ({events / played:.0f} events/s)")
+        offline = {t.number for f in faults if f.name.endswith("offline") for t in f.tablets}
+        if offline:
+            stayed = [t for t in tablets if t.number not in offline]
+            took = max(t.done_at for t in stayed) - started
+            print(f"the {len(stayed)} tablets never offline: every event and result sent {took:.1f} s after the "
+                  f"start ({sum(t.written for t in stayed) / took:.0f} events/s)")
         print(f"publish-to-viewer latency: p50 {pct(latencies, 50) * 1000:.0f} ms, p95 {pct(latencies, 95) * 1000:.0f} ms "
               f"({len(latencies)} samples)")
         if args.board_viewers:
@@ -575,7 +588,8 @@ def run(args: argparse.Namespace, database: str, cluster=None) -> int:
                   f"p50 {pct(board_latencies, 50) * 1000:.0f} ms, p95 {pct(board_latencies, 95) * 1000:.0f} ms "
                   f"({len(board_latencies)} samples)")
         print(f"/tables: p50 {pct(page_times, 50) * 1000:.0f} ms, p95 {pct(page_times, 95) * 1000:.0f} ms, "
-              f"{page_rate:.0f} requests/s, {page_errors} errors")
+              f"{page_rate:.0f} requests/s, {page_errors} errors"
+              + (f" ({page_errors_down} of them while the server was killed and starting again)" if down else ""))
         for which, peak_mb, cpu_s in servers.figures:
             print(f"{which}: peak {peak_mb:.0f} MB resident, {cpu_s:.1f} s CPU")
         print(f"the tablets' process (threads of {args.tablets} tablets): peak "

@@ -112,7 +112,9 @@ def _store_gone(exc: Exception) -> bool:
 
     if isinstance(exc, StoreError):
         return True
-    return type(exc).__module__.split(".")[0] in ("psycopg", "sqlite3") and "Operational" in type(exc).__name__
+    # sqlite3's and psycopg's (PostgreSQL restarting, a connection reset) by name: psycopg is optional
+    return any(c.__name__ in ("OperationalError", "InterfaceError") and c.__module__.split(".")[0] in ("sqlite3", "psycopg")
+               for c in type(exc).__mro__)
 
 
 class BoardSeats:
