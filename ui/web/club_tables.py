@@ -38,6 +38,9 @@ class NoRoom(Exception):
     """Every scoreboard kept has a viewer: none can make room for another."""
 
 
+_UNREAD = object()
+
+
 class TableScoreboard:
     """One match's scoreboard from the club's store. ``refresh`` may run on any thread."""
 
@@ -53,12 +56,14 @@ class TableScoreboard:
         self._seq = 0                   # the last event folded
         self.offered = 0                # snapshots offered to the hub
 
-    def refresh(self) -> bool:
-        """Fold what the club holds now beyond what was folded; False when the club holds no
-        such match. A store that cannot be read (PostgreSQL restarting) keeps what is shown."""
+    def refresh(self, row=_UNREAD) -> bool:
+        """Fold what the club holds now beyond what was folded (``row``: the match's row, when
+        the caller read every match's at once); False when the club holds no such match. A
+        store that cannot be read (PostgreSQL restarting) keeps what is shown."""
         with self._lock:
             try:
-                row = self.store.match(self.match)
+                if row is _UNREAD:
+                    row = self.store.match(self.match)
                 if row is None:
                     return False
                 if not row.game or row.held == 0:
@@ -194,10 +199,18 @@ class TableScoreboards:
             self._wake.clear()
             with self._lock:
                 boards = list(self._boards.values())
+            if not boards:
+                continue
+            try:   # one query for every match, not one per scoreboard; only those that moved read on
+                rows = {m.id: m for m in self.store.matches()}
+            except Exception as exc:
+                if not _store_gone(exc):
+                    log.exception("the club's matches could not be read for the scoreboards")
+                continue
             for board in boards:
                 if self._stopping:
                     return
-                board.refresh()
+                board.refresh(rows.get(board.match))
 
     def close(self) -> None:
         self._stopping = True
