@@ -175,3 +175,38 @@ def test_nothing_is_lost_or_doubled_when_the_club_is_killed_mid_round(tmp_path):
 
 
 MAX_STEP = 10_000.0   # each round's clock step: past any backoff (MAX_BACKOFF_S is 300 s)
+
+
+def run_fault_benchmark(*extra: str) -> str:
+    """benchmarks/club_load.py --faults, small: four tablets (one of each game) play while the
+    server is killed and started again, (on PostgreSQL) PostgreSQL restarts, and one tablet is
+    offline until it has played its match to the end and signed the result. The script checks
+    what this test asserts and says so; it exits 1 on any loss, doubling, fork or miscount.
+    Every wait in it is bounded and on a condition; nothing is timed."""
+    command = [sys.executable, str(ROOT / "benchmarks" / "club_load.py"), "--tablets", "4", "--viewers", "12",
+               "--sample", "2", "--board-viewers", "4", "--pages", "20", "--concurrency", "4", "--faults",
+               "--offline", "1", "--offline-s", "0", *extra]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_the_fault_benchmark_loses_and_doubles_nothing_on_sqlite():
+    out = run_fault_benchmark()
+    assert "journals equal to the club's copy: 4 of 4" in out and "(0 doubled); results counted 4; forks 0" in out
+    assert "fault: server killed (SIGKILL) and started again" in out and "fault: 1 tablets offline" in out
+    assert "recovered never" not in out and "ERROR" not in out
+
+
+def test_the_fault_benchmark_loses_and_doubles_nothing_on_two_servers_and_a_restarted_postgresql():
+    import pytest
+
+    from benchmarks.pg_cluster import missing
+
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[test]')")
+    if missing():
+        pytest.skip(missing())
+    out = run_fault_benchmark("--postgres")
+    assert "journals equal to the club's copy: 4 of 4" in out and "(0 doubled); results counted 4; forks 0" in out
+    assert "fault: PostgreSQL restarted" in out and "fault: server killed" in out and "fault: 1 tablets offline" in out
+    assert "recovered never" not in out and "ERROR" not in out

@@ -14,6 +14,9 @@ Public, read-only (no token; cacheable: an ETag, and 304 for a matching If-None-
                                  tie-breaks, and what happens next in words
     GET  /matches/<match>        how far the club holds a match's journal (a tablet resumes from there)
     GET  /events                 server-sent events: the tables at once, then each time they change
+    GET  /tables/<match>/        that table's scoreboard: the same page as a tablet's (page.html), with
+                                 its events, state.json, board and rules beside it, from the club's
+                                 copy of the match (club_tables.py); every card on / links to it
 
 Writes, each signed by a registered tablet (headers X-Touchline-Tablet and
 X-Touchline-Signature: Ed25519 over the method, the path and the body's SHA-256) or with the
@@ -57,8 +60,10 @@ from starlette.routing import Route
 from companion.club.ledger import Ledger, Refused, read_upload
 from companion.club.swiss_club import SwissClub
 
-from .app import SECURITY_HEADERS, EventStream, Feed, Seats
+from .app import SECURITY_HEADERS, EventStream, Feed, Seats, reply
 from .club_feed import TablesHub
+from .club_tables import BoardSeats, NoRoom, TableScoreboards
+from .pages import club_page_html, message_page, rules_page
 
 log = logging.getLogger(__name__)
 
@@ -152,14 +157,19 @@ class ClubApp:
         self.swiss = SwissClub(ledger)   # pairs a tournament's next round when a confirmation completes one
         self.limiter = limiter or Limiter()
         self.hub = TablesHub(ledger)
-        ledger.on_change(self.hub.changed)
+        self.scoreboards = TableScoreboards(ledger.store)
+        ledger.on_change(self.changed)
         self.seats = Seats(max_viewers)
         self.feed: Feed | None = None   # made on the server's loop (``attach``)
         self.page = resources.files(__package__).joinpath("club.html").read_bytes()
+        self.table_page = club_page_html()
         self.app = Starlette(routes=[
             Route("/events", self.events, methods=["GET"]),
             Route("/", self.index, methods=["GET"]),
             Route("/tables", self.tables, methods=["GET"]),
+            Route("/tables/{match}", self.table_page_moved, methods=["GET"]),
+            Route("/tables/{match}/", self.table, methods=["GET"]),
+            Route("/tables/{match}/{part}", self.table, methods=["GET"]),
             Route("/league", self.league, methods=["GET"]),
             Route("/forks", self.forks, methods=["GET"]),
             Route("/tablets", self.register, methods=["POST"]),
@@ -177,6 +187,15 @@ class ClubApp:
             Route("/matches/{match}/result", self.result, methods=["POST"]),
         ], exception_handlers={404: self._not_found, 405: self._not_allowed})
 
+    def changed(self) -> None:
+        """The club's tables may have changed (a write here, or another server's NOTIFY)."""
+        self.hub.changed()
+        self.scoreboards.changed()
+
+    def close(self) -> None:
+        """Every table's scoreboard stops (its streams end)."""
+        self.scoreboards.close()
+
     def attach(self, loop: asyncio.AbstractEventLoop) -> None:
         self.feed = Feed(self.hub, loop)
 
@@ -191,6 +210,41 @@ class ClubApp:
         if self.feed is None:
             return refusal(503, "the club server is starting; try again shortly")
         return EventStream(self.feed, self.seats)
+
+    async def table_page_moved(self, request: Request) -> Response:
+        """/tables/<match>: the page wants its trailing slash for its relative links."""
+        return reply(301, b"", "text/plain; charset=utf-8", {"Location": f"/tables/{request.path_params['match']}/"})
+
+    async def table(self, request: Request) -> Response:
+        """A table's scoreboard, the tablet's page and what it asks for, read-only."""
+        part = request.path_params.get("part", "")
+        if part not in ("", "index.html", "events", "state.json", "board", "rules"):
+            return reply(404, message_page("Not found", "This scoreboard has no such page."))
+        try:
+            board = await self._run(self.scoreboards.get, request.path_params["match"])
+        except NoRoom as exc:
+            return reply(503, message_page("Too many scoreboards open", str(exc)), extra={"Retry-After": "10"})
+        except Exception:
+            log.exception("club server: a table's scoreboard could not be opened")
+            return reply(503, message_page("The scoreboard cannot be opened right now",
+                                           "The club server could not read its store just now; try again in a "
+                                           "moment."), extra={"Retry-After": "5"})
+        if board is None:
+            return reply(404, message_page("No such table", "The club holds no match at this address. Open the "
+                                           "page of every table and choose a table there."))
+        snapshot = board.hub.snapshot
+        if part in ("", "index.html"):
+            return reply(200, self.table_page, extra={"Cache-Control": "no-cache"})
+        if part == "state.json":
+            return reply(200, json.dumps(snapshot.data, ensure_ascii=False).encode("utf-8"),
+                         "application/json; charset=utf-8")
+        if part == "board":
+            return reply(200, snapshot.board.encode("utf-8"), "image/svg+xml; charset=utf-8")
+        if part == "rules":
+            return reply(200, rules_page(snapshot.data.get("game", "")))
+        if board.feed is None:   # made here, on the server's loop, as the tables' feed is in ``attach``
+            board.feed = Feed(board.hub, asyncio.get_running_loop())
+        return EventStream(board.feed, BoardSeats(self.seats, board))
 
     async def _not_found(self, request: Request, exc: Exception) -> Response:
         return refusal(404, "no such address on this club server")

@@ -12,6 +12,20 @@ def page_html() -> bytes:
     return resources.files(__package__).joinpath("page.html").read_bytes()
 
 
+TABLET_FOOTER = b"<footer>Read-only scoreboard from the coach's tablet."
+CLUB_FOOTER = (b"<footer><a href='../../' style='color:#9cc9ff;font-size:18px'>&larr; Every table</a><br>"
+               b"Read-only scoreboard from the club's copy of this table's match.")
+
+
+def club_page_html() -> bytes:
+    """The same page as the tablet's, as the club server serves it for one table: its footer
+    says where it comes from and links back to the page of every table."""
+    page = page_html()
+    if TABLET_FOOTER not in page:
+        raise RuntimeError("page.html's footer changed: club_page_html no longer finds it")
+    return page.replace(TABLET_FOOTER, CLUB_FOOTER, 1)
+
+
 def message_page(title: str, text: str) -> bytes:
     return (f"<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width'>"
             f"<title>{escape(title)}</title><body style='font:20px system-ui,sans-serif;background:#111;color:#eee;"
