@@ -4,6 +4,7 @@ their own Ed25519 keys, the journals of the shipped scripted matches."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -172,6 +173,13 @@ def test_only_results_the_tablet_signed_count_in_the_league(club, journals):
     assert list(league["games"]) == ["fublet"]           # the futboard match is finished but unconfirmed
     table = league["games"]["fublet"]["table"]
     assert [(r["team"], r["points"]) for r in table] == [("Touchline Rovers", 3), ("Harbour Athletic", 0)]
+    # Head to head and each team's record, as `touchline league` computes them, for the whole club.
+    (h2h,) = league["games"]["fublet"]["head_to_head"]
+    assert (h2h["first"], h2h["second"], h2h["played"]) == ("Harbour Athletic", "Touchline Rovers", 1)
+    assert (h2h["first_wins"], h2h["draws"], h2h["second_wins"]) == (0, 0, 1)
+    rovers = league["records"]["Touchline Rovers"]
+    assert rovers["fublet"]["won"] == rovers["all"]["won"] == 1 and rovers["all"]["form"] == "W"
+    assert league["records"]["Harbour Athletic"]["all"]["lost"] == 1
     assert [u["game"] for u in league["unconfirmed"]] == []   # futboard's last event is not held yet
     futboard_match, futboard_rows = wire_rows(journals["futboard"])
     assert tablet.upload(futboard_match, futboard_rows[-1:]).status == 200
@@ -358,7 +366,12 @@ def test_the_page_of_every_table_shows_them_live_with_the_league(club, journals)
         WebDriverWait(driver, 60).until(lambda d: len(cards(d)) == 1 and d.find_elements("css selector", "table.league"))
         assert "Touchline Rovers" in cards(driver)[0] and "confirmed" in cards(driver)[0]
         league = driver.find_element("css selector", "table.league").text
-        assert "Touchline Rovers" in league.splitlines()[1] and league.splitlines()[1].endswith("3")
+        assert "Touchline Rovers" in league.splitlines()[1] and league.splitlines()[1].endswith("3 W")
+        driver.find_element("css selector", "details.h2h summary").click()   # head to head, folded under the table
+        pairs = driver.find_elements("css selector", "details.h2h table.league")[0].text.splitlines()
+        assert pairs[1].startswith("Harbour Athletic Touchline Rovers 1 0 0 1"), pairs
+        if os.environ.get("TOUCHLINE_SHOTS"):
+            driver.save_screenshot(os.path.join(os.environ["TOUCHLINE_SHOTS"], "club-league.png"))
         WebDriverWait(driver, 60).until(lambda d: d.find_elements("css selector", ".season h3"))
         part = driver.find_element("css selector", ".season").text
         assert "Autumn League" in part and "Next: round" in part and "Dock FC" in part

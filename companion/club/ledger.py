@@ -427,11 +427,18 @@ class Ledger:
         games = {}
         for game in history.games_in(counted):
             games[game] = {"name": history.GAME_NAMES.get(game, game), "matches": len(history.finished(counted, game)),
-                           "table": [dict(zip(["team", "played", "won", "drawn", "lost", "goals_for",
-                                               "goals_against", "goal_difference", "points"], r.row()))
-                                     for r in history.league(counted, game)]}
-        return {"games": games, "unconfirmed": [{"match": e.path.name, "game": e.game, "home": e.home,
-                                                 "away": e.away, "score": e.score} for e in apart]}
+                           "table": [_record(r) for r in history.league(counted, game)],
+                           "head_to_head": [{"first": h.first, "second": h.second, "played": h.played,
+                                             "first_wins": h.first_wins, "draws": h.draws,
+                                             "second_wins": h.second_wins, "first_goals": h.first_goals,
+                                             "second_goals": h.second_goals}
+                                            for h in history.head_to_head(counted, game)]}
+        # Each team's record in every game it played and over all ("all"), as `touchline league` keeps it.
+        records = {team: {key: _record(r) for key, r in by_game.items()}
+                   for team, by_game in history.records(counted).items()}
+        return {"games": games, "records": records,
+                "unconfirmed": [{"match": e.path.name, "game": e.game, "home": e.home,
+                                 "away": e.away, "score": e.score} for e in apart]}
 
     # --- seasons ------------------------------------------------------------------------------------------
     def create_season(self, body: Any) -> dict[str, Any]:
@@ -601,3 +608,11 @@ def entry_of(m: MatchRow, summary: dict[str, Any]) -> history.Entry:
         date=summary.get("date", ""), finished=bool(summary.get("finished")), winner=summary.get("winner"),
         decided_by=summary.get("decided_by", ""), points=tuple(points) if points else None,
         shootout=tuple(shootout) if shootout else None, events=m.held)
+
+
+RECORD_FIELDS = ("team", "played", "won", "drawn", "lost", "goals_for", "goals_against", "goal_difference", "points")
+
+
+def _record(r: history.Record) -> dict[str, Any]:
+    return {**dict(zip(RECORD_FIELDS, r.row())), "form": "".join(r.form[-5:])}
+
