@@ -26,7 +26,7 @@ again on its port; on PostgreSQL, at 40 % PostgreSQL itself is restarted (``pg_c
 the throwaway cluster); at 60 % ``--offline`` tablets lose the club (their transport fails, as
 with no network) for ``--offline-s`` seconds and at least until they have played their match to
 the end and signed its result offline, then come back. The tablets play on through every fault;
-their outboxes wait out their backoff (2 s doubling up to 300 s, with jitter: the app's), on the
+their outboxes wait out their backoff (2 s doubling up to 30 s, with jitter: the app's), on the
 real clock, and send what waits. The spectators' streams come back as a browser's do (after 1 s).
 Each fault's recovery is timed: from the fault's end (the server answering again, PostgreSQL
 up again, the tablets online again) until the club holds, for every tablet it touched, every

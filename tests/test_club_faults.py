@@ -174,7 +174,7 @@ def test_nothing_is_lost_or_doubled_when_the_club_is_killed_mid_round(tmp_path):
     assert counts == {t.game: len(t.raw) for t in tables} and forks == 0   # every event once, no fork
 
 
-MAX_STEP = 10_000.0   # each round's clock step: past any backoff (MAX_BACKOFF_S is 300 s)
+MAX_STEP = 10_000.0   # each round's clock step: past any backoff (MAX_BACKOFF_S is 30 s)
 
 
 def run_fault_benchmark(*extra: str) -> str:
