@@ -98,3 +98,12 @@ def test_a_report_is_saved_as_one_file_and_the_coach_is_told_where(size, tmp_pat
     assert r["saved_status"].startswith("Saved: ")
     saved = list((tmp_path / "exported").glob("*.html"))
     assert [p.name for p in saved] == [r["saved_status"].removeprefix("Saved: ")]
+
+
+def test_a_long_list_shows_the_newest_matches_and_the_rest_on_request(tmp_path):
+    """A folder of many matches: the list makes 50 rows (each a few widgets made on the UI
+    thread) and offers the rest, so the screen answers at once however many there are."""
+    r = drive("long", tmp_path)
+    assert r["first_rows"] == 50, r
+    assert r["more"] == ["Show the 13 older matches"], r["more"]
+    assert r["all_rows"] == 63 and r["more_after"] == [], r

@@ -13,7 +13,7 @@ shutdown), ``resumed`` (the next start, on the same data folder), ``several`` (t
 matches played on this tablet and a finished imported one), ``manage`` (rename, friendly,
 delete, undo, restore; the league table; the named match's report saved as one file),
 ``saved`` (a finished match's report saved as one file), ``undo`` (the live screen's Undo and
-Redo). The data folder is TOUCHLINE_DATA_DIR; the folder a report
+Redo), ``long`` (63 matches: the list shows the newest 50, the rest on request). The data folder is TOUCHLINE_DATA_DIR; the folder a report
 is saved to, TOUCHLINE_EXPORT_DIR.
 """
 
@@ -53,7 +53,15 @@ def prepare(mode: str) -> dict:
         ctl.roll_software(ctl.view.pending[0])
         out["fublet"], out["liga"] = ctl.view.path, str(half)
         ctl.close()
+    if mode == "long":   # more matches than the list shows at once
+        import sys
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        from benchmarks.bench_history import make_folder
+        make_folder(MATCHES, LONG)
     return out
+
+
+LONG = 63   # journals of the "long" mode: 50 shown, 13 on request
 
 
 class Matches(Driver):
@@ -261,6 +269,24 @@ class Matches(Driver):
         yield "settle"
         self.facts["listed"] = self.listed()
         self.facts["journal_unchanged"] = journal_hash() == before
+
+    # --- a long list ---------------------------------------------------------------------------------
+    def long(self):
+        yield from self.wait(self.home_settled)
+        self.press("Matches and league")
+        yield "settle"
+        yield from self.wait(lambda: self.history_read() and bool(self.listed()))
+        self.facts["first_rows"] = len(self.listed())
+        more = self.buttons("Show ")
+        self.facts["more"] = [b.text for b in more]
+        self.screenshot("long_list")
+        self.scroll_to(more[0])   # at the foot of the list, as a coach scrolls to it
+        yield "settle"
+        self.screenshot("long_list_foot")
+        self.tap_widget(more[0])
+        yield "settle"
+        self.facts["all_rows"] = len(self.listed())
+        self.facts["more_after"] = [b.text for b in self.buttons("Show ")]
 
     # --- a report saved as one file -------------------------------------------------------------------
     def saved(self):

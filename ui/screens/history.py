@@ -44,6 +44,9 @@ def markup(text: str) -> str:
 GAME_BY_NAME = {name: game for game, name in h.GAME_NAMES.items()}
 
 
+ROWS_AT_ONCE = 50   # rows of the list of matches made at a time (newest first)
+
+
 class HistoryScreen(Screen):
     status_text = StringProperty("")
     undo_text = StringProperty("")       # "Undo delete" while a deleted match can be put back in one tap
@@ -61,6 +64,7 @@ class HistoryScreen(Screen):
         self._again = False
         self._last_deleted: trash.Trashed | None = None
         self._deleted_entry: h.Entry | None = None   # its row keeps its place while it can be undone
+        self._rows = ROWS_AT_ONCE   # rows of the list of matches on show
         self._deleted_lines: dict[Path, str] = {}   # a trashed file -> the match's line, for messages
         self.popup: MatchEditPopup | None = None
 
@@ -73,6 +77,7 @@ class HistoryScreen(Screen):
 
     def on_leave(self, *_args) -> None:
         self.undo_text = ""   # the undo is for the list the coach was looking at
+        self._rows = ROWS_AT_ONCE
 
     def refresh(self, said: str = "") -> None:
         """Read the folder again (on a thread); ``said`` is what the status line says after."""
@@ -128,6 +133,12 @@ class HistoryScreen(Screen):
         return h.select(self.entries, self.game(), self.ids.team.text)
 
     def on_filter(self, *_args) -> None:
+        self._rows = ROWS_AT_ONCE
+        self.show_tab(self.tab)
+
+    def show_more(self) -> None:
+        """The next rows of a long list, where the coach asks for them."""
+        self._rows += ROWS_AT_ONCE
         self.show_tab(self.tab)
 
     # --- tabs ----------------------------------------------------------------------------------------
@@ -158,6 +169,11 @@ class HistoryScreen(Screen):
         if held is not None and held.path not in {e.path for e in shown} and h.select([held], self.game(),
                                                                                        self.ids.team.text):
             shown = h.in_list_order(shown + [held])
+        # A long list shows its newest rows, and more on request: each row is a few widgets made
+        # on the UI thread, and a folder of a thousand matches made at once kept the screen from
+        # answering for seconds (benchmarks/bench_app_start.py).
+        hidden = len(shown) - self._rows
+        shown = shown[:self._rows]
         for e in shown:
             if e is held:   # deleted, its place kept: the rows below do not move under a finger
                 body.add_widget(self._deleted_row(e))
@@ -178,6 +194,12 @@ class HistoryScreen(Screen):
             body.add_widget(line)
             if e.altered:  # why, under the row: a copy nobody can vouch for is never passed off as the match
                 body.add_widget(wrap_label(f"{e.path.name}: {h.altered_text(e)}", 18, colour=(1, 0.8, 0.5, 1)))
+        if hidden > 0:
+            said = (f"Show the {hidden} older {'match' if hidden == 1 else 'matches'}" if hidden <= ROWS_AT_ONCE
+                    else f"Show {ROWS_AT_ONCE} older matches ({hidden} not shown yet)")
+            more = Button(text=said, font_size=sp(20), size_hint_y=None, height=dp(56))
+            more.bind(on_release=lambda _b: self.show_more())
+            body.add_widget(more)
         unreadable = [e for e in self.entries if not e.ok]
         if unreadable:
             body.add_widget(wrap_label("Files that are not readable matches (left untouched):", 20, bold=True,
