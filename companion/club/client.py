@@ -101,9 +101,18 @@ class ClubClient:
         return answer if isinstance(answer, dict) else {}
 
     def join(self, join_token: str, name: str) -> str:
+        return self.register(join_token, name)[0]
+
+    def register(self, join_token: str, name: str) -> tuple[str, str]:
+        """Join: the tablet's id, and its name at the club (a tablet that joined before keeps
+        the name it joined with)."""
         answer = self._call("POST", "/tablets", {"join_token": join_token, "name": name,
                                                  "public_key": keys.b64(self.key.public_raw)}, signed=False)
-        return str(answer["tablet"])
+        return str(answer["tablet"]), str(answer.get("name") or name)
+
+    def read(self, path: str) -> dict[str, Any]:
+        """A public page of the club as JSON (``/seasons``, ``/seasons/<id>``)."""
+        return self._call("GET", path, signed=False)
 
     def held(self, match: str) -> int:
         try:
@@ -227,12 +236,24 @@ class Outbox:
             raise ClubError("this tablet has joined no club")
         return ClubClient(self.server, self.key, self.transport)
 
+    @property
+    def name(self) -> str:
+        """This tablet's name at the club ("Table 3"), as the club knows it."""
+        return self._config("name")
+
     def join(self, server: str, join_token: str, name: str) -> str:
         """Join the club at ``server`` (needs the network once)."""
-        tablet = ClubClient(server, self.key, self.transport).join(join_token, name)
+        tablet, known_as = ClubClient(server, self.key, self.transport).register(join_token, name)
         self._set("server", server.rstrip("/"))
         self._set("tablet", tablet)
+        self._set("name", known_as)
         return tablet
+
+    def leave(self) -> None:
+        """Forget the club and what waited to be sent to it (the journals stay on the tablet;
+        the club keeps what it received)."""
+        self._conn.execute("DELETE FROM config WHERE key IN ('server', 'tablet', 'name')")
+        self._conn.execute("DELETE FROM journals")
 
     # --- the queue -----------------------------------------------------------------------------
     def add(self, journal: Path, now: bool = False) -> None:
