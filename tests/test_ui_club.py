@@ -53,8 +53,8 @@ def test_both_coaches_confirm_before_the_result_is_signed():
     signed = ClubState(joined=True, waiting=(row(path=path, result=True),))
     assert result_words(signed, path, teams, 0.0) == "Result confirmed by both coaches; sending it to the club..."
     offline = ClubState(joined=True, waiting=(row(path=path, result=True, failures=1, next_try=40.0),))
-    assert result_words(offline, path, teams, 0.0) == ("Result confirmed by both coaches; not sent yet. The club "
-                                                       "cannot be reached: trying again in 40 s.")
+    assert result_words(offline, path, teams, 0.0) == ("Result confirmed by both coaches; not sent yet: the club "
+                                                       "cannot be reached. This tablet keeps trying by itself.")
     sent = ClubState(joined=True, waiting=(row(path=path, result=True, result_sent=True),))
     assert "sent to the club" in result_words(sent, path, teams, 0.0)
 
@@ -166,5 +166,35 @@ def test_the_desk_finds_the_next_pairing_for_its_table(tmp_path):
         desk.look_for_pairing()
         assert desk.wait(60)
         assert desk.state.pairing is None and desk.state.joined
+    finally:
+        desk.close()
+
+
+def test_a_step_undone_after_both_confirmed_drops_the_signed_result_and_asks_again(tmp_path, club):
+    from companion.match import Match
+
+    net = Net()
+    now = [1_000.0]
+    desk = ClubDesk(tmp_path / "tablet", transport=net, poll_s=0.2, clock=lambda: now[0])
+    try:
+        desk.join(join_link(club.url, club.ledger.join_token), "Table 1")
+        journal = str(match_journal(tmp_path, "fublet"))
+        net.down = True
+        desk.journal_grew(journal)
+        desk.agree(journal, "home")
+        desk.agree(journal, "away")
+        assert desk.wait()
+        assert desk.state.row(journal).result and not desk.state.row(journal).result_sent
+        match = Match.open(journal)
+        assert match.undo(1)                      # a coach takes the last step back: no longer that result
+        match.close()
+        net.down = False
+        now[0] += 3_600                           # the backoff is over (the clock is the test's)
+        desk.journal_grew(journal)
+        assert desk.wait()
+        row = desk.state.row(journal)
+        assert not row.refused and not row.result and row.sent == row.last_seq   # the events went, no result
+        assert desk.state.sides_agreed(journal) == set()                         # both are asked again
+        assert club.get("/tables").json["tables"][0]["confirmed"] is False
     finally:
         desk.close()

@@ -119,7 +119,7 @@ class ClubNight(Scenario):
         self.screenshot("club_full_time_one_confirmed")
         self.club.server.stop()                       # the club goes away (its laptop's network drops)
         self.press(f"{away}'s coach: the result is right")
-        yield from self.wait(lambda: self.said("not sent yet. The club cannot be reached"), 120)
+        yield from self.wait(lambda: self.said("not sent yet: the club cannot be reached"), 120)
         yield "settle"
         self.facts["unsent"] = [t for t in self.words() if "confirmed by both" in t]
         self.screenshot("club_full_time_not_sent")

@@ -132,9 +132,9 @@ def result_words(state: ClubState, journal: str, teams: dict[str, str], now: flo
             return f"Result confirmed by both coaches, but the club refused it: {row.refused}"
         if row.result_sent and row.done:
             return "Result confirmed by both coaches and sent to the club: it counts in the club's league."
-        waiting = queue_words([row], now)
-        if waiting.startswith("The club cannot"):
-            return f"Result confirmed by both coaches; not sent yet. {waiting.split(' (')[0]}."
+        if row.failures > 0:   # no countdown here: this panel stays put until the next try
+            return ("Result confirmed by both coaches; not sent yet: the club cannot be reached. This tablet "
+                    "keeps trying by itself.")
         return "Result confirmed by both coaches; sending it to the club..."
     agreed = state.sides_agreed(journal)
     if state.problem and len(agreed) == 2:
@@ -298,6 +298,15 @@ class ClubDesk:
             box.send_due()
         except Exception:   # a journal that cannot be read: kept, the rest go on
             log.exception("club: sending failed")
+        # Both coaches' word on a journal whose signed result the outbox dropped (the match went on
+        # after they confirmed): asked again at the next final whistle.
+        signed = {w.path for w in box.waiting() if w.result}
+        both = {path for path, _side in self.state.agreed
+                if all((path, s) in self.state.agreed for s in SIDES)}
+        stale = {path for path in both - signed if any(w.path == path for w in box.waiting())}
+        if stale:
+            self._set(agreed=frozenset(a for a in self.state.agreed if a[0] not in stale))
+            return
         self._set()
 
     def _set(self, **changes: Any) -> None:

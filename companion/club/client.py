@@ -339,7 +339,12 @@ class Outbox:
                 break
         if result and not result_sent:
             signed = json.loads(result)
-            if signed["last_seq"] != read.last_seq or signed["head"] != read.head:
-                raise ClubError(f"{path}: the journal changed after its result was confirmed; confirm it again")
+            if (signed["last_seq"], signed["head"], signed["statuses"]) != (read.last_seq, read.head, read.statuses):
+                # The match went on after the coaches confirmed (a step undone at the final whistle):
+                # that signature vouches for another journal. Dropped, not refused: the events are
+                # still sent, and the coaches confirm again at the next final whistle.
+                self._conn.execute("UPDATE journals SET result = '' WHERE path = ?", (key,))
+                log.info("%s: changed after its result was confirmed; the result waits for a new confirmation", path)
+                return
             client.confirm(signed)
             self._conn.execute("UPDATE journals SET result_sent = 1 WHERE path = ?", (key,))
