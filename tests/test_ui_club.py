@@ -198,3 +198,34 @@ def test_a_step_undone_after_both_confirmed_drops_the_signed_result_and_asks_aga
         assert club.get("/tables").json["tables"][0]["confirmed"] is False
     finally:
         desk.close()
+
+
+def test_the_clubs_qr_code_is_read_from_a_frame_and_a_frame_without_one_is_bounded():
+    import io
+
+    import cv2
+    import numpy as np
+    import segno
+
+    from ui.club_scan import first_join_link, join_link_in
+
+    link = join_link("http://192.168.1.20:8790", "3q8R-token_x")
+    png = io.BytesIO()
+    segno.make(link, error="m").save(png, kind="png", scale=8, border=4)
+    image = cv2.imdecode(np.frombuffer(png.getvalue(), np.uint8), cv2.IMREAD_COLOR)
+    frame = np.full((480, 640, 3), 200, np.uint8)      # the printed code held in front of the camera
+    frame[40:40 + image.shape[0], 100:100 + image.shape[1]] = image
+    assert join_link_in(frame) == link
+    other = io.BytesIO()
+    segno.make("https://example.org/menu", error="m").save(other, kind="png", scale=8, border=4)
+    assert join_link_in(cv2.imdecode(np.frombuffer(other.getvalue(), np.uint8), cv2.IMREAD_COLOR)) == ""
+    blank = np.zeros((120, 160, 3), np.uint8)
+    looked = []
+
+    def frames():
+        while True:                                     # a camera that never shows a code
+            looked.append(1)
+            yield blank
+    assert first_join_link(frames(), max_frames=7) == ""
+    assert len(looked) == 7
+    assert first_join_link(iter([None, blank, frame, blank])) == link
