@@ -229,3 +229,23 @@ def test_the_clubs_qr_code_is_read_from_a_frame_and_a_frame_without_one_is_bound
     assert first_join_link(frames(), max_frames=7) == ""
     assert len(looked) == 7
     assert first_join_link(iter([None, blank, frame, blank])) == link
+
+
+def test_a_tablet_in_no_club_writes_nothing_and_a_damaged_outbox_is_said_not_fatal(tmp_path):
+    desk = ClubDesk(tmp_path / "tablet", poll_s=0.2)
+    try:
+        desk.journal_grew(str(tmp_path / "some.sqlite"))
+        assert desk.wait()
+        assert desk.state.ready and not desk.state.joined
+        assert not (tmp_path / "tablet").exists()          # no key, no outbox until it joins
+    finally:
+        desk.close()
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "outbox.sqlite").write_bytes(b"not a database at all" * 100)
+    desk = ClubDesk(tmp_path / "bad", poll_s=0.2)
+    try:
+        assert desk.wait()
+        assert desk.state.ready and "cannot be opened" in desk.state.problem
+        assert status_words(desk.state, 0.0).startswith("The club's data on this tablet cannot be opened")
+    finally:
+        desk.close()

@@ -18,7 +18,7 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -183,11 +183,6 @@ def join_problem(exc: Exception) -> str:
     return f"Could not join the club: {exc}."
 
 
-@dataclass
-class _Flags:
-    grown: set[str] = field(default_factory=set)
-
-
 class ClubDesk:
     """The club's thread: the outbox, sending and the club's pages, off the UI thread."""
 
@@ -239,18 +234,13 @@ class ClubDesk:
     def close(self) -> None:
         self._stop.set()
         self._jobs.put(None)
-        self._thread.join(timeout=5)
+        self._thread.join(timeout=2)   # a call to the club under way ends by its own timeout (daemon)
 
     # --- on the club's thread ------------------------------------------------------------------
     def _run(self) -> None:
-        try:
-            self._outbox = Outbox(self.folder / "outbox.sqlite",
-                                  TabletKey.load_or_create(self.folder / "tablet-key.pem"),
-                                  transport=self.transport, clock=self.clock)
-        except (OSError, TouchlineError, Exception) as exc:   # the tablet still plays; the club says why not
-            log.warning("club: cannot open the outbox in %s: %s", self.folder, exc)
-            self._set(ready=True, problem=f"The club's data cannot be opened ({exc}).")
-            return
+        # A tablet in no club writes nothing: its key and outbox are made when it first joins.
+        if (self.folder / "outbox.sqlite").exists():
+            self._open()   # when it cannot be, Settings says why and a join tries again
         self._set(ready=True)
         while not self._stop.is_set():
             try:
@@ -275,7 +265,19 @@ class ClubDesk:
             self._send()
             for waiter in waiters:   # after the round of sending: what was asked has been tried
                 waiter.set()
-        self._outbox.close()
+        if self._outbox is not None:
+            self._outbox.close()
+
+    def _open(self) -> bool:
+        try:
+            self._outbox = Outbox(self.folder / "outbox.sqlite",
+                                  TabletKey.load_or_create(self.folder / "tablet-key.pem"),
+                                  transport=self.transport, clock=self.clock)
+        except Exception as exc:   # a damaged file or folder: the tablet still plays; Settings says why not
+            log.warning("club: cannot open the outbox in %s: %s", self.folder, exc)
+            self._set(ready=True, problem=f"The club's data on this tablet cannot be opened ({exc}).")
+            return False
+        return True
 
     def _sleep(self) -> float:
         pending = [w for w in self.state.waiting if not w.done]
@@ -320,13 +322,18 @@ class ClubDesk:
         self._post(self.state)
 
     def _join(self, link: str, name: str) -> None:
-        box = self._outbox
         name = " ".join(name.split()) or "Table"
         self._set(busy="Joining the club...", problem="")
         try:
             server, token = parse_join_link(link)
-            box.leave() if box.server and box.server != server else None
-            box.join(server, token, name)
+        except KeyProblem as exc:
+            self._set(busy="", problem=join_problem(exc))
+            return
+        if self._outbox is None and not self._open():
+            self._set(busy="")
+            return
+        try:
+            self._outbox.join(server, token, name)
         except (TouchlineError, ValueError) as exc:
             self._set(busy="", problem=join_problem(exc))
             return
@@ -334,11 +341,12 @@ class ClubDesk:
         self._look_for_pairing()
 
     def _leave(self) -> None:
-        self._outbox.leave()
+        if self._outbox is not None:
+            self._outbox.leave()
         self._set(problem="", pairing=None, agreed=frozenset())
 
     def _agree(self, journal: str, side: str) -> None:
-        if side not in SIDES or not self._outbox.server:
+        if side not in SIDES or self._outbox is None or not self._outbox.server:
             return
         agreed = self.state.agreed | {(journal, side)}
         self._set(agreed=agreed, problem="")
