@@ -29,7 +29,9 @@ def test_the_queue_in_words():
     assert queue_words(offline, 140.0).startswith("The club cannot be reached: trying again now")
     assert "in 5 min" in queue_words([row(sent=0, failures=8, next_try=400.0)], 100.0)
     refused = queue_words([row(), row(path="b", refused="the club refused it (409): a fork at seq 12")], 100.0)
-    assert refused == "All sent. The club refused 1 match: (409): a fork at seq 12"
+    assert refused == "Nothing else to send. The club refused 1 match: a fork at seq 12"
+    broken = queue_words([row(refused="/data/matches/x.sqlite: holds no chained events to publish")], 100.0)
+    assert broken == "Nothing else to send. The club refused 1 match: holds no chained events to publish"
     # a confirmed result not sent yet keeps its match waiting
     assert queue_words([row(result=True)], 100.0) == "1 match waiting to send"
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import re
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -95,13 +96,20 @@ def queue_words(waiting: Iterable[Waiting], now: float) -> str:
         else:
             words = count
     else:
-        words = "All sent" if rows else "Nothing to send yet: matches are sent while they are played"
+        words = ("Nothing else to send" if refused else "All sent") if rows else \
+            "Nothing to send yet: matches are sent while they are played"
     if refused:
-        reason = refused[-1].refused.replace("the club refused it", "").strip(" :")
+        reason = refusal_reason(refused[-1].refused)
         n = len(refused)
         words += (f". The club refused {n} match{'es' if n != 1 else ''}: {reason}" if reason
                   else f". The club refused {n} match{'es' if n != 1 else ''}")
     return words
+
+
+def refusal_reason(text: str) -> str:
+    """A refusal as the outbox keeps it, in a coach's words: no status code, no file path."""
+    text = re.sub(r"^the club refused it \(\d+\):\s*", "", text.strip())
+    return re.sub(r"^\S+\.sqlite:\s*", "", text)
 
 
 def status_words(state: ClubState, now: float) -> str:
@@ -129,7 +137,7 @@ def result_words(state: ClubState, journal: str, teams: dict[str, str], now: flo
     row = state.row(journal)
     if row is not None and row.result:
         if row.refused:
-            return f"Result confirmed by both coaches, but the club refused it: {row.refused}"
+            return f"Result confirmed by both coaches, but the club refused it: {refusal_reason(row.refused)}"
         if row.result_sent and row.done:
             return "Result confirmed by both coaches and sent to the club: it counts in the club's league."
         if row.failures > 0:   # no countdown here: this panel stays put until the next try
