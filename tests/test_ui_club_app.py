@@ -56,5 +56,6 @@ def test_a_club_night_at_one_table_joined_played_confirmed_by_both_coaches_and_c
     rows = club["league"]["games"]["fussball_liga"]["table"]
     assert {r["team"]: r["played"] for r in rows} == {"SV Rotstein": 1, "FC Gruenwald": 1}
     assert club["league"]["unconfirmed"] == []
+    assert club["left_line"] == "Club: this tablet is in no club." and club["left_button"] == "Join a club"
     (filled,) = club["season_filled"]
     assert filled["table"] == "Table 3" and filled["result"]["match"] == table["match"]

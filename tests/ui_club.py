@@ -10,7 +10,8 @@ tablet "Table 3" and joins; Home shows the next game at this table and sets it u
 Fußball-Liga match is played to the final whistle (both halves ended by the clock's button);
 the first coach confirms the result, the club goes away, the second coach confirms (signed,
 not sent: said so, Settings says the club cannot be reached), the club comes back on its port
-and the result goes out by itself. result.json carries what the club then holds.
+and the result goes out by itself; then the tablet leaves the club. result.json carries what
+the club holds.
 """
 
 from __future__ import annotations
@@ -145,6 +146,15 @@ class ClubNight(Scenario):
         yield "settle"
         self.facts["all_sent_line"] = self.screen().club_words
         self.facts.update(self.club_holds(journal))
+        # --- leaving the club: asked first, then one line and Join again ---------------------------------
+        self.press("Leave the club")
+        yield "settle"
+        self.screenshot("club_leave_asked")
+        self.press("Leave the club")                    # the popup's
+        yield from self.wait(lambda: not self.app.club_state.joined and not popups(), 60)
+        yield "settle"
+        self.facts["left_line"] = self.screen().club_words
+        self.facts["left_button"] = self.screen().club_button
         yield "done"
 
     def club_holds(self, journal: str) -> dict:
