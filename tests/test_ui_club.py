@@ -161,7 +161,25 @@ def test_the_desk_finds_the_next_pairing_for_its_table(tmp_path):
         pairing = desk.state.pairing
         assert pairing is not None and pairing.season == "Autumn League" and pairing.round == 1
         assert pairing.words.startswith("Next at this table: ") and pairing.game == "fublet"
+        # a Swiss tournament at another table: the desk finds it for a tablet named after it
+        swiss = {"name": "Weekend Swiss", "game": "fussball_liga", "teams": ["A", "B", "C", "D"],
+                 "tables": ["Table 7"], "rounds": 3, "starts": "2026-01-01"}
+        assert http("POST", club.url + "/swiss", json.dumps(swiss).encode(), organiser).status == 200
+        desk.leave()
+        desk.join(join_link(club.url, club.ledger.join_token), "Table 7")
+        assert desk.wait()
+        assert desk.state.name == "Table 2"       # the club keeps the name this key first joined with
+        other = ClubDesk(tmp_path / "tablet-7", poll_s=0.2)
+        try:
+            other.join(join_link(club.url, club.ledger.join_token), "Table 7")
+            assert other.wait()
+            found = other.state.pairing
+            assert found is not None and found.season == "Weekend Swiss" and found.round == 1
+            assert {found.home, found.away} <= {"A", "B", "C", "D"} and found.game == "fussball_liga"
+        finally:
+            other.close()
     finally:
+        desk.close()
         club.stop()
     desk = ClubDesk(tmp_path / "tablet", poll_s=0.2)   # the club gone: a quiet miss, never a hang
     try:

@@ -370,11 +370,20 @@ class ClubDesk:
             self._set(pairing=None)
             return
         client = ClubClient(box.server, box.key, self.transport)
+        details = []
+        # Seasons and cups, then Swiss tournaments: each read alone, so a club without one kind
+        # (or a page that fails) still gives the other.
+        for listing, key in (("/seasons", "season"), ("/swiss", "tournament")):
+            try:
+                found = client.read(listing)
+                items = found.get("seasons" if key == "season" else "tournaments", [])
+                details += [client.read(f"{listing}/{item[key]}") for item in items
+                            if isinstance(item, dict) and key in item]
+            except (ClubError, KeyError, TypeError, ValueError) as exc:   # a quiet miss: Home shows nothing
+                log.info("club: no pairing from %s (%s)", listing, exc)
         try:
-            details = [client.read(f"/seasons/{s['season']}") for s in client.read("/seasons").get("seasons", [])
-                       if isinstance(s, dict) and "season" in s]
             pairing = next_pairing(details, box.name)
-        except (ClubError, KeyError, TypeError, ValueError) as exc:   # a quiet miss: Home shows nothing
+        except (KeyError, TypeError, ValueError) as exc:   # a page of another shape: nothing shown
             log.info("club: no next pairing (%s)", exc)
             pairing = None
         self._set(pairing=pairing)
