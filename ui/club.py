@@ -60,6 +60,7 @@ class ClubState:
     agreed: frozenset[tuple[str, str]] = frozenset()   # (journal, side): a coach confirmed the result
     pairing: Pairing | None = None
     ready: bool = False                            # the outbox was read once (before: say nothing)
+    joins: int = 0                                 # joins tried to their end (a Join window waits for one more)
 
     def row(self, journal: str) -> Waiting | None:
         key = resolved(journal)
@@ -326,27 +327,26 @@ class ClubDesk:
             changes.setdefault("server", box.server)
             changes.setdefault("name", box.name)
             changes.setdefault("waiting", tuple(box.waiting()))
-        self.state = replace(self.state, **changes)
-        self._post(self.state)
+        state = replace(self.state, **changes)
+        if state != self.state:   # news only: a screen rebuilt every poll would flicker for nothing
+            self.state = state
+            self._post(state)
 
     def _join(self, link: str, name: str) -> None:
         name = " ".join(name.split()) or "Table"
         self._set(busy="Joining the club...", problem="")
+        problem = ""
         try:
             server, token = parse_join_link(link)
-        except KeyProblem as exc:
-            self._set(busy="", problem=join_problem(exc))
-            return
-        if self._outbox is None and not self._open():
-            self._set(busy="")
-            return
-        try:
-            self._outbox.join(server, token, name)
+            if self._outbox is None and not self._open():
+                problem = self.state.problem
+            else:
+                self._outbox.join(server, token, name)
         except (TouchlineError, ValueError) as exc:
-            self._set(busy="", problem=join_problem(exc))
-            return
-        self._set(busy="", problem="", pairing=None)
-        self._look_for_pairing()
+            problem = join_problem(exc)
+        self._set(busy="", problem=problem, pairing=None, joins=self.state.joins + 1)
+        if not problem:
+            self._look_for_pairing()
 
     def _leave(self) -> None:
         if self._outbox is not None:

@@ -161,11 +161,13 @@ class JoinClubPopup(Popup):
         if not name:
             self.status, self.trouble = "Give this tablet's name at the club (for example: Table 3).", True
             return
+        app = App.get_running_app()
         self.joining, self.status, self.trouble = True, "Joining the club...", False
-        App.get_running_app().club.join(link, name)
+        self._joins = app.club_state.joins   # the answer is the state that counts one join more
+        app.club.join(link, name)
 
     def _club_news(self, _app, state) -> None:
-        if not self.joining or state.busy:
+        if not self.joining or state.joins <= getattr(self, "_joins", 0):
             return
         self.joining = False
         if state.joined and not state.problem:
