@@ -269,3 +269,26 @@ def test_a_tablet_in_no_club_writes_nothing_and_a_damaged_outbox_is_said_not_fat
         assert status_words(desk.state, 0.0).startswith("The club's data on this tablet cannot be opened")
     finally:
         desk.close()
+
+
+def test_what_waited_when_the_app_closed_is_sent_after_it_starts_again(tmp_path, club):
+    net = Net()
+    desk = ClubDesk(tmp_path / "tablet", transport=net, poll_s=0.2)
+    try:
+        desk.join(join_link(club.url, club.ledger.join_token), "Table 1")
+        journal = str(match_journal(tmp_path, "fublet"))
+        net.down = True
+        desk.journal_grew(journal)
+        assert desk.wait()
+        assert queue_words(desk.state.waiting, 0.0).endswith("(1 match waiting to send)")
+    finally:
+        desk.close()                                    # the app closed, the club out of reach
+    net.down = False
+    now = [10_000_000_000.0]                            # long after the backoff (the test's clock)
+    again = ClubDesk(tmp_path / "tablet", transport=net, poll_s=0.2, clock=lambda: now[0])
+    try:
+        assert again.wait()                             # no journal grew: the outbox on disk is enough
+        assert queue_words(again.state.waiting, now[0]) == "All sent"
+        assert club.get("/tables").json["tables"][0]["events"] == again.state.row(journal).last_seq
+    finally:
+        again.close()
