@@ -38,6 +38,7 @@ def build_app_class():
     import importlib
 
     from .camera import CameraService
+    from .club import ClubDesk, ClubState
     from .controller import Controller, View
     from .screens.box_editor import BoxEditorScreen
     from .screens.calibrate import CalibrateScreen
@@ -81,6 +82,7 @@ def build_app_class():
     class TouchlineApp(App):
         title = "Touchline"
         view = ObjectProperty(View())
+        club_state = ObjectProperty(ClubState())   # the club's desk, as of its last news (ui/club.py)
 
         def __init__(self, data_dir: Path | None = None, resume_last: bool = True, **kwargs) -> None:
             super().__init__(**kwargs)
@@ -97,6 +99,27 @@ def build_app_class():
             self.faults: list[str] = []     # what KeepPlaying caught (the UI tests read it)
             self._fault_handler = KeepPlaying(self)
             ExceptionManager.add_handler(self._fault_handler)
+            # The club: its own thread sends the journals; its news comes through this queue.
+            self._club_news: queue.Queue = queue.Queue()
+            self._club_trigger = Clock.create_trigger(self._drain_club)
+            self.club = self._open_club()
+
+        def _open_club(self):
+            return ClubDesk(self.controller.data_dir / "club-tablet", post=self._post_club)
+
+        def _post_club(self, state) -> None:   # on the club's thread
+            self._club_news.put(state)
+            self._club_trigger()
+
+        def _drain_club(self, _dt) -> None:
+            state = None
+            while True:
+                try:
+                    state = self._club_news.get_nowait()
+                except queue.Empty:
+                    break
+            if state is not None:
+                self.club_state = state
 
         def say_problem(self, text: str) -> None:
             """Put a problem on the screen the coach is looking at."""
@@ -109,6 +132,8 @@ def build_app_class():
         def _post(self, view: View) -> None:
             self._views.put(view)
             self._trigger()
+            if view.path:   # the journal may have grown: the club's thread sends it (when in a club)
+                self.club.journal_grew(view.path)
             self.scoreboard.offer(view, self.controller.match)
 
         def _drain(self, _dt) -> None:
@@ -261,6 +286,8 @@ def build_app_class():
             self.camera.calibration_path = Path(folder) / "calibration.json"
             self.camera.lens_path = Path(folder) / "lens.json"
             self.match_settings = {"dice": "software", "camera": "none", **self._load_settings()}
+            self.club.close()
+            self.club = self._open_club()   # the club this folder's tablet joined, if any
 
         def _load_settings(self) -> dict:
             path = self.controller.data_dir / "settings.json"
@@ -287,6 +314,7 @@ def build_app_class():
             ExceptionManager.remove_handler(self._fault_handler)
             self.camera.stop()
             self.controller.close()
+            self.club.close()
 
     return TouchlineApp
 

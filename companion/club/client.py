@@ -101,9 +101,18 @@ class ClubClient:
         return answer if isinstance(answer, dict) else {}
 
     def join(self, join_token: str, name: str) -> str:
+        return self.register(join_token, name)[0]
+
+    def register(self, join_token: str, name: str) -> tuple[str, str]:
+        """Join: the tablet's id, and its name at the club (a tablet that joined before keeps
+        the name it joined with)."""
         answer = self._call("POST", "/tablets", {"join_token": join_token, "name": name,
                                                  "public_key": keys.b64(self.key.public_raw)}, signed=False)
-        return str(answer["tablet"])
+        return str(answer["tablet"]), str(answer.get("name") or name)
+
+    def read(self, path: str) -> dict[str, Any]:
+        """A public page of the club as JSON (``/seasons``, ``/seasons/<id>``)."""
+        return self._call("GET", path, signed=False)
 
     def held(self, match: str) -> int:
         try:
@@ -227,12 +236,24 @@ class Outbox:
             raise ClubError("this tablet has joined no club")
         return ClubClient(self.server, self.key, self.transport)
 
+    @property
+    def name(self) -> str:
+        """This tablet's name at the club ("Table 3"), as the club knows it."""
+        return self._config("name")
+
     def join(self, server: str, join_token: str, name: str) -> str:
         """Join the club at ``server`` (needs the network once)."""
-        tablet = ClubClient(server, self.key, self.transport).join(join_token, name)
+        tablet, known_as = ClubClient(server, self.key, self.transport).register(join_token, name)
         self._set("server", server.rstrip("/"))
         self._set("tablet", tablet)
+        self._set("name", known_as)
         return tablet
+
+    def leave(self) -> None:
+        """Forget the club and what waited to be sent to it (the journals stay on the tablet;
+        the club keeps what it received)."""
+        self._conn.execute("DELETE FROM config WHERE key IN ('server', 'tablet', 'name')")
+        self._conn.execute("DELETE FROM journals")
 
     # --- the queue -----------------------------------------------------------------------------
     def add(self, journal: Path, now: bool = False) -> None:
@@ -318,7 +339,12 @@ class Outbox:
                 break
         if result and not result_sent:
             signed = json.loads(result)
-            if signed["last_seq"] != read.last_seq or signed["head"] != read.head:
-                raise ClubError(f"{path}: the journal changed after its result was confirmed; confirm it again")
+            if (signed["last_seq"], signed["head"], signed["statuses"]) != (read.last_seq, read.head, read.statuses):
+                # The match went on after the coaches confirmed (a step undone at the final whistle):
+                # that signature vouches for another journal. Dropped, not refused: the events are
+                # still sent, and the coaches confirm again at the next final whistle.
+                self._conn.execute("UPDATE journals SET result = '' WHERE path = ?", (key,))
+                log.info("%s: changed after its result was confirmed; the result waits for a new confirmation", path)
+                return
             client.confirm(signed)
             self._conn.execute("UPDATE journals SET result_sent = 1 WHERE path = ?", (key,))

@@ -31,6 +31,7 @@ class HomeScreen(Screen):
     others = ListProperty([])          # (line, path) of the other unfinished matches
     others_text = StringProperty("")
     tall = BooleanProperty(True)       # room for the large rows (home.kv)
+    pairing_text = StringProperty("")  # "Next at this table: Rovers v Athletic (Autumn League, round 3)"
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -42,6 +43,10 @@ class HomeScreen(Screen):
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
+        app.bind(club_state=self._club_news)
+        self._club_news(app, app.club_state)
+        if app.club_state.joined:
+            app.club.look_for_pairing()   # on the club's thread: a club out of reach shows nothing
         ctl = app.controller
         view = ctl.view
         self._looking += 1
@@ -62,6 +67,22 @@ class HomeScreen(Screen):
                 found = []
             Clock.schedule_once(lambda _dt: self._show(job, playing, found))
         threading.Thread(target=work, name="touchline-home", daemon=True).start()
+
+    def on_leave(self, *_args) -> None:
+        App.get_running_app().unbind(club_state=self._club_news)
+
+    def _club_news(self, _app, state) -> None:
+        self.pairing_text = state.pairing.words if state.joined and state.pairing is not None else ""
+
+    def set_up_pairing(self) -> None:
+        """The club's next game here, set up with its game and teams (where this box has them)."""
+        app = App.get_running_app()
+        pairing = app.club_state.pairing
+        if pairing is None:
+            return
+        setup = app.root.get_screen("setup")
+        app.show("setup")
+        setup.take_pairing(pairing.game, pairing.home, pairing.away)
 
     def _show(self, job: int, playing: Path | None, found: list) -> None:
         if job != self._looking or self.manager is None or self.manager.current != "home":

@@ -8,6 +8,7 @@ bars, the action buttons) comes from the game's face (ui/games/).
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 
 from kivy.app import App
@@ -22,6 +23,7 @@ from kivy.utils import escape_markup
 from companion.teams import PlayerRef, Team
 from companion.view import Summary
 
+from ..club import possessive, result_words
 from ..controller import NO_MATCH
 from ..games import face_for
 from .rule_links import fill_rule_links
@@ -163,6 +165,7 @@ class LiveScreen(Screen):
 
     def on_pre_enter(self, *_args) -> None:
         self._kits_key = None   # back from the box editor: the colours may be new
+        App.get_running_app().bind(club_state=self._club_news)
 
     def on_enter(self, *_args) -> None:
         self._start_ticker()
@@ -170,6 +173,7 @@ class LiveScreen(Screen):
     def on_leave(self, *_args) -> None:
         """Nobody sees the clocks any more: they stop (journaled), and no timer decides anything
         while the coach is elsewhere; back here, one tap on the clock starts them again."""
+        App.get_running_app().unbind(club_state=self._club_news)
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
@@ -517,9 +521,37 @@ class LiveScreen(Screen):
                             background_normal="", background_color=(0.16, 0.55, 0.28, 1))
             report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
             add(report)
+            self._add_club_confirm(view, add)
         for i, req in enumerate(view.pending):
             add(self._request_line(req, theme.SMALL_SP, bold=i == 0))
         self.face.panel(self, view, add)
+
+    def _club_news(self, _app, _state) -> None:
+        """The club's confirmation moved on: the final whistle's panel says it."""
+        if self.view is not None and self.view.active and self.view.summary.result is not None:
+            self.build_panel()
+
+    def _add_club_confirm(self, view, add) -> None:
+        """A club's tablet at the final whistle: each coach says the result is right (both are
+        needed); then the tablet signs the journal's end and sends it (ui/club.py). A table in
+        no club sees none of this."""
+        app = App.get_running_app()
+        state = app.club_state
+        if not state.joined or not view.path:
+            return
+        teams = {side.value: (view.summary.name(side) if view.summary.created else "") or side.label
+                 for side in (Team.HOME, Team.AWAY)}
+        row = state.row(view.path)
+        add(wrap_label(result_words(state, view.path, teams, time.time()), theme.SMALL_SP, bold=True,
+                       colour=theme.ACCENT))
+        if row is not None and row.result:
+            return
+        agreed = state.sides_agreed(view.path)
+        for side in (Team.HOME, Team.AWAY):
+            done = side.value in agreed
+            b = button(f"{possessive(teams[side.value])} coach: " + ("confirmed" if done else "the result is right"),
+                       lambda s=side.value: app.club.agree(view.path, s), disabled=done)
+            add(b)
 
     def _naming(self, add):
         """``add`` for the panel, saying the figures a face's texts name by id by their names

@@ -4,11 +4,17 @@ coach's words: no folder, no file name."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.popup import Popup
 from kivy.uix.screenmanager import Screen
 
 from .. import theme
+from ..club import status_words
 
 AUTO_WORDS = {"devices": "With the tray or camera", "on": "Always", "off": "Never (the coach taps them)"}
 GAME_TITLES = {"fublet": "Fublet", "football_leader": "Football Leader", "futboard": "Futboard",
@@ -39,9 +45,16 @@ class SettingsScreen(Screen):
     auto = StringProperty("devices")   # ui/autoflow.py: steps the rules leave no choice about
     text_size = StringProperty("normal")
     high_contrast = BooleanProperty(False)
+    club_words = StringProperty("")
+    club_button = StringProperty("")
+    club_trouble = BooleanProperty(False)
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
+        app.bind(club_state=self.show_club)
+        self.show_club()
+        # "trying again in 40 s" counts down while Settings is open
+        self._club_ticker = Clock.schedule_interval(lambda _dt: self.show_club(), 1.0)
         self.sound_on = app.match_settings.get("sound", "on") != "off"
         self.auto = app.match_settings.get("auto", "devices") if app.match_settings.get("auto") in AUTO_WORDS \
             else "devices"
@@ -49,6 +62,31 @@ class SettingsScreen(Screen):
             if app.match_settings.get("text_size") in theme.TEXT_SIZES else "normal"
         self.high_contrast = app.match_settings.get("contrast") == "high"
         self.refresh()
+
+    def on_leave(self, *_args) -> None:
+        App.get_running_app().unbind(club_state=self.show_club)
+        ticker = getattr(self, "_club_ticker", None)
+        if ticker is not None:
+            ticker.cancel()
+
+    # --- the club ------------------------------------------------------------------------------
+    def show_club(self, *_args) -> None:
+        state = App.get_running_app().club_state
+        if not state.ready:
+            self.club_words, self.club_button, self.club_trouble = "Club: looking...", "", False
+            return
+        words = status_words(state, time.time())
+        self.club_words = words if state.joined or state.busy else f"Club: {words[0].lower()}{words[1:]}"
+        self.club_trouble = bool(state.problem) or "cannot be reached" in words or "refused" in words
+        self.club_button = "" if state.busy else ("Leave the club" if state.joined else "Join a club")
+
+    def club_action(self) -> None:
+        state = App.get_running_app().club_state
+        if state.joined:
+            LeaveClubPopup(words=f"This tablet leaves the club at {state.server}. Its matches stay on this tablet; "
+                                 f"those not sent yet will not be sent.").open()
+        else:
+            JoinClubPopup().open()
 
     @staticmethod
     def auto_words(auto: str) -> str:
@@ -96,3 +134,69 @@ class SettingsScreen(Screen):
         if note:
             lines.append(note)
         self.info = "\n".join(lines)
+
+
+class JoinClubPopup(Popup):
+    """The club's join link (typed, pasted or scanned) and this tablet's name; stays open until
+    the club answered, saying why it did not work when it did not."""
+    status = StringProperty("")
+    trouble = BooleanProperty(False)
+    scanning = BooleanProperty(False)
+    joining = BooleanProperty(False)
+
+    def on_open(self) -> None:
+        app = App.get_running_app()
+        app.bind(club_state=self._club_news)
+        if app.club_state.name:
+            self.ids.name.text = app.club_state.name
+
+    def on_dismiss(self) -> None:
+        App.get_running_app().unbind(club_state=self._club_news)
+
+    def join(self) -> None:
+        link, name = self.ids.link.text.strip(), " ".join(self.ids.name.text.split())
+        if not link:
+            self.status, self.trouble = "Scan the club's QR code, or type or paste its join link above.", True
+            return
+        if not name:
+            self.status, self.trouble = "Give this tablet's name at the club (for example: Table 3).", True
+            return
+        app = App.get_running_app()
+        self.joining, self.status, self.trouble = True, "Joining the club...", False
+        self._joins = app.club_state.joins   # the answer is the state that counts one join more
+        app.club.join(link, name)
+
+    def _club_news(self, _app, state) -> None:
+        if not self.joining or state.joins <= getattr(self, "_joins", 0):
+            return
+        self.joining = False
+        if state.joined and not state.problem:
+            self.dismiss()
+        else:
+            self.status, self.trouble = state.problem or "The club did not answer.", True
+
+    def scan(self) -> None:
+        from ..club_scan import scan
+
+        app = App.get_running_app()
+        self.scanning, self.status, self.trouble = True, "Hold the club's QR code in front of the camera...", False
+        camera = app.camera
+
+        def work() -> None:
+            link, words = scan(camera)
+            Clock.schedule_once(lambda _dt: self._scanned(link, words))
+        threading.Thread(target=work, name="touchline-club-scan", daemon=True).start()
+
+    def _scanned(self, link: str, words: str) -> None:
+        self.scanning = False
+        if link:
+            self.ids.link.text = link
+        self.status, self.trouble = (words + (" Give the tablet's name, then Join." if link else "")), not link
+
+
+class LeaveClubPopup(Popup):
+    words = StringProperty("")
+
+    def leave(self) -> None:
+        App.get_running_app().club.leave()
+        self.dismiss()

@@ -79,6 +79,21 @@ class SetupScreen(Screen):
     def face(self):
         return face_for(self._by_title[self.game])
 
+    def take_pairing(self, game: str, home: str, away: str) -> None:
+        """The club's next game at this table (Home's "Set up this match"): its game and its
+        teams, when this box has teams of those names; otherwise said."""
+        titles = {g: t for t, g in self._by_title.items()}
+        if game in titles:
+            self.game = titles[game]
+        missing = [name for name in (home, away) if name not in self._team_by_name]
+        if not missing:
+            self.choose_team("home", home)
+            self.choose_team("away", away)
+            self.message = f"The club's next game here: {home} v {away}."
+        else:
+            self.message = (f"The club's next game here is {home} v {away}; this box has no team called "
+                            f"{' or '.join(missing)}: choose the teams that play them.")
+
     def on_game(self, *_args) -> None:
         if self.game not in self._by_title:
             return
