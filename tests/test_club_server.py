@@ -89,11 +89,11 @@ def test_the_same_upload_again_reordered_or_resumed_changes_nothing(club, journa
         other.stop()
 
 
-def test_a_fork_is_refused_recorded_for_the_organiser_and_changes_nothing(club, journals):
+def test_a_fork_is_refused_recorded_for_the_organiser_and_changes_nothing(club, journals, caplog):
     tablet = club.tablet()
     match, rows = wire_rows(journals["futboard"])
     assert tablet.upload(match, rows[:100]).status == 200
-    before = club.get("/tables").body
+    before = club.get("/tables").json["tables"]
     forked = [dict(r) for r in rows[:60]]
     forked[49]["at"] = forked[49]["at"].replace("T19", "T20")          # event 50, recorded differently
     for i in range(49, 60):                                            # a chain of its own: a real fork
@@ -101,7 +101,11 @@ def test_a_fork_is_refused_recorded_for_the_organiser_and_changes_nothing(club, 
         r["hash"] = chain_hash(forked[i - 1]["hash"], r["seq"], r["batch"], r["at"], r["source"], r["type"], r["data"])
     reply = tablet.upload(match, forked)
     assert reply.status == 409 and "fork" in reply.json["error"] and "event 50" in reply.json["error"]
-    assert club.get("/tables").body == before
+    # Nothing of the match changed; its card says, loudly, that another version was refused.
+    after = club.get("/tables").json["tables"]
+    assert [dict(t, forks_refused=0) for t in after] == before and after[0]["forks_refused"] == 1
+    assert any("refused a fork" in r.getMessage() and "at event 50" in r.getMessage() and match in r.getMessage()
+               for r in caplog.records), [r.getMessage() for r in caplog.records]
     organiser = {"Authorization": f"Bearer {club.ledger.organiser_token}"}
     forks = club.get("/forks", organiser).json["forks"]
     assert [(f["match"], f["seq"], f["held_hash"], f["sent_hash"]) for f in forks] == [
@@ -380,6 +384,16 @@ def test_the_page_of_every_table_shows_them_live_with_the_league(club, journals)
         WebDriverWait(driver, 60).until(lambda d: len(cards(d)) == 2)
         assert cards(driver)[0].startswith("Table 2") and "Estrela FC" in cards(driver)[0]   # 2 before 10
         assert "not confirmed" not in cards(driver)[0]
+        forked = [dict(r) for r in rows[:60]]                      # another version of that match: refused,
+        forked[49]["at"] = forked[49]["at"].replace("T19", "T20")   # and said on its card at once
+        for i in range(49, 60):
+            r = forked[i]
+            r["hash"] = chain_hash(forked[i - 1]["hash"], r["seq"], r["batch"], r["at"], r["source"], r["type"],
+                                   r["data"])
+        assert first.upload(futboard, forked).status == 409
+        WebDriverWait(driver, 60).until(lambda d: "1 other version of this match refused" in cards(d)[0])
+        if os.environ.get("TOUCHLINE_SHOTS"):
+            driver.save_screenshot(os.path.join(os.environ["TOUCHLINE_SHOTS"], "club-fork.png"))
 
 
 def test_the_organiser_removes_a_lost_tablet_and_it_can_write_no_more(club, journals):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
 import re
 import threading
 from collections import OrderedDict
@@ -42,6 +43,8 @@ from ..report import history
 from . import keys
 from .season import assign_tables, check_season, fill, knockout, round_robin, standings as season_standings
 from .store import Fork, MatchRow, Result, Season, Store, Tablet
+
+log = logging.getLogger(__name__)
 
 MAX_BATCH = 1000          # rows in one upload (a whole Football Leader match is about 2,100)
 MAX_NAME = 80
@@ -253,6 +256,10 @@ class Ledger:
             f = found.fork
             with self._lock, self.store.transaction():
                 self.store.add_fork(f)
+            # Loud where the organiser looks: the server's own log, the match's card, /forks.
+            log.warning("refused a fork of match %s at event %d from tablet %s: the club holds %s, it sent %s",
+                        f.match, f.seq, f.tablet, f.held_hash[:12], f.sent_hash[:12])
+            self._changed()
             raise Refused(409, f"event {f.seq}: the club holds a different event for this seq (a fork: held "
                                f"{f.held_hash[:12]}, sent {f.sent_hash[:12]}); refused, and shown to the "
                                f"organiser") from None
@@ -396,6 +403,9 @@ class Ledger:
         """Every match: teams, score, where it stands, and whether its result counts."""
         results = self.store.results()
         tablets = {t.id: t.name for t in self.store.tablets()}
+        forks: dict[str, int] = {}
+        for f in self.store.forks():
+            forks[f.match] = forks.get(f.match, 0) + 1
         out = []
         for m in self.store.matches():
             summary = json.loads(m.summary) if m.summary else {}
@@ -408,6 +418,7 @@ class Ledger:
                 "winner": summary.get("winner"), "decided_by": summary.get("decided_by") or None,
                 "events": m.held, "updated": m.updated, "started": summary.get("date", ""),
                 "confirmed": confirmed(m, results.get(m.id)),
+                "forks_refused": forks.get(m.id, 0),
             })
         # Each tablet's cards in one place, ordered by its name ("Table 2" before "Table 10"), its
         # matches in the order they began: a card never jumps about as the tables change.
