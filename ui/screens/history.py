@@ -183,8 +183,9 @@ class HistoryScreen(Screen):
             text = f"{played}   {h.GAME_NAMES.get(e.game, e.game)}   [b]{markup(entry_line(e))}[/b]   ({status})"
             colour = (0.45, 0.3, 0.12, 1) if e.altered else (0.25, 0.32, 0.3, 1) if e.finished else (0.3, 0.3, 0.36, 1)
             line = BoxLayout(size_hint_y=None, height=dp(56), spacing=dp(6))
-            row = Button(text=text, markup=True, font_size=sp(18), halign="left", valign="middle", shorten=True,
-                         shorten_from="right", background_color=colour)
+            # Two lines where one does not hold it (a narrow window): the result and its state stay read.
+            row = Button(text=text, markup=True, font_size=sp(18), halign="left", valign="middle", max_lines=2,
+                         background_color=colour)
             row.bind(size=lambda b, s: setattr(b, "text_size", (s[0] - dp(24), s[1])))
             row.bind(on_release=lambda _b, path=e.path: self.open(path))
             line.add_widget(row)
