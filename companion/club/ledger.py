@@ -454,19 +454,7 @@ class Ledger:
     # --- seasons ------------------------------------------------------------------------------------------
     def create_season(self, body: Any) -> dict[str, Any]:
         """The organiser's new season: {name, game, teams, tables, home_and_away, starts}."""
-        if not isinstance(body, dict):
-            raise Refused(400, "the body must be a JSON object: name, game, teams, tables, home_and_away, starts")
-        name, game = body.get("name"), body.get("game")
-        if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
-            raise Refused(400, f"name must be the season's name, 1 to {MAX_NAME} characters")
-        if game not in history.GAME_NAMES:
-            raise Refused(400, f"game must be one of {', '.join(history.GAME_NAMES)}")
-        teams, tables = body.get("teams"), body.get("tables", ["Table 1"])
-        for what, value in (("teams", teams), ("tables", tables)):
-            if not isinstance(value, list) or not all(isinstance(v, str) and 0 < len(v.strip()) <= MAX_NAME
-                                                      for v in value):
-                raise Refused(400, f"{what} must be a list of names, each 1 to {MAX_NAME} characters")
-        teams, tables = [" ".join(t.split()) for t in teams], [" ".join(t.split()) for t in tables]
+        name, game, teams, tables = competition_of(body, "season", "home_and_away, starts")
         why = check_season(teams, tables)
         if why:
             raise Refused(400, why)
@@ -626,4 +614,23 @@ RECORD_FIELDS = ("team", "played", "won", "drawn", "lost", "goals_for", "goals_a
 
 def _record(r: history.Record) -> dict[str, Any]:
     return {**dict(zip(RECORD_FIELDS, r.row())), "form": "".join(r.form[-5:])}
+
+
+def competition_of(body: Any, kind: str, more: str) -> tuple[str, str, list[str], list[str]]:
+    """What every competition the organiser creates names: {name, game, teams, tables}, checked
+    (``kind``: "season", "tournament"; ``more``: the body's other fields, for the message), the
+    names' spaces tidied."""
+    if not isinstance(body, dict):
+        raise Refused(400, f"the body must be a JSON object: name, game, teams, tables, {more}")
+    name, game = body.get("name"), body.get("game")
+    if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
+        raise Refused(400, f"name must be the {kind}'s name, 1 to {MAX_NAME} characters")
+    if game not in history.GAME_NAMES:
+        raise Refused(400, f"game must be one of {', '.join(history.GAME_NAMES)}")
+    teams, tables = body.get("teams"), body.get("tables", ["Table 1"])
+    for what, value in (("teams", teams), ("tables", tables)):
+        if not isinstance(value, list) or not all(isinstance(v, str) and 0 < len(v.strip()) <= MAX_NAME
+                                                  for v in value):
+            raise Refused(400, f"{what} must be a list of names, each 1 to {MAX_NAME} characters")
+    return name, game, [" ".join(t.split()) for t in teams], [" ".join(t.split()) for t in tables]
 

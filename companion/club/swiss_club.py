@@ -18,7 +18,7 @@ from typing import Any
 
 from ..report import history
 from . import swiss
-from .ledger import MAX_NAME, Ledger, Refused, confirmed, entry_of
+from .ledger import Ledger, Refused, competition_of, confirmed, entry_of
 from .season import check_season
 from .store import SwissRound, SwissTournament
 
@@ -38,19 +38,7 @@ class SwissClub:
     def create(self, body: Any) -> dict[str, Any]:
         """A new tournament: {name, game, teams (seeding order, the best first), tables, rounds, starts};
         round 1 paired at once."""
-        if not isinstance(body, dict):
-            raise Refused(400, "the body must be a JSON object: name, game, teams, tables, rounds, starts")
-        name, game = body.get("name"), body.get("game")
-        if not isinstance(name, str) or not 0 < len(name.strip()) <= MAX_NAME:
-            raise Refused(400, f"name must be the tournament's name, 1 to {MAX_NAME} characters")
-        if game not in history.GAME_NAMES:
-            raise Refused(400, f"game must be one of {', '.join(history.GAME_NAMES)}")
-        teams, tables = body.get("teams"), body.get("tables", ["Table 1"])
-        for what, value in (("teams", teams), ("tables", tables)):
-            if not isinstance(value, list) or not all(isinstance(v, str) and 0 < len(v.strip()) <= MAX_NAME
-                                                      for v in value):
-                raise Refused(400, f"{what} must be a list of names, each 1 to {MAX_NAME} characters")
-        teams, tables = [" ".join(t.split()) for t in teams], [" ".join(t.split()) for t in tables]
+        name, game, teams, tables = competition_of(body, "tournament", "rounds, starts")
         rounds = body.get("rounds")
         if type(rounds) is not int:
             raise Refused(400, "rounds must be the number of Swiss rounds to play (a whole number)")
