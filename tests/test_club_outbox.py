@@ -120,6 +120,29 @@ def test_the_confirmed_result_goes_after_the_events_and_counts(tmp_path, club, c
     outbox.close()
 
 
+def test_a_result_confirmed_offline_after_every_event_went_is_sent_and_its_backoff_forgotten(tmp_path, club, clock):
+    # The live app's order: the events went while the match was played, the network dropped,
+    # then both coaches confirmed. Only the result is left to send; once it goes, the row is
+    # done with no failure left behind (a stale count would double the next match's first wait).
+    journal = match_journal(tmp_path, "fussball_liga")
+    net = Network()
+    outbox = outbox_at(tmp_path, net, clock)
+    outbox.join(club.url, club.ledger.join_token, "Table 6")
+    outbox.add(journal)
+    assert outbox.send_due() == []
+    net.down = True
+    outbox.confirm(journal)
+    [row] = outbox.send_due()
+    assert row.failures == 1 and not row.result_sent
+    net.down = False
+    clock[0] = row.next_try
+    assert outbox.send_due() == []
+    [row] = outbox.waiting()
+    assert row.done and row.result_sent and row.failures == 0
+    assert [t["confirmed"] for t in club.get("/tables").json["tables"]] == [True]
+    outbox.close()
+
+
 def prefix_journal(tmp_path, game: str, upto: int):
     """A journal of the scripted match's first commands, ending at a command's end near ``upto``."""
     raw = read_file(DATA / f"{game}_full_match.jsonl").raw

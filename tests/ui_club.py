@@ -132,11 +132,15 @@ class ClubNight(Scenario):
         self.facts["unreachable_line"] = self.screen().club_words
         self.screenshot("club_settings_unreachable")
         # The club comes back on its address: the outbox sends the result by itself (its backoff).
+        # The coach is still in Settings when it goes: its line says so, and back at the match the
+        # final whistle's panel says it too (it was built before, while the club was away).
         self.club.server = ClubServer(self.club.ledger, "127.0.0.1", self.port)
+        yield from self.wait(lambda: self.screen().club_words.endswith("All sent."), 300)
+        self.facts["all_sent_in_settings"] = self.screen().club_words
         self.press("Back")
         yield "settle"
         self.press("Back to the match", startswith=True)
-        yield from self.wait(lambda: self.said("sent to the club"), 300)
+        yield from self.wait(lambda: self.said("sent to the club"), 60)
         yield "settle"
         self.screenshot("club_full_time_sent")
         self.facts["sent"] = [t for t in self.words() if "sent to the club" in t]
@@ -170,6 +174,13 @@ class ClubNight(Scenario):
     def result(self) -> dict:
         out = super().result()
         out["club"] = self.facts
+        try:   # where the club's thread stood (a failed drive's first clue)
+            from ui.club import status_words
+            import time
+            out["club_state"] = {"words": status_words(self.app.club_state, time.time()),
+                                 "state": repr(self.app.club_state)}
+        except Exception as exc:
+            out["club_state"] = {"words": f"unreadable: {exc}"}
         return out
 
     def finish(self, error: str, stop: bool = True) -> None:

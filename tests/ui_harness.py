@@ -131,6 +131,8 @@ class Driver:
         """Steps pause until ``predicate()`` holds (a report computed on a thread, the rendered
         camera's first frames): never a count of steps, which a loaded machine outlasts. The
         timeout only ends a hung drive."""
+        caller = traceback.extract_stack(limit=2)[0]   # the driver's line that waits (for a timeout's message)
+        self.waited_for = f"{Path(caller.filename).name}:{caller.lineno}: {caller.line}"
         self.waiting, self.deadline = predicate, time.monotonic() + timeout
         yield "wait"
 
@@ -196,7 +198,15 @@ class Driver:
         # Settled means the controller idle and no animation running (a popup being dismissed
         # stays on the window until its fade ends): counting frames alone passes on a slow
         # machine and fails on a fast one.
-        if not ctl.idle or not self.app._views.empty() or Animation._instances:
+        busy = [why for why, holds in (("the controller is busy", not ctl.idle),
+                                       ("views wait to be shown", not self.app._views.empty()),
+                                       ("an animation runs", bool(Animation._instances))) if holds]
+        if self.waiting is not None and time.monotonic() > self.deadline and not self.holds_safely():
+            # Checked before settling: an app that never settles ends the drive too, saying why.
+            self.finish(f"timed out waiting at {self.waited_for}\n"
+                        f"the app: {', '.join(busy) or 'settled'}\nthe window said: {self.window_words()}")
+            return False
+        if busy:
             self.frames = 0
             return None
         if self.waiting is not None:
@@ -206,9 +216,6 @@ class Driver:
                 self.finish(traceback.format_exc())
                 return False
             if not holds:
-                if time.monotonic() > self.deadline:
-                    self.finish("timed out waiting")
-                    return False
                 return None
             self.waiting = None
         self.frames += 1
@@ -231,6 +238,16 @@ class Driver:
             self.finish("")
             return False
         return None
+
+    def holds_safely(self) -> bool:
+        try:
+            return bool(self.waiting())
+        except Exception:   # said by the settled check's traceback, when it gets there
+            return False
+
+    def window_words(self) -> list[str]:
+        """Every text on the window (screen and popups), for a failure's message."""
+        return [w.text for w in widgets(Window) if isinstance(getattr(w, "text", None), str) and w.text][:80]
 
     def finish(self, error: str, stop: bool = True) -> None:
         result = {"error": error, "log": self.log, "screenshots": self.shots, "window": list(Window.size),

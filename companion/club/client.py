@@ -347,4 +347,4 @@ class Outbox:
                 log.info("%s: changed after its result was confirmed; the result waits for a new confirmation", path)
                 return
             client.confirm(signed)
-            self._conn.execute("UPDATE journals SET result_sent = 1 WHERE path = ?", (key,))
+            self._conn.execute("UPDATE journals SET result_sent = 1, failures = 0 WHERE path = ?", (key,))

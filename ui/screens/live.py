@@ -165,7 +165,9 @@ class LiveScreen(Screen):
 
     def on_pre_enter(self, *_args) -> None:
         self._kits_key = None   # back from the box editor: the colours may be new
-        App.get_running_app().bind(club_state=self._club_news)
+        app = App.get_running_app()
+        app.bind(club_state=self._club_news)
+        self._club_news(app, app.club_state)   # what the club's thread said while the coach was elsewhere
 
     def on_enter(self, *_args) -> None:
         self._start_ticker()
