@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 from .errors import DecodeError
 from .method_cache import code_for
+from .twins import dict_twin, slot_twin
 
 # The decoders and builders written here at run time are compiled once and kept, as the
 # records' own methods are (method_cache.py): compiled with this module's __future__ flags,
@@ -473,7 +474,7 @@ def _compile_fast(tp: type, fields: list, hints: dict, known: frozenset, tag: An
             else:
                 env[f"factory{i}"] = field.default_factory
                 lines.append(f"        {var} = factory{i}()")
-    build = _builder_lines(tp, names, variables, env)
+    build = builder_lines(tp, names, variables, env)
     lines += ["    try:"] + ["        " + line for line in build] + [
               "    except DecodeError:", "        raise",
               "    except (ValueError, TypeError):", "        return slow(v, None)"]
@@ -550,11 +551,11 @@ def _convert(hint: Any, dec: Decoder, var: str, key: str, env: dict[str, Any]) -
     return [f"{var} = d{key}({var}, None)"]
 
 
-def _builder_lines(tp: type, names: list[str], variables: list[str], env: dict[str, Any]) -> list[str]:
+def builder_lines(tp: type, names: list[str], variables: list[str], env: dict[str, Any]) -> list[str]:
     """Lines that build ``tp`` from the decoded fields and return it."""
     setters = _slot_setters(tp, names)
     if setters is None:
-        plain = _dict_twin(tp) if _generated_init(tp, names) and not any(
+        plain = dict_twin(tp) if _generated_init(tp, names) and not any(
             hasattr(type(inspect.getattr_static(tp, n, None)), "__set__") for n in names) else None
         if plain is None:
             return [f"return tp({', '.join(f'{n}={v}' for n, v in zip(names, variables))})"]
@@ -570,7 +571,7 @@ def _builder_lines(tp: type, names: list[str], variables: list[str], env: dict[s
             lines.append("post(o)")
         return lines + ["return o"]
     env["new"] = object.__new__  # (marks a record built slot by slot, for the callers)
-    twin = _twin(tp)
+    twin = slot_twin(tp)
     if twin is not None:
         env["twin"] = twin
         lines = ["o = twin()"] + [f"o.{name} = {var}" for name, var in zip(names, variables)] + ["o.__class__ = tp"]
@@ -601,26 +602,6 @@ def _generated_init(tp: type, names: list[str]) -> bool:
                                    if f._field_type is dataclasses._FIELD)  # type: ignore[attr-defined]
 
 
-def _dict_twin(tp: type) -> type | None:
-    """A plain twin of a frozen record class that keeps a ``__dict__`` (no ``__slots__`` of
-    its own): the same bases, ordinary attribute setting. Python checks, when an instance's
-    class is set to ``tp``, that the layouts agree; ``None`` where they do not (slots,
-    another metaclass or ``__new__``)."""
-    if (type(tp) is not type or tp.__new__ is not object.__new__ or "__slots__" in tp.__dict__
-            or "__dict__" not in dir(tp)):
-        return None
-    try:
-        twin = type(tp.__name__, tp.__bases__, {
-            "__init__": object.__init__, "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
-            "__module__": __name__, "__qualname__": f"_dict_twin.{tp.__name__}"})
-        probe = twin()
-        probe.__dict__ = {}
-        probe.__class__ = tp  # Python refuses (TypeError) unless the layouts agree
-    except TypeError:
-        return None
-    return twin
-
-
 def _slot_setters(tp: type, names: list[str]) -> list[Callable[[Any, Any], None]] | None:
     """For a slotted dataclass whose ``__init__`` is the one dataclasses wrote (it only sets
     every field, then calls ``__post_init__``): the fields' slot setters, in the order the
@@ -637,39 +618,8 @@ def _slot_setters(tp: type, names: list[str]) -> list[Callable[[Any, Any], None]
     return setters
 
 
-_twins: dict[type, type | None] = {}
-
-
-def _twin(tp: type) -> type | None:
-    """A plain twin of a frozen slotted record class: the same bases and slots, with
-    ordinary attribute setting. A record is built as a twin, its slots set as attributes
-    (which Python does inline, where calling each slot's setter makes a call with an
-    argument tuple), then given its real class: Python checks, on that assignment, that
-    the two lay out their slots the same way, so it is the same instance, field for field,
-    that ``__init__`` would make. ``None`` where that does not apply (a name Python would
-    mangle, another metaclass or ``__new__``); its callers then fill the slots through
-    their setters."""
-    try:
-        return _twins[tp]
-    except KeyError:
-        pass
-    twin = None
-    slots = tp.__dict__.get("__slots__")
-    if (type(tp) is type and tp.__new__ is object.__new__ and isinstance(slots, tuple)
-            and not any(name.startswith("__") for name in slots)):
-        try:
-            twin = type(tp.__name__, tp.__bases__, {
-                "__slots__": slots, "__init__": object.__init__, "__setattr__": object.__setattr__,
-                "__module__": __name__, "__qualname__": f"_twin.{tp.__name__}"})
-            twin().__class__ = tp  # Python refuses (TypeError) unless the layouts agree
-        except TypeError:
-            twin = None
-    _twins[tp] = twin
-    return twin
-
-
 def record_twin(tp: type) -> type | None:
-    """The plain twin of a frozen slotted record class (see ``_twin``), for a hot loop that
+    """The plain twin of a frozen slotted record class (see twins.py), for a hot loop that
     builds such records inline: ``o = twin(); o.field = value; o.__class__ = tp`` makes the
     instance the class's own ``__init__`` would (when it only sets the fields). ``None``
     where that does not apply."""
@@ -677,7 +627,7 @@ def record_twin(tp: type) -> type | None:
         return None
     if _slot_setters(tp, [f.name for f in dataclasses.fields(tp)]) is None:
         return None
-    return _twin(tp)
+    return slot_twin(tp)
 
 
 def constructor(tp: type) -> Callable[..., Any]:
@@ -685,7 +635,7 @@ def constructor(tp: type) -> Callable[..., Any]:
     (fill the slots, then ``__post_init__``); the class itself when that does not apply."""
     names = [f.name for f in dataclasses.fields(tp)]
     env: dict[str, Any] = {"tp": tp}
-    build = _builder_lines(tp, names, [f"a{i}" for i in range(len(names))], env)
+    build = builder_lines(tp, names, [f"a{i}" for i in range(len(names))], env)
     if "new" not in env:
         return tp
     lines = [f"def make({', '.join(f'a{i}' for i in range(len(names)))}):"] + ["    " + line for line in build]

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import chain, compress
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
-from .codec import _slot_setters, _twin, constructor, fast_decoder, from_json
+from .codec import constructor, fast_decoder, from_json, record_twin
 from .errors import DecodeError, TouchlineError
 from .events import Event, Source, parse_time, payload_type
 
@@ -311,7 +311,7 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
             keep(prev)
             add(_make_event(seq, b, when_of[at], source_of[source], payload_of[key]))
     else:
-        # Each Event built as its twin with its slots set, then given its class (codec._twin:
+        # Each Event built as its twin with its slots set, then given its class (twins.slot_twin:
         # the same instance its __init__, which only sets them, would make): no call per event.
         twin, event_class = _EVENT_SLOTS, Event
         events = []
@@ -437,9 +437,8 @@ def _walk(rows: Iterable[RawRow], chained: bool, omitted: Mapping[int, tuple[int
 
 
 _make_event = constructor(Event)
-# Event's twin (codec._twin), when its __init__ only sets its slots (no __post_init__).
-_EVENT_SLOTS = _twin(Event) if _slot_setters(Event, ["seq", "batch", "at", "source", "payload"]) is not None \
-    and not hasattr(Event, "__post_init__") else None
+# Event's twin (twins.py), when its __init__ only sets its slots (no __post_init__).
+_EVENT_SLOTS = record_twin(Event)
 
 
 def _kind(type_: str, source: str) -> tuple[Any, Source, Callable[[Any], Any]]:

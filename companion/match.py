@@ -19,7 +19,7 @@ from .events import Event, Source, now
 from .games import ruleset_for
 from .journal import Journal
 from .journal_chain import gc_paused
-from .records import _unshared as UNSHARED, in_place
+from .records import UNSHARED, in_place
 from .ruleset import Command, GameRules, Request, Ruleset
 from .sightings import Sighting
 

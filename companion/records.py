@@ -18,24 +18,26 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from .twins import dict_twin
+
 _new = object.__new__
 _set_attr = object.__setattr__
 _names: dict[type, tuple[str, ...] | None] = {}
 # The one record a replay may change in place (see ``in_place``), or None.
-_unshared: list[Any] = [None]
+UNSHARED: list[Any] = [None]   # [the record a replay marked in_place] (read by match.py and timing.py)
 
 
 def changed(obj: Any, **changes: Any) -> Any:
     """A copy of the frozen dataclass ``obj`` with ``changes`` made (or ``obj`` itself,
     changed, when it is the record a replay marked ``in_place``)."""
-    if obj is _unshared[0]:
+    if obj is UNSHARED[0]:
         obj.__dict__.update(changes)
         return obj
     cls = obj.__class__
     try:
         twin = _plain[cls]
     except KeyError:  # first sight of the class (asked of the class, not by catching a miss per call)
-        twin = _plain[cls] = _plain_twin(cls) if hasattr(obj, "__dict__") else _SLOTTED
+        twin = _plain[cls] = dict_twin(cls) if hasattr(obj, "__dict__") else _SLOTTED
     if twin is _SLOTTED:
         return _rebuilt(obj, changes)
     # A new dict, not ``fields.copy()``: a record built by its class keeps its fields in a
@@ -69,30 +71,10 @@ def player_put(state: Any, ref: Any, player: Any) -> Any:
     return changed(state, players=players)
 
 
-# Record classes -> a plain twin (or None) for those with a __dict__ (see ``_plain_twin``),
+# Record classes -> a plain twin (or None) for those with a __dict__ (see twins.py),
 # _SLOTTED for those without.
 _SLOTTED = object()
 _plain: dict[type, Any] = {}
-
-
-def _plain_twin(cls: type) -> type | None:
-    """A plain class laid out as ``cls`` (same bases, an instance ``__dict__``), with
-    ordinary attribute setting: a copy is made as a twin, given its fields' dict, then its
-    real class, which is cheaper than ``object.__new__`` and ``object.__setattr__``, two
-    calls through argument tuples. Python checks on the class assignment that the layouts
-    agree; ``None`` where they do not (slots, another metaclass or ``__new__``)."""
-    if type(cls) is not type or cls.__new__ is not object.__new__ or "__slots__" in cls.__dict__:
-        return None
-    try:
-        twin = type(cls.__name__, cls.__bases__, {
-            "__init__": object.__init__, "__setattr__": object.__setattr__, "__delattr__": object.__delattr__,
-            "__module__": __name__, "__qualname__": f"_plain_twin.{cls.__name__}"})
-        probe = twin()
-        probe.__dict__ = {}
-        probe.__class__ = cls  # Python refuses (TypeError) unless the layouts agree
-    except TypeError:
-        return None
-    return twin
 
 
 def unshadowed(cls: type) -> type:
@@ -113,7 +95,7 @@ def in_place(obj: Any) -> None:
     none). Only for a record nobody else can see yet: a replay marks the state a fold step
     has just made, which the next step would copy and drop, and marks none before it keeps
     or hands out a state. Saves copying a whole state (dozens of fields) per event."""
-    _unshared[0] = obj
+    UNSHARED[0] = obj
 
 
 def _rebuilt(obj: Any, changes: dict[str, Any]) -> Any:
@@ -145,7 +127,7 @@ def _rebuilder(cls: type) -> Any:
     ``__post_init__``): a function building the changed copy the same way, filling the slots
     directly (codec's decoders build records so), or returning None for a name that is no
     field (the caller then fails as ``replace`` does). None when that does not apply."""
-    from .codec import GENERATED, GENERATED_FLAGS, _builder_lines
+    from .codec import GENERATED, GENERATED_FLAGS, builder_lines
     from .method_cache import code_for
 
     names = _init_names(cls)
@@ -153,7 +135,7 @@ def _rebuilder(cls: type) -> Any:
         return None
     env: dict[str, Any] = {"tp": cls, "known": frozenset(names)}
     values = [f"ch[{name!r}] if {name!r} in ch else obj.{name}" for name in names]
-    build = _builder_lines(cls, list(names), values, env)
+    build = builder_lines(cls, list(names), values, env)
     if "new" not in env:  # not a slotted record: codec's builder would call the class
         return None
     lines = ["def rebuild(obj, ch):", "    if not known.issuperset(ch):", "        return None"]

@@ -111,12 +111,12 @@ def test_fast_payloads_are_the_classes_own_instances():
 
 
 def test_records_built_through_their_twin_are_the_classes_own():
-    """A record built as its twin and given its class (codec._twin) is the instance the
+    """A record built as its twin and given its class (twins.slot_twin) is the instance the
     class's __init__ makes: same class, fields, equality, hash and repr, frozen as ever;
     a class whose slots Python would mangle gets no twin (its slots are set one by one)."""
     import dataclasses
 
-    from companion.codec import _twin
+    from companion.twins import slot_twin
 
     @dataclasses.dataclass(frozen=True, slots=True)
     class Base:
@@ -128,7 +128,7 @@ def test_records_built_through_their_twin_are_the_classes_own():
         c: tuple[int, ...] = ()
 
     make = constructor(Child)
-    assert _twin(Child) is not None
+    assert slot_twin(Child) is not None
     built = make(1, "x", (2, 3))
     assert type(built) is Child and built == Child(1, "x", (2, 3)) and hash(built) == hash(Child(1, "x", (2, 3)))
     assert repr(built) == repr(Child(1, "x", (2, 3)))
@@ -138,4 +138,4 @@ def test_records_built_through_their_twin_are_the_classes_own():
     class Mangled:
         __slots__ = ("__secret",)
 
-    assert _twin(Mangled) is None
+    assert slot_twin(Mangled) is None

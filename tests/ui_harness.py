@@ -250,11 +250,16 @@ class Driver:
         return [w.text for w in widgets(Window) if isinstance(getattr(w, "text", None), str) and w.text][:80]
 
     def finish(self, error: str, stop: bool = True) -> None:
-        result = {"error": error, "log": self.log, "screenshots": self.shots, "window": list(Window.size),
-                  "moved": list(self.steady.faults), **self.result()}
-        (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
-        if stop:
-            self.app.stop()
+        result = {"error": error, "log": self.log, "screenshots": self.shots, "window": list(Window.size)}
+        try:
+            result.update(moved=list(self.steady.faults), **self.result())
+        except Exception:   # the driver's own facts failed: the error still reaches the test
+            result["error"] = (error + "\n" if error else "") + "the driver's result failed:\n" + traceback.format_exc()
+        try:
+            (OUT / "result.json").write_text(json.dumps(result, indent=1, default=str))
+        finally:   # a drive that cannot write its result still ends (never a hung subprocess)
+            if stop:
+                self.app.stop()
 
 
 def run(driver_class, data_dir: Path | None = None, **app_kwargs) -> None:

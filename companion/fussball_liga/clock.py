@@ -14,8 +14,8 @@ from datetime import datetime, timedelta, timezone
 from ..codec import constructor
 from ..events import format_time, parse_time
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
-_MICROSECOND = timedelta(microseconds=1)
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+MICROSECOND = timedelta(microseconds=1)
 
 # A tablet's timer may fire a moment before the fold's reading reaches the limit (rounding,
 # the time it takes to submit); a time-up proposal this close to the limit is accepted.
@@ -35,15 +35,15 @@ class Instant:
             raise ValueError(f"an instant needs a time zone: {at!r}")
         # Aware minus aware is taken in UTC (no conversion first); // counts whole microseconds.
         if cls is Instant:  # built as the codec builds records (no frozen __init__): once per event time
-            return _new_instant((at - _EPOCH) // _MICROSECOND)
-        return cls((at - _EPOCH) // _MICROSECOND)
+            return new_instant((at - EPOCH) // MICROSECOND)
+        return cls((at - EPOCH) // MICROSECOND)
 
     @classmethod
     def parse(cls, text: str) -> "Instant":
         return cls.of(parse_time(text))
 
     def datetime(self) -> datetime:
-        return _EPOCH + timedelta(microseconds=self.us)
+        return EPOCH + timedelta(microseconds=self.us)
 
     def seconds_since(self, other: "Instant") -> float:
         return (self.us - other.us) / 1_000_000
@@ -64,7 +64,7 @@ class Instant:
         return f"Instant.parse({self.to_json()!r})"
 
 
-_new_instant = constructor(Instant)
+new_instant = constructor(Instant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,4 +96,4 @@ class Stopwatch:
 
 
 STOPPED = Stopwatch()
-_new_stopwatch = constructor(Stopwatch)
+new_stopwatch = constructor(Stopwatch)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from ..codec import record_twin
 from ..events import Event
-from ..records import _unshared as _UNSHARED
+from ..records import UNSHARED as _UNSHARED
+from ..records import changed as _with
 from ..teams import Team
 from . import events as ev
 from . import flow
-from .clock import _EPOCH, _MICROSECOND, TIME_UP_TOLERANCE_S, Instant, Stopwatch, _new_instant, _new_stopwatch
+from .clock import EPOCH, MICROSECOND, TIME_UP_TOLERANCE_S, Instant, Stopwatch, new_instant, new_stopwatch
 from .commands import CallTimeUp, PauseClock, ResumeClock
-from .evolve import _with
 from .landing import arrive
 from .model import Clocks, LigaState, Period, Phase, PhaseLimit
 from .tx import Tx, refuse
@@ -44,7 +44,7 @@ def actor(s: LigaState) -> Team | None:
 _TIMED_PERIODS = frozenset(p for p in Period if p.timed)
 _SHOT, _MOVEMENT, _OVER = Phase.SHOT, Phase.MOVEMENT, Phase.OVER
 _EGG, _CHESS = PhaseLimit.EGG_TIMER, PhaseLimit.CHESS_CLOCK
-_stopwatch = _new_stopwatch  # Stopwatch(used_us, since), built as the codec builds records
+_stopwatch = new_stopwatch  # Stopwatch(used_us, since), built as the codec builds records
 _INSTANT_TWIN = record_twin(Instant)
 
 
@@ -72,12 +72,12 @@ def stamp(before: LigaState, s: LigaState, event: Event) -> LigaState:
         at = last[1]
     else:
         try:  # Instant.of written out (no classmethod call): once per command of a replay
-            us = (when - _EPOCH) // _MICROSECOND
+            us = (when - EPOCH) // MICROSECOND
         except TypeError:  # a time with no zone: Instant.of says so
             at = Instant.of(when)
         else:
             if _INSTANT_TWIN is None:
-                at = _new_instant(us)
+                at = new_instant(us)
             else:  # built inline as the codec builds records (no call): the same Instant
                 at = _INSTANT_TWIN()
                 at.us = us
