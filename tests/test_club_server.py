@@ -417,6 +417,53 @@ def test_the_organiser_removes_a_lost_tablet_and_it_can_write_no_more(club, jour
     assert list(club.get("/league").json["games"]) == ["fublet"]         # what it confirmed before stays
 
 
+def test_a_tablet_is_renamed_by_itself_or_the_organiser_and_its_card_follows(club, journals):
+    first, second = club.tablet("Table 1"), club.tablet("Table 2")
+    match, rows = wire_rows(journals["futboard"])
+    first.upload_all(match, rows[:20])
+    organiser = {"Authorization": f"Bearer {club.ledger.organiser_token}", "Content-Type": "application/json"}
+
+    def names() -> dict[str, str]:
+        return {t["tablet"]: t["name"] for t in club.get("/tablets", organiser).json["tablets"]}
+
+    renamed = first.post(f"/tablets/{first.key.id}/name", {"name": "  Table   4 "})
+    assert renamed.status == 200 and renamed.json == {"tablet": first.key.id, "name": "Table 4"}
+    assert names()[first.key.id] == "Table 4"
+    assert [t["tablet"] for t in club.get("/tables").json["tables"]] == ["Table 4"]   # the card follows
+    assert first.client().rename("Table 5") == "Table 5"                              # the client's way
+    # Refused, each with its reason, changing nothing:
+    assert second.post(f"/tablets/{first.key.id}/name", {"name": "Mine"}).status == 403    # another tablet's
+    clash = second.post(f"/tablets/{second.key.id}/name", {"name": "table 5"})
+    assert clash.status == 409 and '"Table 5"' in clash.json["error"]
+    assert first.post(f"/tablets/{first.key.id}/name", {"name": " "}).status == 400
+    assert first.post(f"/tablets/{first.key.id}/name", ["Table 9"]).status == 400
+    assert first.post(f"/tablets/{first.key.id}/name", {"name": "x" * 81}).status == 400
+    forged = first.post(f"/tablets/{second.key.id}/name", {"name": "Forged"}, tablet_id=second.key.id)
+    assert forged.status in (401, 403)                                                # not its key
+    assert http("POST", f"{club.url}/tablets/{first.key.id}/name", b'{"name": "Anon"}').status == 401
+    assert names() == {first.key.id: "Table 5", second.key.id: "Table 2"}
+    # The organiser renames any tablet; an unknown or removed one is refused.
+    by_organiser = http("POST", f"{club.url}/tablets/{second.key.id}/name", b'{"name": "Table 6"}', organiser)
+    assert by_organiser.status == 200 and names()[second.key.id] == "Table 6"
+    assert http("POST", f"{club.url}/tablets/{'0' * 16}/name", b'{"name": "Ghost"}', organiser).status == 404
+    assert http("POST", f"{club.url}/tablets/{second.key.id}/remove", b"", organiser).status == 200
+    gone = http("POST", f"{club.url}/tablets/{second.key.id}/name", b'{"name": "Table 7"}', organiser)
+    assert gone.status == 403 and "removed" in gone.json["error"]
+
+
+def test_joining_again_under_another_name_renames_the_tablet(club, tmp_path):
+    from companion.club.client import Outbox
+    from companion.club.keys import TabletKey
+    outbox = Outbox(tmp_path / "tablet" / "outbox.sqlite", TabletKey.load_or_create(tmp_path / "tablet" / "key.pem"))
+    outbox.join(club.url, club.ledger.join_token, "Table 1")
+    outbox.join(club.url, club.ledger.join_token, "Table 8")     # the coach typed a new name
+    organiser = {"Authorization": f"Bearer {club.ledger.organiser_token}"}
+    assert outbox.name == "Table 8"
+    assert [t["name"] for t in club.get("/tablets", organiser).json["tablets"]] == ["Table 8"]
+    assert outbox.rename("Table 9") == "Table 9" and outbox.name == "Table 9"
+    outbox.close()
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_uploads_checked_and_folded_from_where_they_left_give_what_a_whole_replay_gives(club, journals, game):
     """Each upload is checked from the command it continues and folded onto the kept state; cut

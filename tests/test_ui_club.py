@@ -169,14 +169,23 @@ def test_the_desk_finds_the_next_pairing_for_its_table(tmp_path):
         desk.leave()
         desk.join(join_link(club.url, club.ledger.join_token), "Table 7")
         assert desk.wait()
-        assert desk.state.name == "Table 2"       # the club keeps the name this key first joined with
+        assert desk.state.name == "Table 7"       # joined again under another name: renamed at the club
+        found = desk.state.pairing
+        assert found is not None and found.season == "Weekend Swiss" and found.round == 1
+        assert {found.home, found.away} <= {"A", "B", "C", "D"} and found.game == "fussball_liga"
+        desk.rename("  Table  2 ")                # Settings' Rename: the pairing follows the name
+        assert desk.wait()
+        assert (desk.state.name, desk.state.rename_problem, desk.state.renames) == ("Table 2", "", 1)
+        assert desk.state.pairing is not None and desk.state.pairing.season == "Autumn League"
         other = ClubDesk(tmp_path / "tablet-7", poll_s=0.2)
         try:
             other.join(join_link(club.url, club.ledger.join_token), "Table 7")
             assert other.wait()
-            found = other.state.pairing
-            assert found is not None and found.season == "Weekend Swiss" and found.round == 1
-            assert {found.home, found.away} <= {"A", "B", "C", "D"} and found.game == "fussball_liga"
+            other.rename("table 2")               # another tablet's name: refused, said, nothing changed
+            assert other.wait()
+            assert other.state.rename_problem == ('The club refused the new name: another tablet of the club is '
+                                                  'called "Table 2": choose another name.')
+            assert other.state.name == "Table 7" and other.state.renames == 1 and other.state.problem == ""
         finally:
             other.close()
     finally:
@@ -187,6 +196,10 @@ def test_the_desk_finds_the_next_pairing_for_its_table(tmp_path):
         desk.look_for_pairing()
         assert desk.wait(60)
         assert desk.state.pairing is None and desk.state.joined
+        desk.rename("Table 9")
+        assert desk.wait(60)
+        assert desk.state.rename_problem.startswith('The club cannot be reached: this tablet is still called "Table 2"')
+        assert desk.state.name == "Table 2"
     finally:
         desk.close()
 

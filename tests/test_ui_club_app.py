@@ -48,7 +48,7 @@ def test_a_club_night_at_one_table_joined_played_confirmed_by_both_coaches_and_c
     # "trying again in 2 s" or, its backoff already over when the line is read, "trying again now"
     assert "The club cannot be reached: trying again" in club["unreachable_line"]
     assert club["sent"] == ["Result confirmed by both coaches and sent to the club: it counts in the club's league."]
-    assert club["all_sent_line"].endswith("All sent.")
+    assert club["all_sent_line"].endswith("All sent.") and club["all_sent_in_settings"].endswith("All sent.")
     # the club holds the tablet's journal, by its last hash, and counts the confirmed result once
     assert club["club_held"]["held"] == club["tablet_last_seq"]
     assert club["club_held"]["head"] == club["tablet_head"]
@@ -57,6 +57,8 @@ def test_a_club_night_at_one_table_joined_played_confirmed_by_both_coaches_and_c
     rows = club["league"]["games"]["fussball_liga"]["table"]
     assert {r["team"]: r["played"] for r in rows} == {"SV Rotstein": 1, "FC Gruenwald": 1}
     assert club["league"]["unconfirmed"] == []
+    # renamed from Settings: the club's list says the new name
+    assert '"Table 4"' in club["renamed_line"] and club["club_tablets"] == ["Table 4"]
     assert club["left_line"] == "Club: this tablet is in no club." and club["left_button"] == "Join a club"
     (filled,) = club["season_filled"]
     assert filled["table"] == "Table 3" and filled["result"]["match"] == table["match"]

@@ -150,6 +150,19 @@ class ClubNight(Scenario):
         yield "settle"
         self.facts["all_sent_line"] = self.screen().club_words
         self.facts.update(self.club_holds(journal))
+        # --- renaming the tablet: the club's list and this table's cards follow ---------------------------
+        self.press("Rename this tablet")
+        yield "settle"
+        popups()[0].ids.name.text = "Table 4"
+        yield "settle"
+        self.screenshot("club_rename")
+        self.press("Rename")
+        yield from self.wait(lambda: self.app.club_state.name == "Table 4" and not popups(), 60)
+        yield "settle"
+        self.facts["renamed_line"] = self.screen().club_words
+        self.facts["club_tablets"] = [t["name"] for t in self.club.get(
+            "/tablets", {"Authorization": f"Bearer {self.club.ledger.organiser_token}"}).json["tablets"]]
+        self.screenshot("club_settings_renamed")
         # --- leaving the club: asked first, then one line and Join again ---------------------------------
         self.press("Leave the club")
         yield "settle"

@@ -61,6 +61,8 @@ class ClubState:
     pairing: Pairing | None = None
     ready: bool = False                            # the outbox was read once (before: say nothing)
     joins: int = 0                                 # joins tried to their end (a Join window waits for one more)
+    renames: int = 0                               # renames tried to their end (the Rename window waits likewise)
+    rename_problem: str = ""                       # why the last rename did not happen ('' when it did)
 
     def row(self, journal: str) -> Waiting | None:
         key = resolved(journal)
@@ -227,6 +229,10 @@ class ClubDesk:
     def leave(self) -> None:
         self._jobs.put(self._leave)
 
+    def rename(self, name: str) -> None:
+        """This tablet's name at the club (its table's pairings are found by it)."""
+        self._jobs.put(lambda: self._rename(name))
+
     def agree(self, journal: str, side: str) -> None:
         """One coach says the final result is right; with both, the tablet signs it and sends it."""
         self._jobs.put(lambda: self._agree(resolved(journal), side))
@@ -347,6 +353,28 @@ class ClubDesk:
         self._set(busy="", problem=problem, pairing=None, joins=self.state.joins + 1)
         if not problem:
             self._look_for_pairing()
+
+    def _rename(self, name: str) -> None:
+        name = " ".join(name.split())
+        box = self._outbox
+        problem = ""
+        if box is None or not box.server:
+            problem = "This tablet is in no club: join one first."
+        elif not name:
+            problem = "Give this tablet's name at the club (for example: Table 3)."
+        else:
+            try:
+                box.rename(name)
+            except Unreachable:
+                problem = (f"The club cannot be reached: this tablet is still called \"{box.name}\". Try again when "
+                           f"it is on the club's network.")
+            except RefusedByClub as exc:
+                problem = f"The club refused the new name: {exc.reason}."
+            except ClubError as exc:
+                problem = f"Could not rename this tablet: {exc}."
+        self._set(rename_problem=problem, renames=self.state.renames + 1)
+        if not problem:
+            self._look_for_pairing()   # the pairings at a table are found by its name
 
     def _leave(self) -> None:
         if self._outbox is not None:

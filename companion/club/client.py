@@ -110,6 +110,12 @@ class ClubClient:
                                                  "public_key": keys.b64(self.key.public_raw)}, signed=False)
         return str(answer["tablet"]), str(answer.get("name") or name)
 
+    def rename(self, name: str) -> str:
+        """This tablet's new name at the club (its table's pairings are found by it); the name
+        the club now knows."""
+        answer = self._call("POST", f"/tablets/{self.key.id}/name", {"name": name})
+        return str(answer.get("name") or name)
+
     def read(self, path: str) -> dict[str, Any]:
         """A public page of the club as JSON (``/seasons``, ``/seasons/<id>``)."""
         return self._call("GET", path, signed=False)
@@ -243,11 +249,21 @@ class Outbox:
 
     def join(self, server: str, join_token: str, name: str) -> str:
         """Join the club at ``server`` (needs the network once)."""
-        tablet, known_as = ClubClient(server, self.key, self.transport).register(join_token, name)
+        client = ClubClient(server, self.key, self.transport)
+        tablet, known_as = client.register(join_token, name)
         self._set("server", server.rstrip("/"))
         self._set("tablet", tablet)
         self._set("name", known_as)
+        wanted = " ".join(name.split())
+        if wanted and wanted != known_as:   # joined before under another name: the one typed now counts
+            self._set("name", client.rename(wanted))
         return tablet
+
+    def rename(self, name: str) -> str:
+        """This tablet's new name at the club (needs the network); the name the club knows."""
+        known_as = self.client().rename(name)
+        self._set("name", known_as)
+        return known_as
 
     def leave(self) -> None:
         """Forget the club and what waited to be sent to it (the journals stay on the tablet;

@@ -545,6 +545,34 @@ class Ledger:
             self.store.remove_tablet(tablet_id, self.clock())
         return {"tablet": tablet_id, "removed": True}
 
+    def rename_tablet(self, tablet_id: str, body: Any, signer: Tablet | None) -> dict[str, Any]:
+        """A tablet's new name at the club (the name its table's pairings are found by): asked
+        by the tablet itself (``signer``) or by the organiser (``signer`` None). A name another
+        tablet of the club has is refused: two tables of one name would share their pairings."""
+        if not isinstance(body, dict) or not isinstance(body.get("name"), str) \
+                or not 0 < len(body["name"].strip()) <= MAX_NAME:
+            raise Refused(400, f"the body must be {{\"name\": ...}}, the tablet's name, 1 to {MAX_NAME} characters")
+        name = " ".join(body["name"].split())
+        if signer is not None and signer.id != tablet_id:
+            raise Refused(403, "a tablet renames only itself (the organiser renames any)")
+        with self._lock, self.store.transaction():
+            tablet = self.store.tablet(tablet_id) if re.fullmatch(r"[0-9a-f]{16}", tablet_id) else None
+            if tablet is None:
+                raise Refused(404, "no such tablet in this club")
+            if tablet.removed:
+                raise Refused(403, "this tablet was removed from the club by the organiser; ask the organiser")
+            taken = [t for t in self.store.tablets() if t.id != tablet_id and not t.removed
+                     and t.name.casefold() == name.casefold()]
+            if taken:
+                raise Refused(409, f"another tablet of the club is called \"{taken[0].name}\": choose another name")
+            if name != tablet.name:
+                self.store.rename_tablet(tablet_id, name)
+                self.store.notify_change()   # every server's cards say the new name
+                log.info("club: tablet %s renamed from %r to %r", tablet_id, tablet.name, name)
+        if name != tablet.name:
+            self._changed()
+        return {"tablet": tablet_id, "name": name}
+
     def forks(self) -> list[dict[str, Any]]:
         return [{"match": f.match, "seq": f.seq, "tablet": f.tablet, "held_hash": f.held_hash,
                  "sent_hash": f.sent_hash, "at": f.at} for f in self.store.forks()]

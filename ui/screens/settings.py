@@ -48,6 +48,7 @@ class SettingsScreen(Screen):
     club_words = StringProperty("")
     club_button = StringProperty("")
     club_trouble = BooleanProperty(False)
+    club_joined = BooleanProperty(False)   # Rename is offered
 
     def on_pre_enter(self, *_args) -> None:
         app = App.get_running_app()
@@ -79,6 +80,7 @@ class SettingsScreen(Screen):
         self.club_words = words if state.joined or state.busy else f"Club: {words[0].lower()}{words[1:]}"
         self.club_trouble = bool(state.problem) or "cannot be reached" in words or "refused" in words
         self.club_button = "" if state.busy else ("Leave the club" if state.joined else "Join a club")
+        self.club_joined = state.joined and not state.busy
 
     def club_action(self) -> None:
         state = App.get_running_app().club_state
@@ -87,6 +89,9 @@ class SettingsScreen(Screen):
                                  f"those not sent yet will not be sent.").open()
         else:
             JoinClubPopup().open()
+
+    def rename_tablet(self) -> None:
+        RenameTabletPopup().open()
 
     @staticmethod
     def auto_words(auto: str) -> str:
@@ -192,6 +197,44 @@ class JoinClubPopup(Popup):
         if link:
             self.ids.link.text = link
         self.status, self.trouble = (words + (" Give the tablet's name, then Join." if link else "")), not link
+
+
+class RenameTabletPopup(Popup):
+    """This tablet's name at the club; stays open until the club answered, saying why not when
+    it did not take the name."""
+    status = StringProperty("")
+    trouble = BooleanProperty(False)
+    renaming = BooleanProperty(False)
+
+    def on_open(self) -> None:
+        app = App.get_running_app()
+        app.bind(club_state=self._club_news)
+        self.ids.name.text = app.club_state.name
+
+    def on_dismiss(self) -> None:
+        App.get_running_app().unbind(club_state=self._club_news)
+
+    def rename(self) -> None:
+        name = " ".join(self.ids.name.text.split())
+        if not name:
+            self.status, self.trouble = "Give this tablet's name at the club (for example: Table 3).", True
+            return
+        app = App.get_running_app()
+        if name == app.club_state.name:
+            self.dismiss()
+            return
+        self.renaming, self.status, self.trouble = True, "Renaming this tablet at the club...", False
+        self._renames = app.club_state.renames   # the answer is the state that counts one rename more
+        app.club.rename(name)
+
+    def _club_news(self, _app, state) -> None:
+        if not self.renaming or state.renames <= getattr(self, "_renames", 0):
+            return
+        self.renaming = False
+        if state.rename_problem:
+            self.status, self.trouble = state.rename_problem, True
+        else:
+            self.dismiss()
 
 
 class LeaveClubPopup(Popup):

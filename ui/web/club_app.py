@@ -31,6 +31,7 @@ organiser's token (Authorization: Bearer <token>):
     POST /swiss/<tournament>/next  pair the next round now, or be told which games still lack a confirmed result (organiser)
     GET  /tablets                the tablets that joined (organiser)
     POST /tablets/<id>/remove    take a tablet out of the club: it can write no more (organiser)
+    POST /tablets/<id>/name      rename a tablet: {name} (signed by that tablet, or the organiser)
 
 A body is at most ``MAX_BODY`` bytes (413). Writes are rate-limited (a token bucket:
 ``WRITE_BURST`` at once, ``WRITE_RATE`` a second after that; 429 with Retry-After beyond it,
@@ -175,6 +176,7 @@ class ClubApp:
             Route("/tablets", self.register, methods=["POST"]),
             Route("/tablets", self.tablets, methods=["GET"]),
             Route("/tablets/{tablet}/remove", self.remove_tablet, methods=["POST"]),
+            Route("/tablets/{tablet}/name", self.rename_tablet, methods=["POST"]),
             Route("/seasons", self.seasons, methods=["GET"]),
             Route("/seasons", self.create_season, methods=["POST"]),
             Route("/seasons/{season}", self.season, methods=["GET"]),
@@ -354,6 +356,27 @@ class ClubApp:
             self._organiser(request)
             return answer(200, await self._run(self.ledger.remove_tablet, request.path_params["tablet"]))
         return await self._write(request, work)
+
+    async def rename_tablet(self, request: Request) -> Response:
+        async def work() -> Response:
+            body = await read_body(request)
+            address = "address " + (request.client.host if request.client else "")
+            signer = None
+            if request.headers.get("authorization"):
+                self._limit(address, "this address")
+                self._organiser(request)
+            else:   # the tablet itself: its signature checked first, then its own allowance
+                try:
+                    signer = await self._run(self.ledger.signed_by, request.headers.get("x-touchline-tablet", ""),
+                                             request.headers.get("x-touchline-signature", ""), request.method,
+                                             request.url.path, body)
+                except Refused:
+                    self._limit(address, "this address")
+                    raise
+                self._limit("tablet " + signer.id, "this tablet")
+            return answer(200, await self._run(self.ledger.rename_tablet, request.path_params["tablet"],
+                                               parse_json(body), signer))
+        return await self._guarded(work)
 
     async def register(self, request: Request) -> Response:
         async def work() -> Response:
