@@ -65,6 +65,9 @@ def health_line(view) -> str:
     return f"Camera {HEALTH.get(camera, camera)} · Tray {HEALTH.get(tray, tray)}"
 
 
+NARROW_DP = 1000   # below this width the bars under the pitch get a row of their own
+
+
 class LiveScreen(Screen):
     view = ObjectProperty(None, allownone=True)
     selected = ObjectProperty(None, allownone=True)      # the figure a coach touched
@@ -91,6 +94,7 @@ class LiveScreen(Screen):
     away_cards = ListProperty([])
     steps = ListProperty([])                             # the phase stepper
     bars = ListProperty([])                              # the bars under the pitch
+    narrow = BooleanProperty(False)                      # the bars on a row of their own (live.kv)
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -162,6 +166,18 @@ class LiveScreen(Screen):
         self.build_panel()
         self.build_cards()
         self.build_stepper()
+
+    def on_size(self, *_args) -> None:
+        self.narrow = self.width < dp(NARROW_DP)
+
+    def on_narrow(self, _screen, narrow: bool) -> None:
+        """The bars move to their own row in a narrow window, back into the buttons' row in a
+        wide one (one RecycleView: a tap finds each bar once)."""
+        bars, top, row = self.ids.bars, self.ids.bars_top, self.ids.bar_row
+        target = top if narrow else row
+        if bars.parent is not target:
+            bars.parent.remove_widget(bars)
+            target.add_widget(bars, index=len(target.children))   # first from the left
 
     def on_pre_enter(self, *_args) -> None:
         self._kits_key = None   # back from the box editor: the colours may be new
