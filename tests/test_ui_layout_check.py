@@ -100,8 +100,13 @@ def test_the_board_is_checked_for_small_and_overprinted_labels_and_a_small_ball(
     assert check_board(clean) == []
     assert min(h for *_r, h in clean.printed) >= 18   # grown to the smallest readable size
 
-    # Two labels printed on one spot (a label grown over its neighbour's).
+    # Two labels on one spot (a label grown over its neighbour's): the board prints the first
+    # only, as a ruler too small for every number prints every other one...
     over = board([Shape("text", white, (125, 125), 10, "6-10-14"), Shape("text", white, (125, 125), 10, "B2")])
+    assert [text for text, *_rest in over.printed] == ["6-10-14"] and check_board(over) == []
+    # ...and a board that printed both would be caught.
+    text, x, y, w, h = over.printed[0]
+    over.printed.append(("B2", x + 2, y + 1, w / 2, h))
     assert any("printed over each other" in f for f in check_board(over)), check_board(over)
 
     # A board drawn with a smaller floor (what the board had before: 12 sp) and a dot of a ball.

@@ -26,6 +26,8 @@ from ..theme import DEFAULT_KITS
 
 log = logging.getLogger(__name__)
 SEGMENTS = 48   # a figure's disc: round at any size a board draws it, a quarter of Kivy's 180 triangles
+INK = 0.15         # of a printed label's texture height, above and below its ink (ui/layout_check.py too)
+OVERPRINT_PX = 3.0  # pixels two printed labels may share (their glyphs' side bearings)
 
 
 class PitchView(Widget):
@@ -212,10 +214,22 @@ class PitchView(Widget):
                 # A label grown to its minimum size stays inside the widget (not cut at its edge).
                 cx = min(max(cx, self.x + tex.width / 2), self.right - tex.width / 2)
                 cy = min(max(cy, self.y + tex.height / 2), self.top - tex.height / 2)
+                if self._overprints(cx - tex.width / 2, cy - tex.height / 2, tex.width, tex.height):
+                    continue   # a board too small for all its numbers prints every other one, as a ruler does
                 self.printed.append((shape.text, cx - tex.width / 2, cy - tex.height / 2, tex.width, tex.height))
                 add(Rectangle(texture=tex, pos=(cx - tex.width / 2, cy - tex.height / 2), size=tex.size))
         self._bake(layer)
         self.redraw_figures()
+
+    def _overprints(self, x: float, y: float, w: float, h: float) -> bool:
+        """A label here would be printed over one already drawn: their ink (digits and
+        capitals fill about the middle 70% of a label's height) shares more than a few pixels."""
+        for _text, ox, oy, ow, oh in self.printed:
+            dx = min(x + w, ox + ow) - max(x, ox)
+            dy = min(y + h * (1 - INK), oy + oh * (1 - INK)) - max(y + h * INK, oy + oh * INK)
+            if dx > OVERPRINT_PX and dy > OVERPRINT_PX:
+                return True
+        return False
 
     def _inside_cell(self, x_mm: float, y_mm: float, size) -> tuple[float, float]:
         """Where a printed label is drawn: at its point, but kept inside the cell the point
