@@ -21,6 +21,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from . import theme
+from .widgets.pitch import OVERPRINT_PX, ink_box, ink_overlap
 
 SLACK = 1.5        # pixels of rounding allowed
 MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")   # "[b]", "[color=ff0000]", "[/ref]"
@@ -134,24 +135,18 @@ def check_board(pitch: Widget, where: str = "") -> list[str]:
         out.append(f"{where}a board label at {pitch.smallest_label / sp(1):.1f} sp < {theme.BOARD_MIN} sp")
     if pitch.ball_px is not None and pitch.ball_px < dp(theme.BALL_MIN_DP) - SLACK:
         out.append(f"{where}the ball is drawn {pitch.ball_px:.0f} px wide < {theme.BALL_MIN_DP} dp")
-    # A label's ink: its texture less the line's room above the capitals and below the baseline
-    # (digits and capitals fill about the middle 60% of it).
-    labels = [(text, x, y + INK * h, w, h * (1 - 2 * INK)) for text, x, y, w, h in pitch.printed]
+    labels = pitch.printed
     x0, y0 = pitch.to_window(pitch.x, pitch.y)
-    for i, (text, x, y, w, h) in enumerate(labels):
+    for i, (text, *box) in enumerate(labels):
+        x, y, w, h = ink_box(*box)
         if x < pitch.x - SLACK or y < pitch.y - SLACK or x + w > pitch.right + SLACK or y + h > pitch.top + SLACK:
             out.append(f"{where}the board's {text!r} is cut at the board's edge")
-        for other, ox, oy, ow, oh in labels[i + 1:]:
-            dx = min(x + w, ox + ow) - max(x, ox)
-            dy = min(y + h, oy + oh) - max(y, oy)
-            if dx > OVERPRINT and dy > OVERPRINT:
+        for other, *other_box in labels[i + 1:]:
+            dx, dy = ink_overlap(tuple(box), tuple(other_box))
+            if dx > OVERPRINT_PX and dy > OVERPRINT_PX:
                 out.append(f"{where}the board's {text!r} and {other!r} are printed over each other "
                            f"({dx:.0f}x{dy:.0f} px, at {x0 + x - pitch.x:.0f}, {y0 + y - pitch.y:.0f})")
     return out
-
-
-OVERPRINT = 3.0    # pixels two printed labels' boxes may share (their glyphs' side bearings)
-INK = 0.15         # of a label's texture height, above and below its ink
 
 
 # --- targets that hold still -----------------------------------------------------------------------

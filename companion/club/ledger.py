@@ -565,11 +565,12 @@ class Ledger:
                      and t.name.casefold() == name.casefold()]
             if taken:
                 raise Refused(409, f"another tablet of the club is called \"{taken[0].name}\": choose another name")
-            if name != tablet.name:
+            renamed = name != tablet.name
+            if renamed:
                 self.store.rename_tablet(tablet_id, name)
                 self.store.notify_change()   # every server's cards say the new name
                 log.info("club: tablet %s renamed from %r to %r", tablet_id, tablet.name, name)
-        if name != tablet.name:
+        if renamed:
             self._changed()
         return {"tablet": tablet_id, "name": name}
 

@@ -360,20 +360,12 @@ class ClubApp:
     async def rename_tablet(self, request: Request) -> Response:
         async def work() -> Response:
             body = await read_body(request)
-            address = "address " + (request.client.host if request.client else "")
             signer = None
-            if request.headers.get("authorization"):
-                self._limit(address, "this address")
+            if request.headers.get("authorization"):   # the organiser, limited per address
+                self._limit("address " + (request.client.host if request.client else ""), "this address")
                 self._organiser(request)
-            else:   # the tablet itself: its signature checked first, then its own allowance
-                try:
-                    signer = await self._run(self.ledger.signed_by, request.headers.get("x-touchline-tablet", ""),
-                                             request.headers.get("x-touchline-signature", ""), request.method,
-                                             request.url.path, body)
-                except Refused:
-                    self._limit(address, "this address")
-                    raise
-                self._limit("tablet " + signer.id, "this tablet")
+            else:                                      # the tablet itself
+                signer = await self._signer(request, body)
             return answer(200, await self._run(self.ledger.rename_tablet, request.path_params["tablet"],
                                                parse_json(body), signer))
         return await self._guarded(work)
@@ -385,11 +377,10 @@ class ClubApp:
             return answer(200, {"tablet": tablet.id, "name": tablet.name})
         return await self._write(request, work)
 
-    async def _signed(self, request: Request) -> tuple[Any, Any]:
-        """The tablet that signed the request, and its body; limited per tablet (its signature
-        checked first: nobody spends another tablet's allowance), a request that is no tablet's
-        per client address."""
-        body = await read_body(request)
+    async def _signer(self, request: Request, body: bytes) -> Any:
+        """The tablet that signed the request; limited per tablet (its signature checked first:
+        nobody spends another tablet's allowance), a request that is no tablet's per client
+        address."""
         try:
             tablet = await self._run(self.ledger.signed_by, request.headers.get("x-touchline-tablet", ""),
                                      request.headers.get("x-touchline-signature", ""), request.method,
@@ -398,6 +389,12 @@ class ClubApp:
             self._limit("address " + (request.client.host if request.client else ""), "this address")
             raise
         self._limit("tablet " + tablet.id, "this tablet")
+        return tablet
+
+    async def _signed(self, request: Request) -> tuple[Any, Any]:
+        """The tablet that signed a write to a match, and the write's body."""
+        body = await read_body(request)
+        tablet = await self._signer(request, body)
         value = parse_json(body)
         if isinstance(value, dict) and value.get("match") != request.path_params["match"]:
             raise Refused(400, "the body's match is not the one in the address")

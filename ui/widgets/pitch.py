@@ -26,8 +26,23 @@ from ..theme import DEFAULT_KITS
 
 log = logging.getLogger(__name__)
 SEGMENTS = 48   # a figure's disc: round at any size a board draws it, a quarter of Kivy's 180 triangles
-INK = 0.15         # of a printed label's texture height, above and below its ink (ui/layout_check.py too)
+INK = 0.15          # of a printed label's texture height, above and below its ink
 OVERPRINT_PX = 3.0  # pixels two printed labels may share (their glyphs' side bearings)
+
+
+def ink_box(x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+    """A printed label's ink: its texture less the line's room above the capitals and below
+    the baseline (digits and capitals fill about the middle 70% of it)."""
+    return x, y + INK * h, w, h * (1 - 2 * INK)
+
+
+def ink_overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> tuple[float, float]:
+    """How far two printed labels' ink overlaps (x, y; a side <= 0: apart), from their
+    textures' boxes (x, y, w, h). The board skips a label that would overprint another by more
+    than OVERPRINT_PX both ways, and ui/layout_check.py flags one that does."""
+    ax, ay, aw, ah = ink_box(*a)
+    bx, by, bw, bh = ink_box(*b)
+    return min(ax + aw, bx + bw) - max(ax, bx), min(ay + ah, by + bh) - max(ay, by)
 
 
 class PitchView(Widget):
@@ -222,11 +237,9 @@ class PitchView(Widget):
         self.redraw_figures()
 
     def _overprints(self, x: float, y: float, w: float, h: float) -> bool:
-        """A label here would be printed over one already drawn: their ink (digits and
-        capitals fill about the middle 70% of a label's height) shares more than a few pixels."""
-        for _text, ox, oy, ow, oh in self.printed:
-            dx = min(x + w, ox + ow) - max(x, ox)
-            dy = min(y + h * (1 - INK), oy + oh * (1 - INK)) - max(y + h * INK, oy + oh * INK)
+        """A label here would be printed over one already drawn (see ``ink_overlap``)."""
+        for _text, *box in self.printed:
+            dx, dy = ink_overlap((x, y, w, h), tuple(box))
             if dx > OVERPRINT_PX and dy > OVERPRINT_PX:
                 return True
         return False
