@@ -64,6 +64,15 @@ def _padding_x(w: Label) -> float:
     return float(pad[0]) if isinstance(pad, (list, tuple)) and pad else float(pad or 0)
 
 
+def _wrapped_height(w: Label) -> float:
+    """The height ``w``'s text takes wrapped to its box's width, however tall the box is."""
+    options = dict(w._label.options)
+    options["text_size"] = (w.text_size[0], None)
+    whole = type(w._label)(**options)
+    whole.refresh()
+    return float(whole.content_height)
+
+
 def _name(w: Widget) -> str:
     text = getattr(w, "text", "")
     text = f" {text[:40]!r}" if isinstance(text, str) and text else ""
@@ -101,6 +110,13 @@ def check(root: Widget, screen: str = "") -> list[str]:
                 full = w._label.get_extents(plain)[0]
                 if full > room + SLACK:
                     out.append(f"{where}{_name(w)} text cut to fit: needs {full:.0f} px, has {room:.0f}")
+            elif w.text_size and w.text_size[1]:
+                # A fixed text box keeps its lines to its height: lines past it are cut unseen
+                # (the clock's hint wrapped and pushed "2nd half" out of its button).
+                need = _wrapped_height(w)
+                if need > w.text_size[1] + SLACK:
+                    out.append(f"{where}{_name(w)} text cut at its foot: needs {need:.0f} px high, "
+                               f"has {w.text_size[1]:.0f}")
         if isinstance(w, TextInput) and w.font_size < sp(theme.SMALL_SP) - 0.01:
             out.append(f"{where}{_name(w)} font {w.font_size / sp(1):.0f} sp < {theme.SMALL_SP} sp")
         if isinstance(w, (ButtonBehavior, TextInput)) and not w.disabled:

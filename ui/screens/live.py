@@ -66,6 +66,7 @@ def health_line(view) -> str:
 
 
 NARROW_DP = 1000   # below this width the bars under the pitch get a row of their own
+SHORT_DP = 700     # below this height the stepper goes and the keypad is compact (10" tablets: ~600 dp)
 
 
 class LiveScreen(Screen):
@@ -95,6 +96,8 @@ class LiveScreen(Screen):
     steps = ListProperty([])                             # the phase stepper
     bars = ListProperty([])                              # the bars under the pitch
     narrow = BooleanProperty(False)                      # the bars on a row of their own (live.kv)
+    short = BooleanProperty(False)                       # a window under SHORT_DP high: no stepper, a compact keypad
+    final = BooleanProperty(False)                       # the final whistle blew: "Match report" at the foot
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -107,6 +110,7 @@ class LiveScreen(Screen):
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
         self._panel_key: tuple | None = None
+        self._held_y: float | None = None   # the panel content's y to hold while a refusal's line comes or goes
         self._panel_step: tuple | None = None   # the question, mode and selection the panel answers
         self._held: list = []    # the panel's rows as last laid out (ui/widgets/steady.py)
         panel = self.ids.panel
@@ -124,6 +128,7 @@ class LiveScreen(Screen):
     def on_view(self, _screen, view) -> None:
         if view is None:
             return
+        self.final = bool(view.active and view.summary.result is not None)
         if not view.active:
             self.show_no_match(view)
             return
@@ -169,10 +174,42 @@ class LiveScreen(Screen):
 
     def on_size(self, *_args) -> None:
         self.narrow = self.width < dp(NARROW_DP)
+        self.short = self.height < dp(SHORT_DP)
+
+    def on_short(self, *_args) -> None:
+        if self.view is not None and self.face is not None and self.view.active:
+            self.build_panel()   # the keypad: compact or whole
+
+    # --- the panel holds still under a finger ---------------------------------------------------
+    def on_error_text(self, *_args) -> None:
+        """A refusal's line comes or goes below the panel: where the panel is scrolled down (the
+        keypad in a short window), its content keeps its place on the glass."""
+        scroll, content = self.ids.panel_scroll, self.ids.panel
+        self._held_y = content.to_window(content.x, content.y)[1] if scroll.scroll_y < 1 else None
+
+    def hold_panel(self) -> None:
+        scroll, content = self.ids.panel_scroll, self.ids.panel
+        span = content.height - scroll.height
+        if self._held_y is None or span <= 0:
+            return
+        # The ScrollView shows its content at (its own y - scroll_y * span), in window terms.
+        bottom = scroll.to_window(scroll.x, scroll.y)[1]
+        scroll.scroll_y = min(1.0, max(0.0, (bottom - self._held_y) / span))
+
+    def _show_keypad(self, _dt=None) -> None:
+        pad = next((w for w in self.ids.panel.children if isinstance(w, DiceKeypad)), None)
+        if pad is not None:   # the panel as it is now (rebuilt since, maybe)
+            self.ids.panel_scroll.scroll_to(pad, padding=0, animate=False)
+
+    def release_panel(self) -> None:
+        self._held_y = None   # the coach scrolls: where he leaves it is his
 
     def on_narrow(self, _screen, narrow: bool) -> None:
         """The bars move to their own row in a narrow window, back into the buttons' row in a
         wide one (one RecycleView: a tap finds each bar once)."""
+        if self.view is not None and self.face is not None and self.view.active:
+            self.build_stepper()   # its shares: whole names, or their longest words
+            self._show_scoreboard(self.view.summary)   # the clock's hint: short or whole
         bars, top, row = self.ids.bars, self.ids.bars_top, self.ids.bar_row
         target = top if narrow else row
         if bars.parent is not target:
@@ -309,7 +346,10 @@ class LiveScreen(Screen):
         self.clock_text, self.phase_text = board.clock, board.phase[:1].upper() + board.phase[1:]
         action = self.view.clock_action if self.view is not None else ""
         self.clock_action = action
-        hint = {"start": "Tap to start the clock", "stop": "Tap to stop the clock"}.get(action)
+        # On the clock itself "Tap to start" says enough where the whole hint would wrap onto a
+        # third line and push the clock's own line out of its button (800 px: "half").
+        hint = {"start": "Tap to start", "stop": "Tap to stop"}.get(action) if self.narrow else \
+            {"start": "Tap to start the clock", "stop": "Tap to stop the clock"}.get(action)
         self.clock_markup = (f"{escape_markup(board.clock)}\n[size={theme.SMALL}][b]{hint}[/b][/size]" if hint
                              else escape_markup(board.clock))
 
@@ -490,8 +530,10 @@ class LiveScreen(Screen):
         add = panel.add_widget
         head = view.pending[0] if view.pending else None
         key = (head.id if head is not None else None, self.mode)
-        if key != self._panel_key:   # a new question: its panel is read from the top
+        new_question = key != self._panel_key
+        if new_question:   # a new question: its panel is read from the top
             self._panel_key = key
+            self._held_y = None
             self.ids.panel_scroll.scroll_y = 1
         fill_rule_links(self, None if self.mode else view)   # the request's and the refusal's sections
         add = self._naming(add)
@@ -517,9 +559,13 @@ class LiveScreen(Screen):
                 add(team_line(f"The keypad fills: {team_name(view.summary, fills.team)}", self.kits[fills.team], 20))
             else:
                 add(wrap_label("The keypad fills: the roll asked above", 20, colour=theme.ACCENT, bold=True))
-            pad = DiceKeypad()
+            pad = DiceKeypad(compact=self.short)
             pad.bind(on_roll=lambda _w, text: self.controller.roll_keypad(self._dice_request(), text))
             add(pad)
+            if new_question and self.short:
+                # A short window's panel cannot show the request and the whole keypad: the keypad
+                # is what the coach's finger needs (the heading and the line above say whose roll).
+                Clock.schedule_once(self._show_keypad)
             add(button("Software dice", lambda: self.controller.roll_software(self._dice_request())))
             return
         if head is not None and head.kind == "choice":
@@ -534,11 +580,7 @@ class LiveScreen(Screen):
                     lambda o=option, r=head.id: self.controller.choose(r, o)))
             add(box)
             return
-        if view.summary.result is not None:  # the final whistle: the report comes first
-            report = Button(text="Match report", font_size=sp(20), bold=True, size_hint_y=None, height=dp(56),
-                            background_normal="", background_color=(0.16, 0.55, 0.28, 1))
-            report.bind(on_release=lambda *_: App.get_running_app().root.get_screen("report").open_live())
-            add(report)
+        if view.summary.result is not None:  # the final whistle ("Match report" waits at the column's foot)
             self._add_club_confirm(view, add)
         for i, req in enumerate(view.pending):
             add(self._request_line(req, theme.SMALL_SP, bold=i == 0))
@@ -647,6 +689,10 @@ class LiveScreen(Screen):
         name = self.names.player(str(ref))
         return f"{name}: {said}" if said else name
 
+    def open_report(self) -> None:
+        """The final whistle's report, opened from the match (Back returns here)."""
+        App.get_running_app().root.get_screen("report").open_live()
+
     # --- what the words mean ------------------------------------------------------------------------
     def open_glossary(self, focus=None, heading: str = "") -> None:
         """The game's words and marks; those on the screen now first (PS, MS, MP, ...)."""
@@ -671,6 +717,9 @@ class LiveScreen(Screen):
         phases, current = self.face.stepper(self.view.state, self.view.summary)
         if current and current not in phases:   # before kick-off, a break, the shoot-out
             phases = (current, *phases)
-        # Room by the name's length: "Extra movement" is not cut to fit a share of the row.
-        self.steps = [{"text": phase_name(phase), "current": phase == current, "size_hint_x": len(phase) + 4}
-                      for phase in phases]
+        # Room by the name's length: "Extra movement" is not cut to fit a share of the row. In a
+        # narrow window a name wraps onto two lines, so its longest word is what needs the room.
+        def room(name: str) -> int:
+            return (max((len(word) for word in name.split()), default=0) if self.narrow else len(name)) + 4
+        self.steps = [{"text": name, "current": phase == current, "size_hint_x": room(name)}
+                      for phase in phases for name in (phase_name(phase),)]

@@ -48,24 +48,31 @@ class DiceKeypad(BoxLayout):
     text = StringProperty("")
     __events__ = ("on_roll",)
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, compact: bool = False, **kwargs) -> None:
+        """``compact``: the display shares the row of Clear, Next die and Roll (three rows, not
+        four: a short window's panel shows the whole keypad)."""
         kwargs.setdefault("orientation", "vertical")
         kwargs.setdefault("spacing", dp(4))
         super().__init__(**kwargs)
         self.size_hint_y = None
         self.display = Label(text="-", font_size=sp(30), bold=True, size_hint_y=None, height=TOUCH)
-        self.add_widget(self.display)
+        row = BoxLayout(spacing=dp(4), size_hint_y=None, height=TOUCH)
+        if compact:
+            row.add_widget(self.display)
+        else:
+            self.add_widget(self.display)
         grid = GridLayout(cols=5, spacing=dp(4), size_hint_y=None, height=2 * TOUCH + dp(4))
         for digit in "1234567890":
             grid.add_widget(button(digit, lambda d=digit: self.press(d)))
         self.add_widget(grid)
-        row = BoxLayout(spacing=dp(4), size_hint_y=None, height=TOUCH)
         row.add_widget(button("Clear", self.clear))
         # Dice above 9 (a d12's 10, 11, 12) need a break between faces: "12 3".
         row.add_widget(button("Next die", self.next_die))
         row.add_widget(button("Roll", lambda: self.dispatch("on_roll", self.text)))
-        self.add_widget(row)
-        self.height = TOUCH * 4 + dp(16)
+        # Compact: the display and its buttons on top, as on a calculator.
+        self.add_widget(row, index=len(self.children) if compact else 0)
+        rows = 3 if compact else 4
+        self.height = TOUCH * rows + dp(4) * rows
         self.bind(text=lambda *_: setattr(self.display, "text", self.text or "-"))
 
     def press(self, digit: str) -> None:
