@@ -66,6 +66,7 @@ def health_line(view) -> str:
 
 
 NARROW_DP = 1000   # below this width the bars under the pitch get a row of their own
+BAR_DP = 120      # a bar's least width under the board (five Fussball-Liga bars take a row of their own)
 SHORT_DP = 700     # below this height the stepper goes and the keypad is compact (10" tablets: ~600 dp)
 
 
@@ -96,6 +97,7 @@ class LiveScreen(Screen):
     steps = ListProperty([])                             # the phase stepper
     bars = ListProperty([])                              # the bars under the pitch
     narrow = BooleanProperty(False)                      # the bars on a row of their own (live.kv)
+    bars_place = StringProperty("row")                   # "row" (beside the buttons), "side" (under the board), "top"
     short = BooleanProperty(False)                       # a window under SHORT_DP high: no stepper, a compact keypad
     final = BooleanProperty(False)                       # the final whistle blew: "Match report" at the foot
 
@@ -175,6 +177,7 @@ class LiveScreen(Screen):
     def on_size(self, *_args) -> None:
         self.narrow = self.width < dp(NARROW_DP)
         self.short = self.height < dp(SHORT_DP)
+        self.place_bars()
 
     def on_short(self, *_args) -> None:
         if self.view is not None and self.face is not None and self.view.active:
@@ -210,8 +213,21 @@ class LiveScreen(Screen):
         if self.view is not None and self.face is not None and self.view.active:
             self.build_stepper()   # its shares: whole names, or their longest words
             self._show_scoreboard(self.view.summary)   # the clock's hint: short or whole
-        bars, top, row = self.ids.bars, self.ids.bars_top, self.ids.bar_row
-        target = top if narrow else row
+        self.place_bars()
+
+    def on_bars(self, *_args) -> None:
+        self.place_bars()
+
+    def place_bars(self) -> None:
+        """The bars' row: beside the buttons in a wide window; in a narrow one under the board
+        while each bar keeps BAR_DP, else a whole row above the buttons (one RecycleView moved:
+        a tap finds each bar once)."""
+        if "bars" not in self.ids:
+            return   # before kv built the screen
+        side = self.width * 0.58 / max(1, len(self.bars)) >= dp(BAR_DP)
+        self.bars_place = ("side" if side else "top") if self.narrow else "row"
+        bars = self.ids.bars
+        target = {"side": self.ids.bars_side, "top": self.ids.bars_top, "row": self.ids.bar_row}[self.bars_place]
         if bars.parent is not target:
             bars.parent.remove_widget(bars)
             target.add_widget(bars, index=len(target.children))   # first from the left
