@@ -434,8 +434,9 @@ class BoxEditorScreen(Screen):
         nxt = Button(text=">", font_size=sp(24), size_hint_x=None, width=ROW)
         nxt.bind(on_release=lambda *_: self._pick(path, index + 1, len(entries)))
         chooser = Spinner(text=names[index] if names else "(none)", values=names, font_size=TEXT,
-                          option_cls=BigOption, shorten=True, halign="center", valign="middle")
-        chooser.bind(size=lambda w, sz: setattr(w, "text_size", (sz[0] - dp(16), sz[1])))
+                          option_cls=BigOption, halign="center", valign="middle", line_height=0.9)
+        # A long name on two lines rather than cut (an 800 px window has 210 px for it).
+        chooser.bind(size=lambda w, sz: setattr(w, "text_size", (sz[0] - dp(16), None)))
         chooser.bind(text=lambda _w, txt, n=names: self._pick(path, n.index(txt), len(n)) if txt in n else None)
         plus = Button(text="Add", font_size=TEXT, size_hint_x=None, width=dp(90))
         plus.bind(on_release=lambda *_: self._add_entry(path, item_tp))
@@ -477,7 +478,8 @@ class BoxEditorScreen(Screen):
 
     def _placeholder_row(self, path: tuple, depth: int) -> BoxLayout:
         flagged = bool(bf.get_at(self.doc, path).get("placeholder"))
-        t = ToggleButton(font_size=SMALL, state="normal" if flagged else "down")
+        t = ToggleButton(font_size=SMALL, state="normal" if flagged else "down", halign="center", line_height=0.9)
+        t.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(8), None)))   # two lines, never past its edge
         t.bind(state=lambda w, st, p=path: self._flag(w, p, st == "normal"))
         self._toggles[path] = t
         what = bf.human_path(self.doc, list(path)) or self.page_title

@@ -80,10 +80,12 @@ class ReferenceScreen(Screen):
         self.count_text = (f"{len(found)} of {len(self.reference.sections)} sections" if query.strip()
                            else f"{len(found)} sections")
         for section in found:
+            # A long title on two lines in a taller row, never cut ("D. Take the Ball Out of the Op...").
             b = Button(text=section.title, size_hint_y=None, height=dp(52), font_size=sp(18), halign="left",
                        valign="middle", background_color=SELECTED if section.id == self.selected else PLAIN,
-                       shorten=True, shorten_from="right")
-            b.bind(size=lambda w, s: setattr(w, "text_size", (s[0] - dp(20), s[1])))
+                       line_height=0.95)
+            b.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(20), None)),
+                   texture_size=lambda w, size: setattr(w, "height", max(dp(52), size[1] + dp(12))))
             b.bind(on_release=lambda _b, sid=section.id: self.show(sid))
             box.add_widget(b)
         if not found:

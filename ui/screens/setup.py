@@ -129,8 +129,12 @@ class SetupScreen(Screen):
 
     @staticmethod
     def _label(text: str) -> Label:
-        label = Label(text=text, font_size=sp(20), halign="center", valign="middle")
-        label.bind(size=lambda w, size: setattr(w, "text_size", size))
+        # Wrapped to its column, and its row as tall as its lines (a narrow window's third line
+        # was cut at a fixed row's foot: "The goalkeeper counts in the four in a line").
+        label = Label(text=text, font_size=sp(20), halign="center", valign="middle", size_hint_y=None,
+                      height=dp(56), line_height=0.95)
+        label.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                   texture_size=lambda w, size: setattr(w, "height", max(dp(56), size[1] + dp(4))))
         return label
 
     def _option_widgets(self, option) -> list:
@@ -164,11 +168,12 @@ class SetupScreen(Screen):
     def open_more(self) -> None:
         """The folded options in a window of their own; Done returns to the form."""
         row, gap = dp(56), dp(10)
-        grid = GridLayout(cols=2, spacing=gap, size_hint_y=None, row_default_height=row, row_force_default=True)
+        grid = GridLayout(cols=2, spacing=gap, size_hint_y=None, row_default_height=row)
+        grid.bind(minimum_height=grid.setter("height"))
         for option in self._more:
             for w in self._option_widgets(option):
                 grid.add_widget(w)
-        grid.height = len(self._more) * (row + gap) - gap
+        grid.height = len(self._more) * (row + gap) - gap   # until the labels have wrapped
         self._more_grid = grid
         # A short window (a laptop's) scrolls the list; at 1280x800 it all shows.
         scroll = ScrollView(do_scroll_x=False, bar_width=dp(10), scroll_type=["bars", "content"])

@@ -8,7 +8,7 @@ import re
 
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
-from kivy.properties import DictProperty, NumericProperty
+from kivy.properties import DictProperty, NumericProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.utils import escape_markup
 
@@ -33,27 +33,41 @@ def score_markup(score: str, summary, kits: dict) -> str:
 
 class ScoreLabel(Label):
     """A markup label that paints each ``[ref=home]``/``[ref=away]`` span on its side's shirt.
-    Two long team names in large text: the line gets smaller to fit (down to ``least``) rather
-    than being cut in its middle."""
+    Two long team names in large text: the line gets smaller to fit (down to ``least``); still
+    too long, the names are shortened ("Touchline R."), never the score between them (Kivy's
+    ``shorten`` cut "1 - 1" out of the middle)."""
 
     kits = DictProperty({})     # "home"/"away" -> theme.Kit
     largest = NumericProperty(0)   # the size it is drawn at when it fits (sp, from the kv)
     least = NumericProperty(0)     # never smaller than this
+    whole = StringProperty("")     # the line as the screen says it; ``text`` is what fits of it
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.bind(refs=self._paint, pos=self._paint, size=self._paint, texture_size=self._paint, kits=self._paint)
-        self.bind(text=self._fit, width=self._fit, largest=self._fit, least=self._fit)
+        self.bind(whole=self._fit, width=self._fit, largest=self._fit, least=self._fit)
 
-    def _fit(self, *_args) -> None:
-        if not self.largest or not self.text:
-            return
+    def _needed(self, markup: str, size: float) -> float:
         from kivy.core.text import Label as CoreLabel
 
-        plain = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", self.text)
-        needed = CoreLabel(font_size=self.largest, bold=self.bold).get_extents(plain)[0] + dp(8)
+        plain = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", markup)
+        return CoreLabel(font_size=size, bold=self.bold).get_extents(plain)[0] + dp(8)
+
+    def _fit(self, *_args) -> None:
+        if not self.largest or not self.whole:
+            self.text = self.whole
+            return
         room = max(1.0, self.width - 2 * float(self.padding[0] if isinstance(self.padding, (list, tuple)) else self.padding))
+        needed = self._needed(self.whole, self.largest)
         self.font_size = self.largest if needed <= room else max(self.least or self.largest, self.largest * room / needed)
+        text = self.whole
+        names = NAMED.findall(text)
+        longest = max((len(name) for _head, name, _tail in names), default=0)
+        for keep in range(longest - 1, 2, -1):   # the names a letter shorter each time
+            if self._needed(text, self.font_size) <= room:
+                break
+            text = NAMED.sub(lambda m, k=keep: m.group(1) + _cut(m.group(2), k) + m.group(3), self.whole)
+        self.text = text
 
     def _paint(self, *_args) -> None:
         self.canvas.before.clear()
@@ -70,6 +84,14 @@ class ScoreLabel(Label):
                     Rectangle(pos=pos, size=size)
                     Color(*kit.ring)
                     Line(rectangle=(*pos, *size), width=dp(1.5))
+
+
+NAMED = re.compile(r"(\[ref=(?:home|away)\](?:\[color=[^\]]*\])? )(.+?)( (?:\[/color\])?\[/ref\])")
+
+
+def _cut(name: str, keep: int) -> str:
+    """``name`` in at most ``keep`` characters and a full stop: "Touchline R."."""
+    return name if len(name) <= keep else name[:keep].rstrip() + "."
 
 
 def team_line(text: str, kit, size: float = 20, bold: bool = True) -> Label:
