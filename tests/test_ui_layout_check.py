@@ -174,3 +174,63 @@ def test_a_panel_holds_still_when_a_line_goes_within_a_step():
     panel.y = top - panel.height       # a scrolled panel keeps its top
     panel.do_layout()
     assert steady.look("kick-off", panel) == [], steady.faults
+
+
+def test_lines_cut_at_a_fixed_box_foot_are_found():
+    """A box with a fixed text height keeps its lines to it: a hint that wraps pushes the
+    clock's own line out of its button unseen (its texture is the box's size)."""
+    from kivy.uix.button import Button
+    from ui.layout_check import check
+
+    clock = Button(text="00:20 paused  1st half\n[size=18][b]Tap to start the clock[/b][/size]", markup=True,
+                   font_size="22sp", halign="center", valign="middle", size_hint=(None, None), size=(208, 56))
+    root = screen(clock)
+    clock.text_size = clock.size
+    clock.texture_update()
+    assert any("cut at its foot" in f for f in check(root)), check(root)
+    clock.size = (600, 80)
+    clock.text_size = clock.size
+    clock.texture_update()
+    assert not any("cut at its foot" in f for f in check(root)), check(root)
+
+
+def test_the_score_shortens_the_names_never_the_score():
+    from ui.widgets.teamtag import ScoreLabel
+
+    line = ("[ref=home][color=ffffff] Touchline Rovers [/color][/ref]  1 - 1  "
+            "[ref=away][color=000000] Harbour Athletic [/color][/ref]")
+    score = ScoreLabel(markup=True, bold=True, largest=39, least=23.4, size_hint=(None, None), size=(800, 56))
+    score.whole = line
+    assert score.text == line and score.font_size == 39
+    score.width = 384   # large text in an 800 px window
+    assert "  1 - 1  " in score.text and "Touchline Rovers" not in score.text, score.text
+    assert "Touchline" in score.text and "Harbour" in score.text, score.text
+    assert score.font_size == pytest.approx(23.4)
+    assert score.needed(score.text, score.font_size) <= score.room
+    score.width = 800   # wide again: the whole names come back
+    assert score.text == line
+
+
+def test_a_title_gets_smaller_to_fit_down_to_its_least():
+    from ui.widgets.fit_label import FitLabel
+
+    title = FitLabel(text="Fußball-Liga variant rules", bold=True, largest=34, least=23,
+                     size_hint=(None, None), size=(1000, 56))
+    assert title.font_size == 34
+    title.width = 380
+    assert 23 < title.font_size < 34 and title.needed(title.text, title.font_size) <= title.room + 1
+    title.width = 100
+    assert title.font_size == 23
+
+
+def test_the_compact_keypad_has_three_rows_and_the_same_keys():
+    from kivy.uix.button import Button
+    from ui.widgets.keypad import DiceKeypad
+
+    def keys(pad):
+        return sorted(w.text for w in pad.walk(restrict=True) if isinstance(w, Button))
+
+    whole, compact = DiceKeypad(), DiceKeypad(compact=True)
+    assert keys(whole) == keys(compact)
+    assert compact.height < whole.height
+    assert len(compact.children) == 2 and compact.children[-1].children[-1] is compact.display   # on top, first

@@ -15,6 +15,7 @@ from kivy.utils import escape_markup
 
 from companion.errors import DataFileError
 
+from ..widgets.fit_label import FitLabel  # noqa: F401 (the kv's title)
 from ..words import for_a_coach
 
 SELECTED = (0.95, 0.75, 0.2, 1)

@@ -30,6 +30,7 @@ from kivy.uix.screenmanager import Screen
 from companion.report.export import LABELS
 
 from .. import share, theme
+from ..widgets.fit_label import FitLabel  # noqa: F401 (the kv's title)
 from ..widgets.keypad import wrap_label
 
 PLOTS = (("possession", "Possession"), ("timeline", "Timeline"), ("counters", "Round by round / turn by turn"),

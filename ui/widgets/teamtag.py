@@ -8,12 +8,13 @@ import re
 
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp
-from kivy.properties import DictProperty, NumericProperty, StringProperty
+from kivy.properties import DictProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.utils import escape_markup
 
 from .. import theme
 from ..words import team_names
+from .fit_label import FitLabel
 from .keypad import wrap_label
 
 
@@ -31,43 +32,34 @@ def score_markup(score: str, summary, kits: dict) -> str:
     return text
 
 
-class ScoreLabel(Label):
+class ScoreLabel(FitLabel):
     """A markup label that paints each ``[ref=home]``/``[ref=away]`` span on its side's shirt.
     Two long team names in large text: the line gets smaller to fit (down to ``least``); still
     too long, the names are shortened ("Touchline R."), never the score between them (Kivy's
     ``shorten`` cut "1 - 1" out of the middle)."""
 
     kits = DictProperty({})     # "home"/"away" -> theme.Kit
-    largest = NumericProperty(0)   # the size it is drawn at when it fits (sp, from the kv)
-    least = NumericProperty(0)     # never smaller than this
-    whole = StringProperty("")     # the line as the screen says it; ``text`` is what fits of it
+    whole = StringProperty("")  # the line as the screen says it; ``text`` is what fits of it
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.bind(refs=self._paint, pos=self._paint, size=self._paint, texture_size=self._paint, kits=self._paint)
-        self.bind(whole=self._fit, width=self._fit, largest=self._fit, least=self._fit)
+        self.bind(whole=self.fit)
 
-    def _needed(self, markup: str, size: float) -> float:
-        from kivy.core.text import Label as CoreLabel
-
-        plain = re.sub(r"\[/?[a-z]+(=[^\]]*)?\]", "", markup)
-        return CoreLabel(font_size=size, bold=self.bold).get_extents(plain)[0] + dp(8)
-
-    def _fit(self, *_args) -> None:
+    def fit(self, *_args) -> None:
         if not self.largest or not self.whole:
             self.text = self.whole
             return
-        room = max(1.0, self.width - 2 * float(self.padding[0] if isinstance(self.padding, (list, tuple)) else self.padding))
-        needed = self._needed(self.whole, self.largest)
-        self.font_size = self.largest if needed <= room else max(self.least or self.largest, self.largest * room / needed)
+        needed = self.needed(self.whole, self.largest)
+        self.font_size = self.largest if needed <= self.room else \
+            max(self.least or self.largest, self.largest * self.room / needed)
         text = self.whole
-        names = NAMED.findall(text)
-        longest = max((len(name) for _head, name, _tail in names), default=0)
+        longest = max((len(name) for _head, name, _tail in NAMED.findall(text)), default=0)
         for keep in range(longest - 1, 2, -1):   # the names a letter shorter each time
-            if self._needed(text, self.font_size) <= room:
+            if self.needed(text, self.font_size) <= self.room:
                 break
             text = NAMED.sub(lambda m, k=keep: m.group(1) + _cut(m.group(2), k) + m.group(3), self.whole)
-        self.text = text
+        self.text = text   # (its own fit: sized already, it changes nothing)
 
     def _paint(self, *_args) -> None:
         self.canvas.before.clear()
