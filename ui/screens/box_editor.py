@@ -36,6 +36,7 @@ from companion.errors import DataFileError
 
 from .. import boxform as bf
 from ..games import face_for, ready
+from ..widgets.fit_label import FitLabel  # noqa: F401 (the kv's page title)
 
 log = logging.getLogger(__name__)
 
@@ -436,7 +437,8 @@ class BoxEditorScreen(Screen):
         chooser = Spinner(text=names[index] if names else "(none)", values=names, font_size=TEXT,
                           option_cls=BigOption, halign="center", valign="middle", line_height=0.9)
         # A long name on two lines rather than cut (an 800 px window has 210 px for it).
-        chooser.bind(size=lambda w, sz: setattr(w, "text_size", (sz[0] - dp(16), None)))
+        chooser.bind(size=lambda w, sz: setattr(w, "text_size", (sz[0] - dp(16), None)),
+                     texture_size=lambda _w, sz, b=bar: setattr(b, "height", max(ROW, sz[1] + dp(12))))
         chooser.bind(text=lambda _w, txt, n=names: self._pick(path, n.index(txt), len(n)) if txt in n else None)
         plus = Button(text="Add", font_size=TEXT, size_hint_x=None, width=dp(90))
         plus.bind(on_release=lambda *_: self._add_entry(path, item_tp))
