@@ -200,9 +200,16 @@ class LiveScreen(Screen):
         scroll.scroll_y = min(1.0, max(0.0, (bottom - self._held_y) / span))
 
     def _show_keypad(self, _dt=None) -> None:
-        pad = next((w for w in self.ids.panel.children if isinstance(w, DiceKeypad)), None)
-        if pad is not None:   # the panel as it is now (rebuilt since, maybe)
-            self.ids.panel_scroll.scroll_to(pad, padding=0, animate=False)
+        panel, scroll = self.ids.panel, self.ids.panel_scroll
+        kids = list(reversed(panel.children))   # top to bottom, as the panel is now (rebuilt since, maybe)
+        pad = next((w for w in kids if isinstance(w, DiceKeypad)), None)
+        if pad is None:
+            return
+        scroll.scroll_to(pad, padding=0, animate=False)
+        # And the line above it ("The keypad fills: Home ...") when both fit.
+        above = kids[kids.index(pad) - 1] if kids.index(pad) else None
+        if above is not None and above.height + panel.spacing + pad.height <= scroll.height:
+            scroll.scroll_to(above, padding=0, animate=False)
 
     def release_panel(self) -> None:
         self._held_y = None   # the coach scrolls: where he leaves it is his
@@ -334,6 +341,14 @@ class LiveScreen(Screen):
             frame = Rectangle(pos=box.pos, size=box.size)
         box.bind(pos=lambda w, p: setattr(frame, "pos", p), size=lambda w, sz: setattr(frame, "size", sz))
         app = App.get_running_app()
+        if self.short and self.warning_text:   # the banner a short window leaves out (live.kv)
+            b = Button(text=self.warning_text, font_size=sp(theme.SMALL_SP), size_hint_y=None, height=dp(72),
+                       color=theme.WARN, background_normal="", background_color=(0.25, 0.2, 0.08, 1),
+                       halign="center", valign="middle")
+            b.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(12), None)),
+                   texture_size=lambda w, size: setattr(w, "height", max(dp(72), size[1] + dp(12))),
+                   on_release=lambda _b: (menu.dismiss(), app.open_box_editor(self.face.game if self.face else None)))
+            menu.add_widget(b)
         for text, action in (("Line-up", self.open_lineup), ("Report", lambda: app.root.get_screen("report").open_live()),
                              ("Rules", self.open_rules), ("Words and marks", self.open_glossary)):
             b = Button(text=text, font_size=sp(20), size_hint_y=None, height=dp(60), background_normal="",
