@@ -16,6 +16,7 @@ import os
 
 from ui_harness import MODE, SIZE, Driver, popups, run, tap, widgets
 
+from kivy.metrics import dp  # noqa: E402 (after the harness has set up Kivy)
 from kivy.uix.button import Button  # noqa: E402 (after the harness has set up Kivy)
 from kivy.uix.scrollview import ScrollView  # noqa: E402
 
@@ -113,7 +114,10 @@ class Scenario(Driver):
                     self.layout.append(f"{name} ({SIZE}): a text names a file or code: {text[:100]!r}")
                 if self.screen().name == "live" and has_place(text):
                     self.layout.append(f"{name} ({SIZE}): a text speaks coordinates: {text[:100]!r}")
-        if self.screen().name == "setup":   # every game's setup fits one screen: nothing to scroll to
+        # Every game's setup fits one screen: nothing to scroll to. A short window (under the live
+        # screen's SHORT_DP) scrolls its options above the Start button, which stays in place.
+        from ui.screens.live import SHORT_DP
+        if self.screen().name == "setup" and self.screen().height >= dp(SHORT_DP):
             scroll = next(w for w in widgets(self.screen()) if isinstance(w, ScrollView))
             content = scroll.children[0]
             if content.height > scroll.height + 1:
