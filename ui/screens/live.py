@@ -96,7 +96,7 @@ class LiveScreen(Screen):
     away_cards = ListProperty([])
     steps = ListProperty([])                             # the phase stepper
     bars = ListProperty([])                              # the bars under the pitch
-    narrow = BooleanProperty(False)                      # the bars on a row of their own (live.kv)
+    narrow = BooleanProperty(False)                      # a window under NARROW_DP wide (live.kv)
     bars_place = StringProperty("row")                   # "row" (beside the buttons), "side" (under the board), "top"
     short = BooleanProperty(False)                       # a window under SHORT_DP high: no stepper, a compact keypad
     final = BooleanProperty(False)                       # the final whistle blew: "Match report" at the foot
@@ -215,8 +215,8 @@ class LiveScreen(Screen):
         self._held_y = None   # the coach scrolls: where he leaves it is his
 
     def on_narrow(self, _screen, narrow: bool) -> None:
-        """The bars move to their own row in a narrow window, back into the buttons' row in a
-        wide one (one RecycleView: a tap finds each bar once)."""
+        """A narrow window: the stepper's shares by the longest word, the clock's short hint,
+        and the bars out of the buttons' row (``place_bars``); a wide one puts them back."""
         if self.view is not None and self.face is not None and self.view.active:
             self.build_stepper()   # its shares: whole names, or their longest words
             self._show_scoreboard(self.view.summary)   # the clock's hint: short or whole
