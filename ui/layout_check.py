@@ -8,7 +8,6 @@ gallery (tests/gallery.py) over every screen of every game."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from kivy.metrics import dp, sp
@@ -21,10 +20,10 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from . import theme
+from .widgets.fit_label import MARKUP
 from .widgets.pitch import OVERPRINT_PX, ink_box, ink_overlap
 
 SLACK = 1.5        # pixels of rounding allowed
-MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")   # "[b]", "[color=ff0000]", "[/ref]"
 TOUCH_MIN_DP = 48
 
 

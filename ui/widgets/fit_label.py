@@ -36,9 +36,11 @@ class FitLabel(Label):
         pad = self.padding[0] if isinstance(self.padding, (list, tuple)) else self.padding
         return max(1.0, self.width - 2 * float(pad))
 
+    def size_for(self, text: str) -> float:
+        """The size ``text`` is drawn at: ``largest`` if it fits, else smaller, never under ``least``."""
+        needed = self.needed(text, self.largest)
+        return self.largest if needed <= self.room else max(self.least or self.largest, self.largest * self.room / needed)
+
     def fit(self, *_args) -> None:
-        if not self.largest or not self.text:
-            return
-        needed = self.needed(self.text, self.largest)
-        self.font_size = self.largest if needed <= self.room else \
-            max(self.least or self.largest, self.largest * self.room / needed)
+        if self.largest and self.text:
+            self.font_size = self.size_for(self.text)

@@ -50,9 +50,7 @@ class ScoreLabel(FitLabel):
         if not self.largest or not self.whole:
             self.text = self.whole
             return
-        needed = self.needed(self.whole, self.largest)
-        self.font_size = self.largest if needed <= self.room else \
-            max(self.least or self.largest, self.largest * self.room / needed)
+        self.font_size = self.size_for(self.whole)
         text = self.whole
         longest = max((len(name) for _head, name, _tail in NAMED.findall(text)), default=0)
         for keep in range(longest - 1, 2, -1):   # the names a letter shorter each time
