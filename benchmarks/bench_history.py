@@ -79,10 +79,16 @@ print(rows)
 """
 
 
-def templates() -> dict[str, tuple[dict[str, str], list[tuple]]]:
+def templates() -> dict[str, tuple[dict[str, str], list[tuple], dict]]:
     """Each game's scripted full match as a journal's meta and rows (written once by the app's
-    own Journal, then read back)."""
+    own Journal, then read back), and its final record's fields (companion/final_record.py)
+    as the match's replay gives them."""
     from journal_fixtures import journal_of
+
+    from companion.final_record import fields_of
+    from companion.jsonl import read_file
+    from companion.loading import ruleset_named
+    from companion.match import Match
 
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,22 +98,31 @@ def templates() -> dict[str, tuple[dict[str, str], list[tuple]]]:
             meta = dict(conn.execute("SELECT key, value FROM meta"))
             rows = conn.execute(f"SELECT {COLUMNS} FROM events ORDER BY seq").fetchall()
             conn.close()
-            out[game] = (meta, rows)
+            imported = read_file(DATA / f"{game}_full_match.jsonl")
+            match = Match.from_events(ruleset_named(game), imported.events)
+            out[game] = (meta, rows, fields_of(match.summary()))
     return out
 
 
-def make_folder(folder: Path, count: int, start: int = 0) -> None:
+def make_folder(folder: Path, count: int, start: int = 0, plain: bool = False) -> None:
     """``count`` journals in ``folder``: match i is game i % 4, two of TEAMS, its events i
-    days later than the scripted match's, its chain computed anew. ``start``: the first i
-    made (the ones before are kept: a long making that was stopped goes on)."""
+    days later than the scripted match's, its chain computed anew; each with the final
+    record the app writes at the final whistle (its teams the new ones) and the anchor the app
+    keeps beside the data folder's matches, unless ``plain`` (journals as a Touchline before
+    the final record wrote them, or from another tablet: every listing replays them).
+    ``start``: the first i made (the ones before are kept: a long making that was stopped
+    goes on)."""
+    from companion.anchors import AnchorBook, marks_of
+    from companion.final_record import KEY, FinalRecord
     from companion.journal import _SCHEMA, APPLICATION_ID  # the very schema Touchline writes
 
     folder.mkdir(parents=True, exist_ok=True)
-    base = {game: (meta, [(row, datetime.strptime(row[2], FORMAT)) for row in rows])
-            for game, (meta, rows) in templates().items()}
+    book = AnchorBook.of_data_dir(folder.parent)
+    base = {game: (meta, [(row, datetime.strptime(row[2], FORMAT)) for row in rows], fields)
+            for game, (meta, rows, fields) in templates().items()}
     for i in range(start, count):
         game = GAMES[i % len(GAMES)]
-        meta, rows = base[game]
+        meta, rows, fields = base[game]
         home, away = TEAMS[i % len(TEAMS)], TEAMS[(i + 1 + i // len(TEAMS)) % len(TEAMS)]
         if home == away:
             away = TEAMS[(i + 2) % len(TEAMS)]
@@ -123,6 +138,11 @@ def make_folder(folder: Path, count: int, start: int = 0) -> None:
             out.append((seq, batch, at, source, type_, data, status, prev))
         path = folder / f"match-{i:05d}.sqlite"
         path.unlink(missing_ok=True)
+        record = None
+        if not plain:
+            active = sum(1 for row in out if row[6] == "active")
+            record = FinalRecord(prev, active, {**fields, "teams": {"home": home, "away": away}})
+            meta = {**meta, KEY: record.text()}
         conn = sqlite3.connect(path)
         conn.execute("PRAGMA synchronous = OFF")   # a benchmark's folder: made again if the machine stops
         conn.executescript(_SCHEMA)
@@ -132,7 +152,30 @@ def make_folder(folder: Path, count: int, start: int = 0) -> None:
         conn.execute("PRAGMA user_version = 2")
         conn.commit()
         conn.close()
-    (folder.parent / "made.json").write_text(json.dumps({"matches": count}), encoding="utf-8")
+        if record is not None:
+            book.record(path, out[0][-1], out[-1][0], prev, marks_of((r[0], r[-1]) for r in out), out[0][2],
+                        record.digest())
+    (folder.parent / "made.json").write_text(json.dumps({"matches": count, "plain": plain}), encoding="utf-8")
+    if not plain:
+        check_records(folder, count)
+
+
+def check_records(folder: Path, count: int) -> None:
+    """The folder's first journal of each game lists from its record as its replay lists it
+    (else the benchmark would time a listing of wrong results)."""
+    from companion.report import history
+
+    for i in range(min(count, len(GAMES))):
+        path = folder / f"match-{i:05d}.sqlite"
+        fast = history.read_entry(path)
+        real = history.read_finished
+        history.read_finished = lambda stored, book: None
+        try:
+            slow = history.read_entry(path)
+        finally:
+            history.read_finished = real
+        if fast != slow or not fast.finished:
+            raise SystemExit(f"{path}: its final record lists {fast}, its replay {slow}")
 
 
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, float, int]:
@@ -218,19 +261,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fixed", action="store_true", help="the fixed costs instead: report, replay, imports")
     p.add_argument("--only", help="only the rows whose name holds one of these words (comma-separated), e.g. "
                                   "'bare,history' for a large folder")
+    p.add_argument("--plain", action="store_true",
+                   help="journals without the final record and the anchor the app now writes (an older "
+                        "Touchline's, another tablet's): every cold listing replays them")
     p.add_argument("--no-warmup", action="store_true",
                    help="no untimed first run (a cold run of a large folder is the longest; the first timed cold "
                         "run writes the bytecode)")
     args = p.parse_args(argv)
     if args.fixed:
         return fixed(args)
-    data = args.dir or Path(tempfile.gettempdir()) / f"touchline-bench-history-{args.matches}"
+    plain = "-plain" if args.plain else ""
+    data = args.dir or Path(tempfile.gettempdir()) / f"touchline-bench-history-{args.matches}{plain}"
     matches = data / "matches"
     made = data / "made.json"
-    if not (made.exists() and json.loads(made.read_text())["matches"] == args.matches):
+    if not (made.exists() and json.loads(made.read_text()) == {"matches": args.matches, "plain": args.plain}):
         shutil.rmtree(data, ignore_errors=True)
         start = time.perf_counter()
-        make_folder(matches, args.matches)
+        make_folder(matches, args.matches, plain=args.plain)
         print(f"made {args.matches} journals in {time.perf_counter() - start:.0f} s")
     size = sum(f.stat().st_size for f in matches.iterdir()) / 1e6
     cache = data / "reports" / "history-cache.json"

@@ -8,7 +8,7 @@ of each journal it plays in the data folder (``<data dir>/anchors/<journal name>
 
     {"version": 1, "file": "/…/matches/2026-12-06-1830.sqlite", "first": "<hash of event 1>",
      "start": "<time of event 1>", "last_seq": 1309, "head": "<hash of event 1309>",
-     "marks": {"128": "<hash>", "256": …}}
+     "final": "<digest of its final record>", "marks": {"128": "<hash>", "256": …}}
 
 ``first`` names the match (its creation event's hash: every copy of it shares it) and
 ``start`` its creation's time (a copy whose creation event was edited still shares it), ``marks``
@@ -65,6 +65,7 @@ class Anchor:
     head: str
     marks: Mapping[int, str] = field(default_factory=dict)
     start: str = ""
+    final: str = ""      # the digest of the journal's final record ('' when it has none)
 
     def hash_at(self, seq: int) -> str | None:
         return self.head if seq == self.last_seq else self.marks.get(seq)
@@ -100,7 +101,7 @@ class AnchorBook:
 
     # --- writing (the app, as it appends) -------------------------------------------------
     def record(self, journal: Path, first: str, last_seq: int, head: str, marks: Mapping[int, str],
-               start: str = "") -> None:
+               start: str = "", final: str = "") -> None:
         """Anchor ``journal`` at ``last_seq``/``head``. Never raises: the match itself is safe in
         its journal, a missing anchor only means a cut cannot be told (logged).
 
@@ -109,10 +110,11 @@ class AnchorBook:
         following fsync of the journal flush it too (ext4 does, for a rename over a file), about
         3 ms a command on this project's test machine. Only when the marks outgrow the padding is
         a new file renamed into place. A write torn by a power cut leaves text that does not
-        parse: read as no anchor."""
+        parse: read as no anchor. ``final``: the digest of the journal's final record
+        (companion/final_record.py), which a listing trusts only when it is named here."""
         target = self.path_for(journal)
         body = json.dumps({"version": VERSION, "file": str(resolved(journal)), "first": first, "start": start,
-                           "last_seq": last_seq, "head": head,
+                           "last_seq": last_seq, "head": head, **({"final": final} if final else {}),
                            "marks": {str(k): v for k, v in sorted(marks.items())}}, separators=(",", ":")).encode()
         try:
             if self._overwrite(target, body):
@@ -191,15 +193,16 @@ def _anchor(data: object, path: Path) -> Anchor | None:
         if not isinstance(data, dict) or data.get("version") != VERSION:
             raise ValueError("not an anchor this Touchline writes")
         file, first, last_seq, head = data["file"], data["first"], data["last_seq"], data["head"]
-        marks_raw, start = data.get("marks", {}), data.get("start", "")
+        marks_raw, start, final = data.get("marks", {}), data.get("start", ""), data.get("final", "")
         if not (isinstance(file, str) and _is_hash(first) and _is_hash(head) and type(last_seq) is int
-                and last_seq >= 1 and isinstance(marks_raw, dict) and isinstance(start, str)):
+                and last_seq >= 1 and isinstance(marks_raw, dict) and isinstance(start, str)
+                and (final == "" or _is_hash(final))):
             raise ValueError("fields of the wrong kind")
         marks = {int(k): v for k, v in marks_raw.items() if _is_hash(v)}
     except (KeyError, ValueError, TypeError) as exc:
         log.warning("%s: anchor not read (%s)", path, exc)
         return None
-    return Anchor(file, first, last_seq, head, marks, start)
+    return Anchor(file, first, last_seq, head, marks, start, final)
 
 
 def _is_hash(value: object) -> bool:

@@ -32,6 +32,7 @@ from .events import Event, format_time, parse_time
 from .journal_chain import (ACTIVE, DISCARDED, GENESIS, MAX_EVENTS, UNDONE, Broken, Checked, RawRow, chain_hash,
                             check_rows, dump_json, gc_paused)
 from .anchors import MARK_EVERY, AnchorBook, anchored, marks_of
+from .final_record import KEY as FINAL_KEY, FinalRecord
 from .journal_domains import domain_checker
 from .journal_guard import check_schema, planned
 
@@ -196,6 +197,8 @@ class Journal:
         self._start = ""
         self._last_seq = 0
         self._marks: dict[int, str] = {}
+        self._final = ""             # the digest of the final record in the file ('' none)
+        self._has_final = False      # the header table holds a final record (even one not ours)
 
     # --- opening -------------------------------------------------------------------------
     @classmethod
@@ -253,6 +256,7 @@ class Journal:
             loaded = check_stored(stored)
             chained = stored.chained
             omitted = stored.omitted
+            final_text = stored.meta.get(FINAL_KEY)
             del stored  # the raw rows are garbage now: freed before the collector looks at them
         if anchors is not None and chained and loaded.checked is not None:
             found = anchored(anchors, path, loaded.checked, omitted, journal=True)
@@ -267,6 +271,7 @@ class Journal:
                 raise
             return cls.open(path, anchors)
         journal._loaded = loaded
+        journal._has_final = final_text is not None
         if anchors is not None and loaded.checked is not None:
             journal._anchor_from(anchors, loaded.checked, omitted)
         return journal
@@ -332,11 +337,15 @@ class Journal:
         self.close()
 
     # --- writing -------------------------------------------------------------------------
-    def append(self, events: Sequence[Event]) -> None:
-        """Store one command's events durably; returns once they are on disk."""
+    def append(self, events: Sequence[Event], result: dict | None = None, active: int = 0) -> None:
+        """Store one command's events durably; returns once they are on disk. ``result``: the
+        finished match's summary fields with ``active`` events after these
+        (companion/final_record.py), kept in the same transaction; None while it is not finished."""
         with self._lock:
             try:
                 rows, head = _chained_rows(self._head, [(e, ACTIVE) for e in events])
+                record = FinalRecord(head, active, result) if result is not None and rows else None
+                text = record.text() if record is not None else None
             except ValueError as exc:  # a payload JSON cannot hold (NaN...): refuse, store nothing
                 raise JournalError(f"{self.path}: an event cannot be stored ({exc}); the command was not "
                                    f"recorded") from None
@@ -344,10 +353,26 @@ class Journal:
                 c.execute("UPDATE events SET status = 'discarded' WHERE status = 'undone'"),
                 c.executemany("INSERT INTO events (seq, batch, at, source, type, data, status, hash) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows),
+                self._keep_final(c, text),
             ))
             self._head = head
+            self._kept_final(record)
             if self._anchors is not None and rows:
                 self._anchor(rows)
+
+    def _keep_final(self, c: sqlite3.Connection, text: str | None) -> None:
+        """Write the final record, or remove the one the file holds (inside a write)."""
+        if text is not None:
+            c.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (FINAL_KEY, text))
+        elif self._has_final:
+            c.execute("DELETE FROM meta WHERE key = ?", (FINAL_KEY,))
+
+    def _kept_final(self, record: FinalRecord | None) -> bool:
+        """After the commit: remember the record; True when the anchor must say so."""
+        digest = record.digest() if record is not None else ""
+        changed = digest != self._final or self._has_final != (record is not None)
+        self._final, self._has_final = digest, record is not None
+        return changed
 
     def _anchor(self, rows: list[tuple]) -> None:
         """Anchor the journal's new end outside it (after the commit: never ahead of it)."""
@@ -358,17 +383,28 @@ class Journal:
                 self._marks[row[0]] = row[-1]
         self._last_seq = rows[-1][0]
         if self._first:
-            self._anchors.record(self.path, self._first, self._last_seq, self._head, self._marks, self._start)
+            self._anchors.record(self.path, self._first, self._last_seq, self._head, self._marks, self._start,
+                                 self._final)
 
-    def mark_undone(self, batch: int) -> None:
-        with self._lock:
-            self._write(lambda c: c.execute(
-                "UPDATE events SET status = 'undone' WHERE batch = ? AND status = 'active'", (batch,)))
+    def mark_undone(self, batch: int, result: dict | None = None, active: int = 0) -> None:
+        """Mark a batch undone; ``result`` and ``active`` as for ``append`` (the match after it)."""
+        self._mark(batch, "undone", "active", result, active)
 
-    def mark_redone(self, batch: int) -> None:
+    def mark_redone(self, batch: int, result: dict | None = None, active: int = 0) -> None:
+        """Mark an undone batch active again; ``result`` and ``active`` as for ``append``."""
+        self._mark(batch, "active", "undone", result, active)
+
+    def _mark(self, batch: int, status: str, was: str, result: dict | None, active: int) -> None:
         with self._lock:
-            self._write(lambda c: c.execute(
-                "UPDATE events SET status = 'active' WHERE batch = ? AND status = 'undone'", (batch,)))
+            record = FinalRecord(self._head, active, result) if result is not None else None
+            text = record.text() if record is not None else None
+            self._write(lambda c: (
+                c.execute("UPDATE events SET status = ? WHERE batch = ? AND status = ?", (status, batch, was)),
+                self._keep_final(c, text),
+            ))
+            if self._kept_final(record) and self._anchors is not None and self._first:
+                self._anchors.record(self.path, self._first, self._last_seq, self._head, self._marks,
+                                     self._start, self._final)
 
     def _write(self, work) -> None:
         conn = self._conn

@@ -17,8 +17,9 @@ from typing import Any, Sequence
 from .anchors import AnchorBook, Verdict, anchored
 from .errors import TouchlineError
 from .events import Event
+from .final_record import KEY as FINAL_KEY, digest_of, read_record
 from .journal import Loaded, Stored, check_stored, read_stored
-from .journal_chain import Checked
+from .journal_chain import Chain, Checked, check_chain
 from .jsonl import Imported, read_file
 from .match import Match
 from .opener import read_head
@@ -143,14 +144,15 @@ def default_anchors() -> AnchorBook:
 _DEFAULT = object()
 
 
-def read_match(path: Path, anchors: Any = _DEFAULT) -> Reading:
+def read_match(path: Path, anchors: Any = _DEFAULT, stored: Stored | None = None) -> Reading:
     """A match from a journal (one consistent read-only snapshot) or a JSON Lines export,
     checked against this tablet's anchors (``anchors``: an AnchorBook, None for none, or this
-    computer's by default). A journal cut short of its anchor, or rewritten, is refused."""
+    computer's by default). A journal cut short of its anchor, or rewritten, is refused.
+    ``stored``: the journal at ``path`` as ``read_stored`` just read it (not read again)."""
     book = default_anchors() if anchors is _DEFAULT else anchors
     path = Path(path)
     if is_journal_file(path):
-        stored, loaded = read_journal(path)
+        stored, loaded = (stored, check_stored(stored)) if stored is not None else read_journal(path)
         found = anchored(book, path, loaded.checked, stored.omitted, journal=True) if loaded.checked else Verdict()
         if found.refused:  # the app may have appended (and anchored) since the read: read again once
             stored, loaded = read_journal(path)
@@ -169,6 +171,51 @@ def read_match(path: Path, anchors: Any = _DEFAULT) -> Reading:
     if found.kind == "earlier":
         note = f"{note}; {found.text}" if note else f"{path}: {found.text}"
     return Reading(path, game, match, source, rows, note, altered, unchained, isinstance(source, Loaded), checked)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A finished match read from its journal's final record (companion/final_record.py):
+    the chain checked, this tablet's anchor agreeing, the events not replayed. ``summary``:
+    the summary's fields the record keeps (teams, score, result, shootout)."""
+
+    path: Path
+    game: str
+    summary: dict[str, Any]
+    chain: Chain
+    altered: str
+
+
+def read_finished(stored: Stored, anchors: AnchorBook | None) -> Finished | None:
+    """The journal's result from its final record, or None where a listing must replay it:
+    no record, or one this tablet's anchor of the journal does not name, a chain that does
+    not check or ends elsewhere than the record and the anchor say, a game this Touchline
+    does not know, a journal of an older schema or with events left out. The replay then
+    says what is wrong, if anything is."""
+    text = stored.meta.get(FINAL_KEY)
+    if text is None or anchors is None or not stored.chained or "omitted" in stored.meta \
+            or stored.game not in _known_games():
+        return None
+    record = read_record(text)
+    own = anchors.lookup(stored.path) if record is not None else None
+    if own is None or own.final != digest_of(text):
+        return None
+    chain = check_chain(stored.fetched)
+    if chain is None or (chain.head, chain.active) != (record.head, record.active) \
+            or (own.first, own.last_seq, own.head) != (chain.hashes[0], chain.last_seq, chain.head):
+        return None
+    return Finished(stored.path, stored.game, dict(record.summary), chain, stored.altered)
+
+
+_KNOWN: list[str] = []
+
+
+def _known_games() -> list[str]:
+    if not _KNOWN:
+        from .games import available
+
+        _KNOWN.extend(available())
+    return _KNOWN
 
 
 def read_journal(path: Path) -> tuple[Stored, Loaded]:
@@ -194,5 +241,5 @@ def load_journal(path: Path) -> Loaded:
     return check_stored(read_stored(path))
 
 
-__all__ = ["MatchFileError", "Reading", "SQLITE_HEADER", "JOURNAL_SUFFIXES", "is_journal_file", "ruleset_named", "game_of",
+__all__ = ["MatchFileError", "Reading", "Finished", "read_finished", "SQLITE_HEADER", "JOURNAL_SUFFIXES", "is_journal_file", "ruleset_named", "game_of",
            "build_match", "load_export", "default_anchors", "read_match", "read_journal", "load_match", "load_journal"]

@@ -17,6 +17,7 @@ from .anchors import AnchorBook
 from .errors import JournalError, ReplayError
 from .events import Event, Source, now
 from .games import ruleset_for
+from .final_record import fields_of
 from .journal import Journal
 from .journal_chain import gc_paused
 from .records import UNSHARED, in_place
@@ -257,7 +258,7 @@ class Match:
             for event in events:  # fold before storing: a fold error must not reach the disk
                 new_state = self.ruleset.evolve(new_state, event)
             if self.journal is not None:
-                self.journal.append(events)
+                self.journal.append(events, self._result(new_state), len(self._events) + len(events))
             self._batch_starts.append(len(self._events))
             self._events.extend(events)
             self._state = new_state
@@ -284,7 +285,7 @@ class Match:
                 while done < steps and len(self._batch_starts) > self._kept():
                     start = self._batch_starts[-1]
                     batch = tuple(self._events[start:])
-                    if self.journal is not None:
+                    if self.journal is not None:  # removes the final record: the listing replays the match
                         self.journal.mark_undone(batch[0].batch)
                     del self._events[start:]
                     self._batch_starts.pop()
@@ -304,7 +305,7 @@ class Match:
                 for event in batch:
                     new_state = self.ruleset.evolve(new_state, event)
                 if self.journal is not None:
-                    self.journal.mark_redone(batch[0].batch)
+                    self.journal.mark_redone(batch[0].batch, self._result(new_state), len(self._events) + len(batch))
                 self._redo.pop()
                 self._batch_starts.append(len(self._events))
                 self._events.extend(batch)
@@ -312,6 +313,12 @@ class Match:
                 self._keep()
                 done += 1
         return done
+
+    def _result(self, state: Any) -> dict[str, Any] | None:
+        """What the journal keeps of a finished match for listings (companion/final_record.py)."""
+        if getattr(state, "result", True) is None:  # every game's state says so while play goes on:
+            return None                             # no summary (0.1-0.4 ms) made at every command
+        return fields_of(self.ruleset.summary(state))
 
     def close(self) -> None:
         if self.journal is not None:

@@ -29,7 +29,8 @@ from .. import opener, outfiles
 from ..anchors import AnchorBook
 from ..errors import TouchlineError
 from ..events import format_time
-from ..loading import default_anchors, read_match  # the same reading as `touchline replay`
+from ..journal import read_stored
+from ..loading import Finished, default_anchors, is_journal_file, read_finished, read_match  # as `touchline replay` reads
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +116,15 @@ def read_entry(path: Path, anchors: AnchorBook | None = None) -> Entry:
     """Replay one file to its entry; anything wrong becomes the entry's problem. ``anchors``:
     this tablet's (companion/anchors.py), which name a cut or rewritten journal
     (``anchors_for`` the file's folder when not given)."""
+    book = anchors if anchors is not None else anchors_for(path.parent)
     try:
-        reading = read_match(path, anchors if anchors is not None else anchors_for(path.parent))
+        stored = read_stored(path) if is_journal_file(path) else None
+        finished = read_finished(stored, book) if stored is not None else None
+        if finished is not None:
+            entry = _finished_entry(finished)
+            if entry is not None:
+                return entry
+        reading = read_match(path, book, stored)
         match = reading.match
         events = match.events
         summary = match.summary()
@@ -133,6 +141,16 @@ def read_entry(path: Path, anchors: AnchorBook | None = None) -> Entry:
         path, game=match.ruleset.game, date=_date(events), events=len(events),
         last=format_time(events[-1].at) if events else "", altered=reading.altered, first=reading.first,
         last_seq=reading.last_seq, head=reading.head, unchained=reading.unchained, **fields)
+
+
+def _finished_entry(f: Finished) -> Entry | None:
+    """A finished journal's entry from its final record: what its replay would list."""
+    fields = summary_fields(f.summary)
+    if fields is None or not fields["finished"]:
+        return None
+    c = f.chain
+    return Entry(f.path, game=f.game, date=format_time(c.first_at), events=c.active, last=format_time(c.last_at),
+                 altered=f.altered, first=c.hashes[0], last_seq=c.last_seq, head=c.head, **fields)
 
 
 def summary_fields(summary: dict[str, Any]) -> dict[str, Any] | None:
