@@ -11,7 +11,9 @@ Figures for docs/benchmarks.md; nothing here asserts on time.
 The folder (``--dir``, default ``$TMPDIR/touchline-bench-history-N``, kept for the next run) is
 a data folder whose ``matches/`` holds N journals as the tablet writes them: the four games'
 scripted full matches (tests/data/*_full_match.jsonl) in turn, each under other team names and
-another date, its hash chain computed as the app computes it. Every command runs in its own
+another date, its hash chain computed as the app computes it, with the final record the app
+writes at the final whistle and the anchor it keeps in ``anchors/`` (companion/final_record.py;
+``--plain``: neither, as an older Touchline or another tablet left them). Every command runs in its own
 process (Python's start and imports included, as a coach types it), its output to /dev/null;
 the bare read runs in its own process too: ``sqlite3`` opens each journal read-only, reads
 every row of ``events`` in order and parses each row's JSON. Each row is timed in wall and CPU

@@ -10,7 +10,9 @@ Each round runs two child processes one after the other, each for ``--seconds``:
 - ``bare``: a bare Kivy window drawing 22 circles moved every frame;
 - ``picture``: the same, over one window-sized still picture (a texture drawn once): what
   showing any board costs at the least, where filling the window's pixels is the work (a
-  software renderer such as Mesa's llvmpipe).
+  software renderer such as Mesa's llvmpipe);
+- ``flat``: the same over one window-sized flat colour (nothing sampled from a picture): what
+  a board drawn as flat shapes would cost at the least.
 
 Each child counts the frames the window flipped (Kivy's ``maxfps`` 0: as fast as it can) and,
 for ``pitch``, the Python time spent redrawing the figures (``time.thread_time`` around the
@@ -93,6 +95,10 @@ def child(kind: str, out: Path, seconds: float, size: str, screenshot: str | Non
                                     bufferfmt="ubyte")
                 Color(1, 1, 1, 1)
                 Rectangle(texture=picture, pos=(0, 0), size=(w, h))
+            elif kind == "flat":   # a window-sized flat colour (no picture sampled) under the circles
+                from kivy.graphics import Rectangle
+                Color(0.2, 0.5, 0.25, 1)
+                Rectangle(pos=(0, 0), size=(w, h))
             Color(0.8, 0.2, 0.2, 1)
             dots = [Ellipse(size=(30, 30)) for _ in range(FIGURES)]
 
@@ -163,19 +169,21 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
           f"load {os.getloadavg()[0]:.1f}, Python {platform.python_version()}, "
           f"display {os.environ.get('DISPLAY') or 'none (offscreen)'}")
-    print("| round | code | pitch fps | bare fps | ratio | picture fps | pitch / picture "
+    print("| round | code | pitch fps | bare fps | ratio | picture fps | pitch / picture | flat fps | flat / bare "
           "| figures' Python per frame, median / p95 | board draws |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     codes = [("this", ROOT)] + ([("before", args.before.resolve())] if args.before else [])
     for i in range(1, args.rounds + 1):
         for name, code in codes:   # interleaved: each pitch run beside its own bare run
             pitch = run_child("pitch", args.seconds, args.size, code)
             bare = run_child("bare", args.seconds, args.size)
             picture = run_child("picture", args.seconds, args.size)
+            flat = run_child("flat", args.seconds, args.size)
             ratio = pitch["fps"] / bare["fps"] if bare["fps"] else 0.0
             floor = pitch["fps"] / picture["fps"] if picture["fps"] else 0.0
             print(f"| {i} | {name} | {pitch['fps']:.1f} | {bare['fps']:.1f} | {ratio:.2f}x | "
-                  f"{picture['fps']:.1f} | {floor:.2f}x | "
+                  f"{picture['fps']:.1f} | {floor:.2f}x | {flat['fps']:.1f} | "
+                  f"{flat['fps'] / bare['fps'] if bare['fps'] else 0.0:.2f}x | "
                   f"{pitch['python_ms_median']:.2f} / {pitch['python_ms_p95']:.2f} ms | {pitch['board_draws']} |",
                   flush=True)
 

@@ -47,7 +47,7 @@ GAME_NAMES = {"fublet": "Fublet", "football_leader": "Football Leader", "fussbal
 WIN, DRAW = 3, 1
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)   # slots: a season of 10,000 entries is held at once
 class Entry:
     """One file of the matches folder. ``problem`` says why it is not a readable match."""
 
@@ -286,8 +286,10 @@ def _cached_entry(path: Path, known: dict[str, Any], fresh: dict[str, Any], book
     stamp = _stamp(path, book)
     hit = known.get(path.name)
     entry = _from_cache(path, hit["entry"]) if isinstance(hit, dict) and hit.get("stamp") == stamp else None
-    if entry is None:
-        entry = read_entry(path, book)
+    if entry is not None:
+        fresh[path.name] = hit   # the cache's own dict, not a copy of it: a season is held once
+        return entry
+    entry = read_entry(path, book)
     fresh[path.name] = {"stamp": stamp, "entry": _to_cache(entry)}
     return entry
 
