@@ -126,7 +126,7 @@ def test_a_damaged_cache_is_ignored_and_written_anew(capsys, data_dir, reads, da
         "half": text[: len(text) // 2].encode(),
         "garbage": os.urandom(4096),
         "version": json.dumps({"version": h.CACHE_VERSION - 1, "files": files}).encode(),
-        "shape": json.dumps({"version": h.CACHE_VERSION, "files": {n: {"stamp": v["stamp"], "entry": [1, "x"]}
+        "shape": json.dumps({"version": h.CACHE_VERSION, "files": {n: [v[0], [1, "x"]]
                                                                    for n, v in files.items()}}).encode(),
         "deep": b"[" * 100_000 + b"]" * 100_000,
         "empty": b"",
