@@ -137,18 +137,25 @@ def folder_of(count: int, base: Path) -> Path:
 
     data = base / f"data-{count}"
     made = data / "made.json"
-    if not (made.exists() and json.loads(made.read_text()).get("matches") == count):
-        shutil.rmtree(data, ignore_errors=True)
+    if not (made.exists() and json.loads(made.read_text()) == {"matches": count, "plain": False}):
+        shutil.rmtree(data, ignore_errors=True)   # (a folder made before the final records is made again)
         if count:
             make_folder(data / "matches", count)
         data.mkdir(parents=True, exist_ok=True)
-        made.write_text(json.dumps({"matches": count}))
+        made.write_text(json.dumps({"matches": count, "plain": False}))
     return data
 
 
 def fresh_copy(src: Path, dst: Path) -> Path:
+    """A copy of the data folder ``src`` at ``dst``, its anchors naming the copy's journals (an
+    anchor names its journal by path: the copy is then the folder of the tablet that played
+    them, whose listings trust the matches' final records)."""
     shutil.rmtree(dst, ignore_errors=True)
     shutil.copytree(src, dst)
+    for anchor in (dst / "anchors").glob("*.json"):
+        data = json.loads(anchor.read_text(encoding="utf-8"))
+        data["file"] = str((dst / "matches" / Path(data["file"]).name).resolve())
+        anchor.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
     return dst
 
 
