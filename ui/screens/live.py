@@ -3,11 +3,8 @@
 The screen keeps only UI state (what is selected, which mode a touch is in, a form being
 filled) in Kivy properties; every change to the match goes through the controller, and what
 is drawn comes from the controller's latest view. What differs between games (the board, the
-bars, the action buttons) comes from the game's face (ui/games/). Panels of their own live
-beside it: the request panel's holding still (ui/widgets/steady.py), its rolls
-(dice_panel.py), the camera's questions (proposals.py), the club's final whistle
-(club_confirm.py), the rows' data (rows.py), the bar's More menu (more_menu.py), the clock
-and health line (scoreboard_row.py), the rulebook links (rule_links.py here).
+bars, the action buttons) comes from the game's face (ui/games/); a panel's own pieces from
+its module in ui/widgets/ (steady, dice_panel, proposals, club_confirm, rows, more_menu, ...).
 """
 
 from __future__ import annotations
