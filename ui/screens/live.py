@@ -23,7 +23,7 @@ from companion.view import Summary
 
 from ..controller import NO_MATCH
 from ..games import face_for
-from .rule_links import fill_rule_links
+from .rule_links import fill_rule_links, open_rules
 from ..games.base import TEAM_BAR
 from ..looks.base import BallMark
 from .. import theme
@@ -361,14 +361,7 @@ class LiveScreen(PanelHold, Screen):
             self.build_cards()
 
     def open_rules(self) -> None:
-        """The rules reference for the game in play, at the section the panel links to."""
-        from .rule_links import links_for, open_reference
-
-        view = self.view
-        if view is None or not view.active:
-            return
-        links = links_for(view.game, view)
-        open_reference(view.game, links[0][1] if links else None)
+        open_rules(self.view)
 
     # --- what faces call ---------------------------------------------------------------------------
     def submit(self, command) -> None:
