@@ -79,3 +79,39 @@ def test_the_line_above_the_keypad_shows_whole_or_not_at_all(pad):
     content.clear_widgets()   # the panel built again: the old line is let go
     scroll.scroll_y = 0.5
     assert line.opacity == (0 if pad == 170 else 1)
+
+
+def test_the_keypad_is_scrolled_into_view_once_however_often_asked():
+    from types import SimpleNamespace
+
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.scrollview import ScrollView
+    from kivy.uix.widget import Widget
+    from ui.widgets.keypad import DiceKeypad
+    from ui.widgets.steady import PanelHold
+
+    scroll = ScrollView(size_hint=(None, None), size=(300, 260), pos=(0, 0), do_scroll_x=False)
+    content = BoxLayout(orientation="vertical", size_hint_y=None)
+    pad = DiceKeypad(compact=True)
+    rows = [Widget(size_hint_y=None, height=140), Widget(size_hint_y=None, height=50), pad,
+            Widget(size_hint_y=None, height=56)]
+    for w in rows:
+        content.add_widget(w)
+    content.height = sum(w.height for w in rows)
+    scroll.add_widget(content)
+    content.do_layout()
+    assert pad.height + 50 <= 260 < content.height, pad.height   # the line and the keypad fit, not all
+
+    class Screen(PanelHold):
+        ids = SimpleNamespace(panel=content, panel_scroll=scroll)
+
+    screen = Screen()
+    screen.show_keypad()
+    first = scroll.scroll_y
+    span = content.height - scroll.height
+    foot = first * span
+    line = rows[1]
+    assert foot <= pad.y and line.top <= foot + scroll.height + 1e-6, (foot, pad.y, line.top)
+    assert foot == pad.y   # from the top, no further than that: the keypad's foot at the view's foot
+    screen.show_keypad()   # again before the ScrollView has moved its content: it stays
+    assert scroll.scroll_y == first

@@ -22,15 +22,19 @@ def add_dice_panel(screen, view, add, scroll_to_pad: bool = False) -> None:
     a short window's panel, just asked, cannot show the requests and the whole keypad, and the
     keypad is what the coach's finger needs (the heading and the line above say whose roll)."""
     fills = dice_request(view)
+    scroll = screen.ids.panel_scroll
+    lines = []   # scrolled to the keypad, each line above it shows whole or not at all
     for req in view.pending:
-        add(screen.request_line(req, theme.SMALL_SP, bold=req is fills))
+        lines.append(screen.request_line(req, theme.SMALL_SP, bold=req is fills))
+        add(lines[-1])
     # Several rolls pending (the opening roll): say whose the keypad fills.
     if fills.team is not None:
         line = team_line(f"The keypad fills: {team_name(view.summary, fills.team)}", screen.kits[fills.team], 20)
     else:
         line = wrap_label("The keypad fills: the roll asked above", 20, colour=theme.ACCENT, bold=True)
     add(line)
-    whole_or_none(line, screen.ids.panel_scroll)
+    for row in (*lines, line):
+        whole_or_none(row, scroll)
     pad = DiceKeypad(compact=screen.short)
     # The request as the screen's latest view has it when the coach rolls.
     pad.bind(on_roll=lambda _w, text: screen.controller.roll_keypad(dice_request(screen.view), text))

@@ -190,16 +190,24 @@ class PanelHold:
     def show_keypad(self, _dt=None) -> None:
         """The dice keypad scrolled into view, with the line above it ("The keypad fills: Home
         ...") when both fit (when they do not, ``whole_or_none`` keeps that line from showing
-        its lower half at the panel's top)."""
+        its lower half at the panel's top). As little scrolling as that takes, and none when
+        they show already: called twice before the ScrollView has moved its content (a new
+        question, then the screen entered), Kivy's scroll_to scrolled twice as far."""
         panel, scroll = self.ids.panel, self.ids.panel_scroll
         kids = list(reversed(panel.children))   # top to bottom, as the panel is now (rebuilt since, maybe)
         pad = next((w for w in kids if isinstance(w, DiceKeypad)), None)
-        if pad is None:
+        span = panel.height - scroll.height
+        if pad is None or span <= 0:
             return
-        scroll.scroll_to(pad, padding=0, animate=False)
         above = kids[kids.index(pad) - 1] if kids.index(pad) else None
-        if above is not None and above.height + panel.spacing + pad.height <= scroll.height:
-            scroll.scroll_to(above, padding=0, animate=False)
+        top = above.top if above is not None and above.top - pad.y <= scroll.height else pad.top
+        # In the panel's terms: the view's foot is at scroll_y * span, its top a view's height higher.
+        foot = scroll.scroll_y * span
+        if top - panel.y > foot + scroll.height:
+            foot = top - panel.y - scroll.height
+        if pad.y - panel.y < foot:
+            foot = pad.y - panel.y
+        scroll.scroll_y = min(1.0, max(0.0, foot / span))
 
 
 def whole_or_none(line: Widget, scroll: Widget) -> None:
