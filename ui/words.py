@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from companion.teams import Team
 from companion.view import Summary, summary_of
 
 # Setup's dice sources and cameras: the stored value -> what the coach reads.
@@ -30,6 +31,13 @@ def team_names(summary: Any) -> dict[str, str]:
     if not getattr(summary, "created", False):
         return {}
     return {side: name for side, name in zip(("home", "away"), summary.teams) if name}
+
+
+def team_name(summary: Summary, team) -> str:
+    """A side as the panel says it: "Home (Touchline Rovers)", or "Home" before the names."""
+    side = Team(getattr(team, "value", team))
+    name = summary.name(side) if summary.created else ""
+    return f"{side.label} ({name})" if name else side.label
 
 
 class Names:

@@ -3,48 +3,43 @@
 The screen keeps only UI state (what is selected, which mode a touch is in, a form being
 filled) in Kivy properties; every change to the match goes through the controller, and what
 is drawn comes from the controller's latest view. What differs between games (the board, the
-bars, the action buttons) comes from the game's face (ui/games/).
+bars, the action buttons) comes from the game's face (ui/games/); a panel's own pieces from
+its module in ui/widgets/ (steady, dice_panel, proposals, club_confirm, rows, more_menu, ...).
 """
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.metrics import dp, sp
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, DictProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
-from kivy.uix.button import Button
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.utils import escape_markup
 
 from companion.teams import PlayerRef, Team
 from companion.view import Summary
 
-from ..club import possessive, result_words
 from ..controller import NO_MATCH
 from ..games import face_for
-from .rule_links import fill_rule_links
+from .rule_links import fill_rule_links, open_rules
 from ..games.base import TEAM_BAR
 from ..looks.base import BallMark
 from .. import theme
 from ..kits import match_kits
-from ..widgets.keypad import DiceKeypad, button, wrap_label
-from ..widgets.steady import held_lines, hold_still
+from ..widgets.club_confirm import add_club_confirm
+from ..widgets.dice_panel import add_dice_panel
+from ..widgets.keypad import button, wrap_label
+from ..widgets.proposals import add_proposals
+from ..widgets.steady import PanelHold, hold_still
 from ..places import NoPlaces, Tags, has_place, places_for
 from ..glossary import bar_terms, card_marks, marks_line, terms_in
-from ..widgets import rows  # noqa: F401  (the classes live.kv's rows are made of)
+from ..widgets.scoreboard_row import clock_markup, health_line
+from ..widgets.rows import card_rows, stepper_rows  # also the classes live.kv's rows are made of
 from ..widgets import step_button  # noqa: F401  (live.kv's Undo and Redo)
 from ..widgets.teamtag import ScoreLabel, score_markup, team_line  # noqa: F401 (ScoreLabel: live.kv)
-from ..words import PLAYER_ID, Names, names_for, team_names, option_name, phase_name
-
-
-def team_name(summary: Summary, team) -> str:
-    side = Team(getattr(team, "value", team))
-    name = summary.name(side) if summary.created else ""
-    return f"{side.label} ({name})" if name else side.label
+from ..words import PLAYER_ID, Names, names_for, option_name, team_name, team_names
 
 
 def choice_text(summary: Summary, option: str, names: Names | None = None) -> str:
@@ -57,20 +52,14 @@ def choice_text(summary: Summary, option: str, names: Names | None = None) -> st
     return option_name(option)
 
 
-HEALTH = {"off": "off", "ok": "on", "degraded": "unsure", "lost": "lost"}
-
-
-def health_line(view) -> str:
-    camera, tray = str(view.camera), str(view.tray)
-    return f"Camera {HEALTH.get(camera, camera)} · Tray {HEALTH.get(tray, tray)}"
-
-
 NARROW_DP = 1000   # below this width the bars under the pitch get a row of their own
 BAR_DP = 120      # a bar's least width under the board (five Fussball-Liga bars take a row of their own)
 SHORT_DP = 700     # below this height the stepper goes and the keypad is compact (10" tablets: ~600 dp)
 
 
-class LiveScreen(Screen):
+class LiveScreen(PanelHold, Screen):
+    """The screen; its request panel holds still under a finger (``PanelHold``, ui/widgets/steady.py)."""
+
     view = ObjectProperty(None, allownone=True)
     selected = ObjectProperty(None, allownone=True)      # the figure a coach touched
     override = BooleanProperty(False)                    # touches place figures as corrections
@@ -112,11 +101,7 @@ class LiveScreen(Screen):
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
         self._panel_key: tuple | None = None
-        self._held_y: float | None = None   # the panel content's y to hold while a refusal's line comes or goes
-        self._panel_step: tuple | None = None   # the question, mode and selection the panel answers
-        self._held: list = []    # the panel's rows as last laid out (ui/widgets/steady.py)
-        panel = self.ids.panel
-        panel.bind(minimum_height=lambda *_: setattr(self, "_held", held_lines(panel)))
+        self.watch_panel_rows()
         self._expecting = False    # a form waits for the camera to see where a figure goes
         self._chips: dict = {}     # each card's text and whether he can be picked
         self._glossary = None
@@ -153,7 +138,7 @@ class LiveScreen(Screen):
         self._tags = self._tags_base
         error = self.say(view.error)   # a refusal names the figure by its name too
         self.error_text = error[:1].upper() + error[1:]
-        same_step = self.step_key() == self._panel_step
+        same_step = self.panel_answers(self.step_key())
         self.outcome_floor = self.ids.outcome.height if same_step and self.outcome_text else 0
         self.outcome_text = self.say(s.last_outcome)
         n = len(view.placeholders)
@@ -182,37 +167,6 @@ class LiveScreen(Screen):
     def on_short(self, *_args) -> None:
         if self.view is not None and self.face is not None and self.view.active:
             self.build_panel()   # the keypad: compact or whole
-
-    # --- the panel holds still under a finger ---------------------------------------------------
-    def on_error_text(self, *_args) -> None:
-        """A refusal's line comes or goes below the panel: where the panel is scrolled down (the
-        keypad in a short window), its content keeps its place on the glass."""
-        scroll, content = self.ids.panel_scroll, self.ids.panel
-        self._held_y = content.to_window(content.x, content.y)[1] if scroll.scroll_y < 1 else None
-
-    def hold_panel(self) -> None:
-        scroll, content = self.ids.panel_scroll, self.ids.panel
-        span = content.height - scroll.height
-        if self._held_y is None or span <= 0:
-            return
-        # The ScrollView shows its content at (its own y - scroll_y * span), in window terms.
-        bottom = scroll.to_window(scroll.x, scroll.y)[1]
-        scroll.scroll_y = min(1.0, max(0.0, (bottom - self._held_y) / span))
-
-    def _show_keypad(self, _dt=None) -> None:
-        panel, scroll = self.ids.panel, self.ids.panel_scroll
-        kids = list(reversed(panel.children))   # top to bottom, as the panel is now (rebuilt since, maybe)
-        pad = next((w for w in kids if isinstance(w, DiceKeypad)), None)
-        if pad is None:
-            return
-        scroll.scroll_to(pad, padding=0, animate=False)
-        # And the line above it ("The keypad fills: Home ...") when both fit.
-        above = kids[kids.index(pad) - 1] if kids.index(pad) else None
-        if above is not None and above.height + panel.spacing + pad.height <= scroll.height:
-            scroll.scroll_to(above, padding=0, animate=False)
-
-    def release_panel(self) -> None:
-        self._held_y = None   # the coach scrolls: where he leaves it is his
 
     def on_narrow(self, _screen, narrow: bool) -> None:
         """A narrow window: the stepper's shares by the longest word, the clock's short hint,
@@ -247,6 +201,8 @@ class LiveScreen(Screen):
 
     def on_enter(self, *_args) -> None:
         self._start_ticker()
+        if self.short:   # back in a short window (from Settings, the report): the keypad to the finger
+            Clock.schedule_once(self.show_keypad)
 
     def on_leave(self, *_args) -> None:
         """Nobody sees the clocks any more: they stop (journaled), and no timer decides anything
@@ -328,35 +284,10 @@ class LiveScreen(Screen):
 
     def open_more(self, anchor) -> None:
         """The bar's secondary actions (Line-up, Report, Rules) in a menu above its More button."""
-        from kivy.uix.dropdown import DropDown
+        from ..widgets.more_menu import more_menu
 
-        from kivy.graphics import Color, Rectangle
-
-        menu = DropDown(auto_width=False, width=max(anchor.width * 1.8, dp(240)))
-        # Framed in the accent colour: the menu reads as one thing over the panel's buttons.
-        box = menu.container
-        box.padding, box.spacing = dp(4), dp(4)
-        with box.canvas.before:
-            Color(*theme.ACCENT)
-            frame = Rectangle(pos=box.pos, size=box.size)
-        box.bind(pos=lambda w, p: setattr(frame, "pos", p), size=lambda w, sz: setattr(frame, "size", sz))
-        app = App.get_running_app()
-        if self.short and self.warning_text:   # the banner a short window leaves out (live.kv)
-            b = Button(text=self.warning_text, font_size=sp(theme.SMALL_SP), size_hint_y=None, height=dp(72),
-                       color=theme.WARN, background_normal="", background_color=(0.25, 0.2, 0.08, 1),
-                       halign="center", valign="middle")
-            b.bind(width=lambda w, width: setattr(w, "text_size", (width - dp(12), None)),
-                   texture_size=lambda w, size: setattr(w, "height", max(dp(72), size[1] + dp(12))),
-                   on_release=lambda _b: (menu.dismiss(), app.open_box_editor(self.face.game if self.face else None)))
-            menu.add_widget(b)
-        for text, action in (("Line-up", self.open_lineup), ("Report", lambda: app.root.get_screen("report").open_live()),
-                             ("Rules", self.open_rules), ("Words and marks", self.open_glossary)):
-            b = Button(text=text, font_size=sp(20), size_hint_y=None, height=dp(60), background_normal="",
-                       background_color=theme.SURFACE)
-            b.bind(on_release=lambda _b, act=action: (menu.dismiss(), act()))
-            menu.add_widget(b)
-        self._more_menu = menu
-        menu.open(anchor)
+        self._more_menu = more_menu(self, anchor)
+        self._more_menu.open(anchor)
 
     def show_pitch(self, view) -> bool:
         """Only the pitch, for a view of the match already on screen (the app shows a moved
@@ -375,14 +306,8 @@ class LiveScreen(Screen):
         board = self.face.scoreboard(summary, datetime.now(UTC))
         self.score_text = score_markup(board.score, summary, self.side_kits)
         self.clock_text, self.phase_text = board.clock, board.phase[:1].upper() + board.phase[1:]
-        action = self.view.clock_action if self.view is not None else ""
-        self.clock_action = action
-        # On the clock itself "Tap to start" says enough where the whole hint would wrap onto a
-        # third line and push the clock's own line out of its button (800 px: "half").
-        hint = {"start": "Tap to start", "stop": "Tap to stop"}.get(action) if self.narrow else \
-            {"start": "Tap to start the clock", "stop": "Tap to stop the clock"}.get(action)
-        self.clock_markup = (f"{escape_markup(board.clock)}\n[size={theme.SMALL}][b]{hint}[/b][/size]" if hint
-                             else escape_markup(board.clock))
+        self.clock_action = self.view.clock_action if self.view is not None else ""
+        self.clock_markup = clock_markup(board.clock, self.clock_action, self.narrow)
 
     def on_camera_on(self, *_args) -> None:
         self.controller.enable_vision(self.camera_on)
@@ -436,14 +361,7 @@ class LiveScreen(Screen):
             self.build_cards()
 
     def open_rules(self) -> None:
-        """The rules reference for the game in play, at the section the panel links to."""
-        from .rule_links import links_for, open_reference
-
-        view = self.view
-        if view is None or not view.active:
-            return
-        links = links_for(view.game, view)
-        open_reference(view.game, links[0][1] if links else None)
+        open_rules(self.view)
 
     # --- what faces call ---------------------------------------------------------------------------
     def submit(self, command) -> None:
@@ -508,9 +426,7 @@ class LiveScreen(Screen):
     # --- the request panel ---------------------------------------------------------------------------
     def build_panel(self, *_args) -> None:
         panel = self.ids.panel
-        step = self.step_key()
-        before = self._held if step == self._panel_step else []
-        self._panel_step = step
+        before = self.rows_to_hold(self.step_key())
         # The panel's places lettered after those of the outcome and the refusal.
         self._tags = Tags(dict(self._tags_base.letters))
         self._fill_panel()
@@ -519,23 +435,12 @@ class LiveScreen(Screen):
         self.ids.pitch.tags = self._tags.marks()
 
     def _add_proposals(self) -> None:
-        """A doubtful camera move: one tap takes it (ui/autoflow.py). Asked under the panel, at
-        the column's foot: the camera's question comes when it comes, and must not push the
-        button a coach is about to touch; its place is ringed on the board."""
-        from kivy.uix.boxlayout import BoxLayout
-
+        """A doubtful camera move, asked under the panel (ui/widgets/proposals.py)."""
         box = self.ids.proposals
         box.clear_widgets()
         view = self.view
-        if view is None or not view.active or self.face is None:
-            return
-        add = self._naming(box.add_widget)
-        for p in view.proposals:
-            add(wrap_label(p.text, theme.SMALL_SP, bold=True, colour=theme.ACCENT))
-            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(52))
-            row.add_widget(button("Take the camera's", lambda i=p.id: self.controller.take_proposal(i)))
-            row.add_widget(button("Drop it", lambda i=p.id: self.controller.drop_proposal(i)))
-            add(row)
+        if view is not None and view.active and self.face is not None:
+            add_proposals(view.proposals, self.controller, self._naming(box.add_widget))
 
     def step_key(self) -> tuple:
         """One step of the coach's: the question asked (and whose), the touch mode and what is
@@ -564,7 +469,7 @@ class LiveScreen(Screen):
         new_question = key != self._panel_key
         if new_question:   # a new question: its panel is read from the top
             self._panel_key = key
-            self._held_y = None
+            self.release_panel()
             self.ids.panel_scroll.scroll_y = 1
         fill_rule_links(self, None if self.mode else view)   # the request's and the refusal's sections
         add = self._naming(add)
@@ -582,25 +487,10 @@ class LiveScreen(Screen):
             add(button("Cancel", self.cancel))
             return
         if head is not None and head.kind == "dice":
-            fills = self._dice_request()
-            for req in view.pending:
-                add(self._request_line(req, theme.SMALL_SP, bold=req is fills))
-            # Several rolls pending (the opening roll): say whose the keypad fills.
-            if fills.team is not None:
-                add(team_line(f"The keypad fills: {team_name(view.summary, fills.team)}", self.kits[fills.team], 20))
-            else:
-                add(wrap_label("The keypad fills: the roll asked above", 20, colour=theme.ACCENT, bold=True))
-            pad = DiceKeypad(compact=self.short)
-            pad.bind(on_roll=lambda _w, text: self.controller.roll_keypad(self._dice_request(), text))
-            add(pad)
-            if new_question and self.short:
-                # A short window's panel cannot show the request and the whole keypad: the keypad
-                # is what the coach's finger needs (the heading and the line above say whose roll).
-                Clock.schedule_once(self._show_keypad)
-            add(button("Software dice", lambda: self.controller.roll_software(self._dice_request())))
+            add_dice_panel(self, view, add, scroll_to_pad=new_question and self.short)
             return
         if head is not None and head.kind == "choice":
-            add(self._request_line(head, 20, bold=True))
+            add(self.request_line(head, 20, bold=True))
             # A long list (Football Leader's cards in a deck) in three columns, not one long scroll.
             box = GridLayout(cols=3 if len(head.options) > 6 else 1, spacing=dp(4), size_hint_y=None)
             box.bind(minimum_height=box.setter("height"))
@@ -612,37 +502,15 @@ class LiveScreen(Screen):
             add(box)
             return
         if view.summary.result is not None:  # the final whistle ("Match report" waits at the column's foot)
-            self._add_club_confirm(view, add)
+            add_club_confirm(view, add)
         for i, req in enumerate(view.pending):
-            add(self._request_line(req, theme.SMALL_SP, bold=i == 0))
+            add(self.request_line(req, theme.SMALL_SP, bold=i == 0))
         self.face.panel(self, view, add)
 
     def _club_news(self, _app, _state) -> None:
         """The club's confirmation moved on: the final whistle's panel says it."""
         if self.view is not None and self.view.active and self.view.summary.result is not None:
             self.build_panel()
-
-    def _add_club_confirm(self, view, add) -> None:
-        """A club's tablet at the final whistle: each coach says the result is right (both are
-        needed); then the tablet signs the journal's end and sends it (ui/club.py). A table in
-        no club sees none of this."""
-        app = App.get_running_app()
-        state = app.club_state
-        if not state.joined or not view.path:
-            return
-        teams = {side.value: (view.summary.name(side) if view.summary.created else "") or side.label
-                 for side in (Team.HOME, Team.AWAY)}
-        row = state.row(view.path)
-        add(wrap_label(result_words(state, view.path, teams, time.time()), theme.SMALL_SP, bold=True,
-                       colour=theme.ACCENT))
-        if row is not None and row.result:
-            return
-        agreed = state.sides_agreed(view.path)
-        for side in (Team.HOME, Team.AWAY):
-            done = side.value in agreed
-            b = button(f"{possessive(teams[side.value])} coach: " + ("confirmed" if done else "the result is right"),
-                       lambda s=side.value: app.club.agree(view.path, s), disabled=done)
-            add(b)
 
     def _naming(self, add):
         """``add`` for the panel, saying the figures a face's texts name by id by their names
@@ -657,15 +525,12 @@ class LiveScreen(Screen):
             add(widget)
         return named_add
 
-    def _request_line(self, req, size: float, bold: bool):
+    def request_line(self, req, size: float, bold: bool):
         """A pending request's text, on its side's shirt when it is one side's to answer."""
         text = self.say(req.text)
         if req.team is not None and req.team in self.kits:
             return team_line(text, self.kits[req.team], size, bold=bold)
         return wrap_label(text, size, bold=bold)
-
-    def _dice_request(self):
-        return next(r for r in self.view.pending if r.kind == "dice")
 
     # --- bars, player cards and the phase stepper: lists handed to kv as data ----------------------
     def build_bars(self, summary: Summary) -> None:
@@ -680,29 +545,9 @@ class LiveScreen(Screen):
         (to place a figure the camera has not seen, or to give him the kick-off). A player
         who cannot be picked (sent off, replaced) keeps a readable card; touching it says what
         its marks mean."""
-        by_team: dict[Team, list[dict]] = {Team.HOME: [], Team.AWAY: []}
         state = self.view.state
         drawn = {f.ref for f in self.face.figures(state)} if self.view.board is not None else set()
-        self._chips = {}
-        for chip in self.face.chips(state):
-            kit = self.kits[chip.ref.team]
-            on = chip.ref == self.selected
-            # "?" marks a figure the books have not placed: said in words, and only while he
-            # is not drawn on the board (the board is what the coach checks it against).
-            text = chip.text.replace("?", "")
-            if chip.enabled and chip.ref not in drawn:
-                text += "\nplace"
-            self._chips[chip.ref] = (text, chip.enabled)
-            if chip.enabled:
-                # The card in its side's shirt; the one picked lit in the accent colour.
-                colours = {"color": theme.BLACK if on else kit.text,
-                           "background_color": theme.ACCENT if on else kit.shirt}
-            else:
-                # Off the field: the shirt darkened, its text still readable from a chair.
-                dark = tuple(c * 0.42 for c in kit.shirt[:3]) + (1,)
-                colours = {"color": theme.text_on(dark), "background_color": dark}
-            by_team[chip.ref.team].append({"text": text, "ref": chip.ref, "disabled": False, "bold": on,
-                                           "active": chip.enabled, **colours})
+        by_team, self._chips = card_rows(self.face.chips(state), drawn, self.kits, self.selected)
         self.home_cards, self.away_cards = by_team[Team.HOME], by_team[Team.AWAY]
 
     def pick_card(self, ref: PlayerRef) -> None:
@@ -746,11 +591,4 @@ class LiveScreen(Screen):
 
     def build_stepper(self) -> None:
         phases, current = self.face.stepper(self.view.state, self.view.summary)
-        if current and current not in phases:   # before kick-off, a break, the shoot-out
-            phases = (current, *phases)
-        # Room by the name's length: "Extra movement" is not cut to fit a share of the row. In a
-        # narrow window a name wraps onto two lines, so its longest word is what needs the room.
-        def room(name: str) -> int:
-            return (max((len(word) for word in name.split()), default=0) if self.narrow else len(name)) + 4
-        self.steps = [{"text": name, "current": phase == current, "size_hint_x": room(name)}
-                      for phase in phases for name in (phase_name(phase),)]
+        self.steps = stepper_rows(phases, current, self.narrow)

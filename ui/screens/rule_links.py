@@ -63,3 +63,11 @@ def open_reference(game: str, section_id: str | None = None) -> None:
     screen = app.root.get_screen("reference")
     screen.open_for(game, section_id, back_to=app.root.current)
     app.show("reference")
+
+
+def open_rules(view) -> None:
+    """The rules reference for the game in ``view``, at the section the panel links to."""
+    if view is None or not view.active:
+        return
+    links = links_for(view.game, view)
+    open_reference(view.game, links[0][1] if links else None)

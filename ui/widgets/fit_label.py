@@ -12,6 +12,12 @@ from kivy.uix.label import Label
 MARKUP = re.compile(r"\[/?[a-z]+(=[^\]]*)?\]")   # "[b]", "[color=ff0000]", "[/ref]"
 
 
+def fit_size(needed: float, room: float, largest: float, least: float) -> float:
+    """The size a line ``needed`` pixels wide at ``largest`` is drawn at in ``room`` pixels:
+    ``largest`` if it fits, else smaller in proportion, never under ``least``."""
+    return largest if needed <= room else max(least or largest, largest * room / needed)
+
+
 class FitLabel(Label):
     """``font_size`` follows the room: ``largest`` when the line fits, smaller until ``least``
     (both in pixels, from kv's sp strings). Past ``least`` Kivy's ``shorten`` is the last resort."""
@@ -38,8 +44,7 @@ class FitLabel(Label):
 
     def size_for(self, text: str) -> float:
         """The size ``text`` is drawn at: ``largest`` if it fits, else smaller, never under ``least``."""
-        needed = self.needed(text, self.largest)
-        return self.largest if needed <= self.room else max(self.least or self.largest, self.largest * self.room / needed)
+        return fit_size(self.needed(text, self.largest), self.room, self.largest, self.least)
 
     def fit(self, *_args) -> None:
         if self.largest and self.text:

@@ -8,7 +8,11 @@ finger on its way to the next button:
   the step changes (a new question, mode or selection): the panel is built afresh. The live
   screen records the panel's rows once they are laid out (``held_lines`` on every change of
   the panel's height) and, when it builds the panel again for the same step, hands them to
-  ``hold_still``.
+  ``hold_still``;
+- the scrolled panel keeps its content where it was on the glass while a refusal's line
+  comes or goes below it, and in a short window shows the dice keypad to the finger
+  (``PanelHold``, which the live screen is made of); the line above the keypad shows whole
+  or not at all (``whole_or_none``).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from .. import theme
-from .keypad import TOUCH
+from .keypad import TOUCH, DiceKeypad
 
 LEGEND_ROW = dp(30)
 BOARD_GREEN = (0.18, 0.5, 0.24)   # the board's squares (ui/widgets/pitch.py), under a legend's chip
@@ -137,3 +141,93 @@ def hold_still(panel: Widget, before: list[Row]) -> None:
     panel.clear_widgets()
     for w in rows:
         panel.add_widget(w)
+
+
+class PanelHold:
+    """The scrolled request panel that holds still: for a screen whose kv gives it ids
+    ``panel_scroll`` (a ScrollView) and ``panel`` (its content) and an ``error_text`` property
+    (the refusal's line below the panel). kv calls ``hold_panel`` when the panel's size or
+    place changes and ``release_panel`` when the coach scrolls."""
+
+    _held_y: float | None = None   # the content's y on the glass to hold while a refusal's line comes or goes
+    _held_rows: list[Row] = []     # the panel's rows as last laid out
+    _held_step: object = None      # the step they answered
+
+    def watch_panel_rows(self) -> None:
+        """Record the panel's rows whenever it is laid out again (for ``rows_to_hold``)."""
+        panel = self.ids.panel
+        panel.bind(minimum_height=lambda *_: setattr(self, "_held_rows", held_lines(panel)))
+
+    def panel_answers(self, step) -> bool:
+        """Whether the panel last built answers ``step`` (within one step the panel holds still)."""
+        return step == self._held_step
+
+    def rows_to_hold(self, step) -> list[Row]:
+        """The rows to hold still in the panel about to be built for ``step``: those last laid
+        out when it answers the same step, none for a new one."""
+        before = self._held_rows if self.panel_answers(step) else []
+        self._held_step = step
+        return before
+
+    def on_error_text(self, *_args) -> None:
+        """A refusal's line comes or goes below the panel: where the panel is scrolled down (the
+        keypad in a short window), its content keeps its place on the glass."""
+        scroll, content = self.ids.panel_scroll, self.ids.panel
+        self._held_y = content.to_window(content.x, content.y)[1] if scroll.scroll_y < 1 else None
+
+    def hold_panel(self) -> None:
+        scroll, content = self.ids.panel_scroll, self.ids.panel
+        span = content.height - scroll.height
+        if self._held_y is None or span <= 0:
+            return
+        # The ScrollView shows its content at (its own y - scroll_y * span), in window terms.
+        bottom = scroll.to_window(scroll.x, scroll.y)[1]
+        scroll.scroll_y = min(1.0, max(0.0, (bottom - self._held_y) / span))
+
+    def release_panel(self) -> None:
+        self._held_y = None   # the coach scrolls (or a new question is read from the top): where it is left is his
+
+    def show_keypad(self, _dt=None) -> None:
+        """The dice keypad scrolled into view, with the line above it ("The keypad fills: Home
+        ...") when both fit (when they do not, ``whole_or_none`` keeps that line from showing
+        its lower half at the panel's top). As little scrolling as that takes, and none when
+        they show already: called twice before the ScrollView has moved its content (a new
+        question, then the screen entered), Kivy's scroll_to scrolled twice as far."""
+        panel, scroll = self.ids.panel, self.ids.panel_scroll
+        kids = list(reversed(panel.children))   # top to bottom, as the panel is now (rebuilt since, maybe)
+        pad = next((w for w in kids if isinstance(w, DiceKeypad)), None)
+        span = panel.height - scroll.height
+        if pad is None or span <= 0:
+            return
+        above = kids[kids.index(pad) - 1] if kids.index(pad) else None
+        top = above.top if above is not None and above.top - pad.y <= scroll.height else pad.top
+        # In the panel's terms: the view's foot is at scroll_y * span, its top a view's height higher.
+        foot = scroll.scroll_y * span
+        if top - panel.y > foot + scroll.height:
+            foot = top - panel.y - scroll.height
+        if pad.y - panel.y < foot:
+            foot = pad.y - panel.y
+        scroll.scroll_y = min(1.0, max(0.0, foot / span))
+
+
+def whole_or_none(line: Widget, scroll: Widget) -> None:
+    """``line`` (a row already added to ``scroll``'s content) shows only while its top is inside
+    the view: cut at the view's top it is hidden, so its lower half never reads as a line of its
+    own (the keypad scrolled into a short window under a long last outcome cut "The keypad
+    fills: Home" in half). Kept as the coach scrolls, until the panel is built again."""
+    content = line.parent
+
+    def show(*_args) -> None:
+        if line.parent is not content:   # the panel was built again: this line is gone
+            scroll.unbind(scroll_y=show, height=show)
+            content.unbind(height=show)
+            return
+        # The view's top in the content's terms, from scroll_y as the ScrollView places its
+        # content (by a translation it makes a frame later: the line's window y lags behind).
+        span = max(0.0, content.height - scroll.height)
+        seen_top = content.y + scroll.height + span * scroll.scroll_y if span else content.top
+        line.opacity = 1 if line.top <= seen_top + 1 else 0
+    scroll.bind(scroll_y=show, height=show)
+    content.bind(height=show)
+    line.bind(pos=show, size=show)
+    show()
