@@ -115,10 +115,11 @@ class HistoryScreen(Screen):
         self.trashed_count = f" ({len(gone)})" if gone else ""
         bad = sum(1 for e in entries if not e.ok)
         altered = sum(1 for e in entries if e.ok and e.copy_of)
+        good = len(entries) - bad - altered
         self.status_text = error or said or (
-            f"{len(entries) - bad - altered} matches"
+            f"{good} {'match' if good == 1 else 'matches'}"
             + (f", {altered} altered {'copy' if altered == 1 else 'copies'}" if altered else "")
-            + (f", {bad} unreadable files" if bad else "")
+            + (f", {bad} unreadable {'file' if bad == 1 else 'files'}" if bad else "")
             + ". Touch a match for its report, Edit to name, make friendly or delete it.")
         self.show_tab(self.tab)
         if self._again:
