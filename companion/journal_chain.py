@@ -269,14 +269,9 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
             if domain is not None:
                 domain(payload)
             payload_of[key] = payload
-        # parse_time's checks, a column at a time: text only, ISO 8601, with a zone
-        texts = tuple(dict.fromkeys(ats))
-        if not _all_of(texts, str):
+        when_of = _times_of(ats)
+        if when_of is None:
             return None
-        times = tuple(map(_from_iso, texts))
-        if None in map(_zone_of, times):
-            return None
-        when_of = dict(zip(texts, times))
     except (DecodeError, ValueError, RecursionError, TypeError):  # TypeError: unhashable values
         return None
     # The chain and the events, in one pass over the rows.
@@ -314,6 +309,19 @@ def _check_whole(rows: Sequence[RawRow], chained: bool, domain: Callable[[Any], 
     if chained and stored != tuple(hashes):
         return None
     return Checked(tuple(events), statuses, tuple(hashes), prev, n)
+
+
+def _times_of(ats: tuple) -> dict[str, datetime] | None:
+    """Each distinct event time's text parsed, with parse_time's checks a column at a time
+    (text only, ISO 8601, with a zone): None when one is not; ValueError for a text that is
+    no time."""
+    texts = tuple(dict.fromkeys(ats))
+    if not _all_of(texts, str):
+        return None
+    times = tuple(map(_from_iso, texts))
+    if None in map(_zone_of, times):
+        return None
+    return dict(zip(texts, times))
 
 
 def _in_order(seqs: tuple, batches: tuple, statuses: tuple) -> bool:
@@ -367,13 +375,10 @@ def check_chain(rows: Sequence[tuple]) -> Chain | None:
     try:
         if not (set(sources) <= _SOURCES.keys() and _all_of(types_, str) and _all_of(datas, str)):
             return None
-        texts = tuple(dict.fromkeys(ats))
-        if not _all_of(texts, str):
-            return None
-        times = dict(zip(texts, map(_from_iso, texts)))
+        times = _times_of(ats)
     except (ValueError, TypeError):
         return None
-    if None in map(_zone_of, times.values()):
+    if times is None:
         return None
     sha256 = hashlib.sha256
     hashes: list[str] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -207,15 +208,12 @@ def read_finished(stored: Stored, anchors: AnchorBook | None) -> Finished | None
     return Finished(stored.path, stored.game, dict(record.summary), chain, stored.altered)
 
 
-_KNOWN: list[str] = []
+@cache
+def _known_games() -> frozenset[str]:
+    """The games this Touchline plays (looked up once: a listing asks for every journal)."""
+    from .games import available
 
-
-def _known_games() -> list[str]:
-    if not _KNOWN:
-        from .games import available
-
-        _KNOWN.extend(available())
-    return _KNOWN
+    return frozenset(available())
 
 
 def read_journal(path: Path) -> tuple[Stored, Loaded]:

@@ -150,13 +150,13 @@ class PanelHold:
     place changes and ``release_panel`` when the coach scrolls."""
 
     _held_y: float | None = None   # the content's y on the glass to hold while a refusal's line comes or goes
-    _held_rows: list[Row] = []     # the panel's rows as last laid out
+    _held_rows: tuple[Row, ...] = ()   # the panel's rows as last laid out (replaced whole)
     _held_step: object = None      # the step they answered
 
     def watch_panel_rows(self) -> None:
         """Record the panel's rows whenever it is laid out again (for ``rows_to_hold``)."""
         panel = self.ids.panel
-        panel.bind(minimum_height=lambda *_: setattr(self, "_held_rows", held_lines(panel)))
+        panel.bind(minimum_height=lambda *_: setattr(self, "_held_rows", tuple(held_lines(panel))))
 
     def panel_answers(self, step) -> bool:
         """Whether the panel last built answers ``step`` (within one step the panel holds still)."""
@@ -165,7 +165,7 @@ class PanelHold:
     def rows_to_hold(self, step) -> list[Row]:
         """The rows to hold still in the panel about to be built for ``step``: those last laid
         out when it answers the same step, none for a new one."""
-        before = self._held_rows if self.panel_answers(step) else []
+        before = list(self._held_rows) if self.panel_answers(step) else []
         self._held_step = step
         return before
 
