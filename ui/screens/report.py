@@ -1,5 +1,6 @@
 """The match report on the tablet: the numbers drawn as Kivy labels, the plots as the
-report's own PNG images (matplotlib, drawn on a worker thread into the data folder).
+report's own PNG images (matplotlib, drawn on a worker thread into the data folder, and
+kept there: a report opened again shows them without drawing).
 
 Opened after the final whistle and from the live screen (the match in play), or from the
 match history (any match file). "Share" (Android: the platform's share sheet) or "Save as
@@ -40,11 +41,13 @@ ROW = dp(40)
 
 
 def draw_for(report: dict[str, Any], out: Path) -> dict[str, dict[str, str]]:
-    """The report's PNG plots in ``out`` (worker thread: no widgets here)."""
-    from companion.report.plots import draw_all
+    """The report's PNG plots in ``out`` (worker thread: no widgets here): those drawn last
+    time the report was opened when its numbers are the same (companion/report/plot_cache.py:
+    no matplotlib, no drawing), else drawn now."""
+    from companion.report.plot_cache import drawn
 
     out.mkdir(parents=True, exist_ok=True)
-    return draw_all(report, out, ("png",), dpi=150)  # sharp on a tablet's full width
+    return drawn(report, out, ("png",), dpi=150)  # sharp on a tablet's full width
 
 
 def markup(text: str) -> str:
