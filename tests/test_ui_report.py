@@ -91,6 +91,8 @@ def test_history_league_and_report_by_touch(size, tmp_path):
     assert seen["report_title"] == "Touchline Lions 1 - 1 Harbour Blues"
     assert seen["report_status"].startswith("Final: Touchline Lions win")
     assert seen["plot_images"] == 5
+    # Opened again, the report shows the plots drawn the first time: none drawn anew.
+    assert seen["reopened_plot_images"] == 5 and len(seen["reopened_drawn"]) == 5 and seen["reopened_redrawn"] == []
     assert seen["save_status"].startswith("Saved: ") and seen["after_back"] == "history"
     saved = sorted((tmp_path / "exported").glob("*.html"))   # one web page a coach can send, plots inside
     assert len(saved) == 1 and "Touchline Lions 1-1 Harbour Blues" in saved[0].name

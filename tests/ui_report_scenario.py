@@ -105,6 +105,22 @@ class Scenario(Driver):
         self.press("Back")
         yield "settle"
         self.seen["after_back"] = self.screen().name
+        # The same report opened again: the plots drawn the first time are shown, not drawn anew.
+        drawn_at = {p.name: p.stat().st_mtime_ns for p in report.folder.glob("*.png")}
+        rows = [w for w in widgets(history.ids.body) if isinstance(w, Button) and "Football Leader" in w.text]
+        tap(*rows[0].to_window(rows[0].center_x, rows[0].center_y))
+        yield from self.wait(lambda: report.report is not None and (bool(report.plots) or bool(report.plots_note)))
+        self.press("Plots")
+        yield "settle"
+        yield "settle"
+        self.seen["reopened_plot_images"] = sum(1 for w in widgets(report.ids.body)
+                                                if isinstance(w, Image) and w.texture)
+        self.seen["reopened_drawn"] = sorted(drawn_at)
+        self.seen["reopened_redrawn"] = sorted(n for n, t in drawn_at.items()
+                                               if (report.folder / n).stat().st_mtime_ns != t)
+        self.screenshot("report_plots_again")
+        self.press("Back")
+        yield "settle"
         # The damaged file's report says why, without a traceback.
         bad = next(e for e in history.entries if not e.ok)
         report.open_file(bad.path)
