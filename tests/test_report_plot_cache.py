@@ -150,3 +150,16 @@ def test_a_manifest_that_cannot_be_written_only_means_drawing_again(tmp_path, re
     first = pc.drawn(report, tmp_path, ("png",), dpi=60)
     assert pc.drawn(report, tmp_path, ("png",), dpi=60) == first and draws == [1, 1]
     assert not (tmp_path / pc.MANIFEST).exists()
+
+
+def test_a_report_shared_again_is_not_drawn_again(tmp_path, report, draws):
+    from companion.report.html import write_single
+
+    kept = tmp_path / "reports" / "match" / "page"
+    first = write_single(report, tmp_path / "shared" / "page.html", "match.sqlite", kept)
+    page = first.read_bytes()
+    assert draws == [1] and page.count(b"data:image/svg+xml;base64,") == len(plots.PLOTS)
+    again = write_single(report, tmp_path / "shared" / "page.html", "match.sqlite", kept)
+    assert again.read_bytes() == page and draws == [1]
+    write_single(report, tmp_path / "elsewhere.html", "match.sqlite")   # no folder to keep them: drawn
+    assert draws == [1, 1]

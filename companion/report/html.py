@@ -132,18 +132,28 @@ def file_name(report: dict[str, Any], title: str = "") -> str:
     return " ".join(safe.split())[:120] + ".html"
 
 
-def write_single(report: dict[str, Any], path: Path, source: str) -> Path:
+def write_single(report: dict[str, Any], path: Path, source: str, plots_folder: Path | None = None) -> Path:
     """The whole report as one web page, its plots inside it (SVG), to share or keep as one
-    file; the plots are drawn in a temporary folder that is removed after."""
+    file. The plots are drawn in a temporary folder that is removed after, or kept in
+    ``plots_folder`` (the tablet's: the same report shared again is not drawn again,
+    companion/report/plot_cache.py)."""
     import base64
     import tempfile
 
-    from .plots import draw_all
+    from .plot_cache import drawn as plots_in
 
-    with tempfile.TemporaryDirectory(prefix="touchline-report-") as tmp:
-        drawn = draw_all(report, Path(tmp), ("svg",))
-        plots = {key: {"svg": "data:image/svg+xml;base64," + base64.b64encode(
-            (Path(tmp) / files["svg"]).read_bytes()).decode("ascii")} for key, files in drawn.items() if "svg" in files}
+    def inline(folder: Path) -> dict[str, dict[str, str]]:
+        drawn = plots_in(report, folder, ("svg",))
+        return {key: {"svg": "data:image/svg+xml;base64," + base64.b64encode(
+            (folder / files["svg"]).read_bytes()).decode("ascii")} for key, files in drawn.items() if "svg" in files}
+
+    if plots_folder is not None:
+        check_folder(plots_folder)
+        plots_folder.mkdir(parents=True, exist_ok=True)
+        plots = inline(plots_folder)
+    else:
+        with tempfile.TemporaryDirectory(prefix="touchline-report-") as tmp:
+            plots = inline(Path(tmp))
     check_folder(path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Saved again, the same match's page is replaced; never through a link (companion/outfiles.py).

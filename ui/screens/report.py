@@ -277,6 +277,7 @@ class ReportScreen(Screen):
             return
         app = App.get_running_app()
         report, title, source = self.report, self.title(), Path(self.source).name
+        page_plots = self.folder / "page"   # the page's SVG plots, kept: shared again, not drawn again
         sharing = share.can_share()
         where = (app.controller.data_dir / "reports" / "shared") if sharing else share.export_folder()
         self.status_text = "Preparing the report to share..." if sharing else "Saving..."
@@ -287,7 +288,7 @@ class ReportScreen(Screen):
             from companion.report.html import file_name, write_single
 
             try:
-                path = write_single(report, where / file_name(report, title), source)
+                path = write_single(report, where / file_name(report, title), source, page_plots)
                 if not sharing:   # the tables beside it, replaced when saved again, never through a link
                     tables = where / (path.stem + " tables")
                     check_folder(tables)
