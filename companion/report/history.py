@@ -23,7 +23,7 @@ import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, BinaryIO, Iterable, Iterator
 
 from .. import opener, outfiles
 from ..anchors import AnchorBook
@@ -34,11 +34,14 @@ from ..loading import Finished, default_anchors, is_journal_file, read_finished,
 
 log = logging.getLogger(__name__)
 
-try:   # the cache's JSON (10,000 matches: 6 MB) parsed by orjson, as the journals' payloads are
-    from orjson import loads as _loads
+try:   # the cache's lines (10,000 matches: 6 MB) parsed and written by orjson, as the journals' payloads are
+    from orjson import dumps as _dumps, loads as _loads
 except ImportError:  # pragma: no cover - a platform without orjson's wheel
     def _loads(data: bytes) -> Any:
         return json.loads(data.decode("utf-8"))
+
+    def _dumps(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":")).encode("utf-8")
 
 MATCH_SUFFIXES = (".sqlite", ".sqlite3", ".db", ".jsonl")
 IGNORED_SUFFIXES = ("-wal", "-shm", "-journal", ".partial")
@@ -230,31 +233,34 @@ def cache_path(data_dir: Path) -> Path:
 def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = None) -> list[Entry]:
     """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last.
 
-    With ``cache`` (a JSON file: ``cache_path`` for a data folder's matches), a file whose
+    With ``cache`` (a JSON Lines file: ``cache_path`` for a data folder's matches), a file whose
     stamp has not changed since the last scan is not replayed again: its size, its modification
     and change times and its inode, its write-ahead log's and its anchor's (``_stamp``). A season of
-    matches lists at once. A cache that cannot be read (missing, damaged, half written, of
-    another version, not a regular file) is ignored and written anew; one that cannot be
-    written only makes the next listing slower. ``anchors``: the anchors that name a cut
-    journal (``anchors_for(folder)`` when not given)."""
+    matches lists at once. The folder's names and the cache's lines are both in name order, so
+    they are read side by side, a line at a time, and the new cache is written as they go: no
+    listing holds the whole cache. A cache that cannot be read (missing, damaged, half written,
+    of another version, not a regular file) is ignored and written anew, a damaged line only
+    costs its file's replay; one that cannot be written only makes the next listing slower.
+    ``anchors``: the anchors that name a cut journal (``anchors_for(folder)`` when not given)."""
     if not folder.is_dir():
         return []
     book = anchors if anchors is not None else anchors_for(folder)
-    known = _load_cache(cache)
-    fresh: dict[str, Any] = {}
-    entries = []
     with os.scandir(folder) as found:   # a DirEntry knows whether it is a folder without a stat of its own
         listed = sorted(((d.name, _is_dir(d)) for d in found), key=lambda nd: nd[0])
-    for name, is_dir in listed:
-        if is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES):
-            continue
-        path = folder / name
-        if path.suffix.lower() not in MATCH_SUFFIXES:
-            entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
-            continue
-        entries.append(_cached_entry(path, known, fresh, book))
-    if cache is not None and fresh != known:
-        _save_cache(cache, fresh)
+    entries = []
+    with _OldCache(cache) as old, _NewCache(cache) as new:
+        for name, is_dir in listed:
+            if is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES):
+                continue
+            path = folder / name
+            if path.suffix.lower() not in MATCH_SUFFIXES:
+                entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
+                continue
+            entry, line, hit = _cached_entry(path, old.take(name), book)
+            new.put(line, hit)
+            entries.append(entry)
+        new.commit(old.finish())
+    del listed   # 10,000 (name, folder?) pairs no longer needed while the entries are sorted
     return dedupe(_with_notes(folder, entries), book)
 
 
@@ -262,17 +268,22 @@ def read_files(paths: Iterable[Path], cache: Path | None = None) -> list[Entry]:
     """The entries of these match files only (those that exist), in the order given, through
     the same cache as ``scan`` (what it knows of other files is kept): Home asks this of the
     few matches this tablet played, not of a whole season."""
-    known = _load_cache(cache)
-    fresh: dict[str, Any] = {}
+    wanted = [Path(p) for p in paths]
+    wanted = [p for p in wanted if p.is_file()]
+    names = {p.name for p in wanted}
+    with _OldCache(cache) as old:
+        known = {line[0]: line for line in old.lines() if line[0] in names}
     entries = []
+    changed: dict[str, bytes | None] = {}
     books: dict[Path, AnchorBook] = {}
-    for path in paths:
-        path = Path(path)
-        if path.is_file():
-            book = books.get(path.parent) or books.setdefault(path.parent, anchors_for(path.parent))
-            entries.append(_cached_entry(path, known, fresh, book))
-    if cache is not None and any(known.get(k) != v for k, v in fresh.items()):
-        _save_cache(cache, {**known, **fresh})
+    for path in wanted:
+        book = books.get(path.parent) or books.setdefault(path.parent, anchors_for(path.parent))
+        entry, line, hit = _cached_entry(path, known.get(path.name), book)
+        if not hit:
+            changed[path.name] = line
+        entries.append(entry)
+    if cache is not None and changed:
+        _rewrite_cache(cache, changed)
     by_folder: dict[Path, list[Entry]] = {}
     for e in entries:
         by_folder.setdefault(e.path.parent, []).append(e)
@@ -280,18 +291,21 @@ def read_files(paths: Iterable[Path], cache: Path | None = None) -> list[Entry]:
     return [noted[e.path] for e in entries]
 
 
-def _cached_entry(path: Path, known: dict[str, Any], fresh: dict[str, Any], book: AnchorBook) -> Entry:
-    """The file's entry from the cache when its size and times (and its anchor's) are
-    unchanged, else replayed."""
+CachedLine = tuple[str, str, Any, bytes]   # a cache line: file name, stamp, the entry's CACHED fields, its bytes
+
+
+def _cached_entry(path: Path, line: CachedLine | None, book: AnchorBook) -> tuple[Entry, bytes | None, bool]:
+    """The file's entry, its cache line, and whether the cache held it: from ``line`` (the
+    cache's line of that name) when the file's size and times (and its anchor's) are
+    unchanged, else replayed. A line the cache held is passed on as its own bytes, never
+    written out again."""
     stamp = _stamp(path, book)
-    hit = known.get(path.name)
-    entry = _from_cache(path, hit[1]) if type(hit) is list and len(hit) == 2 and hit[0] == stamp else None
-    if entry is not None:
-        fresh[path.name] = hit   # the cache's own list, not a copy of it: a season is held once
-        return entry
+    if line is not None and line[1] == stamp:
+        entry = _from_cache(path, line[2])
+        if entry is not None:
+            return entry, line[3], True
     entry = read_entry(path, book)
-    fresh[path.name] = [stamp, _to_cache(entry)]
-    return entry
+    return entry, _cache_line(path.name, stamp, entry), False
 
 
 def _is_dir(d: os.DirEntry) -> bool:
@@ -313,9 +327,14 @@ def _with_notes(folder: Path, entries: list[Entry]) -> list[Entry]:
             if e.path.name in noted else e for e in entries]
 
 
-CACHE_VERSION = 6   # 2: the last event's time and stage; 3: the anchors' fields; 4: both; 5: the stamp's
+CACHE_VERSION = 7   # 2: the last event's time and stage; 3: the anchors' fields; 4: both; 5: the stamp's
 #                     change time and inode; 6: a file is [stamp text, [its entry's CACHED fields]]
-#                     (no key names repeated per file: 10,000 matches parse to 8 MB, not 21)
+#                     (no key names repeated per file: 10,000 matches parse to 8 MB, not 21); 7: JSON
+#                     Lines, a header line then [name, stamp, [fields]] a file, in name order, so a
+#                     listing reads and writes it a line at a time (its memory no longer grows by
+#                     the whole cache parsed: 1.3 kB a match)
+CACHE_HEADER = b'{"version":%d}\n' % CACHE_VERSION   # begins with CACHE_HEAD
+HEADER_MAX = 64   # a longer first line is no header of ours (a version 6 cache is one line of MBs)
 
 
 def _stamp(path: Path, anchors: AnchorBook | None = None) -> str:
@@ -367,47 +386,210 @@ def _from_cache(path: Path, values: Any) -> Entry | None:
         return None  # an entry of another shape: read the file again
 
 
-def _load_cache(cache: Path | None) -> dict[str, Any]:
-    """What the cache knows, by file name; {} when there is no cache or it cannot be used. It
-    is opened as any file that came from anywhere (opener.py: a FIFO or a device in its place
-    is refused without blocking, a huge one by its size)."""
-    if cache is None:
-        return {}
+def _cache_line(name: str, stamp: str, e: Entry) -> bytes | None:
+    """A file's line of the cache; None for a name JSON cannot carry (not UTF-8): that file is
+    replayed at every listing, the others are cached."""
     try:
-        with opener.open_binary(cache, "a history cache", CACHE_MAX_BYTES) as fh:
-            data = _loads(fh.read())
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError, RecursionError, TouchlineError) as exc:  # damaged, cut short, foreign
-        log.info("history cache %s not used (%s): the matches are read again", cache, _first_line(exc))
-        return {}
-    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("files"), dict):
-        return {}
-    return data["files"]
+        return _dumps([name, stamp, _to_cache(e)]) + b"\n"
+    except (TypeError, ValueError):
+        return None
 
 
-def _save_cache(cache: Path, files: dict[str, Any]) -> None:
-    """Write the cache whole beside its place, then rename it in: a reader (another process:
-    the app and a command at once) finds the old cache or the new, never half of one, and
-    two writers each put a whole cache in place (the last one stays). The temporary file is
-    made new (``mkstemp``: never through a link planted at its name)."""
-    tmp = None
+def _parse_line(raw: bytes) -> CachedLine | None:
+    """A cache line read back, or None when it is cut short, damaged or of another shape."""
+    if not raw.endswith(b"\n"):   # the last line of a file cut short
+        return None
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=f".{cache.name.lstrip('.')}.", suffix=".partial")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(json.dumps({"version": CACHE_VERSION, "files": files}, separators=(",", ":")).encode("utf-8"))
-            # (it begins with CACHE_HEAD: `--cache FILE` writes over no file that does not)
-        os.replace(tmp, cache)
-        tmp = None
-    except OSError as exc:
-        log.info("history cache %s not written: %s", cache, exc)
-    finally:
-        if tmp is not None:
+        value = _loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if type(value) is list and len(value) == 3 and type(value[0]) is str and type(value[1]) is str:
+        return value[0], value[1], value[2], raw
+    return None
+
+
+class _OldCache:
+    """The cache as a listing left it, read a line at a time. ``take`` is asked for the files
+    in name order, the cache's own, so only the line at hand is held. It is opened as any file
+    that came from anywhere (opener.py: a FIFO or a device in its place is refused without
+    blocking, a huge one by its size). ``differs`` is set by anything the next cache should not
+    keep: a header not ours, a damaged line, one out of order or twice, a file gone."""
+
+    def __init__(self, cache: Path | None):
+        self.cache = cache
+        self.differs = False
+        self._fh: BinaryIO | None = None
+        self._next: CachedLine | None = None
+        self._last = ""
+        if cache is not None:
+            self._open(cache)
+
+    def __enter__(self) -> _OldCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._close()
+
+    def _open(self, cache: Path) -> None:
+        if not os.path.lexists(cache):   # none yet: nothing to say, and nothing to rewrite unless files are cached
+            return
+        try:
+            self._fh = opener.open_binary(cache, "a history cache", CACHE_MAX_BYTES)
+            head = self._fh.readline(HEADER_MAX)
+            version = _loads(head).get("version") if head.startswith(CACHE_HEAD) and head.endswith(b"\n") else None
+        except (OSError, ValueError, AttributeError, RecursionError, TouchlineError) as exc:
+            self._drop(_first_line(exc))
+            return
+        if version != CACHE_VERSION:   # damaged, foreign, or of another version
+            self._drop(f"version {version}" if type(version) is int else "no cache header")
+            return
+        self._advance()
+
+    def _drop(self, why: str) -> None:
+        log.info("history cache %s not used (%s): the matches are read again", self.cache, why)
+        self.differs = True
+        self._close()
+
+    def _close(self) -> None:
+        self._next = None
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def _advance(self) -> None:
+        """The next sound line, in order, into ``_next`` (None at the end)."""
+        self._next = None
+        while self._fh is not None:
             try:
-                os.unlink(tmp)
+                raw = self._fh.readline()
+            except OSError as exc:
+                self._drop(_first_line(exc))
+                return
+            if not raw:
+                self._close()
+                return
+            line = _parse_line(raw)
+            if line is None or line[0] <= self._last:   # damaged, or out of order or twice: its file is read again
+                self.differs = True
+                continue
+            self._last = line[0]
+            self._next = line
+            return
+
+    def take(self, name: str) -> CachedLine | None:
+        """The line of the file ``name``, if the cache holds one; names asked in order."""
+        while self._next is not None and self._next[0] < name:   # a file gone since
+            self.differs = True
+            self._advance()
+        if self._next is not None and self._next[0] == name:
+            line = self._next
+            self._advance()
+            return line
+        return None
+
+    def lines(self) -> Iterator[CachedLine]:
+        """Every sound line from here on, in name order."""
+        while self._next is not None:
+            line = self._next
+            self._advance()
+            yield line
+
+    def finish(self) -> bool:
+        """Whether the next cache differs from this one: ``differs``, or lines left untaken."""
+        if self._next is not None:
+            self.differs = True
+        self._close()
+        return self.differs
+
+
+class _NewCache:
+    """The next cache, written a line at a time beside its place while the listing goes, then
+    renamed in (``commit``) when it differs from the old one, else deleted: a reader (another
+    process: the app and a command at once) finds the old cache or the new, never half of one,
+    and two writers each put a whole cache in place (the last one stays). The temporary file is
+    made new (``mkstemp``: never through a link planted at its name)."""
+
+    def __init__(self, cache: Path | None):
+        self.cache = cache
+        self.changed = False   # a line not copied from the old cache
+        self._fh: BinaryIO | None = None
+        self._tmp: str | None = None
+        if cache is None:
+            return
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            fd, self._tmp = tempfile.mkstemp(dir=cache.parent, prefix=f".{cache.name.lstrip('.')}.",
+                                             suffix=".partial")
+            self._fh = os.fdopen(fd, "wb")
+            self._fh.write(CACHE_HEADER)   # (it begins with CACHE_HEAD: `--cache FILE` writes over no file that does not)
+        except OSError as exc:
+            self._fail(exc)
+
+    def __enter__(self) -> _NewCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._discard()
+
+    def put(self, line: bytes | None, kept: bool) -> None:
+        """The next file's line (``kept``: the old cache's bytes, unchanged)."""
+        if not kept:
+            self.changed = True
+        if self._fh is not None and line is not None:
+            try:
+                self._fh.write(line)
+            except OSError as exc:
+                self._fail(exc)
+
+    def commit(self, old_differs: bool) -> None:
+        """Put the new cache in place if it differs from the old one; the temporary goes either way."""
+        if self._fh is None:
+            return
+        try:
+            self._fh.close()
+            self._fh = None
+            if old_differs or self.changed:
+                os.replace(self._tmp, self.cache)
+                self._tmp = None
+        except OSError as exc:
+            self._fail(exc)
+        self._discard()
+
+    def _fail(self, exc: OSError) -> None:
+        log.info("history cache %s not written: %s", self.cache, exc)
+        self._discard()
+
+    def _discard(self) -> None:
+        if self._fh is not None:
+            try:
+                self._fh.close()
             except OSError:
                 pass
+            self._fh = None
+        if self._tmp is not None:
+            try:
+                os.unlink(self._tmp)
+            except OSError:
+                pass
+            self._tmp = None
+
+
+def _rewrite_cache(cache: Path, changed: dict[str, bytes | None]) -> None:
+    """The cache again with these files' lines put in (None: the file's line dropped), the
+    others' lines copied as they were: both in name order, merged a line at a time."""
+    mine = sorted(changed.items())
+    i = 0
+    with _OldCache(cache) as old, _NewCache(cache) as new:
+        for line in old.lines():
+            while i < len(mine) and mine[i][0] < line[0]:
+                new.put(mine[i][1], False)
+                i += 1
+            if i < len(mine) and mine[i][0] == line[0]:
+                continue   # replaced by the file's new line, put in just below
+            new.put(line[3], True)
+        for _, raw in mine[i:]:
+            new.put(raw, False)
+        new.commit(True)
 
 
 def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entry]:
