@@ -825,16 +825,18 @@ HISTORY_HEADER = ["date", "game", "home", "away", "home goals", "away goals", "s
 
 
 def history_rows(entries: Iterable[Entry]) -> list[list[Any]]:
-    rows = []
-    for e in entries:
-        result = ""
-        if e.ok and e.finished:
-            who = e.home if e.winner == "home" else e.away if e.winner == "away" else None
-            result = (f"{who} win" if who else "draw") + (f" ({e.decided_by})" if e.decided_by else "")
-        rows.append([e.date, GAME_NAMES.get(e.game, e.game), e.home, e.away,
-                     e.home_goals if e.ok else "", e.away_goals if e.ok else "", e.status, result, e.path.name,
-                     e.problem or altered_text(e), e.title, "yes" if e.friendly else ""])
-    return rows
+    return [history_row(e) for e in entries]
+
+
+def history_row(e: Entry) -> list[Any]:
+    """A match's row of the history's CSV (HISTORY_HEADER)."""
+    result = ""
+    if e.ok and e.finished:
+        who = e.home if e.winner == "home" else e.away if e.winner == "away" else None
+        result = (f"{who} win" if who else "draw") + (f" ({e.decided_by})" if e.decided_by else "")
+    return [e.date, GAME_NAMES.get(e.game, e.game), e.home, e.away,
+            e.home_goals if e.ok else "", e.away_goals if e.ok else "", e.status, result, e.path.name,
+            e.problem or altered_text(e), e.title, "yes" if e.friendly else ""]
 
 
 def altered_text(e: Entry) -> str:
