@@ -135,6 +135,23 @@ def test_a_table_is_laid_out_in_columns_written_a_line_at_a_time():
     assert out.getvalue() == expected + "\n" and len(asked) == 2
 
 
+def test_the_list_order_is_readable_first_newest_first_a_copy_after_its_match_then_by_name():
+    """in_list_order sorts by keys the entries hold (no tuple per entry): the order of the
+    tuple keys it had before, on entries of every kind."""
+    import random
+
+    rng = random.Random(7)
+    entries = [h.Entry(Path(f"m/{rng.choice('abc')}{i:02d}.jsonl"), date=rng.choice(["", "2027-01-01", "2027-02-01"]),
+                       problem=rng.choice(["", "", "damaged"]), copy_of=rng.choice(["", "", "x.jsonl"]))
+               for i in range(80)]
+    rng.shuffle(entries)
+    expected = list(entries)
+    expected.sort(key=lambda e: (bool(e.copy_of), e.path.name))
+    expected.sort(key=lambda e: (not e.date, e.date), reverse=True)
+    expected.sort(key=lambda e: not e.ok)
+    assert [e.path.name for e in h.in_list_order(entries)] == [e.path.name for e in expected]
+
+
 def test_league_cli_and_csv(capsys, folder, tmp_path):
     target = tmp_path / "league.csv"
     assert main(["league", "--folder", str(folder), "--game", "fussball_liga", "--csv", str(target)]) == 0

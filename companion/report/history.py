@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
@@ -248,6 +249,7 @@ def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = N
     with os.scandir(folder) as found:   # a DirEntry knows whether it is a folder without a stat of its own
         listed = sorted(((d.name, _is_dir(d)) for d in found), key=lambda nd: nd[0])
     entries = []
+    prefix = os.path.join(os.fspath(folder), "")
     with _OldCache(cache) as old, _NewCache(cache) as new:
         for name, is_dir in listed:
             if is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES):
@@ -256,7 +258,7 @@ def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = N
             if path.suffix.lower() not in MATCH_SUFFIXES:
                 entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
                 continue
-            entry, line, hit = _cached_entry(path, old.take(name), book)
+            entry, line, hit = _cached_entry(path, old.take(name), book, prefix + name)
             new.put(line, hit)
             entries.append(entry)
         new.commit(old.finish())
@@ -294,12 +296,13 @@ def read_files(paths: Iterable[Path], cache: Path | None = None) -> list[Entry]:
 CachedLine = tuple[str, str, Any, bytes]   # a cache line: file name, stamp, the entry's CACHED fields, its bytes
 
 
-def _cached_entry(path: Path, line: CachedLine | None, book: AnchorBook) -> tuple[Entry, bytes | None, bool]:
+def _cached_entry(path: Path, line: CachedLine | None, book: AnchorBook,
+                  where: str | None = None) -> tuple[Entry, bytes | None, bool]:
     """The file's entry, its cache line, and whether the cache held it: from ``line`` (the
     cache's line of that name) when the file's size and times (and its anchor's) are
     unchanged, else replayed. A line the cache held is passed on as its own bytes, never
-    written out again."""
-    stamp = _stamp(path, book)
+    written out again. ``where``: the path as text, when the caller has it."""
+    stamp = _stamp(path, book, where)
     if line is not None and line[1] == stamp:
         entry = _from_cache(path, line[2])
         if entry is not None:
@@ -337,7 +340,7 @@ CACHE_HEADER = b'{"version":%d}\n' % CACHE_VERSION   # begins with CACHE_HEAD
 HEADER_MAX = 64   # a longer first line is no header of ours (a version 6 cache is one line of MBs)
 
 
-def _stamp(path: Path, anchors: AnchorBook | None = None) -> str:
+def _stamp(path: Path, anchors: AnchorBook | None = None, where: str | None = None) -> str:
     """What the file's entry depends on: the size, modification time, change time and inode
     of the file, of its write-ahead log and of its anchor. Any write to a file moves its
     change time, which no program can set back (``utime`` sets only the access and
@@ -347,7 +350,9 @@ def _stamp(path: Path, anchors: AnchorBook | None = None) -> str:
     every listing would open every journal (SQLite, hardened: journal_guard.py), some ten times
     the cost of a warm listing (docs/benchmarks.md). The app's anchor of a journal holds that
     hash, and the anchor's own stamp moves with it."""
-    name = os.fspath(path)   # strings, not Paths: a season of matches is 30,000 of these a listing
+    # Strings, not Paths: a season of matches is 30,000 of these a listing. ``where`` (the path as
+    # text, made by the caller) spares ``path`` the text of itself it would keep (90 bytes a match).
+    name = where if where is not None else os.fspath(path)
     out: list[str] = []
     for p in (name, name + "-wal") + ((os.fspath(anchors.path_for(path)),) if anchors is not None else ()):
         try:
@@ -369,21 +374,31 @@ def _to_cache(e: Entry) -> list[Any]:
 
 
 def _from_cache(path: Path, values: Any) -> Entry | None:
+    """The entry a cache line's fields hold, or None when they are of another shape. The
+    words a season repeats (its game, teams, how a match was decided, where one stands, what
+    is wrong with a file) are held once (``sys.intern``), not once a match."""
     if type(values) is not list or len(values) != len(CACHED):
         return None
     d = dict(zip(CACHED, values))
     try:
-        return Entry(path, game=str(d["game"]), home=str(d["home"]), away=str(d["away"]),
+        return Entry(path, game=_word(d["game"]), home=_word(d["home"]), away=_word(d["away"]),
                      home_goals=int(d["home_goals"]), away_goals=int(d["away_goals"]), date=str(d["date"]),
-                     finished=bool(d["finished"]), winner=d["winner"] if d["winner"] in ("home", "away") else None,
-                     decided_by=str(d["decided_by"]),
+                     finished=bool(d["finished"]), winner=_WINNERS.get(d["winner"]) if type(d["winner"]) is str else None,
+                     decided_by=_word(d["decided_by"]),
                      points=(int(d["points"][0]), int(d["points"][1])) if d["points"] else None,
                      shootout=(int(d["shootout"][0]), int(d["shootout"][1])) if d["shootout"] else None,
-                     events=int(d["events"]), problem=str(d["problem"]), last=str(d["last"]),
-                     stage=str(d["stage"]), altered=str(d["altered"]), first=str(d["first"]),
+                     events=int(d["events"]), problem=_word(d["problem"]), last=str(d["last"]),
+                     stage=_word(d["stage"]), altered=_word(d["altered"]), first=str(d["first"]),
                      last_seq=int(d["last_seq"]), head=str(d["head"]), unchained=bool(d["unchained"]))
     except (KeyError, TypeError, ValueError, IndexError):
         return None  # an entry of another shape: read the file again
+
+
+_WINNERS = {"home": "home", "away": "away"}
+
+
+def _word(value: Any) -> str:
+    return sys.intern(value) if type(value) is str else str(value)
 
 
 def _cache_line(name: str, stamp: str, e: Entry) -> bytes | None:
@@ -598,18 +613,9 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
     journal before an export; the entry names the others. A file of the match that does not
     agree with the original (the file this tablet anchored, else the soundest and longest),
     or that is marked altered, is listed beside it as altered, never hidden among its copies."""
-    groups: dict[tuple, list[Entry]] = {}
-    out: list[Entry] = []
-    for e in entries:
-        if e.ok and e.date:
-            groups.setdefault((e.game, e.date), []).append(e)
-        else:
-            out.append(e)
+    out, groups = _by_match(entries)
     hashes: dict[tuple[Path, int], str | None] = {}
-    for group in groups.values():
-        if len(group) == 1:   # a match in one file (nearly all of a season): nothing to compare
-            out.append(group[0])
-            continue
+    for group in groups:
         original = max(group, key=lambda e: (not e.altered, _anchored(e, anchors), not e.unchained, e.last_seq,
                                               e.path.suffix.lower() != ".jsonl", e.path.name))
         # A copy agrees when the chains say one holds the other's events; one that nothing vouches
@@ -626,18 +632,81 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
             if e not in agree:
                 why = e.altered or _difference(original, e, hashes)
                 out.append(replace(e, altered=why, copy_of=best.path.name))
-    return in_list_order(out)
+    _sort_for_list(out)
+    return out
+
+
+def _by_match(entries: list[Entry]) -> tuple[list[Entry], list[list[Entry]]]:
+    """The entries alone in their match, and the groups of files of one match (same game and
+    first event's time; readable and dated). By the first event's time first: a season's
+    matches are nearly all alone, and a dict of their own date strings costs no tuple or list
+    a match."""
+    alone: list[Entry] = []
+    groups: list[list[Entry]] = []
+    by_date: dict[str, Entry | list[Entry]] = {}
+    for e in entries:
+        if not (e.ok and e.date):
+            alone.append(e)
+            continue
+        seen = by_date.get(e.date)
+        if seen is None:
+            by_date[e.date] = e
+        elif type(seen) is list:
+            seen.append(e)
+        else:
+            by_date[e.date] = [seen, e]
+    for seen in by_date.values():
+        if type(seen) is not list:
+            alone.append(seen)
+            continue
+        by_game: dict[str, list[Entry]] = {}
+        for e in seen:
+            by_game.setdefault(e.game, []).append(e)
+        for group in by_game.values():
+            if len(group) == 1:
+                alone.append(group[0])
+            else:
+                groups.append(group)
+    return alone, groups
 
 
 def in_list_order(entries: Iterable[Entry]) -> list[Entry]:
     """The order of the list of matches: readable first, newest first, an altered copy after its
     match, then by name."""
     out = list(entries)
-    # Sorted from the last key to the first (each sort keeps the order of the one before among equals).
-    out.sort(key=lambda e: (bool(e.copy_of), e.path.name))
-    out.sort(key=lambda e: (not e.date, e.date), reverse=True)   # a file with no date before the dated
-    out.sort(key=lambda e: not e.ok)
+    _sort_for_list(out)
     return out
+
+
+def _sort_for_list(out: list[Entry]) -> None:
+    # Sorted from the last key to the first (each sort keeps the order of the one before among
+    # equals), each key a string or a bool the entries already hold: a key of a tuple would be
+    # 10,000 tuples at once for a season.
+    out.sort(key=_name_of)
+    out.sort(key=_is_copy)
+    out.sort(key=_date_of, reverse=True)
+    out.sort(key=_dated)   # a file with no date before the dated
+    out.sort(key=_unreadable)
+
+
+def _name_of(e: Entry) -> str:
+    return e.path.name
+
+
+def _is_copy(e: Entry) -> bool:
+    return bool(e.copy_of)
+
+
+def _date_of(e: Entry) -> str:
+    return e.date
+
+
+def _dated(e: Entry) -> bool:
+    return bool(e.date)
+
+
+def _unreadable(e: Entry) -> bool:
+    return not e.ok
 
 
 def _anchored(e: Entry, anchors: AnchorBook | None) -> bool:
