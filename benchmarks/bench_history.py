@@ -260,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--matches", type=int, default=1000)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--dir", type=Path, help="the data folder (made when it holds no folder of --matches)")
-    p.add_argument("--code", type=Path, help="also run another checkout's history and league, warm, with a cache of their own "
-                                             "(before the change)")
+    p.add_argument("--code", type=Path, help="also run another checkout's history and league, warm, with a "
+                                             "cache of their own (before the change)")
     p.add_argument("--fixed", action="store_true", help="the fixed costs instead: report, replay, imports")
     p.add_argument("--only", help="only the rows whose name holds one of these words (comma-separated), e.g. "
                                   "'bare,history' for a large folder")

@@ -383,7 +383,8 @@ def _from_cache(path: Path, values: Any) -> Entry | None:
     try:
         return Entry(path, game=_word(d["game"]), home=_word(d["home"]), away=_word(d["away"]),
                      home_goals=int(d["home_goals"]), away_goals=int(d["away_goals"]), date=str(d["date"]),
-                     finished=bool(d["finished"]), winner=_WINNERS.get(d["winner"]) if type(d["winner"]) is str else None,
+                     finished=bool(d["finished"]),
+                     winner=_WINNERS.get(d["winner"]) if type(d["winner"]) is str else None,
                      decided_by=_word(d["decided_by"]),
                      points=(int(d["points"][0]), int(d["points"][1])) if d["points"] else None,
                      shootout=(int(d["shootout"][0]), int(d["shootout"][1])) if d["shootout"] else None,
@@ -536,7 +537,8 @@ class _NewCache:
             fd, self._tmp = tempfile.mkstemp(dir=cache.parent, prefix=f".{cache.name.lstrip('.')}.",
                                              suffix=".partial")
             self._fh = os.fdopen(fd, "wb")
-            self._fh.write(CACHE_HEADER)   # (it begins with CACHE_HEAD: `--cache FILE` writes over no file that does not)
+            # It begins with CACHE_HEAD: `--cache FILE` writes over no file that does not.
+            self._fh.write(CACHE_HEADER)
         except OSError as exc:
             self._fail(exc)
 
