@@ -354,7 +354,7 @@ def _stamp(path: Path, anchors: AnchorBook | None = None, where: str | None = No
     # text, made by the caller) spares ``path`` the text of itself it would keep (90 bytes a match).
     name = where if where is not None else os.fspath(path)
     out: list[str] = []
-    for p in (name, name + "-wal") + ((os.fspath(anchors.path_for(path)),) if anchors is not None else ()):
+    for p in (name, name + "-wal") + ((anchors.text_for(path.name),) if anchors is not None else ()):
         try:
             st = os.stat(p)
             out.append(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}")
