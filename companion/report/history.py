@@ -220,7 +220,7 @@ def anchors_for(folder: Path) -> AnchorBook:
     return book if Path(folder).name == "matches" and book.folder.is_dir() else default_anchors()
 
 
-CACHE_FILE = "history-cache.json"
+CACHE_FILE = "history-cache.json"   # JSON Lines since version 7; the name the app and the commands share
 CACHE_HEAD = b'{"version":'   # how every cache this module writes begins
 CACHE_MAX_BYTES = 64 * 1024 * 1024   # 10,000 matches take about 5 MB; a larger file is no cache of ours
 
