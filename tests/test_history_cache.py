@@ -358,3 +358,16 @@ def test_a_named_cache_never_writes_over_a_file_that_is_no_cache(capsys, data_di
     assert main(["history", "--data-dir", str(data_dir), "--cache", str(mine)]) == 0   # a new file: written
     assert main(["history", "--data-dir", str(data_dir), "--cache", str(mine)]) == 0   # and its own: used
     assert read_cache(mine)[0]["version"] == h.CACHE_VERSION
+
+
+@pytest.mark.parametrize("damage", ["garbage", "v6"])
+def test_homes_few_files_through_a_damaged_cache_write_a_sound_one(data_dir, reads, damage):
+    cache = h.cache_path(data_dir)
+    cache.parent.mkdir(parents=True)
+    cache.write_bytes(os.urandom(4096) if damage == "garbage" else b'{"version":6,"files":{"a.jsonl":["x",[]]}}')
+    assert [e.home for e in h.read_files([data_dir / "matches" / "a.jsonl"], cache)] == ["Estrela FC"]
+    assert reads == ["a.jsonl"]
+    assert read_cache(cache)[0] == {"version": h.CACHE_VERSION} and cached_names(cache) == {"a.jsonl"}
+    reads.clear()
+    h.scan(data_dir / "matches", cache)
+    assert reads == ["b.jsonl"] and cached_names(cache) == {"a.jsonl", "b.jsonl"}

@@ -35,7 +35,7 @@ from ..loading import Finished, default_anchors, is_journal_file, read_finished,
 
 log = logging.getLogger(__name__)
 
-try:   # the cache's lines (10,000 matches: 6 MB) parsed and written by orjson, as the journals' payloads are
+try:   # the cache's lines (10,000 matches: 4 MB) parsed and written by orjson, as the journals' payloads are
     from orjson import dumps as _dumps, loads as _loads
 except ImportError:  # pragma: no cover - a platform without orjson's wheel
     def _loads(data: bytes) -> Any:
@@ -262,7 +262,7 @@ def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = N
             new.put(line, hit)
             entries.append(entry)
         new.commit(old.finish())
-    del listed   # 10,000 (name, folder?) pairs no longer needed while the entries are sorted
+    del listed   # its (name, is a folder) pairs, one a file, are not held while the entries are sorted
     return dedupe(_with_notes(folder, entries), book)
 
 
