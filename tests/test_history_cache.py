@@ -179,7 +179,7 @@ def third_match(data_dir: Path) -> Path:
 
 
 @pytest.mark.parametrize("damage", ["bad line", "cut line", "shape", "stamp"])
-def test_one_bad_line_among_good_ones_only_rereads_its_file(capsys, data_dir, reads, damage):
+def test_one_bad_line_among_good_ones_only_rereads_its_file(capsys, caplog, data_dir, reads, damage):
     third_match(data_dir)
     assert main(["history", "--data-dir", str(data_dir)]) == 0
     cold = capsys.readouterr()[0]
@@ -192,6 +192,11 @@ def test_one_bad_line_among_good_ones_only_rereads_its_file(capsys, data_dir, re
     reads.clear()
     assert main(["history", "--data-dir", str(data_dir)]) == 0
     assert capsys.readouterr()[0] == cold and reads == ["b.jsonl"]
+    cache.write_bytes(b"\n".join([head, a, b, c]) + b"\n")   # once more, to see what the scan says of it
+    with caplog.at_level("INFO", logger="companion.report.history"):
+        h.scan(data_dir / "matches", cache)
+    assert ("1 line(s) damaged or out of order" in caplog.text) == (damage != "stamp")   # a stale line is no damage
+    reads.clear()
     assert cached_names(cache) == {"a.jsonl", "b.jsonl", "c.jsonl"}   # the line written anew
     reads.clear()
     assert main(["history", "--data-dir", str(data_dir)]) == 0 and reads == []

@@ -434,6 +434,7 @@ class _OldCache:
     def __init__(self, cache: Path | None):
         self.cache = cache
         self.differs = False
+        self.unused = 0   # lines damaged, cut, out of order or twice
         self._fh: BinaryIO | None = None
         self._next: CachedLine | None = None
         self._last = ""
@@ -471,6 +472,9 @@ class _OldCache:
         if self._fh is not None:
             self._fh.close()
             self._fh = None
+            if self.unused:
+                log.info("history cache %s: %d line(s) damaged or out of order, not used: their files are read "
+                         "again", self.cache, self.unused)
 
     def _advance(self) -> None:
         """The next sound line, in order, into ``_next`` (None at the end)."""
@@ -487,6 +491,7 @@ class _OldCache:
             line = _parse_line(raw)
             if line is None or line[0] <= self._last:   # damaged, or out of order or twice: its file is read again
                 self.differs = True
+                self.unused += 1
                 continue
             self._last = line[0]
             self._next = line
