@@ -6,6 +6,7 @@ Figures for docs/benchmarks.md; nothing here asserts on time.
     .venv/bin/python benchmarks/bench_history.py --matches 1000 --rounds 3
     .venv/bin/python benchmarks/bench_history.py --matches 10000 --rounds 1
     .venv/bin/python benchmarks/bench_history.py --matches 1000 --code /work/main   # another checkout too
+    .venv/bin/python benchmarks/bench_history.py --matches 10000 --only warm --code /work/main   # warm, both
     .venv/bin/python benchmarks/bench_history.py --fixed --code /work/main --rounds 7  # report and imports
 
 The folder (``--dir``, default ``$TMPDIR/touchline-bench-history-N``, kept for the next run) is
@@ -259,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--matches", type=int, default=1000)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--dir", type=Path, help="the data folder (made when it holds no folder of --matches)")
-    p.add_argument("--code", type=Path, help="also run another checkout's history (before the change)")
+    p.add_argument("--code", type=Path, help="also run another checkout's history and league, warm, with a "
+                                             "cache of their own (before the change)")
     p.add_argument("--fixed", action="store_true", help="the fixed costs instead: report, replay, imports")
     p.add_argument("--only", help="only the rows whose name holds one of these words (comma-separated), e.g. "
                                   "'bare,history' for a large folder")
@@ -304,9 +306,11 @@ def main(argv: list[str] | None = None) -> int:
         "league, warm (cache)": lambda: command(ROOT, "league", "--data-dir", str(data)),
         "python -c 'import sqlite3, json'": lambda: ([py, "-c", PEAK + "import sqlite3, json"], ROOT, env),
     }
-    if args.code:
-        rows[f"history of {args.code} (before)"] = lambda: command(args.code.resolve(), "history", "--data-dir",
-                                                                   str(data))
+    if args.code:   # a cache of its own: one shared with a checkout of another cache version lists cold
+        before = data / "reports" / "history-cache-before.json"
+        for word in ("history", "league"):
+            rows[f"{word}, warm, of {args.code} (before)"] = (
+                lambda word=word: command(args.code.resolve(), word, "--data-dir", str(data), "--cache", str(before)))
     if args.only:
         words = [w.strip() for w in args.only.split(",") if w.strip()]
         rows = {name: make for name, make in rows.items()

@@ -85,6 +85,11 @@ class Verdict:
         return self.kind in ("ends_early", "rewritten")
 
 
+def _file_name(journal_name: str) -> str:
+    """The name of a journal's anchor in the anchors folder."""
+    return f"{journal_name}.json"
+
+
 class AnchorBook:
     """The anchors of one data folder."""
 
@@ -97,7 +102,12 @@ class AnchorBook:
         return cls(Path(data_dir) / FOLDER)
 
     def path_for(self, journal: Path) -> Path:
-        return self.folder / f"{Path(journal).name}.json"
+        return self.folder / _file_name(Path(journal).name)
+
+    def text_for(self, journal_name: str) -> str:
+        """``path_for`` as text, from the journal's file name: a warm listing asks it of every
+        journal, and a Path made and parsed for each was a sixth of that listing's CPU."""
+        return os.path.join(os.fspath(self.folder), _file_name(journal_name))
 
     # --- writing (the app, as it appends) -------------------------------------------------
     def record(self, journal: Path, first: str, last_seq: int, head: str, marks: Mapping[int, str],

@@ -115,6 +115,43 @@ def test_history_cli_table_json_and_csv(capsys, folder, tmp_path):
     assert [r[8] for r in rows[1:3]] == ["d.jsonl", "c.jsonl"]
 
 
+def test_a_table_is_laid_out_in_columns_written_a_line_at_a_time():
+    """The listing's layout: columns as wide as their widest cell, two spaces apart, no spaces
+    at a line's end, a rule under the header; the streamed table is the same text, and asks
+    for the rows twice (widths, then lines) rather than holding them."""
+    import io
+
+    from companion.report.history_cli import table, write_table
+
+    rows = [["2027-01-01", None, "Kickers"], ["x", "Futboard", ""]]
+    expected = ("date        game      home\n"
+                "----------  --------  -------\n"
+                "2027-01-01            Kickers\n"
+                "x           Futboard")
+    assert table(["date", "game", "home"], rows) == expected
+    asked = []
+    out = io.StringIO()
+    write_table(out, ["date", "game", "home"], lambda: asked.append(1) or iter(rows))
+    assert out.getvalue() == expected + "\n" and len(asked) == 2
+
+
+def test_the_list_order_is_readable_first_newest_first_a_copy_after_its_match_then_by_name():
+    """in_list_order sorts by keys the entries hold (no tuple per entry): the order of the
+    tuple keys it had before, on entries of every kind."""
+    import random
+
+    rng = random.Random(7)
+    entries = [h.Entry(Path(f"m/{rng.choice('abc')}{i:02d}.jsonl"), date=rng.choice(["", "2027-01-01", "2027-02-01"]),
+                       problem=rng.choice(["", "", "damaged"]), copy_of=rng.choice(["", "", "x.jsonl"]))
+               for i in range(80)]
+    rng.shuffle(entries)
+    expected = list(entries)
+    expected.sort(key=lambda e: (bool(e.copy_of), e.path.name))
+    expected.sort(key=lambda e: (not e.date, e.date), reverse=True)
+    expected.sort(key=lambda e: not e.ok)
+    assert [e.path.name for e in h.in_list_order(entries)] == [e.path.name for e in expected]
+
+
 def test_league_cli_and_csv(capsys, folder, tmp_path):
     target = tmp_path / "league.csv"
     assert main(["league", "--folder", str(folder), "--game", "fussball_liga", "--csv", str(target)]) == 0

@@ -33,6 +33,20 @@ def variant(out: Path, home: str, away: str, day: int, game: str = "futboard") -
     return out
 
 
+def read_cache(cache: Path) -> tuple[dict, list[list]]:
+    """The cache's header and its files' lines, each line parsed alone (JSON Lines), checked
+    to be whole and in name order."""
+    text = cache.read_text(encoding="utf-8")
+    assert text.endswith("\n")
+    head, *lines = [json.loads(line) for line in text.splitlines()]
+    assert [line[0] for line in lines] == sorted({line[0] for line in lines})   # in order, each once
+    return head, lines
+
+
+def cached_names(cache: Path) -> set[str]:
+    return {line[0] for line in read_cache(cache)[1]}
+
+
 @pytest.fixture
 def data_dir(tmp_path) -> Path:
     d = tmp_path / "data"
@@ -58,7 +72,7 @@ def test_history_and_league_share_the_apps_cache(capsys, data_dir, reads):
     assert sorted(reads) == ["a.jsonl", "b.jsonl"]
     cache = h.cache_path(data_dir)
     assert cache == data_dir / "reports" / "history-cache.json"   # where the Matches screen keeps it
-    assert set(json.loads(cache.read_text(encoding="utf-8"))["files"]) == {"a.jsonl", "b.jsonl"}
+    assert read_cache(cache)[0] == {"version": h.CACHE_VERSION} and cached_names(cache) == {"a.jsonl", "b.jsonl"}
     reads.clear()
     assert main(["history", "--data-dir", str(data_dir)]) == 0
     assert capsys.readouterr()[0] == cold and reads == []
@@ -115,31 +129,136 @@ def test_a_folder_is_left_as_found_unless_a_cache_is_named(capsys, data_dir, rea
     assert sorted(p.name for p in folder.iterdir()) == before
 
 
-@pytest.mark.parametrize("damage", ["half", "garbage", "version", "shape", "deep", "empty", "list"])
+@pytest.mark.parametrize("damage", ["half", "garbage", "version", "v6", "shape", "deep", "empty", "list",
+                                    "header"])
 def test_a_damaged_cache_is_ignored_and_written_anew(capsys, data_dir, reads, damage):
     assert main(["history", "--data-dir", str(data_dir)]) == 0
     cold = capsys.readouterr()[0]
     cache = h.cache_path(data_dir)
-    text = cache.read_text(encoding="utf-8")
-    files = json.loads(text)["files"]
+    text = cache.read_bytes()
+    head, lines = read_cache(cache)
+    half = text[: len(text) // 2]
     cache.write_bytes({
-        "half": text[: len(text) // 2].encode(),
+        "half": half,
         "garbage": os.urandom(4096),
-        "version": json.dumps({"version": h.CACHE_VERSION - 1, "files": files}).encode(),
-        "shape": json.dumps({"version": h.CACHE_VERSION, "files": {n: [v[0], [1, "x"]]
-                                                                   for n, v in files.items()}}).encode(),
+        "version": b"\n".join([json.dumps({"version": h.CACHE_VERSION - 1}).encode(), *text.split(b"\n")[1:]]),
+        "v6": json.dumps({"version": 6, "files": {n: [s, f] for n, s, f in lines}}).encode(),   # the last format
+        "shape": b"".join([text.split(b"\n")[0] + b"\n"]
+                          + [json.dumps([n, s, [1, "x"]]).encode() + b"\n" for n, s, _ in lines]),
         "deep": b"[" * 100_000 + b"]" * 100_000,
         "empty": b"",
         "list": b"[]",
+        "header": b'{"version":' + b"9" * 100_000 + b"}\n",   # over the header's bound: never parsed
     }[damage])
     reads.clear()
     assert main(["history", "--data-dir", str(data_dir)]) == 0
     out, err = capsys.readouterr()
     assert out == cold and "Traceback" not in err
-    assert sorted(reads) == ["a.jsonl", "b.jsonl"]
-    assert json.loads(cache.read_text(encoding="utf-8"))["version"] == h.CACHE_VERSION   # written anew
+    # A cache cut short keeps its whole lines (each one says all of its file); every other damage
+    # costs every file's replay.
+    kept = {json.loads(line)[0] for line in half.split(b"\n")[1:-1]} if damage == "half" else set()
+    assert sorted(reads) == sorted({"a.jsonl", "b.jsonl"} - kept) and reads
+    assert read_cache(cache)[0]["version"] == h.CACHE_VERSION and cached_names(cache) == {"a.jsonl", "b.jsonl"}
     reads.clear()
     assert main(["history", "--data-dir", str(data_dir)]) == 0 and reads == []
+
+
+def test_a_warm_listing_writes_nothing(capsys, data_dir):
+    cache = h.cache_path(data_dir)
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    before, st = cache.read_bytes(), cache.stat()
+    assert main(["league", "--data-dir", str(data_dir)]) == 0
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    assert cache.read_bytes() == before and (cache.stat().st_ino, cache.stat().st_mtime_ns) == (st.st_ino,
+                                                                                                 st.st_mtime_ns)
+    assert sorted(p.name for p in cache.parent.iterdir()) == ["history-cache.json"]   # no temporary left
+
+
+def third_match(data_dir: Path) -> Path:
+    return variant(data_dir / "matches" / "c.jsonl", "Porto Novo", "Estrela FC", 3)
+
+
+@pytest.mark.parametrize("damage", ["bad line", "cut line", "shape", "stamp"])
+def test_one_bad_line_among_good_ones_only_rereads_its_file(capsys, caplog, data_dir, reads, damage):
+    third_match(data_dir)
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    cold = capsys.readouterr()[0]
+    cache = h.cache_path(data_dir)
+    head, a, b, c = cache.read_bytes().split(b"\n")[:-1]
+    assert json.loads(b)[0] == "b.jsonl"
+    b = {"bad line": b"\xff{not json", "cut line": b[: len(b) // 2], "shape": b'["b.jsonl", "x"]',
+         "stamp": json.dumps(["b.jsonl", "0:0:0:0", json.loads(b)[2]]).encode()}[damage]
+    cache.write_bytes(b"\n".join([head, a, b, c]) + b"\n")
+    reads.clear()
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    assert capsys.readouterr()[0] == cold and reads == ["b.jsonl"]
+    cache.write_bytes(b"\n".join([head, a, b, c]) + b"\n")   # once more, to see what the scan says of it
+    with caplog.at_level("INFO", logger="companion.report.history"):
+        h.scan(data_dir / "matches", cache)
+    assert ("1 line(s) damaged or out of order" in caplog.text) == (damage != "stamp")   # a stale line is no damage
+    reads.clear()
+    assert cached_names(cache) == {"a.jsonl", "b.jsonl", "c.jsonl"}   # the line written anew
+    reads.clear()
+    assert main(["history", "--data-dir", str(data_dir)]) == 0 and reads == []
+
+
+def test_lines_out_of_order_are_read_again_and_written_in_order(capsys, data_dir, reads):
+    third_match(data_dir)
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    cold = capsys.readouterr()[0]
+    cache = h.cache_path(data_dir)
+    head, a, b, c = cache.read_bytes().split(b"\n")[:-1]
+    cache.write_bytes(b"\n".join([head, c, a, b]) + b"\n")
+    reads.clear()
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    assert capsys.readouterr()[0] == cold
+    assert sorted(reads) == ["a.jsonl", "b.jsonl"]   # after c's line, theirs are out of place: not trusted
+    assert cache.read_bytes().split(b"\n")[1:4] == [a, b, c]   # in order again, each line as it was
+    reads.clear()
+    assert main(["history", "--data-dir", str(data_dir)]) == 0 and reads == []
+
+
+def test_a_line_twice_is_used_once_and_the_cache_written_without_it(capsys, data_dir, reads):
+    cache = h.cache_path(data_dir)
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    cold = capsys.readouterr()[0]
+    head, a, b = cache.read_bytes().split(b"\n")[:-1]
+    stale = json.dumps(["a.jsonl", "0:0:0:0", json.loads(a)[2][:-1] + [True]]).encode()
+    cache.write_bytes(b"\n".join([head, a, stale, b]) + b"\n")
+    reads.clear()
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    assert capsys.readouterr()[0] == cold and reads == []
+    assert cache.read_bytes() == b"\n".join([head, a, b]) + b"\n"
+
+
+def test_a_gone_file_leaves_the_cache_and_a_new_one_joins_it(capsys, data_dir, reads):
+    cache = h.cache_path(data_dir)
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    (data_dir / "matches" / "a.jsonl").unlink()
+    third_match(data_dir)
+    reads.clear()
+    assert main(["history", "--data-dir", str(data_dir)]) == 0
+    assert reads == ["c.jsonl"] and cached_names(cache) == {"b.jsonl", "c.jsonl"}
+
+
+def test_homes_few_files_keep_the_others_lines_as_they_were(data_dir, reads):
+    """read_files (Home's matches played here) replays a changed file and puts its line in the
+    cache; the other files' lines are copied byte for byte."""
+    cache = h.cache_path(data_dir)
+    third_match(data_dir)
+    h.scan(data_dir / "matches", cache)
+    head, a, b, c = cache.read_bytes().split(b"\n")[:-1]
+    variant(data_dir / "matches" / "b.jsonl", "Mare Azul", "Nova", 2)
+    reads.clear()
+    assert [e.away for e in h.read_files([data_dir / "matches" / "b.jsonl", data_dir / "matches" / "a.jsonl"],
+                                         cache)] == ["Nova", "Mare Azul"]
+    assert reads == ["b.jsonl"]
+    head2, a2, b2, c2 = cache.read_bytes().split(b"\n")[:-1]
+    assert (head2, a2, c2) == (head, a, c) and b2 != b and json.loads(b2)[2][2] == "Nova"
+    reads.clear()
+    assert [e.away for e in h.read_files([data_dir / "matches" / "b.jsonl"], cache)] == ["Nova"] and reads == []
+    h.scan(data_dir / "matches", cache)
+    assert reads == []
 
 
 @pytest.mark.parametrize("kind", ["fifo", "folder", "device"])
@@ -168,7 +287,7 @@ def test_the_cache_is_never_written_through_a_link_planted_at_a_temporary_name(c
         (reports / name).symlink_to(victim)
     assert main(["history", "--data-dir", str(data_dir)]) == 0
     assert victim.read_text(encoding="utf-8") == "keep me"
-    assert json.loads(h.cache_path(data_dir).read_text(encoding="utf-8"))["version"] == h.CACHE_VERSION
+    assert read_cache(h.cache_path(data_dir))[0]["version"] == h.CACHE_VERSION
 
 
 def test_a_cache_that_cannot_be_put_in_place_leaves_the_old_one_whole(data_dir, monkeypatch):
@@ -224,8 +343,7 @@ def test_two_processes_listing_and_writing_at_once_stay_whole(data_dir):
     for p in procs:
         out, err = p.communicate(timeout=600)
         assert p.returncode == 0 and out.strip() == "ok", err[-2000:]
-    data = json.loads(cache.read_text(encoding="utf-8"))
-    assert data["version"] == h.CACHE_VERSION and {"a.jsonl", "b.jsonl"} <= set(data["files"])
+    assert read_cache(cache)[0]["version"] == h.CACHE_VERSION and {"a.jsonl", "b.jsonl"} <= cached_names(cache)
     assert [p.name for p in cache.parent.iterdir()] == ["history-cache.json"]   # no temporary left behind
 
 
@@ -244,4 +362,17 @@ def test_a_named_cache_never_writes_over_a_file_that_is_no_cache(capsys, data_di
     mine.unlink()
     assert main(["history", "--data-dir", str(data_dir), "--cache", str(mine)]) == 0   # a new file: written
     assert main(["history", "--data-dir", str(data_dir), "--cache", str(mine)]) == 0   # and its own: used
-    assert json.loads(mine.read_text(encoding="utf-8"))["version"] == h.CACHE_VERSION
+    assert read_cache(mine)[0]["version"] == h.CACHE_VERSION
+
+
+@pytest.mark.parametrize("damage", ["garbage", "v6"])
+def test_homes_few_files_through_a_damaged_cache_write_a_sound_one(data_dir, reads, damage):
+    cache = h.cache_path(data_dir)
+    cache.parent.mkdir(parents=True)
+    cache.write_bytes(os.urandom(4096) if damage == "garbage" else b'{"version":6,"files":{"a.jsonl":["x",[]]}}')
+    assert [e.home for e in h.read_files([data_dir / "matches" / "a.jsonl"], cache)] == ["Estrela FC"]
+    assert reads == ["a.jsonl"]
+    assert read_cache(cache)[0] == {"version": h.CACHE_VERSION} and cached_names(cache) == {"a.jsonl"}
+    reads.clear()
+    h.scan(data_dir / "matches", cache)
+    assert reads == ["b.jsonl"] and cached_names(cache) == {"a.jsonl", "b.jsonl"}

@@ -19,11 +19,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, BinaryIO, Iterable, Iterator
 
 from .. import opener, outfiles
 from ..anchors import AnchorBook
@@ -34,11 +35,14 @@ from ..loading import Finished, default_anchors, is_journal_file, read_finished,
 
 log = logging.getLogger(__name__)
 
-try:   # the cache's JSON (10,000 matches: 6 MB) parsed by orjson, as the journals' payloads are
-    from orjson import loads as _loads
+try:   # the cache's lines (10,000 matches: 4 MB) parsed and written by orjson, as the journals' payloads are
+    from orjson import dumps as _dumps, loads as _loads
 except ImportError:  # pragma: no cover - a platform without orjson's wheel
     def _loads(data: bytes) -> Any:
         return json.loads(data.decode("utf-8"))
+
+    def _dumps(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":")).encode("utf-8")
 
 MATCH_SUFFIXES = (".sqlite", ".sqlite3", ".db", ".jsonl")
 IGNORED_SUFFIXES = ("-wal", "-shm", "-journal", ".partial")
@@ -216,7 +220,7 @@ def anchors_for(folder: Path) -> AnchorBook:
     return book if Path(folder).name == "matches" and book.folder.is_dir() else default_anchors()
 
 
-CACHE_FILE = "history-cache.json"
+CACHE_FILE = "history-cache.json"   # JSON Lines since version 7; the name the app and the commands share
 CACHE_HEAD = b'{"version":'   # how every cache this module writes begins
 CACHE_MAX_BYTES = 64 * 1024 * 1024   # 10,000 matches take about 5 MB; a larger file is no cache of ours
 
@@ -230,31 +234,35 @@ def cache_path(data_dir: Path) -> Path:
 def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = None) -> list[Entry]:
     """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last.
 
-    With ``cache`` (a JSON file: ``cache_path`` for a data folder's matches), a file whose
+    With ``cache`` (a JSON Lines file: ``cache_path`` for a data folder's matches), a file whose
     stamp has not changed since the last scan is not replayed again: its size, its modification
     and change times and its inode, its write-ahead log's and its anchor's (``_stamp``). A season of
-    matches lists at once. A cache that cannot be read (missing, damaged, half written, of
-    another version, not a regular file) is ignored and written anew; one that cannot be
-    written only makes the next listing slower. ``anchors``: the anchors that name a cut
-    journal (``anchors_for(folder)`` when not given)."""
+    matches lists at once. The folder's names and the cache's lines are both in name order, so
+    they are read side by side, a line at a time, and the new cache is written as they go: no
+    listing holds the whole cache. A cache that cannot be read (missing, damaged, half written,
+    of another version, not a regular file) is ignored and written anew, a damaged line only
+    costs its file's replay; one that cannot be written only makes the next listing slower.
+    ``anchors``: the anchors that name a cut journal (``anchors_for(folder)`` when not given)."""
     if not folder.is_dir():
         return []
     book = anchors if anchors is not None else anchors_for(folder)
-    known = _load_cache(cache)
-    fresh: dict[str, Any] = {}
-    entries = []
     with os.scandir(folder) as found:   # a DirEntry knows whether it is a folder without a stat of its own
         listed = sorted(((d.name, _is_dir(d)) for d in found), key=lambda nd: nd[0])
-    for name, is_dir in listed:
-        if is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES):
-            continue
-        path = folder / name
-        if path.suffix.lower() not in MATCH_SUFFIXES:
-            entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
-            continue
-        entries.append(_cached_entry(path, known, fresh, book))
-    if cache is not None and fresh != known:
-        _save_cache(cache, fresh)
+    entries = []
+    prefix = os.path.join(os.fspath(folder), "")
+    with _OldCache(cache) as old, _NewCache(cache) as new:
+        for name, is_dir in listed:
+            if is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES):
+                continue
+            path = folder / name
+            if path.suffix.lower() not in MATCH_SUFFIXES:
+                entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
+                continue
+            entry, line, hit = _cached_entry(path, old.take(name), book, prefix + name)
+            new.put(line, hit)
+            entries.append(entry)
+        new.commit(old.finish())
+    del listed   # its (name, is a folder) pairs, one a file, are not held while the entries are sorted
     return dedupe(_with_notes(folder, entries), book)
 
 
@@ -262,17 +270,22 @@ def read_files(paths: Iterable[Path], cache: Path | None = None) -> list[Entry]:
     """The entries of these match files only (those that exist), in the order given, through
     the same cache as ``scan`` (what it knows of other files is kept): Home asks this of the
     few matches this tablet played, not of a whole season."""
-    known = _load_cache(cache)
-    fresh: dict[str, Any] = {}
+    wanted = [Path(p) for p in paths]
+    wanted = [p for p in wanted if p.is_file()]
+    names = {p.name for p in wanted}
+    with _OldCache(cache) as old:
+        known = {line[0]: line for line in old.lines() if line[0] in names}
     entries = []
+    changed: dict[str, bytes | None] = {}
     books: dict[Path, AnchorBook] = {}
-    for path in paths:
-        path = Path(path)
-        if path.is_file():
-            book = books.get(path.parent) or books.setdefault(path.parent, anchors_for(path.parent))
-            entries.append(_cached_entry(path, known, fresh, book))
-    if cache is not None and any(known.get(k) != v for k, v in fresh.items()):
-        _save_cache(cache, {**known, **fresh})
+    for path in wanted:
+        book = books.get(path.parent) or books.setdefault(path.parent, anchors_for(path.parent))
+        entry, line, hit = _cached_entry(path, known.get(path.name), book)
+        if not hit:
+            changed[path.name] = line
+        entries.append(entry)
+    if cache is not None and changed:
+        _rewrite_cache(cache, changed)
     by_folder: dict[Path, list[Entry]] = {}
     for e in entries:
         by_folder.setdefault(e.path.parent, []).append(e)
@@ -280,18 +293,22 @@ def read_files(paths: Iterable[Path], cache: Path | None = None) -> list[Entry]:
     return [noted[e.path] for e in entries]
 
 
-def _cached_entry(path: Path, known: dict[str, Any], fresh: dict[str, Any], book: AnchorBook) -> Entry:
-    """The file's entry from the cache when its size and times (and its anchor's) are
-    unchanged, else replayed."""
-    stamp = _stamp(path, book)
-    hit = known.get(path.name)
-    entry = _from_cache(path, hit[1]) if type(hit) is list and len(hit) == 2 and hit[0] == stamp else None
-    if entry is not None:
-        fresh[path.name] = hit   # the cache's own list, not a copy of it: a season is held once
-        return entry
+CachedLine = tuple[str, str, Any, bytes]   # a cache line: file name, stamp, the entry's CACHED fields, its bytes
+
+
+def _cached_entry(path: Path, line: CachedLine | None, book: AnchorBook,
+                  where: str | None = None) -> tuple[Entry, bytes | None, bool]:
+    """The file's entry, its cache line, and whether the cache held it: from ``line`` (the
+    cache's line of that name) when the file's size and times (and its anchor's) are
+    unchanged, else replayed. A line the cache held is passed on as its own bytes, never
+    written out again. ``where``: the path as text, when the caller has it."""
+    stamp = _stamp(path, book, where)
+    if line is not None and line[1] == stamp:
+        entry = _from_cache(path, line[2])
+        if entry is not None:
+            return entry, line[3], True
     entry = read_entry(path, book)
-    fresh[path.name] = [stamp, _to_cache(entry)]
-    return entry
+    return entry, _cache_line(path.name, stamp, entry), False
 
 
 def _is_dir(d: os.DirEntry) -> bool:
@@ -313,12 +330,17 @@ def _with_notes(folder: Path, entries: list[Entry]) -> list[Entry]:
             if e.path.name in noted else e for e in entries]
 
 
-CACHE_VERSION = 6   # 2: the last event's time and stage; 3: the anchors' fields; 4: both; 5: the stamp's
+CACHE_VERSION = 7   # 2: the last event's time and stage; 3: the anchors' fields; 4: both; 5: the stamp's
 #                     change time and inode; 6: a file is [stamp text, [its entry's CACHED fields]]
-#                     (no key names repeated per file: 10,000 matches parse to 8 MB, not 21)
+#                     (no key names repeated per file: 10,000 matches parse to 8 MB, not 21); 7: JSON
+#                     Lines, a header line then [name, stamp, [fields]] a file, in name order, so a
+#                     listing reads and writes it a line at a time (its memory no longer grows by
+#                     the whole cache parsed: 1.3 kB a match)
+CACHE_HEADER = b'{"version":%d}\n' % CACHE_VERSION   # begins with CACHE_HEAD
+HEADER_MAX = 64   # a longer first line is no header of ours (a version 6 cache is one line of MBs)
 
 
-def _stamp(path: Path, anchors: AnchorBook | None = None) -> str:
+def _stamp(path: Path, anchors: AnchorBook | None = None, where: str | None = None) -> str:
     """What the file's entry depends on: the size, modification time, change time and inode
     of the file, of its write-ahead log and of its anchor. Any write to a file moves its
     change time, which no program can set back (``utime`` sets only the access and
@@ -328,9 +350,11 @@ def _stamp(path: Path, anchors: AnchorBook | None = None) -> str:
     every listing would open every journal (SQLite, hardened: journal_guard.py), some ten times
     the cost of a warm listing (docs/benchmarks.md). The app's anchor of a journal holds that
     hash, and the anchor's own stamp moves with it."""
-    name = os.fspath(path)   # strings, not Paths: a season of matches is 30,000 of these a listing
+    # Strings, not Paths: a season of matches is 30,000 of these a listing. ``where`` (the path as
+    # text, made by the caller) spares ``path`` the text of itself it would keep (90 bytes a match).
+    name = where if where is not None else os.fspath(path)
     out: list[str] = []
-    for p in (name, name + "-wal") + ((os.fspath(anchors.path_for(path)),) if anchors is not None else ()):
+    for p in (name, name + "-wal") + ((anchors.text_for(path.name),) if anchors is not None else ()):
         try:
             st = os.stat(p)
             out.append(f"{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}:{st.st_ino}")
@@ -350,64 +374,244 @@ def _to_cache(e: Entry) -> list[Any]:
 
 
 def _from_cache(path: Path, values: Any) -> Entry | None:
+    """The entry a cache line's fields hold, or None when they are of another shape. The
+    words a season repeats (its game, teams, how a match was decided, where one stands, what
+    is wrong with a file) are held once (``sys.intern``), not once a match."""
     if type(values) is not list or len(values) != len(CACHED):
         return None
     d = dict(zip(CACHED, values))
     try:
-        return Entry(path, game=str(d["game"]), home=str(d["home"]), away=str(d["away"]),
+        return Entry(path, game=_word(d["game"]), home=_word(d["home"]), away=_word(d["away"]),
                      home_goals=int(d["home_goals"]), away_goals=int(d["away_goals"]), date=str(d["date"]),
-                     finished=bool(d["finished"]), winner=d["winner"] if d["winner"] in ("home", "away") else None,
-                     decided_by=str(d["decided_by"]),
+                     finished=bool(d["finished"]),
+                     winner=_WINNERS.get(d["winner"]) if type(d["winner"]) is str else None,
+                     decided_by=_word(d["decided_by"]),
                      points=(int(d["points"][0]), int(d["points"][1])) if d["points"] else None,
                      shootout=(int(d["shootout"][0]), int(d["shootout"][1])) if d["shootout"] else None,
-                     events=int(d["events"]), problem=str(d["problem"]), last=str(d["last"]),
-                     stage=str(d["stage"]), altered=str(d["altered"]), first=str(d["first"]),
+                     events=int(d["events"]), problem=_word(d["problem"]), last=str(d["last"]),
+                     stage=_word(d["stage"]), altered=_word(d["altered"]), first=str(d["first"]),
                      last_seq=int(d["last_seq"]), head=str(d["head"]), unchained=bool(d["unchained"]))
     except (KeyError, TypeError, ValueError, IndexError):
         return None  # an entry of another shape: read the file again
 
 
-def _load_cache(cache: Path | None) -> dict[str, Any]:
-    """What the cache knows, by file name; {} when there is no cache or it cannot be used. It
-    is opened as any file that came from anywhere (opener.py: a FIFO or a device in its place
-    is refused without blocking, a huge one by its size)."""
-    if cache is None:
-        return {}
-    try:
-        with opener.open_binary(cache, "a history cache", CACHE_MAX_BYTES) as fh:
-            data = _loads(fh.read())
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError, RecursionError, TouchlineError) as exc:  # damaged, cut short, foreign
-        log.info("history cache %s not used (%s): the matches are read again", cache, _first_line(exc))
-        return {}
-    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION or not isinstance(data.get("files"), dict):
-        return {}
-    return data["files"]
+_WINNERS = {"home": "home", "away": "away"}
 
 
-def _save_cache(cache: Path, files: dict[str, Any]) -> None:
-    """Write the cache whole beside its place, then rename it in: a reader (another process:
-    the app and a command at once) finds the old cache or the new, never half of one, and
-    two writers each put a whole cache in place (the last one stays). The temporary file is
-    made new (``mkstemp``: never through a link planted at its name)."""
-    tmp = None
+def _word(value: Any) -> str:
+    return sys.intern(value) if type(value) is str else str(value)
+
+
+def _cache_line(name: str, stamp: str, e: Entry) -> bytes | None:
+    """A file's line of the cache; None for a name JSON cannot carry (not UTF-8): that file is
+    replayed at every listing, the others are cached."""
     try:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=f".{cache.name.lstrip('.')}.", suffix=".partial")
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(json.dumps({"version": CACHE_VERSION, "files": files}, separators=(",", ":")).encode("utf-8"))
-            # (it begins with CACHE_HEAD: `--cache FILE` writes over no file that does not)
-        os.replace(tmp, cache)
-        tmp = None
-    except OSError as exc:
-        log.info("history cache %s not written: %s", cache, exc)
-    finally:
-        if tmp is not None:
+        return _dumps([name, stamp, _to_cache(e)]) + b"\n"
+    except (TypeError, ValueError):
+        return None
+
+
+def _parse_line(raw: bytes) -> CachedLine | None:
+    """A cache line read back, or None when it is cut short, damaged or of another shape."""
+    if not raw.endswith(b"\n"):   # the last line of a file cut short
+        return None
+    try:
+        value = _loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    if type(value) is list and len(value) == 3 and type(value[0]) is str and type(value[1]) is str:
+        return value[0], value[1], value[2], raw
+    return None
+
+
+class _OldCache:
+    """The cache as a listing left it, read a line at a time. ``take`` is asked for the files
+    in name order, the cache's own, so only the line at hand is held. It is opened as any file
+    that came from anywhere (opener.py: a FIFO or a device in its place is refused without
+    blocking, a huge one by its size). ``differs`` is set by anything the next cache should not
+    keep: a header not ours, a damaged line, one out of order or twice, a file gone."""
+
+    def __init__(self, cache: Path | None):
+        self.cache = cache
+        self.differs = False
+        self.unused = 0   # lines damaged, cut, out of order or twice
+        self._fh: BinaryIO | None = None
+        self._next: CachedLine | None = None
+        self._last = ""
+        if cache is not None:
+            self._open(cache)
+
+    def __enter__(self) -> _OldCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._close()
+
+    def _open(self, cache: Path) -> None:
+        if not os.path.lexists(cache):   # none yet: nothing to say, and nothing to rewrite unless files are cached
+            return
+        try:
+            self._fh = opener.open_binary(cache, "a history cache", CACHE_MAX_BYTES)
+            head = self._fh.readline(HEADER_MAX)
+            version = _loads(head).get("version") if head.startswith(CACHE_HEAD) and head.endswith(b"\n") else None
+        except (OSError, ValueError, AttributeError, RecursionError, TouchlineError) as exc:
+            self._drop(_first_line(exc))
+            return
+        if version != CACHE_VERSION:   # damaged, foreign, or of another version
+            self._drop(f"version {version}" if type(version) is int else "no cache header")
+            return
+        self._advance()
+
+    def _drop(self, why: str) -> None:
+        log.info("history cache %s not used (%s): the matches are read again", self.cache, why)
+        self.differs = True
+        self._close()
+
+    def _close(self) -> None:
+        self._next = None
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+            if self.unused:
+                log.info("history cache %s: %d line(s) damaged or out of order, not used: their files are read "
+                         "again", self.cache, self.unused)
+
+    def _advance(self) -> None:
+        """The next sound line, in order, into ``_next`` (None at the end)."""
+        self._next = None
+        while self._fh is not None:
             try:
-                os.unlink(tmp)
+                raw = self._fh.readline()
+            except OSError as exc:
+                self._drop(_first_line(exc))
+                return
+            if not raw:
+                self._close()
+                return
+            line = _parse_line(raw)
+            if line is None or line[0] <= self._last:   # damaged, or out of order or twice: its file is read again
+                self.differs = True
+                self.unused += 1
+                continue
+            self._last = line[0]
+            self._next = line
+            return
+
+    def take(self, name: str) -> CachedLine | None:
+        """The line of the file ``name``, if the cache holds one; names asked in order."""
+        while self._next is not None and self._next[0] < name:   # a file gone since
+            self.differs = True
+            self._advance()
+        if self._next is not None and self._next[0] == name:
+            line = self._next
+            self._advance()
+            return line
+        return None
+
+    def lines(self) -> Iterator[CachedLine]:
+        """Every sound line from here on, in name order."""
+        while self._next is not None:
+            line = self._next
+            self._advance()
+            yield line
+
+    def finish(self) -> bool:
+        """Whether the next cache differs from this one: ``differs``, or lines left untaken."""
+        if self._next is not None:
+            self.differs = True
+        self._close()
+        return self.differs
+
+
+class _NewCache:
+    """The next cache, written a line at a time beside its place while the listing goes, then
+    renamed in (``commit``) when it differs from the old one, else deleted: a reader (another
+    process: the app and a command at once) finds the old cache or the new, never half of one,
+    and two writers each put a whole cache in place (the last one stays). The temporary file is
+    made new (``mkstemp``: never through a link planted at its name)."""
+
+    def __init__(self, cache: Path | None):
+        self.cache = cache
+        self.changed = False   # a line not copied from the old cache
+        self._fh: BinaryIO | None = None
+        self._tmp: str | None = None
+        if cache is None:
+            return
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            fd, self._tmp = tempfile.mkstemp(dir=cache.parent, prefix=f".{cache.name.lstrip('.')}.",
+                                             suffix=".partial")
+            self._fh = os.fdopen(fd, "wb")
+            # It begins with CACHE_HEAD: `--cache FILE` writes over no file that does not.
+            self._fh.write(CACHE_HEADER)
+        except OSError as exc:
+            self._fail(exc)
+
+    def __enter__(self) -> _NewCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._discard()
+
+    def put(self, line: bytes | None, kept: bool) -> None:
+        """The next file's line (``kept``: the old cache's bytes, unchanged)."""
+        if not kept:
+            self.changed = True
+        if self._fh is not None and line is not None:
+            try:
+                self._fh.write(line)
+            except OSError as exc:
+                self._fail(exc)
+
+    def commit(self, old_differs: bool) -> None:
+        """Put the new cache in place if it differs from the old one; the temporary goes either way."""
+        if self._fh is None:
+            return
+        try:
+            self._fh.close()
+            self._fh = None
+            if old_differs or self.changed:
+                os.replace(self._tmp, self.cache)
+                self._tmp = None
+        except OSError as exc:
+            self._fail(exc)
+        self._discard()
+
+    def _fail(self, exc: OSError) -> None:
+        log.info("history cache %s not written: %s", self.cache, exc)
+        self._discard()
+
+    def _discard(self) -> None:
+        if self._fh is not None:
+            try:
+                self._fh.close()
             except OSError:
                 pass
+            self._fh = None
+        if self._tmp is not None:
+            try:
+                os.unlink(self._tmp)
+            except OSError:
+                pass
+            self._tmp = None
+
+
+def _rewrite_cache(cache: Path, changed: dict[str, bytes | None]) -> None:
+    """The cache again with these files' lines put in (None: the file's line dropped), the
+    others' lines copied as they were: both in name order, merged a line at a time."""
+    mine = sorted(changed.items())
+    i = 0
+    with _OldCache(cache) as old, _NewCache(cache) as new:
+        for line in old.lines():
+            while i < len(mine) and mine[i][0] < line[0]:
+                new.put(mine[i][1], False)
+                i += 1
+            if i < len(mine) and mine[i][0] == line[0]:
+                continue   # replaced by the file's new line, put in just below
+            new.put(line[3], True)
+        for _, raw in mine[i:]:
+            new.put(raw, False)
+        new.commit(True)
 
 
 def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entry]:
@@ -416,18 +620,9 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
     journal before an export; the entry names the others. A file of the match that does not
     agree with the original (the file this tablet anchored, else the soundest and longest),
     or that is marked altered, is listed beside it as altered, never hidden among its copies."""
-    groups: dict[tuple, list[Entry]] = {}
-    out: list[Entry] = []
-    for e in entries:
-        if e.ok and e.date:
-            groups.setdefault((e.game, e.date), []).append(e)
-        else:
-            out.append(e)
+    out, groups = _by_match(entries)
     hashes: dict[tuple[Path, int], str | None] = {}
-    for group in groups.values():
-        if len(group) == 1:   # a match in one file (nearly all of a season): nothing to compare
-            out.append(group[0])
-            continue
+    for group in groups:
         original = max(group, key=lambda e: (not e.altered, _anchored(e, anchors), not e.unchained, e.last_seq,
                                               e.path.suffix.lower() != ".jsonl", e.path.name))
         # A copy agrees when the chains say one holds the other's events; one that nothing vouches
@@ -444,18 +639,81 @@ def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entr
             if e not in agree:
                 why = e.altered or _difference(original, e, hashes)
                 out.append(replace(e, altered=why, copy_of=best.path.name))
-    return in_list_order(out)
+    _sort_for_list(out)
+    return out
+
+
+def _by_match(entries: list[Entry]) -> tuple[list[Entry], list[list[Entry]]]:
+    """The entries alone in their match, and the groups of files of one match (same game and
+    first event's time; readable and dated). By the first event's time first: a season's
+    matches are nearly all alone, and a dict of their own date strings costs no tuple or list
+    a match."""
+    alone: list[Entry] = []
+    groups: list[list[Entry]] = []
+    by_date: dict[str, Entry | list[Entry]] = {}
+    for e in entries:
+        if not (e.ok and e.date):
+            alone.append(e)
+            continue
+        seen = by_date.get(e.date)
+        if seen is None:
+            by_date[e.date] = e
+        elif type(seen) is list:
+            seen.append(e)
+        else:
+            by_date[e.date] = [seen, e]
+    for seen in by_date.values():
+        if type(seen) is not list:
+            alone.append(seen)
+            continue
+        by_game: dict[str, list[Entry]] = {}
+        for e in seen:
+            by_game.setdefault(e.game, []).append(e)
+        for group in by_game.values():
+            if len(group) == 1:
+                alone.append(group[0])
+            else:
+                groups.append(group)
+    return alone, groups
 
 
 def in_list_order(entries: Iterable[Entry]) -> list[Entry]:
     """The order of the list of matches: readable first, newest first, an altered copy after its
     match, then by name."""
     out = list(entries)
-    # Sorted from the last key to the first (each sort keeps the order of the one before among equals).
-    out.sort(key=lambda e: (bool(e.copy_of), e.path.name))
-    out.sort(key=lambda e: (not e.date, e.date), reverse=True)   # a file with no date before the dated
-    out.sort(key=lambda e: not e.ok)
+    _sort_for_list(out)
     return out
+
+
+def _sort_for_list(out: list[Entry]) -> None:
+    # Sorted from the last key to the first (each sort keeps the order of the one before among
+    # equals), each key a string or a bool the entries already hold: a key of a tuple would be
+    # 10,000 tuples at once for a season.
+    out.sort(key=_name_of)
+    out.sort(key=_is_copy)
+    out.sort(key=_date_of, reverse=True)
+    out.sort(key=_dated)   # a file with no date before the dated
+    out.sort(key=_unreadable)
+
+
+def _name_of(e: Entry) -> str:
+    return e.path.name
+
+
+def _is_copy(e: Entry) -> bool:
+    return bool(e.copy_of)
+
+
+def _date_of(e: Entry) -> str:
+    return e.date
+
+
+def _dated(e: Entry) -> bool:
+    return bool(e.date)
+
+
+def _unreadable(e: Entry) -> bool:
+    return not e.ok
 
 
 def _anchored(e: Entry, anchors: AnchorBook | None) -> bool:
@@ -643,16 +901,18 @@ HISTORY_HEADER = ["date", "game", "home", "away", "home goals", "away goals", "s
 
 
 def history_rows(entries: Iterable[Entry]) -> list[list[Any]]:
-    rows = []
-    for e in entries:
-        result = ""
-        if e.ok and e.finished:
-            who = e.home if e.winner == "home" else e.away if e.winner == "away" else None
-            result = (f"{who} win" if who else "draw") + (f" ({e.decided_by})" if e.decided_by else "")
-        rows.append([e.date, GAME_NAMES.get(e.game, e.game), e.home, e.away,
-                     e.home_goals if e.ok else "", e.away_goals if e.ok else "", e.status, result, e.path.name,
-                     e.problem or altered_text(e), e.title, "yes" if e.friendly else ""])
-    return rows
+    return [history_row(e) for e in entries]
+
+
+def history_row(e: Entry) -> list[Any]:
+    """A match's row of the history's CSV (HISTORY_HEADER)."""
+    result = ""
+    if e.ok and e.finished:
+        who = e.home if e.winner == "home" else e.away if e.winner == "away" else None
+        result = (f"{who} win" if who else "draw") + (f" ({e.decided_by})" if e.decided_by else "")
+    return [e.date, GAME_NAMES.get(e.game, e.game), e.home, e.away,
+            e.home_goals if e.ok else "", e.away_goals if e.ok else "", e.status, result, e.path.name,
+            e.problem or altered_text(e), e.title, "yes" if e.friendly else ""]
 
 
 def altered_text(e: Entry) -> str:

@@ -16,10 +16,11 @@ cache unless ``--cache FILE`` names one; ``--no-cache`` reads every file again a
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable, TextIO
 
 from ..cli import CliError, EXIT_OK
 from ..errors import TouchlineError
@@ -75,11 +76,31 @@ def cache_of(args: argparse.Namespace) -> Path | None:
 
 
 def table(header: list[str], rows: list[list[Any]]) -> str:
-    cells = [[str(c) for c in header]] + [["" if c is None else str(c) for c in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    """The rows under the header in aligned columns (two spaces apart), a rule under the header."""
+    out = io.StringIO()
+    write_table(out, header, lambda: rows)
+    return out.getvalue()[:-1]
+
+
+def write_table(out: TextIO, header: list[str], rows: Callable[[], Iterable[list[Any]]]) -> None:
+    """What ``table`` makes, written a line at a time: the columns' widths from a first pass
+    over ``rows()``, the lines from a second, so no table of every row's cells is held (a
+    season of 10,000 matches would be some 100,000 strings at once)."""
+    widths = [len(str(c)) for c in header]
+    for r in rows():
+        widths = [max(w, len(c)) for w, c in zip(widths, _cells(r))]
+    out.write(_line([str(c) for c in header], widths) + "\n")
+    out.write("  ".join("-" * w for w in widths) + "\n")
+    for r in rows():
+        out.write(_line(_cells(r), widths) + "\n")
+
+
+def _cells(row: list[Any]) -> list[str]:
+    return ["" if c is None else str(c) for c in row]
+
+
+def _line(cells: list[str], widths: list[int]) -> str:
+    return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -89,12 +110,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(run=run_history)
 
 
+def _listed(e: h.Entry, titled: bool) -> list[Any]:
+    """A match's row of the listing: its CSV row (history_row) said shorter, with its copies."""
+    r = h.history_row(e)
+    copies = f" (+{len(e.copies)} cop{'y' if len(e.copies) == 1 else 'ies'})" if e.copies else ""
+    return ([r[0][:16].replace("T", " "), r[1], r[2], r[3], f"{r[4]}-{r[5]}" if r[6] != "unreadable" else "",
+             r[6] + (", friendly" if e.friendly else ""), r[7], r[8] + copies, r[9]] + ([e.title] if titled else []))
+
+
 def run_history(args: argparse.Namespace) -> int:
     folder = folder_of(args)
     if args.csv is not None:
         check_target(args.csv, args.force)  # refused before the folder is read, not after
     entries = h.scan(folder, cache_of(args))
-    shown = h.select(entries, args.game, args.team)
+    shown = h.select(entries, args.game, args.team) if args.game or args.team else entries
     if args.game or args.team:  # unreadable files belong to no game or team, but stay in sight
         picked = {id(e) for e in shown}   # by identity: comparing entries field by field is quadratic work
         shown += [e for e in entries if not e.ok and id(e) not in picked]
@@ -105,12 +134,8 @@ def run_history(args: argparse.Namespace) -> int:
         print(f"no matches in {folder}" + (" for this filter" if entries else ""))
     else:
         titled = any(e.title for e in shown)   # once: asked row by row, 10,000 matches took 7 s of CPU
-        rows = [[r[0][:16].replace("T", " "), r[1], r[2], r[3], f"{r[4]}-{r[5]}" if r[6] != "unreadable" else "",
-                 r[6] + (", friendly" if e.friendly else ""), r[7],
-                 r[8] + (f" (+{len(e.copies)} cop{'y' if len(e.copies) == 1 else 'ies'})" if e.copies else ""), r[9]]
-                + ([e.title] if titled else []) for r, e in zip(h.history_rows(shown), shown)]
-        print(table(["date (UTC)", "game", "home", "away", "score", "status", "result", "file", "problem"]
-                    + (["name"] if titled else []), rows))
+        write_table(sys.stdout, ["date (UTC)", "game", "home", "away", "score", "status", "result", "file", "problem"]
+                    + (["name"] if titled else []), lambda: (_listed(e, titled) for e in shown))
     if args.csv is not None:
         h.write_csv(args.csv, h.HISTORY_HEADER, h.history_rows(shown), args.force)
         print(f"wrote {args.csv}", file=sys.stderr)
