@@ -45,9 +45,20 @@ def check(sc, ok: bool, what: str) -> None:
         raise AssertionError(f"{what}; error {view.error!r}; pending {[r.text for r in view.pending]}")
 
 
+def cards_hint_shown(sc) -> bool:
+    """The player-card band says what comes there (no card before the sides are lined up)."""
+    from kivy.uix.label import Label
+
+    from ui_harness import widgets
+
+    return any(isinstance(w, Label) and w.text.startswith("The players' cards come here") and w.opacity > 0.5
+               for w in widgets(sc.screen()))
+
+
 def play(sc):
     yield from sc.new_match("Football Leader")
     check(sc, phase(sc) == "strategy", "a new match starts with the strategy sheets")
+    check(sc, cards_hint_shown(sc), "the empty card band says what comes there")
     sc.screenshot("fl_strategy")
     sc.press("Home 4-4-2")
     yield "settle"
@@ -62,6 +73,7 @@ def play(sc):
     check(sc, phase(sc) == "set_up", "the opening roll decided")
     # Away changes #11's kick-off space by touch (his chip: no figure stands yet), then both confirm.
     sc.screenshot("fl_set_up_start")
+    check(sc, not cards_hint_shown(sc), "the cards, not the hint, once the sides are lined up")
     sc.press("Away: change a position...")
     yield "settle"
     sc.card(A(11))

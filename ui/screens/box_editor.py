@@ -240,7 +240,9 @@ class BoxEditorScreen(Screen):
             self.say(f"Your copy of {file} cannot be read ({exc}); the shipped values are shown: "
                      f"a change saves over it.", ok=False)
         else:
-            self.say("")
+            # The line below the form is never blank: a coach who has typed nothing yet knows
+            # there is no Save button to look for.
+            self.say("Each value is saved as you type it.")
         self.build_pages()
         self.build_form()
 
