@@ -163,3 +163,16 @@ def test_a_report_shared_again_is_not_drawn_again(tmp_path, report, draws):
     assert again.read_bytes() == page and draws == [1]
     write_single(report, tmp_path / "elsewhere.html", "match.sqlite")   # no folder to keep them: drawn
     assert draws == [1, 1]
+
+
+def test_a_link_in_place_of_the_folder_is_refused_before_anything_in_it_is_read(tmp_path, report, draws):
+    elsewhere = tmp_path / "elsewhere"
+    pc.drawn(report, elsewhere, ("png",), dpi=60)
+    planted = tmp_path / "reports" / "match"
+    planted.parent.mkdir()
+    planted.symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(OutputRefused):
+        pc.drawn(report, planted, ("png",), dpi=60)
+    assert draws == [1]
+    made = tmp_path / "new" / "deeper"   # a missing folder is made
+    assert set(pc.drawn(report, made, ("png",), dpi=60)) == set(plots.PLOTS) and made.is_dir()

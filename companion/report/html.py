@@ -148,8 +148,6 @@ def write_single(report: dict[str, Any], path: Path, source: str, plots_folder: 
             (folder / files["svg"]).read_bytes()).decode("ascii")} for key, files in drawn.items() if "svg" in files}
 
     if plots_folder is not None:
-        check_folder(plots_folder)
-        plots_folder.mkdir(parents=True, exist_ok=True)
         plots = inline(plots_folder)
     else:
         with tempfile.TemporaryDirectory(prefix="touchline-report-") as tmp:

@@ -29,7 +29,7 @@ from typing import Any
 
 from .. import opener
 from ..errors import TouchlineError
-from ..outfiles import write_text
+from ..outfiles import check_folder, write_text
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,11 @@ def key_of(report: dict[str, Any], formats: tuple[str, ...], dpi: int) -> str:
 def drawn(report: dict[str, Any], folder: Path, formats: tuple[str, ...] = ("png",),
           dpi: int = 100) -> dict[str, dict[str, str]]:
     """The report's plots in ``folder``: {plot: {format: file name}}, as ``plots.draw_all``
-    returns them; drawn only when the folder does not already hold these very plots."""
+    returns them; drawn only when the folder does not already hold these very plots. The
+    folder is made if missing; a link or a non-folder in its place is refused (OutputRefused)
+    before anything in it is read."""
+    check_folder(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     key = key_of(report, formats, dpi)
     hit = cached(folder, key)
     if hit is not None:

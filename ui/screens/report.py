@@ -46,7 +46,6 @@ def draw_for(report: dict[str, Any], out: Path) -> dict[str, dict[str, str]]:
     no matplotlib, no drawing), else drawn now."""
     from companion.report.plot_cache import drawn
 
-    out.mkdir(parents=True, exist_ok=True)
     return drawn(report, out, ("png",), dpi=150)  # sharp on a tablet's full width
 
 
