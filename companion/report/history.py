@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import json
 import logging
+import operator
 import os
+import pickle
 import sys
 import tempfile
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, BinaryIO, Iterable, Iterator
 
@@ -32,6 +34,7 @@ from ..errors import TouchlineError
 from ..events import format_time
 from ..journal import read_stored
 from ..loading import Finished, default_anchors, is_journal_file, read_finished, read_match  # as `touchline replay` reads
+from .entry_store import EntryStore, Keys
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,7 @@ IGNORED_SUFFIXES = ("-wal", "-shm", "-journal", ".partial")
 GAME_NAMES = {"fublet": "Fublet", "football_leader": "Football Leader", "fussball_liga": "Fußball-Liga",
               "futboard": "Futboard"}
 WIN, DRAW = 3, 1
+FORM = 5   # results a side's form shows
 
 
 @dataclass(frozen=True, slots=True)   # slots: a season of 10,000 entries is held at once
@@ -232,38 +236,185 @@ def cache_path(data_dir: Path) -> Path:
 
 
 def scan(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = None) -> list[Entry]:
-    """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last.
+    """Every match file in ``folder`` (not its subfolders), newest first; unreadable ones last:
+    ``listing``'s entries as a list (the app's Matches screen shows them all)."""
+    with listing(folder, cache, anchors) as found:
+        return list(found)
+
+
+def listing(folder: Path, cache: Path | None = None, anchors: AnchorBook | None = None) -> Listing:
+    """Every match file in ``folder`` (not its subfolders), as a ``Listing`` to iterate (as often
+    as needed) and then close: newest first, unreadable ones last, files of one match listed
+    once (``_settle``).
 
     With ``cache`` (a JSON Lines file: ``cache_path`` for a data folder's matches), a file whose
     stamp has not changed since the last scan is not replayed again: its size, its modification
     and change times and its inode, its write-ahead log's and its anchor's (``_stamp``). A season of
     matches lists at once. The folder's names and the cache's lines are both in name order, so
-    they are read side by side, a line at a time, and the new cache is written as they go: no
-    listing holds the whole cache. A cache that cannot be read (missing, damaged, half written,
-    of another version, not a regular file) is ignored and written anew, a damaged line only
-    costs its file's replay; one that cannot be written only makes the next listing slower.
-    ``anchors``: the anchors that name a cut journal (``anchors_for(folder)`` when not given)."""
-    if not folder.is_dir():
-        return []
-    book = anchors if anchors is not None else anchors_for(folder)
+    they are read side by side, a line at a time, and the new cache is written as they go. A
+    cache that cannot be read (missing, damaged, half written, of another version, not a
+    regular file) is ignored and written anew, a damaged line only costs its file's replay; one
+    that cannot be written only makes the next listing slower. The names and the entries are
+    kept in the listing's own temporary database (companion/report/entry_store.py), not in
+    memory: a listing's memory does not grow with the folder. ``anchors``: the anchors that
+    name a cut journal (``anchors_for(folder)`` when not given)."""
+    store = EntryStore()
+    try:
+        if folder.is_dir():
+            _fill(store, folder, cache, anchors if anchors is not None else anchors_for(folder))
+    except BaseException:
+        store.close()
+        raise
+    return Listing(store, folder)
+
+
+def _fill(store: EntryStore, folder: Path, cache: Path | None, book: AnchorBook) -> None:
+    from .notes import load   # the coach's titles and friendlies: read at every listing (never cached)
+
     with os.scandir(folder) as found:   # a DirEntry knows whether it is a folder without a stat of its own
-        listed = sorted(((d.name, _is_dir(d)) for d in found), key=lambda nd: nd[0])
-    entries = []
+        store.add_names((d.name, _is_dir(d)) for d in found)
+    noted = load(folder)
     prefix = os.path.join(os.fspath(folder), "")
     with _OldCache(cache) as old, _NewCache(cache) as new:
-        for name, is_dir in listed:
+        for name, is_dir in store.names():
             if is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES):
                 continue
             path = folder / name
             if path.suffix.lower() not in MATCH_SUFFIXES:
-                entries.append(Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)"))
-                continue
-            entry, line, hit = _cached_entry(path, old.take(name), book, prefix + name)
-            new.put(line, hit)
-            entries.append(entry)
+                entry = Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)")
+            else:
+                entry, line, hit = _cached_entry(path, old.take(name), book, prefix + name)
+                new.put(line, hit)
+            note = noted.get(name)
+            if note is not None:
+                entry = replace(entry, title=note.title, friendly=note.friendly)
+            _put(store, entry)
         new.commit(old.finish())
-    del listed   # its (name, is a folder) pairs, one a file, are not held while the entries are sorted
-    return dedupe(_with_notes(folder, entries), book)
+    hashes: dict[tuple[Path, int], str | None] = {}
+    for date, game in store.shared_dates():
+        group = [_unpack(folder, b) for b in store.sharing(date, game)]
+        for e in group:
+            store.drop(e.path.name)
+        for e in _settle(group, book, hashes):
+            _put(store, e)
+
+
+_FIELDS = operator.attrgetter(*(f.name for f in fields(Entry)[1:]))   # an entry packed: its file's name, then these
+
+
+def _put(store: EntryStore, e: Entry) -> None:
+    # Packed by pickle (a tuple of the file's name and the entry's other fields): the store is
+    # this process's own temporary database, which no one else can write, and unpacking is the
+    # listing's cost per row shown (a pickled Entry with its Path took twice as long).
+    packed = pickle.dumps((e.path.name,) + _FIELDS(e), pickle.HIGHEST_PROTOCOL)
+    store.put(Keys(e.path.name, e.ok, e.date, e.game, bool(e.copy_of), e.ok and e.finished and not e.copy_of,
+                   e.friendly, bool(e.title)), packed)
+
+
+def _unpack(folder: Path, blob: bytes) -> Entry:
+    values = pickle.loads(blob)
+    return Entry(folder / values[0], *values[1:])
+
+
+class Listing:
+    """A listed folder's entries (``listing``), read from its store a row at a time each time
+    it is iterated: in the list's order, or (``finished``) the matches that count, oldest
+    first. ``selected`` is the same listing seen through a filter. Close it (or use ``with``)
+    when done: its temporary database goes."""
+
+    def __init__(self, store: EntryStore, folder: Path, game: str | None = None, team: str | None = None,
+                 owner: bool = True):
+        self._store = store
+        self.folder = folder
+        self.game = game or None
+        self._needle = (team or "").strip().casefold()
+        self._owner = owner
+
+    @classmethod
+    def of(cls, entries: Iterable[Entry], folder: Path) -> Listing:
+        """A listing of these entries (files of ``folder``), kept as ``listing`` keeps a
+        folder's: in its store, in the list's order (files of one match are not looked for)."""
+        store = EntryStore()
+        try:
+            for e in entries:
+                _put(store, e)
+        except BaseException:
+            store.close()
+            raise
+        return cls(store, folder)
+
+    def selected(self, game: str | None = None, team: str | None = None) -> Listing:
+        """The entries of one game and/or with a team whose name contains ``team`` (any case),
+        as ``select`` picks them: the same store, closed with this listing."""
+        return Listing(self._store, self.folder, game, team, owner=False)
+
+    @property
+    def filtered(self) -> bool:
+        return self.game is not None or bool(self._needle)
+
+    def matches(self, e: Entry) -> bool:
+        """Whether ``e`` passes this listing's filter."""
+        if self.game is not None and e.game != self.game:
+            return False
+        return not self._needle or self._needle in e.home.casefold() or self._needle in e.away.casefold()
+
+    def __iter__(self) -> Iterator[Entry]:
+        for blob in self._store.in_list_order(self.game):
+            e = _unpack(self.folder, blob)
+            if not self._needle or self.matches(e):
+                yield e
+
+    def left_out(self) -> Iterator[Entry]:
+        """The unreadable files this filter leaves out (a listing keeps them in sight: they
+        belong to no game or team), in the list's order."""
+        if not self.filtered:
+            return
+        for blob in self._store.in_list_order():
+            e = _unpack(self.folder, blob)
+            if not e.ok and not self.matches(e):
+                yield e
+
+    def finished(self, game: str | None = None, friendlies: bool = False,
+                 only_friendlies: bool = False) -> Iterator[Entry]:
+        """What ``finished`` picks, in its order, a row at a time (``only_friendlies``: the
+        friendlies among them)."""
+        if game is not None and self.game is not None and game != self.game:
+            return
+        for blob in self._store.counted(game or self.game, friendlies, only_friendlies):
+            e = _unpack(self.folder, blob)
+            if not self._needle or self.matches(e):
+                yield e
+
+    def count_finished(self, game: str | None = None, only_friendlies: bool = False) -> int:
+        """How many ``finished`` gives (counted by the store when no team is asked for)."""
+        if self._needle or (game is not None and self.game is not None and game != self.game):
+            return sum(1 for _ in self.finished(game, only_friendlies, only_friendlies))
+        return self._store.count(game or self.game, only_friendlies, only_friendlies)
+
+    def games(self) -> list[str]:
+        """The games of the readable entries (``games_in``)."""
+        if self._needle:
+            return sorted({e.game for e in self if e.ok and e.game})
+        return [g for g in self._store.games() if self.game is None or g == self.game]
+
+    def titled(self) -> bool:
+        """Whether an entry shown has the coach's title."""
+        if self._needle:
+            return any(e.title for e in self)
+        return self._store.titled(self.game)
+
+    def __bool__(self) -> bool:
+        return next(iter(self), None) is not None
+
+    def close(self) -> None:
+        if self._owner:
+            self._store.close()
+
+    def __enter__(self) -> Listing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def read_files(paths: Iterable[Path], cache: Path | None = None) -> list[Entry]:
@@ -614,67 +765,31 @@ def _rewrite_cache(cache: Path, changed: dict[str, bytes | None]) -> None:
         new.commit(True)
 
 
-def dedupe(entries: list[Entry], anchors: AnchorBook | None = None) -> list[Entry]:
-    """Files of one match (same game and first event's time) are listed once when their hash
-    chains agree (one holds the other's events, or the same): the copy that went furthest, a
-    journal before an export; the entry names the others. A file of the match that does not
-    agree with the original (the file this tablet anchored, else the soundest and longest),
-    or that is marked altered, is listed beside it as altered, never hidden among its copies."""
-    out, groups = _by_match(entries)
-    hashes: dict[tuple[Path, int], str | None] = {}
-    for group in groups:
-        original = max(group, key=lambda e: (not e.altered, _anchored(e, anchors), not e.unchained, e.last_seq,
-                                              e.path.suffix.lower() != ".jsonl", e.path.name))
-        # A copy agrees when the chains say one holds the other's events; one that nothing vouches
-        # for (marked altered, or with no chain) counts as a copy only as far as the original
-        # goes: events it adds beyond it could be anyone's.
-        agree = [e for e in group if e is original or (_agree(original, e, hashes) and (
-            e.last_seq <= original.last_seq or not (e.altered or e.unchained)))]
-        agree.sort(key=lambda e: (-e.events, bool(e.altered), e.path.suffix.lower() == ".jsonl", e.path.name))
-        best = agree[0]
-        if len(agree) > 1:
-            best = replace(best, copies=tuple(e.path.name for e in agree[1:]))
-        out.append(best)
-        for e in group:
-            if e not in agree:
-                why = e.altered or _difference(original, e, hashes)
-                out.append(replace(e, altered=why, copy_of=best.path.name))
-    _sort_for_list(out)
+def _settle(group: list[Entry], anchors: AnchorBook | None,
+            hashes: dict[tuple[Path, int], str | None]) -> list[Entry]:
+    """The files of one match (same game and first event's time), as the list shows them:
+    those whose hash chains agree (one holds the other's events, or the same) once, as the
+    copy that went furthest, a journal before an export, naming the others; a file that does
+    not agree with the original (the file this tablet anchored, else the soundest and
+    longest), or that is marked altered, beside it as altered, never hidden among its copies.
+    ``hashes``: the chain's hashes read again, shared between groups."""
+    original = max(group, key=lambda e: (not e.altered, _anchored(e, anchors), not e.unchained, e.last_seq,
+                                          e.path.suffix.lower() != ".jsonl", e.path.name))
+    # A copy agrees when the chains say one holds the other's events; one that nothing vouches
+    # for (marked altered, or with no chain) counts as a copy only as far as the original
+    # goes: events it adds beyond it could be anyone's.
+    agree = [e for e in group if e is original or (_agree(original, e, hashes) and (
+        e.last_seq <= original.last_seq or not (e.altered or e.unchained)))]
+    agree.sort(key=lambda e: (-e.events, bool(e.altered), e.path.suffix.lower() == ".jsonl", e.path.name))
+    best = agree[0]
+    if len(agree) > 1:
+        best = replace(best, copies=tuple(e.path.name for e in agree[1:]))
+    out = [best]
+    for e in group:
+        if e not in agree:
+            why = e.altered or _difference(original, e, hashes)
+            out.append(replace(e, altered=why, copy_of=best.path.name))
     return out
-
-
-def _by_match(entries: list[Entry]) -> tuple[list[Entry], list[list[Entry]]]:
-    """The entries alone in their match, and the groups of files of one match (same game and
-    first event's time; readable and dated). By the first event's time first: a season's
-    matches are nearly all alone, and a dict of their own date strings costs no tuple or list
-    a match."""
-    alone: list[Entry] = []
-    groups: list[list[Entry]] = []
-    by_date: dict[str, Entry | list[Entry]] = {}
-    for e in entries:
-        if not (e.ok and e.date):
-            alone.append(e)
-            continue
-        seen = by_date.get(e.date)
-        if seen is None:
-            by_date[e.date] = e
-        elif type(seen) is list:
-            seen.append(e)
-        else:
-            by_date[e.date] = [seen, e]
-    for seen in by_date.values():
-        if type(seen) is not list:
-            alone.append(seen)
-            continue
-        by_game: dict[str, list[Entry]] = {}
-        for e in seen:
-            by_game.setdefault(e.game, []).append(e)
-        for group in by_game.values():
-            if len(group) == 1:
-                alone.append(group[0])
-            else:
-                groups.append(group)
-    return alone, groups
 
 
 def in_list_order(entries: Iterable[Entry]) -> list[Entry]:
@@ -776,7 +891,7 @@ class Record:
     goals_for: int = 0
     goals_against: int = 0
     points: int = 0
-    form: list[str] = field(default_factory=list)   # W/D/L, oldest first
+    form: list[str] = field(default_factory=list)   # W/D/L of its last FORM matches, oldest first
 
     @property
     def goal_difference(self) -> int:
@@ -788,6 +903,8 @@ class Record:
         self.goals_against += conceded
         self.points += points
         self.form.append(outcome)
+        if len(self.form) > FORM:   # a side's form is its last few results: a season's are not held
+            del self.form[0]
         if outcome == "W":
             self.won += 1
         elif outcome == "D":
@@ -820,20 +937,36 @@ def finished(entries: Iterable[Entry], game: str | None = None, friendlies: bool
     """Finished, readable matches of ``game``, oldest first: the ones that count (a friendly
     counts in no table; an altered file listed beside its match's original does not count: the
     original does), or with ``friendlies`` the friendlies too."""
+    return list(_finished(entries, game, friendlies))
+
+
+def _finished(entries: Iterable[Entry], game: str | None = None, friendlies: bool = False) -> Iterable[Entry]:
+    """``finished``'s matches in its order; from a ``Listing``, a row at a time (not held)."""
+    if isinstance(entries, Listing):
+        return entries.finished(game, friendlies)
     return sorted((e for e in entries if e.ok and e.finished and not e.copy_of and (game is None or e.game == game)
                    and (friendlies or not e.friendly)),
                   key=lambda e: (e.date, e.path.name))
 
 
+def count_finished(entries: Iterable[Entry], game: str | None = None) -> int:
+    """How many matches of ``game`` count (``finished``)."""
+    if isinstance(entries, Listing):
+        return entries.count_finished(game)
+    return sum(1 for _ in _finished(entries, game))
+
+
 def friendlies(entries: Iterable[Entry], game: str | None = None) -> list[Entry]:
     """The finished friendlies of ``game``: played, listed, counted in no table."""
-    return [e for e in finished(entries, game, friendlies=True) if e.friendly]
+    if isinstance(entries, Listing):
+        return list(entries.finished(game, friendlies=True, only_friendlies=True))
+    return [e for e in _finished(entries, game, friendlies=True) if e.friendly]
 
 
 def league(entries: Iterable[Entry], game: str) -> list[Record]:
     """The league table of one game: points, then goal difference, goals scored, name."""
     table: dict[str, Record] = {}
-    for e in finished(entries, game):
+    for e in _finished(entries, game):
         (ho, hp), (ao, ap) = outcomes(e)
         table.setdefault(e.home, Record(e.home)).add(e.home_goals, e.away_goals, ho, hp)
         table.setdefault(e.away, Record(e.away)).add(e.away_goals, e.home_goals, ao, ap)
@@ -843,7 +976,7 @@ def league(entries: Iterable[Entry], game: str) -> list[Record]:
 def records(entries: Iterable[Entry]) -> dict[str, dict[str, Record]]:
     """Each side's record in every game it played, and over all games ("all")."""
     out: dict[str, dict[str, Record]] = defaultdict(dict)
-    for e in finished(entries):
+    for e in _finished(entries):
         (ho, hp), (ao, ap) = outcomes(e)
         for team, scored, conceded, outcome, pts in ((e.home, e.home_goals, e.away_goals, ho, hp),
                                                      (e.away, e.away_goals, e.home_goals, ao, ap)):
@@ -875,7 +1008,7 @@ H2H_HEADER = ["game", "team", "opponent", "P", "team wins", "draws", "opponent w
 def head_to_head(entries: Iterable[Entry], game: str | None = None) -> list[HeadToHead]:
     """Every pair of sides that met, per game, the names in alphabetical order."""
     pairs: dict[tuple[str, str, str], HeadToHead] = {}
-    for e in finished(entries, game):
+    for e in _finished(entries, game):
         first, second = sorted((e.home, e.away), key=str.casefold)
         h = pairs.setdefault((e.game, first, second), HeadToHead(e.game, first, second))
         h.played += 1
@@ -928,4 +1061,6 @@ def write_csv(path: Path, header: list[str], rows: Iterable[list[Any]], force: b
 
 
 def games_in(entries: Iterable[Entry]) -> list[str]:
+    if isinstance(entries, Listing):
+        return entries.games()
     return sorted({e.game for e in entries if e.ok and e.game})

@@ -20,7 +20,7 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from ..cli import CliError, EXIT_OK
 from ..errors import TouchlineError
@@ -122,21 +122,28 @@ def run_history(args: argparse.Namespace) -> int:
     folder = folder_of(args)
     if args.csv is not None:
         check_target(args.csv, args.force)  # refused before the folder is read, not after
-    entries = h.scan(folder, cache_of(args))
-    shown = h.select(entries, args.game, args.team) if args.game or args.team else entries
-    if args.game or args.team:  # unreadable files belong to no game or team, but stay in sight
-        picked = {id(e) for e in shown}   # by identity: comparing entries field by field is quadratic work
-        shown += [e for e in entries if not e.ok and id(e) not in picked]
-    if args.json:
-        for e in shown:
-            sys.stdout.write(json.dumps(e.to_json(), ensure_ascii=False) + "\n")
-    elif not shown:
-        print(f"no matches in {folder}" + (" for this filter" if entries else ""))
-    else:
-        titled = any(e.title for e in shown)   # once: asked row by row, 10,000 matches took 7 s of CPU
-        write_table(sys.stdout, ["date (UTC)", "game", "home", "away", "score", "status", "result", "file", "problem"]
-                    + (["name"] if titled else []), lambda: (_listed(e, titled) for e in shown))
-    if args.csv is not None:
-        h.write_csv(args.csv, h.HISTORY_HEADER, h.history_rows(shown), args.force)
-        print(f"wrote {args.csv}", file=sys.stderr)
+    # The listing is read from its store each time it is walked (companion/report/entry_store.py):
+    # no pass holds every entry, so a season of 10,000 matches lists in the memory of a dozen.
+    with h.listing(folder, cache_of(args)) as entries:
+        picked = entries.selected(args.game, args.team)
+
+        def shown() -> Iterator[h.Entry]:
+            yield from picked
+            yield from picked.left_out()   # unreadable files belong to no game or team, but stay in sight
+
+        if args.json:
+            for e in shown():
+                sys.stdout.write(json.dumps(e.to_json(), ensure_ascii=False) + "\n")
+        elif next(shown(), None) is None:
+            print(f"no matches in {folder}" + (" for this filter" if entries else ""))
+        else:
+            # Once (asked row by row, 10,000 matches took 7 s of CPU); the unreadable files left out
+            # of a filter have a title as much as any.
+            titled = picked.titled() or any(e.title for e in picked.left_out())
+            write_table(sys.stdout, ["date (UTC)", "game", "home", "away", "score", "status", "result", "file",
+                                     "problem"] + (["name"] if titled else []),
+                        lambda: (_listed(e, titled) for e in shown()))
+        if args.csv is not None:
+            h.write_csv(args.csv, h.HISTORY_HEADER, (h.history_row(e) for e in shown()), args.force)
+            print(f"wrote {args.csv}", file=sys.stderr)
     return EXIT_OK

@@ -27,31 +27,34 @@ def run_league(args: argparse.Namespace) -> int:
         base = args.csv.with_suffix("")
         for target in (args.csv, Path(f"{base}-head-to-head.csv"), Path(f"{base}-records.csv")):
             check_target(target, args.force)
-    entries = h.select(h.scan(folder, cache_of(args)), args.game, args.team)
-    games = [args.game] if args.game else h.games_in(entries)
-    csv_rows: list[list[Any]] = []
-    out = []
-    for game in games:
-        rows = h.league(entries, game)
-        if not rows:
-            continue
-        aside = len(h.friendlies(entries, game))
-        out.append(f"{h.GAME_NAMES.get(game, game)}: league table ({len(h.finished(entries, game))} finished "
-                   f"matches" + (f"; {aside} friendl{'y' if aside == 1 else 'ies'} not counted" if aside else "")
-                   + ")")
-        out.append(table(["#"] + h.RECORD_HEADER, [[i] + r.row() for i, r in enumerate(rows, 1)]))
-        out.append("")
-        csv_rows += [[h.GAME_NAMES.get(game, game), i] + r.row() for i, r in enumerate(rows, 1)]
-    pairs = h.head_to_head(entries, args.game)
-    if pairs:
-        out.append("Head to head")
-        out.append(table(h.H2H_HEADER, [p.row() for p in pairs]))
-        out.append("")
-    recs = h.records(entries)
-    if recs:
-        out.append("Each team's record (all games)")
-        out.append(table(h.RECORD_HEADER, [r["all"].row() for r in recs.values()]))
-    print("\n".join(out) if out else f"no finished matches in {folder}" + (" for this filter" if entries else ""))
+    # Each table walks the listing's store again (companion/report/entry_store.py): the matches are
+    # never all held at once, only the tables' rows (a row a side).
+    with h.listing(folder, cache_of(args)) as listed:
+        entries = listed.selected(args.game, args.team)
+        games = [args.game] if args.game else h.games_in(entries)
+        csv_rows: list[list[Any]] = []
+        out = []
+        for game in games:
+            rows = h.league(entries, game)
+            if not rows:
+                continue
+            aside = len(h.friendlies(entries, game))
+            out.append(f"{h.GAME_NAMES.get(game, game)}: league table ({h.count_finished(entries, game)} finished "
+                       f"matches" + (f"; {aside} friendl{'y' if aside == 1 else 'ies'} not counted" if aside else "")
+                       + ")")
+            out.append(table(["#"] + h.RECORD_HEADER, [[i] + r.row() for i, r in enumerate(rows, 1)]))
+            out.append("")
+            csv_rows += [[h.GAME_NAMES.get(game, game), i] + r.row() for i, r in enumerate(rows, 1)]
+        pairs = h.head_to_head(entries, args.game)
+        if pairs:
+            out.append("Head to head")
+            out.append(table(h.H2H_HEADER, [p.row() for p in pairs]))
+            out.append("")
+        recs = h.records(entries)
+        if recs:
+            out.append("Each team's record (all games)")
+            out.append(table(h.RECORD_HEADER, [r["all"].row() for r in recs.values()]))
+        print("\n".join(out) if out else f"no finished matches in {folder}" + (" for this filter" if entries else ""))
     if args.csv is not None:
         base = args.csv.with_suffix("")
         staged = Staged(args.csv.parent, args.force)  # the three tables are put in place together
