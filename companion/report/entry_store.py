@@ -157,13 +157,16 @@ class EntryStore:
         self._db.execute("DELETE FROM entries WHERE name = ?", (key(name),))
 
     @_guarded
-    def shared_dates(self) -> list[tuple[str, str]]:
-        """(date, game) of every readable, dated match more than one file holds: a season's
-        matches are nearly all alone, so this is short."""
+    def shared_dates(self) -> Iterator[tuple[str, str]]:
+        """(date, game) of every readable, dated match more than one file holds, a row at a
+        time: copied aside first (a table of their own), so the entries may change while
+        they are walked."""
         self._flush()
-        rows = self._db.execute("SELECT date, game FROM entries WHERE unreadable = 0 AND dated = 1 "
-                                "GROUP BY date, game HAVING count(*) > 1 ORDER BY date, game").fetchall()
-        return [(text_of(d), text_of(g)) for d, g in rows]
+        self._db.execute("DROP TABLE IF EXISTS shared")
+        self._db.execute("CREATE TABLE shared AS SELECT date, game FROM entries WHERE unreadable = 0 AND dated = 1 "
+                         "GROUP BY date, game HAVING count(*) > 1 ORDER BY date, game")
+        for d, g in self._db.execute("SELECT date, game FROM shared ORDER BY rowid"):
+            yield text_of(d), text_of(g)
 
     @_guarded
     def sharing(self, date: str, game: str) -> list[bytes]:

@@ -290,12 +290,11 @@ def _fill(store: EntryStore, folder: Path, cache: Path | None, book: AnchorBook)
                 entry = replace(entry, title=note.title, friendly=note.friendly)
             _put(store, entry)
         new.commit(old.finish())
-    hashes: dict[tuple[Path, int], str | None] = {}
     for date, game in store.shared_dates():
         group = [_unpack(folder, b) for b in store.sharing(date, game)]
         for e in group:
             store.drop(e.path.name)
-        for e in _settle(group, book, hashes):
+        for e in _settle(group, book, {}):   # a file is of one group: its hashes read again serve no other
             _put(store, e)
 
 
