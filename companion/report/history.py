@@ -964,24 +964,12 @@ def friendlies(entries: Iterable[Entry], game: str | None = None) -> list[Entry]
 
 def league(entries: Iterable[Entry], game: str) -> list[Record]:
     """The league table of one game: points, then goal difference, goals scored, name."""
-    table: dict[str, Record] = {}
-    for e in _finished(entries, game):
-        (ho, hp), (ao, ap) = outcomes(e)
-        table.setdefault(e.home, Record(e.home)).add(e.home_goals, e.away_goals, ho, hp)
-        table.setdefault(e.away, Record(e.away)).add(e.away_goals, e.home_goals, ao, ap)
-    return sorted(table.values(), key=lambda r: (-r.points, -r.goal_difference, -r.goals_for, r.team.casefold()))
+    return tables(entries, game).league(game)
 
 
 def records(entries: Iterable[Entry]) -> dict[str, dict[str, Record]]:
     """Each side's record in every game it played, and over all games ("all")."""
-    out: dict[str, dict[str, Record]] = defaultdict(dict)
-    for e in _finished(entries):
-        (ho, hp), (ao, ap) = outcomes(e)
-        for team, scored, conceded, outcome, pts in ((e.home, e.home_goals, e.away_goals, ho, hp),
-                                                     (e.away, e.away_goals, e.home_goals, ao, ap)):
-            for key in (e.game, "all"):
-                out[team].setdefault(key, Record(team)).add(scored, conceded, outcome, pts)
-    return dict(sorted(out.items(), key=lambda kv: kv[0].casefold()))
+    return tables(entries).records()
 
 
 @dataclass
@@ -1006,16 +994,50 @@ H2H_HEADER = ["game", "team", "opponent", "P", "team wins", "draws", "opponent w
 
 def head_to_head(entries: Iterable[Entry], game: str | None = None) -> list[HeadToHead]:
     """Every pair of sides that met, per game, the names in alphabetical order."""
-    pairs: dict[tuple[str, str, str], HeadToHead] = {}
+    return tables(entries, game).head_to_head()
+
+
+def tables(entries: Iterable[Entry], game: str | None = None) -> Tables:
+    """The league tables, records and head to head of the matches that count (``finished``, of
+    ``game`` when given), made in one walk of them: a listing of a season walks its store once
+    for all three, not once each."""
+    out = Tables()
     for e in _finished(entries, game):
+        out.add(e)
+    return out
+
+
+class Tables:
+    """What the finished matches add up to, a match at a time (oldest first: a side's form is
+    in the order played): each side's record per game (a game's league table is its sides'
+    records there) and over all games, each pair's head to head, and the matches per game."""
+
+    def __init__(self) -> None:
+        self._records: dict[str, dict[str, Record]] = defaultdict(dict)
+        self._pairs: dict[tuple[str, str, str], HeadToHead] = {}
+        self.played: dict[str, int] = defaultdict(int)   # matches that count, per game
+
+    def add(self, e: Entry) -> None:
+        self.played[e.game] += 1
+        (ho, hp), (ao, ap) = outcomes(e)
+        for team, scored, conceded, outcome, pts in ((e.home, e.home_goals, e.away_goals, ho, hp),
+                                                     (e.away, e.away_goals, e.home_goals, ao, ap)):
+            mine = self._records[team]
+            for key in (e.game, "all"):
+                record = mine.get(key)
+                if record is None:
+                    record = mine[key] = Record(team)
+                record.add(scored, conceded, outcome, pts)
         first, second = sorted((e.home, e.away), key=str.casefold)
-        h = pairs.setdefault((e.game, first, second), HeadToHead(e.game, first, second))
+        h = self._pairs.get((e.game, first, second))
+        if h is None:
+            h = self._pairs[(e.game, first, second)] = HeadToHead(e.game, first, second)
         h.played += 1
-        goals = {e.home: e.home_goals, e.away: e.away_goals}
         if e.home == e.away:  # a side against itself: goals as played
             h.first_goals += e.home_goals
             h.second_goals += e.away_goals
         else:
+            goals = {e.home: e.home_goals, e.away: e.away_goals}
             h.first_goals += goals[first]
             h.second_goals += goals[second]
         win = e.home if e.winner == "home" else e.away if e.winner == "away" else None
@@ -1025,7 +1047,20 @@ def head_to_head(entries: Iterable[Entry], game: str | None = None) -> list[Head
             h.first_wins += 1
         else:
             h.second_wins += 1
-    return sorted(pairs.values(), key=lambda h: (h.game, h.first.casefold(), h.second.casefold()))
+
+    def league(self, game: str) -> list[Record]:
+        """The league table of one game: points, then goal difference, goals scored, name."""
+        rows = [mine[game] for mine in self._records.values() if game in mine]
+        return sorted(rows, key=lambda r: (-r.points, -r.goal_difference, -r.goals_for, r.team.casefold(), r.team))
+
+    def records(self) -> dict[str, dict[str, Record]]:
+        """Each side's record in every game it played, and over all games ("all")."""
+        return dict(sorted(self._records.items(), key=lambda kv: kv[0].casefold()))
+
+    def head_to_head(self, game: str | None = None) -> list[HeadToHead]:
+        """Every pair of sides that met (in ``game``), per game, the names in alphabetical order."""
+        return sorted((h for h in self._pairs.values() if game is None or h.game == game),
+                      key=lambda h: (h.game, h.first.casefold(), h.second.casefold()))
 
 
 HISTORY_HEADER = ["date", "game", "home", "away", "home goals", "away goals", "status", "result", "file", "problem",

@@ -27,30 +27,31 @@ def run_league(args: argparse.Namespace) -> int:
         base = args.csv.with_suffix("")
         for target in (args.csv, Path(f"{base}-head-to-head.csv"), Path(f"{base}-records.csv")):
             check_target(target, args.force)
-    # Each table walks the listing's store again (companion/report/entry_store.py): the matches are
-    # never all held at once, only the tables' rows (a row a side).
+    # The listing walks its store (companion/report/entry_store.py) for the tables at once: the
+    # matches are never all held, only the tables' rows (a row a side, a row a pair).
     with h.listing(folder, cache_of(args)) as listed:
         entries = listed.selected(args.game, args.team)
         games = [args.game] if args.game else h.games_in(entries)
+        counted = h.tables(entries, args.game)   # one walk for every table below
         csv_rows: list[list[Any]] = []
         out = []
         for game in games:
-            rows = h.league(entries, game)
+            rows = counted.league(game)
             if not rows:
                 continue
             aside = len(h.friendlies(entries, game))
-            out.append(f"{h.GAME_NAMES.get(game, game)}: league table ({h.count_finished(entries, game)} finished "
+            out.append(f"{h.GAME_NAMES.get(game, game)}: league table ({counted.played[game]} finished "
                        f"matches" + (f"; {aside} friendl{'y' if aside == 1 else 'ies'} not counted" if aside else "")
                        + ")")
             out.append(table(["#"] + h.RECORD_HEADER, [[i] + r.row() for i, r in enumerate(rows, 1)]))
             out.append("")
             csv_rows += [[h.GAME_NAMES.get(game, game), i] + r.row() for i, r in enumerate(rows, 1)]
-        pairs = h.head_to_head(entries, args.game)
+        pairs = counted.head_to_head(args.game)
         if pairs:
             out.append("Head to head")
             out.append(table(h.H2H_HEADER, [p.row() for p in pairs]))
             out.append("")
-        recs = h.records(entries)
+        recs = counted.records()
         if recs:
             out.append("Each team's record (all games)")
             out.append(table(h.RECORD_HEADER, [r["all"].row() for r in recs.values()]))
