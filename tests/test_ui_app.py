@@ -103,8 +103,10 @@ def test_the_clock_stands_after_a_kill_and_stops_when_the_coach_leaves(size, tmp
     assert all(not_blank(s) for s in result["screenshots"])
 
 
-@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200", "default"])
 def test_the_calibration_wizard_on_the_demo_camera(size, tmp_path):
+    """Also at the window's default 800x600: a long verdict scrolls below the choices, which
+    hold still with their lists opening below them (tests/ui_scenario.py)."""
     result = run_scenario(size, tmp_path, "calibrate")
     assert result["error"] == "", result["error"]
     names = {Path(p).stem.rstrip("0123456789") for p in result["screenshots"]}

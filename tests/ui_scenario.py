@@ -518,6 +518,7 @@ class Scenario(Driver):
         verdict = self.screen().verdict
         assert self.screen().verdict_ok and verdict.startswith(("Good", "Usable")), verdict
         self.screenshot("calibrate_markers")
+        yield from self.lists_open_below()
         self.press("Save")
         yield "settle"
         assert self.app.camera.calibration_path.exists()
@@ -555,6 +556,22 @@ class Scenario(Driver):
         self.press("Back")
         yield "settle"
         assert self.screen().name == "calibrate"
+
+    def lists_open_below(self):
+        """Under a long verdict the Camera and Board choices stay on the window, and each one's
+        list opens below it, as every list in the app (a verdict that pushed them up made the
+        lists open wherever they had been pushed)."""
+        from kivy.core.window import Window
+        for name in ("camera", "board"):
+            spinner = self.screen().ids[name]
+            _x, y = spinner.to_window(spinner.x, spinner.y)
+            assert 0 <= y and y + spinner.height <= Window.height, f"{name} is off the window: {y:.0f}"
+            self.tap_widget(spinner)
+            yield "settle"
+            (menu,) = popups()
+            assert round(menu.top) == round(y), f"{name}'s list opens at {menu.y:.0f}..{menu.top:.0f}, its button at {y:.0f}"
+            menu.dismiss()
+            yield from self.wait(lambda: not popups())   # a list goes a moment after it is dismissed
 
     def press_pass(self) -> None:
         b = next(w for w in widgets(self.screen()) if isinstance(w, Button) and w.text.endswith(": pass")

@@ -275,7 +275,12 @@ class BoxEditorScreen(Screen):
 
     def _row(self, depth: int, text: str, widget, colour=(1, 1, 1, 1)) -> BoxLayout:
         row = BoxLayout(size_hint_y=None, height=ROW, spacing=dp(10), padding=(dp(18) * depth, 0, 0, 0))
-        row.add_widget(_label(text, colour=colour, size_hint_x=0.48))
+        # The label wraps and the row grows to it: a tactic's long name reads whole, never cut
+        # to "Low defence line, short pass..." (an 800 px window has some 270 px for it).
+        lab = Label(text=text, font_size=TEXT, color=colour, halign="left", valign="middle", size_hint_x=0.48)
+        lab.bind(width=lambda w, width: setattr(w, "text_size", (width, None)),
+                 texture_size=lambda w, size: setattr(row, "height", max(ROW, size[1] + dp(12))))
+        row.add_widget(lab)
         widget.size_hint_x = 0.52
         row.add_widget(widget)
         return row

@@ -13,6 +13,7 @@ from kivy.uix.screenmanager import Screen
 
 from ..games import face_for, ready
 from ..words import CAMERA, named, value_of
+from ..widgets.fit_label import FitLabel  # noqa: F401 (the kv's title)
 
 # The pitch's corners in the order the calibration takes them, named as the live screen
 # draws the pitch (board x to the right, y up).

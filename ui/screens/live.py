@@ -30,7 +30,7 @@ from .. import theme
 from ..kits import match_kits
 from ..widgets.club_confirm import add_club_confirm
 from ..widgets.dice_panel import add_dice_panel
-from ..widgets.keypad import button, wrap_label
+from ..widgets.keypad import button, two_columns, wrap_label
 from ..widgets.proposals import add_proposals
 from ..widgets.steady import PanelHold, hold_still
 from ..places import NoPlaces, Tags, has_place, places_for
@@ -170,10 +170,12 @@ class LiveScreen(PanelHold, Screen):
 
     def on_narrow(self, _screen, narrow: bool) -> None:
         """A narrow window: the stepper's shares by the longest word, the clock's short hint,
-        and the bars out of the buttons' row (``place_bars``); a wide one puts them back."""
+        the panel's buttons two to a row and the bars out of the buttons' row (``place_bars``);
+        a wide one puts them back."""
         if self.view is not None and self.face is not None and self.view.active:
             self.build_stepper()   # its shares: whole names, or their longest words
             self._show_scoreboard(self.view.summary)   # the clock's hint: short or whole
+            self.build_panel()   # its buttons: one or two to a row
         self.place_bars()
 
     def on_bars(self, *_args) -> None:
@@ -430,6 +432,8 @@ class LiveScreen(PanelHold, Screen):
         # The panel's places lettered after those of the outcome and the refusal.
         self._tags = Tags(dict(self._tags_base.letters))
         self._fill_panel()
+        if self.narrow:   # 800 px: the buttons two to a row, more of them in the panel's view
+            two_columns(panel)
         self._add_proposals()
         hold_still(panel, before)
         self.ids.pitch.tags = self._tags.marks()

@@ -30,6 +30,39 @@ def button(text: str, on_press, **kwargs) -> Button:
     return b
 
 
+def two_columns(panel) -> None:
+    """A narrow window's panel: each run of two or more of its buttons two to a row, at the
+    smallest text size (18 sp), so the coach sees what he can do without scrolling (one to a
+    row, 800x600 showed one button of five). A run's odd last button keeps the whole width."""
+    rows = list(reversed(panel.children))
+    runs: list[list] = [[]]
+    for w in rows:
+        if type(w) is Button and w.size_hint_y is None:
+            runs[-1].append(w)
+        elif runs[-1]:
+            runs.append([])
+    runs = [r for r in runs if len(r) >= 2]
+    if not runs:
+        return
+    panel.clear_widgets()
+    firsts = {id(r[0]): r for r in runs}
+    taken = {id(b) for r in runs for b in r}
+    for w in rows:
+        run = firsts.get(id(w))
+        if run is not None:
+            pairs = run[:len(run) // 2 * 2]
+            grid = GridLayout(cols=2, spacing=dp(4), size_hint_y=None)
+            grid.bind(minimum_height=grid.setter("height"))
+            for b in pairs:
+                b.font_size = sp(theme.SMALL_SP)
+                grid.add_widget(b)
+            panel.add_widget(grid)
+            if len(run) % 2:
+                panel.add_widget(run[-1])
+        elif id(w) not in taken:
+            panel.add_widget(w)
+
+
 def wrap_label(text: str, size: float = 20, colour=(1, 1, 1, 1), bold: bool = False, slot: bool = False) -> Label:
     """A label that wraps to its width and grows to its text (panel texts, requests). A
     ``slot`` is at least a button's height: a hint that a button takes the place of later
