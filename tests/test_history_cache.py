@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -172,6 +173,23 @@ def test_a_warm_listing_writes_nothing(capsys, data_dir):
     assert cache.read_bytes() == before and (cache.stat().st_ino, cache.stat().st_mtime_ns) == (st.st_ino,
                                                                                                  st.st_mtime_ns)
     assert sorted(p.name for p in cache.parent.iterdir()) == ["history-cache.json"]   # no temporary left
+
+
+def test_a_warm_listing_makes_no_temporary_cache_either(monkeypatch, data_dir):
+    """Nothing differs, so nothing is written at all (a season's cache is some 4 MB: written
+    and thrown away at every look at the Matches screen, it would wear a tablet's flash)."""
+    cache = h.cache_path(data_dir)
+    h.scan(data_dir / "matches", cache)
+    made = []
+    real = tempfile.mkstemp
+    monkeypatch.setattr(tempfile, "mkstemp", lambda *a, **k: made.append(k) or real(*a, **k))
+    h.scan(data_dir / "matches", cache)
+    with h.listing(data_dir / "matches", cache) as listed:
+        assert len(list(listed)) == 3   # two matches and a text file
+    assert made == []
+    third_match(data_dir)   # a file new: the cache is written again, through one temporary
+    assert len(h.scan(data_dir / "matches", cache)) == 4
+    assert len(made) == 1 and h.scan(data_dir / "matches", cache) and len(made) == 1
 
 
 def third_match(data_dir: Path) -> Path:

@@ -84,6 +84,7 @@ class Keys(NamedTuple):
 
 _SCHEMA = """
 CREATE TABLE names (name BLOB PRIMARY KEY, is_dir INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE lines (name BLOB PRIMARY KEY, line BLOB) WITHOUT ROWID;
 CREATE TABLE entries (name BLOB PRIMARY KEY, unreadable INTEGER NOT NULL, dated INTEGER NOT NULL,
                       date BLOB NOT NULL, is_copy INTEGER NOT NULL, game BLOB NOT NULL,
                       counts INTEGER NOT NULL, friendly INTEGER NOT NULL, titled INTEGER NOT NULL,
@@ -134,6 +135,19 @@ class EntryStore:
         """Every name added, in name order (Python's order of the text), a row at a time."""
         for name, is_dir in self._db.execute("SELECT name, is_dir FROM names ORDER BY name"):
             yield text_of(name), bool(is_dir)
+
+    @_guarded
+    def put_line(self, name: str, line: bytes | None) -> None:
+        """The history cache's new line of the file ``name`` (None: it has none)."""
+        self._db.execute("INSERT OR REPLACE INTO lines VALUES (?, ?)", (key(name), line))
+
+    @_guarded
+    def names_and_lines(self) -> Iterator[tuple[str, bool, bool, bytes | None]]:
+        """(name, is a folder, has a new line, the line) of every name, in name order."""
+        for name, is_dir, changed, line in self._db.execute(
+                "SELECT n.name, n.is_dir, l.name IS NOT NULL, l.line FROM names n LEFT JOIN lines l ON l.name = n.name "
+                "ORDER BY n.name"):
+            yield text_of(name), bool(is_dir), bool(changed), line
 
     # --- entries --------------------------------------------------------------------------
     @_guarded

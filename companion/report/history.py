@@ -275,27 +275,57 @@ def _fill(store: EntryStore, folder: Path, cache: Path | None, book: AnchorBook)
         store.add_names((d.name, _is_dir(d)) for d in found)
     noted = load(folder)
     prefix = os.path.join(os.fspath(folder), "")
-    with _OldCache(cache) as old, _NewCache(cache) as new:
+    changed = False
+    with _OldCache(cache) as old:
         for name, is_dir in store.names():
-            if is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES):
+            if not _listed_name(name, is_dir):
                 continue
             path = folder / name
             if path.suffix.lower() not in MATCH_SUFFIXES:
                 entry = Entry(path, problem="not a match file (a journal .sqlite or an export .jsonl)")
             else:
                 entry, line, hit = _cached_entry(path, old.take(name), book, prefix + name)
-                new.put(line, hit)
+                if not hit:   # kept aside: the cache is written again only if something differs
+                    store.put_line(name, line)
+                    changed = True
             note = noted.get(name)
             if note is not None:
                 entry = replace(entry, title=note.title, friendly=note.friendly)
             _put(store, entry)
-        new.commit(old.finish())
+        if old.finish() or changed:
+            _write_cache(cache, store)
     for date, game in store.shared_dates():
         group = [_unpack(folder, b) for b in store.sharing(date, game)]
         for e in group:
             store.drop(e.path.name)
         for e in _settle(group, book, {}):   # a file is of one group: its hashes read again serve no other
             _put(store, e)
+
+
+def _listed_name(name: str, is_dir: bool) -> bool:
+    """Whether the folder's entry ``name`` is listed: no folder, no hidden file (the notes), no
+    journal's side file."""
+    return not (is_dir or name.startswith(".") or name.endswith(IGNORED_SUFFIXES))
+
+
+def _write_cache(cache: Path | None, store: EntryStore) -> None:
+    """The cache again, after a listing found it differs (a file new, changed or gone, a line
+    damaged): for each match file, in name order, its new line (kept aside in the store) or
+    else the old cache's, read again a line at a time. A warm listing never comes here, so it
+    writes nothing, not even a temporary file."""
+    if cache is None:
+        return
+    with _OldCache(cache) as old, _NewCache(cache) as new:
+        for name, is_dir, changed, line in store.names_and_lines():
+            if not _listed_name(name, is_dir) or Path(name).suffix.lower() not in MATCH_SUFFIXES:
+                continue
+            if changed:
+                new.put(line, False)
+            else:
+                kept = old.take(name)
+                if kept is not None:
+                    new.put(kept[3], True)
+        new.commit(True)
 
 
 _FIELDS = operator.attrgetter(*(f.name for f in fields(Entry)[1:]))   # an entry packed: its file's name, then these
