@@ -251,10 +251,11 @@ def listing(folder: Path, cache: Path | None = None, anchors: AnchorBook | None 
     stamp has not changed since the last scan is not replayed again: its size, its modification
     and change times and its inode, its write-ahead log's and its anchor's (``_stamp``). A season of
     matches lists at once. The folder's names and the cache's lines are both in name order, so
-    they are read side by side, a line at a time, and the new cache is written as they go. A
-    cache that cannot be read (missing, damaged, half written, of another version, not a
-    regular file) is ignored and written anew, a damaged line only costs its file's replay; one
-    that cannot be written only makes the next listing slower. The names and the entries are
+    they are read side by side, a line at a time; the cache is written again (``_write_cache``)
+    only when something differs, so a warm listing writes nothing. A cache that cannot be read
+    (missing, damaged, half written, of another version, not a regular file) is ignored and
+    written anew, a damaged line only costs its file's replay; one that cannot be written only
+    makes the next listing slower. The names and the entries are
     kept in the listing's own temporary database (companion/report/entry_store.py), not in
     memory: a listing's memory does not grow with the folder. ``anchors``: the anchors that
     name a cut journal (``anchors_for(folder)`` when not given)."""
@@ -704,8 +705,8 @@ class _OldCache:
 
 
 class _NewCache:
-    """The next cache, written a line at a time beside its place while the listing goes, then
-    renamed in (``commit``) when it differs from the old one, else deleted: a reader (another
+    """The next cache, written a line at a time beside its place, then renamed in (``commit``)
+    when it differs from the old one, else deleted: a reader (another
     process: the app and a command at once) finds the old cache or the new, never half of one,
     and two writers each put a whole cache in place (the last one stays). The temporary file is
     made new (``mkstemp``: never through a link planted at its name)."""
