@@ -26,7 +26,7 @@ import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterable, Iterator
 
 from .. import opener, outfiles
 from ..anchors import AnchorBook
@@ -35,6 +35,9 @@ from ..events import format_time
 from ..journal import read_stored
 from ..loading import Finished, default_anchors, is_journal_file, read_finished, read_match  # as `touchline replay` reads
 from .entry_store import EntryStore, Keys
+
+if TYPE_CHECKING:   # notes are read when a listing is made, not at import
+    from .notes import Note
 
 log = logging.getLogger(__name__)
 
@@ -289,10 +292,7 @@ def _fill(store: EntryStore, folder: Path, cache: Path | None, book: AnchorBook)
                 if not hit:   # kept aside: the cache is written again only if something differs
                     store.put_line(name, line)
                     changed = True
-            note = noted.get(name)
-            if note is not None:
-                entry = replace(entry, title=note.title, friendly=note.friendly)
-            _put(store, entry)
+            _put(store, _with_note(entry, noted.get(name)))
         if old.finish() or changed:
             _write_cache(cache, store)
     for date, game in store.shared_dates():
@@ -321,12 +321,12 @@ def _write_cache(cache: Path | None, store: EntryStore) -> None:
             if not _listed_name(name, is_dir) or Path(name).suffix.lower() not in MATCH_SUFFIXES:
                 continue
             if changed:
-                new.put(line, False)
+                new.put(line)
             else:
                 kept = old.take(name)
                 if kept is not None:
-                    new.put(kept[3], True)
-        new.commit(True)
+                    new.put(kept[3])
+        new.commit()
 
 
 _FIELDS = operator.attrgetter(*(f.name for f in fields(Entry)[1:]))   # an entry packed: its file's name, then these
@@ -507,8 +507,11 @@ def _with_notes(folder: Path, entries: list[Entry]) -> list[Entry]:
     noted = load(folder)
     if not noted:
         return entries
-    return [replace(e, title=noted[e.path.name].title, friendly=noted[e.path.name].friendly)
-            if e.path.name in noted else e for e in entries]
+    return [_with_note(e, noted.get(e.path.name)) for e in entries]
+
+
+def _with_note(e: Entry, note: Note | None) -> Entry:
+    return e if note is None else replace(e, title=note.title, friendly=note.friendly)
 
 
 CACHE_VERSION = 7   # 2: the last event's time and stage; 3: the anchors' fields; 4: both; 5: the stamp's
@@ -705,15 +708,14 @@ class _OldCache:
 
 
 class _NewCache:
-    """The next cache, written a line at a time beside its place, then renamed in (``commit``)
-    when it differs from the old one, else deleted: a reader (another
+    """The next cache, written a line at a time beside its place, then renamed in (``commit``);
+    made only when the old one differs (``_write_cache``, ``_rewrite_cache``). A reader (another
     process: the app and a command at once) finds the old cache or the new, never half of one,
     and two writers each put a whole cache in place (the last one stays). The temporary file is
     made new (``mkstemp``: never through a link planted at its name)."""
 
     def __init__(self, cache: Path | None):
         self.cache = cache
-        self.changed = False   # a line not copied from the old cache
         self._fh: BinaryIO | None = None
         self._tmp: str | None = None
         if cache is None:
@@ -734,26 +736,23 @@ class _NewCache:
     def __exit__(self, *exc: object) -> None:
         self._discard()
 
-    def put(self, line: bytes | None, kept: bool) -> None:
-        """The next file's line (``kept``: the old cache's bytes, unchanged)."""
-        if not kept:
-            self.changed = True
+    def put(self, line: bytes | None) -> None:
+        """The next file's line (None: the file has none)."""
         if self._fh is not None and line is not None:
             try:
                 self._fh.write(line)
             except OSError as exc:
                 self._fail(exc)
 
-    def commit(self, old_differs: bool) -> None:
-        """Put the new cache in place if it differs from the old one; the temporary goes either way."""
+    def commit(self) -> None:
+        """Put the new cache in place; the temporary goes if that fails."""
         if self._fh is None:
             return
         try:
             self._fh.close()
             self._fh = None
-            if old_differs or self.changed:
-                os.replace(self._tmp, self.cache)
-                self._tmp = None
+            os.replace(self._tmp, self.cache)
+            self._tmp = None
         except OSError as exc:
             self._fail(exc)
         self._discard()
@@ -785,14 +784,14 @@ def _rewrite_cache(cache: Path, changed: dict[str, bytes | None]) -> None:
     with _OldCache(cache) as old, _NewCache(cache) as new:
         for line in old.lines():
             while i < len(mine) and mine[i][0] < line[0]:
-                new.put(mine[i][1], False)
+                new.put(mine[i][1])
                 i += 1
             if i < len(mine) and mine[i][0] == line[0]:
                 continue   # replaced by the file's new line, put in just below
-            new.put(line[3], True)
+            new.put(line[3])
         for _, raw in mine[i:]:
-            new.put(raw, False)
-        new.commit(True)
+            new.put(raw)
+        new.commit()
 
 
 def _settle(group: list[Entry], anchors: AnchorBook | None,
