@@ -145,7 +145,7 @@ def test_a_direct_free_kick_keeps_the_defenders_three_squares_away_except_in_the
     m = foul_at()
     choose(m, "free_kick")
     assert m.state.restart.kind is RestartKind.FREE_KICK and m.state.players[A(4)].yellow == 0
-    refused(m, c.PassTurn(Team.AWAY), "away#4 is 1 squares from the ball")
+    refused(m, c.PassTurn(Team.AWAY), "away#4 is 1 square from the ball")
     m.submit(c.Move(A(4), (17, 11)))
     m.submit(c.PassTurn(Team.AWAY))
     m.submit(c.PassTurn(Team.HOME))  # #11 is next to the ball already

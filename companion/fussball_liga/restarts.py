@@ -110,7 +110,8 @@ def setup_problems(s, r: Restart, team: Team) -> list[str]:
             excepted = r.kind in (RestartKind.FREE_KICK, RestartKind.INDIRECT_FREE_KICK) and \
                 pitch.ends[s.end_of(team)].in_goal_area(p.square)
             if not excepted:
-                out.append(f"{p.ref} is {dist(p.square, r.spot)} squares from the ball; keep {limit} away")
+                gap = dist(p.square, r.spot)
+                out.append(f"{p.ref} is {gap} square{'' if gap == 1 else 's'} from the ball; keep {limit} away")
         return out
     spots = taker_squares(s, r, team)
     if not any(p.square in spots for p in q.placed(s, team)):

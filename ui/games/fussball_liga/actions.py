@@ -17,6 +17,7 @@ from companion.ruleset import OpenAction
 
 # What "pass" means beside each kind of kick (the coach lets the chance go).
 NO_KICK = {"follow_up": "no follow-up", "keeper": "put the ball down (no kick)"}
+PROBLEM = (1, 0.75, 0.25, 1)   # a line saying what the rules still wait for
 
 
 def by_id(actions: tuple[OpenAction, ...]) -> dict[str, list[OpenAction]]:
@@ -31,6 +32,8 @@ class ActionPanel:
 
     def panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
         from ...widgets.keypad import button, wrap_label
+        from ...widgets.steady import button_room
+        from ...words import PLAYER_ID
 
         state: LigaState = view.state
         self._mark(screen, [])
@@ -41,35 +44,42 @@ class ActionPanel:
         sel = screen.selected
         kicks = {a.arg("kind"): a for a in open_.get("kick", ())}
         self._selection_rows(screen, state, add)
+        # The step's own action first: at 800x600 the panel shows the request and about two
+        # more rows, so what ends the step (kick off, set-up done) must not sit under the hints.
+        # Until it is open, a hint of what it waits for holds its room (``button_room``): the
+        # button takes the hint's place and nothing under it moves.
         for a in open_.get("kick_off", ()):
-            add(button("Standard line-up (set the figures to match)", lambda: self._line_up(screen, view)))
-            add(wrap_label("Place a figure: touch his chip or figure, then a lit square of his own half.", 18))
             kicker = self._on_spot(state, a.team, state.components.pitch.kick_off_squares[state.end_of(a.team)], sel)
             if kicker is not None:
                 add(button(f"Kick off by #{kicker.number}: touch the target", lambda k=kicker: self._kick_mode(
                     screen, k)))
             else:
-                add(wrap_label(f"To kick off, put one of {a.team.label}'s players on a kick-off square (touch him: "
-                               f"the two squares by the centre mark light up).", 18))
+                add(button_room(f"To kick off, put one of {a.team.label}'s players on a kick-off square (touch "
+                                f"him: the two squares by the centre mark light up)."))
+            add(button("Standard line-up (set the figures to match)", lambda: self._line_up(screen, view)))
+            add(wrap_label("Place a figure: touch his chip or figure, then a lit square of his own half.", 18))
         for a in open_.get("set_up", ()):
-            add(wrap_label(f"{a.team.label} re-positions: select a figure, then touch a lit square.", 18))
-            if "set_up_done" not in open_ and state.restart is not None:
-                # What stands between the coach and "set-up done", before he asks.
-                for problem in setup_problems(state, state.restart, a.team)[:3]:
-                    add(wrap_label(problem[:1].upper() + problem[1:] + ".", 18, colour=(1, 0.75, 0.25, 1)))
+            if "set_up_done" in open_:
+                add(button(f"{a.team.label}: set-up done", lambda t=a.team: screen.submit(c.PassTurn(t))))
+            elif state.restart is not None:
+                # What stands between the coach and "set-up done", where the button will come.
+                for i, problem in enumerate(setup_problems(state, state.restart, a.team)[:3]):
+                    # A figure's id keeps its small letter: the panel names "away#9" (ui/words.py),
+                    # while "Away#9" read as no id and reached the coach as it was.
+                    said = (problem if PLAYER_ID.match(problem) else problem[:1].upper() + problem[1:]) + "."
+                    add(button_room(said, colour=PROBLEM) if i == 0 else wrap_label(said, 18, colour=PROBLEM))
             if sel is not None and sel.team is a.team:
                 add(button(f"Move #{sel.number} square by square...",
                            lambda k=sel: self._enter(screen, "path", k, path=[], hand_to=None)))
-        for a in open_.get("set_up_done", ()):
-            add(button(f"{a.team.label}: set-up done", lambda t=a.team: screen.submit(c.PassTurn(t))))
+            add(wrap_label(f"{a.team.label} re-positions: select a figure, then touch a lit square.", 18))
         for a in open_.get("penalty", ()):
-            add(wrap_label("Place the figures by touch (select one: his squares light up); the defending goalkeeper "
-                           "on goal square 1-4.", 18))
             spots = state.components.pitch.ends[state.end_of(a.team.other)].penalty_squares
             kicker = self._on_spot(state, a.team, spots, sel)
             if kicker is not None:
                 add(button(f"Penalty-kick by #{kicker.number}", lambda k=kicker: screen.submit(c.TakePenalty(k))))
-            else:
+            add(wrap_label("Place the figures by touch (select one: his squares light up); the defending goalkeeper "
+                           "on goal square 1-4.", 18))
+            if kicker is None:
                 add(wrap_label(f"{a.team.label}'s kicker stands on one of the two squares behind the penalty mark: "
                                f"nobody does yet.", 18))
         if "restart" in kicks:
