@@ -120,17 +120,19 @@ class ActionPanel:
     def _lineup_panel(self, screen: Any, view: Any, open_: dict, add: Callable[[Any], None]) -> None:
         button, wrap_label = _widgets()
         s = view.state
-        if "line_up" in open_:
-            add(wrap_label("Select a player (figure or chip), then touch a space in his own field.", 15))
-            for a in open_["line_up"]:
-                add(button(f"{a.team.label}: default line-up", lambda t=a.team: self._line_up(screen, view, t)))
         button_room, _legend = _steady()
+        # The kick-off first, in the room its hint holds: at 800x600 the panel shows the
+        # requests and about two rows more, and the line-up's hint and buttons filled them.
         for a in open_.get("kick_off", ()):
             kicker = kick_off_player(s, screen.selected)
             if kicker is not None:
                 add(button(f"Kick off: #{kicker.number} passes...", lambda k=kicker: self._start_pass(screen, k)))
             else:
                 add(button_room(f"Put a {a.team.label} player in the centre circle to kick off."))
+        if "line_up" in open_:
+            add(wrap_label("Select a player (figure or chip), then touch a space in his own field.", 15))
+            for a in open_["line_up"]:
+                add(button(f"{a.team.label}: default line-up", lambda t=a.team: self._line_up(screen, view, t)))
         if "substitute" in open_:
             add(button("Substitution...", lambda: screen.set_mode("sub_off")))
 
