@@ -98,7 +98,7 @@ class ClubNight(Scenario):
         yield "settle"
         self.press("High")
         yield "settle"
-        self.press("Standard line-up (set the figures to match)")
+        self.press("Standard line-up")
         yield "settle"
         from ui_play_fussball_liga_full_time import kick_off, time_up
         for period in ("first_half", "second_half"):

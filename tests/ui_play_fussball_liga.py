@@ -84,7 +84,7 @@ def play(sc):
     yield "settle"
     assert sc.state.phase.value == "line_up", sc.state.phase
     sc.screenshot("live_toss_done")
-    sc.press("Standard line-up (set the figures to match)")
+    sc.press("Standard line-up")
     yield "settle"
     assert all(p.square is not None for p in sc.state.players.values() if p.on_pitch)
     # One figure placed by touch: his chip, then the square.

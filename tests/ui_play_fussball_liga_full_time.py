@@ -16,7 +16,7 @@ PERIODS = ("first_half", "second_half", "extra_time_first", "extra_time_second")
 
 def kick_off(sc):
     if not has_button(sc, "Kick off by #", True):
-        sc.press("Standard line-up (set the figures to match)")
+        sc.press("Standard line-up")
         yield "settle"
     press_start(sc, "Kick off by #")
     yield "settle"

@@ -34,7 +34,7 @@ def toss_and_line_up(sc):
     yield "settle"
     sc.press("High")
     yield "settle"
-    sc.press("Standard line-up (set the figures to match)")
+    sc.press("Standard line-up")
     yield "settle"
 
 
@@ -172,6 +172,6 @@ def play(sc):
     sc.screenshot("liga_first_goal")
     check(sc, sc.state.phase.value == "line_up" and sc.state.restart.team.label == "Away",
           "after the goal the other side kicks off")
-    sc.press("Standard line-up (set the figures to match)")
+    sc.press("Standard line-up")
     yield "settle"
     check(sc, has_button(sc, "Kick off by #", True), "Away's kick-off offered after the line-up")

@@ -48,16 +48,19 @@ class ActionPanel:
         # more rows, so what ends the step (kick off, set-up done) must not sit under the hints.
         # Until it is open, a hint of what it waits for holds its room (``button_room``): the
         # button takes the hint's place and nothing under it moves.
+        # The line-up and the kick-off are one step, so their order holds through it: the kick-off
+        # (its short hint in its room until a kicker stands there), then the standard line-up.
         for a in open_.get("kick_off", ()):
             kicker = self._on_spot(state, a.team, state.components.pitch.kick_off_squares[state.end_of(a.team)], sel)
             if kicker is not None:
                 add(button(f"Kick off by #{kicker.number}: touch the target", lambda k=kicker: self._kick_mode(
                     screen, k)))
             else:
-                add(button_room(f"To kick off, put one of {a.team.label}'s players on a kick-off square (touch "
-                                f"him: the two squares by the centre mark light up)."))
-            add(button("Standard line-up (set the figures to match)", lambda: self._line_up(screen, view)))
-            add(wrap_label("Place a figure: touch his chip or figure, then a lit square of his own half.", 18))
+                add(button_room(f"To kick off, put a {a.team.label} player on a kick-off square."))
+            add(button("Standard line-up", lambda: self._line_up(screen, view)))
+            add(wrap_label("Place a figure: touch his chip or figure, then a lit square of his own half (the "
+                           "kick-off squares are the two by the centre mark). After the standard line-up, set the "
+                           "figures on the table to match.", 18))
         for a in open_.get("set_up", ()):
             if "set_up_done" in open_:
                 add(button(f"{a.team.label}: set-up done", lambda t=a.team: screen.submit(c.PassTurn(t))))

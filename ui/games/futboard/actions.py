@@ -121,18 +121,28 @@ class ActionPanel:
         button, wrap_label = _widgets()
         s = view.state
         button_room, _legend = _steady()
-        # The kick-off first, in the room its hint holds: at 800x600 the panel shows the
-        # requests and about two rows more, and the line-up's hint and buttons filled them.
-        for a in open_.get("kick_off", ()):
-            kicker = kick_off_player(s, screen.selected)
-            if kicker is not None:
-                add(button(f"Kick off: #{kicker.number} passes...", lambda k=kicker: self._start_pass(screen, k)))
-            else:
-                add(button_room(f"Put a {a.team.label} player in the centre circle to kick off."))
+
+        def kick_off() -> None:
+            for a in open_.get("kick_off", ()):
+                kicker = kick_off_player(s, screen.selected)
+                if kicker is not None:
+                    add(button(f"Kick off: #{kicker.number} passes...", lambda k=kicker: self._start_pass(screen, k)))
+                else:
+                    add(button_room(f"Put a {a.team.label} player in the centre circle to kick off."))
+
+        # What the step is for comes first: the line-up while a side still lacks figures, then
+        # the kick-off (at 800x600 the panel shows the requests and about two rows more; the
+        # line-up's hint and buttons had kept "Kick off" under the fold once the figures stood).
+        # Each is its own step (the head request changes), so nothing moves within one.
+        lining_up = any(r.id.startswith("lineup_") for r in view.pending)
+        if not lining_up:
+            kick_off()
         if "line_up" in open_:
             add(wrap_label("Select a player (figure or chip), then touch a space in his own field.", 15))
             for a in open_["line_up"]:
                 add(button(f"{a.team.label}: default line-up", lambda t=a.team: self._line_up(screen, view, t)))
+        if lining_up:
+            kick_off()
         if "substitute" in open_:
             add(button("Substitution...", lambda: screen.set_mode("sub_off")))
 
