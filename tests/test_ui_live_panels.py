@@ -115,3 +115,52 @@ def test_the_keypad_is_scrolled_into_view_once_however_often_asked():
     assert foot == pad.y   # from the top, no further than that: the keypad's foot at the view's foot
     screen.show_keypad()   # again before the ScrollView has moved its content: it stays
     assert scroll.scroll_y == first
+
+
+def test_a_folded_request_draws_in_two_lines_and_a_touch_asks_for_it_whole():
+    """ui/widgets/folded.py with the panel's own font: the label Kivy wraps holds two lines
+    ending in "... more"; a touch on it (and only on it) calls back; a request that fits is
+    not folded and a touch on it is not taken."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.input.motionevent import MotionEvent
+
+    from companion.teams import Team
+    from ui import theme
+    from ui.widgets.folded import MORE, fold_line
+    from ui.widgets.teamtag import team_line
+
+    class Touch(MotionEvent):
+        def depack(self, args) -> None:
+            self.is_touch = True
+            self.sx, self.sy = args
+            super().depack(args)
+
+    long = ("Home: place the figures in their own halves (no defender in or touching the centre circle) and "
+            "kick off: a pass of up to 6 squares from a square touching the ball to a teammate")
+    touched: list[str] = []
+    line = team_line(long, theme.DEFAULT_KITS[Team.HOME], theme.SMALL_SP, bold=True)
+    line.size_hint_x, line.width, line.pos = None, 330, (0, 0)
+    fold_line(line, True, lambda: touched.append("long"))
+    assert line.whole_text == long
+    assert line.text.endswith(" " + MORE) and long.startswith(line.text[:-len(MORE) - 1]), line.text
+    line.texture_update()
+    one = CoreLabel(text="Hg", font_size=line.font_size, bold=True)
+    one.refresh()
+    assert line.texture_size[1] < 2.5 * one.texture.height + line.padding[1] + line.padding[3], line.texture_size
+    line.width = 2000   # room for it all: whole again
+    assert line.text == long
+    line.width = 330
+
+    short = team_line("Home: kick off", theme.DEFAULT_KITS[Team.HOME], theme.SMALL_SP, bold=True)
+    short.size_hint_x, short.width, short.pos = None, 330, (0, 400)
+    fold_line(short, True, lambda: touched.append("short"))
+    assert short.text == "Home: kick off"
+
+    def touch_at(x, y):
+        return Touch("test", 1, (x / 2000, y / 2000))
+
+    for widget, (x, y) in ((line, (10, 10)), (short, (10, 410)), (line, (10, 300))):
+        t = touch_at(x, y)
+        t.pos = (x, y)
+        widget.dispatch("on_touch_down", t)
+    assert touched == ["long"]

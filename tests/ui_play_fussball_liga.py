@@ -84,6 +84,25 @@ def play(sc):
     yield "settle"
     assert sc.state.phase.value == "line_up", sc.state.phase
     sc.screenshot("live_toss_done")
+    # A narrow window folds the request to two lines (ui/widgets/folded.py): a touch shows it
+    # whole, another folds it again; a wide one shows it whole.
+    def request_line():
+        return next(w for w in widgets(sc.screen().ids.panel)
+                    if (getattr(w, "whole_text", None) or getattr(w, "text", "") or "").startswith("Home: place"))
+
+    request = request_line()
+    if sc.screen().narrow:
+        assert request.text.endswith("... more") and len(request.text) < len(request.whole_text), request.text
+        sc.tap_widget(request)
+        yield "settle"
+        request = request_line()
+        assert request.text == request.whole_text, request.text
+        sc.screenshot("live_request_whole")
+        sc.tap_widget(request)
+        yield "settle"
+        assert request_line().text.endswith("... more"), request_line().text
+    else:
+        assert "more" not in request.text and not hasattr(request, "whole_text"), request.text
     sc.press("Standard line-up")
     yield "settle"
     assert all(p.square is not None for p in sc.state.players.values() if p.on_pitch)

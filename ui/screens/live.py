@@ -30,6 +30,7 @@ from .. import theme
 from ..kits import match_kits
 from ..widgets.club_confirm import add_club_confirm
 from ..widgets.dice_panel import add_dice_panel
+from ..widgets.folded import fold_line
 from ..widgets.keypad import button, two_columns, wrap_label
 from ..widgets.proposals import add_proposals
 from ..widgets.steady import PanelHold, hold_still
@@ -101,6 +102,7 @@ class LiveScreen(PanelHold, Screen):
         self.board = None       # the ruleset's board object (what the rules speak)
         self._ticker = None
         self._panel_key: tuple | None = None
+        self._unfolded: set[str] = set()   # the requests a coach opened whole in a narrow window (this question)
         self.watch_panel_rows()
         self._expecting = False    # a form waits for the camera to see where a figure goes
         self._chips: dict = {}     # each card's text and whether he can be picked
@@ -452,7 +454,7 @@ class LiveScreen(PanelHold, Screen):
         view = self.view
         head = view.pending[0] if view is not None and view.active and view.pending else None
         return ((head.id, head.team) if head is not None else None, self.mode, str(self.action),
-                tuple(self.picked), str(dict(self.form)), self.selected)
+                tuple(self.picked), str(dict(self.form)), self.selected, tuple(sorted(self._unfolded)))
 
     def say(self, text: str) -> str:
         """A rules' text for the live screen: figures by name, places by their letter on the
@@ -473,6 +475,7 @@ class LiveScreen(PanelHold, Screen):
         new_question = key != self._panel_key
         if new_question:   # a new question: its panel is read from the top
             self._panel_key = key
+            self._unfolded.clear()
             self.release_panel()
             self.ids.panel_scroll.scroll_y = 1
         fill_rule_links(self, None if self.mode else view)   # the request's and the refusal's sections
@@ -508,8 +511,17 @@ class LiveScreen(PanelHold, Screen):
         if view.summary.result is not None:  # the final whistle ("Match report" waits at the column's foot)
             add_club_confirm(view, add)
         for i, req in enumerate(view.pending):
-            add(self.request_line(req, theme.SMALL_SP, bold=i == 0))
+            line = self.request_line(req, theme.SMALL_SP, bold=i == 0)
+            if self.narrow:   # 800 px: two lines of each, the answers in view (ui/widgets/folded.py)
+                fold_line(line, req.id not in self._unfolded, lambda r=req.id: self.unfold(r))
+            add(line)
         self.face.panel(self, view, add)
+
+    def unfold(self, request_id: str) -> None:
+        """A folded request touched: shown whole (or folded again), the panel built anew (its
+        step changes: nothing is held in the room of the other)."""
+        self._unfolded ^= {request_id}
+        self.build_panel()
 
     def _club_news(self, _app, _state) -> None:
         """The club's confirmation moved on: the final whistle's panel says it."""

@@ -33,11 +33,13 @@ def button(text: str, on_press, **kwargs) -> Button:
 def two_columns(panel) -> None:
     """A narrow window's panel: each run of two or more of its buttons two to a row, at the
     smallest text size (18 sp), so the coach sees what he can do without scrolling (one to a
-    row, 800x600 showed one button of five). A run's odd last button keeps the whole width."""
+    row, 800x600 showed one button of five). A run's odd last button keeps the whole width, as
+    does a button marked ``whole_row`` (one a hint's room sits beside within a step: pairing
+    it when the other came would move it under the finger)."""
     rows = list(reversed(panel.children))
     runs: list[list] = [[]]
     for w in rows:
-        if type(w) is Button and w.size_hint_y is None:
+        if type(w) is Button and w.size_hint_y is None and not getattr(w, "whole_row", False):
             runs[-1].append(w)
         elif runs[-1]:
             runs.append([])

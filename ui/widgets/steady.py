@@ -94,7 +94,7 @@ class Held(Widget):
 def _key(w: Widget) -> tuple[str, str]:
     if isinstance(w, Held):
         return ("held", "")
-    text = getattr(w, "text", None)
+    text = getattr(w, "whole_text", None) or getattr(w, "text", None)   # a folded request by its whole text
     if isinstance(text, str):
         return (type(w).__name__, text)
     # A row of several widgets (a keypad, a grid of options): known by the texts in it.

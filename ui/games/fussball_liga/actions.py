@@ -57,7 +57,9 @@ class ActionPanel:
                     screen, k)))
             else:
                 add(button_room(f"To kick off, put a {a.team.label} player on a kick-off square."))
-            add(button("Standard line-up", lambda: self._line_up(screen, view)))
+            standard = button("Standard line-up", lambda: self._line_up(screen, view))
+            standard.whole_row = True   # not paired with "Kick off" when it comes (widgets/keypad.py)
+            add(standard)
             add(wrap_label("Place a figure: touch his chip or figure, then a lit square of his own half (the "
                            "kick-off squares are the two by the centre mark). After the standard line-up, set the "
                            "figures on the table to match.", 18))
