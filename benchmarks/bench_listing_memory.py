@@ -1,5 +1,5 @@
-"""Warm `touchline history` and `league` over data folders of growing size: CPU and peak
-memory, this checkout beside another (issue 32, item 2: "flat memory").
+"""Warm `touchline history`, `league` and `history --csv` over data folders of growing size:
+CPU and peak memory, this checkout beside another (issue 32, item 2: "flat memory").
 
     env -u PYTHONDONTWRITEBYTECODE .venv/bin/python benchmarks/bench_listing_memory.py \\
         --code /work/old --rounds 3 /work/bh1k /work/bh10k /work/bh30k
@@ -27,12 +27,16 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-COMMANDS = ("history", "league")
+COMMANDS = ("history", "league", "history --csv")
+CSV = Path(tempfile.gettempdir()) / "touchline-listing-memory.csv"   # replaced at each run, removed at the end
 
 
 def run(code: Path, command: str, data: Path, cache: Path | None) -> tuple[float, float]:
     """(CPU s, peak MB) of one command in its own process of ``code``'s Touchline."""
-    argv = [sys.executable, "-m", "companion.cli", command, "--data-dir", str(data)]
+    name, *more = command.split()
+    argv = [sys.executable, "-m", "companion.cli", name, "--data-dir", str(data)]
+    if more == ["--csv"]:   # the table also written as CSV (over the last run's)
+        argv += ["--csv", str(CSV), "--force"]
     if cache is not None:
         argv += ["--cache", str(cache)]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -84,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {folder} | `{command}` | {label} | {', '.join(f'{c:.2f}' for c, _ in rows)} | "
               f"{statistics.median(c for c, _ in rows):.2f} | {', '.join(f'{m:.0f}' for _, m in rows)} |")
     shutil.rmtree(work, ignore_errors=True)
+    CSV.unlink(missing_ok=True)
     return 0
 
 

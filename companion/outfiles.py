@@ -124,8 +124,14 @@ class Staged:
     def write_text(self, name: str, text: str) -> Path:
         return self.write_bytes(name, text.encode("utf-8"))
 
-    def write_csv(self, name: str, header: list[str], rows: Iterable[Iterable[Any]]) -> Path:
-        return self.write_bytes(name, csv_bytes(header, rows))
+    def write_csv(self, name: str, header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> Path:
+        """A CSV table written a row at a time as ``rows`` gives them: a season's history is
+        never held whole (the bytes are ``csv_bytes``'s)."""
+        with self.open(name) as fh, io.TextIOWrapper(fh, encoding="utf-8", newline="") as text:
+            _write_rows(text, header, rows)
+            text.flush()
+            os.fsync(fh.fileno())
+        return self.folder / name
 
     def commit(self) -> list[Path]:
         """Put every staged file in place; returns their paths in the order written."""
@@ -151,17 +157,22 @@ class Staged:
         self.temps.clear()
 
 
-def write_bytes(path: Path, data: bytes, force: bool = False) -> Path:
-    """Write one file safely (see the module's notes)."""
+def _write_one(path: Path, force: bool, write) -> Path:
+    """One file staged by ``write(staged, name)`` and put in place (see the module's notes)."""
     path = Path(path)
     check_target(path, force)
     staged = Staged(path.parent, force)
     try:
-        staged.write_bytes(path.name, data)
+        write(staged, path.name)
     except BaseException:
         staged.discard()
         raise
     return staged.commit()[0]
+
+
+def write_bytes(path: Path, data: bytes, force: bool = False) -> Path:
+    """Write one file safely (see the module's notes)."""
+    return _write_one(path, force, lambda staged, name: staged.write_bytes(name, data))
 
 
 def write_text(path: Path, text: str, force: bool = False) -> Path:
@@ -178,18 +189,23 @@ def inert_cell(value: Any) -> Any:
     return value
 
 
-def csv_bytes(header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> bytes:
-    buf = io.StringIO(newline="")
-    w = csv.writer(buf)
+def _write_rows(out, header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> None:
+    w = csv.writer(out)
     w.writerow([inert_cell(v) for v in header])
     for row in rows:
         w.writerow([inert_cell(v) for v in row])
+
+
+def csv_bytes(header: Iterable[Any], rows: Iterable[Iterable[Any]]) -> bytes:
+    buf = io.StringIO(newline="")
+    _write_rows(buf, header, rows)
     return buf.getvalue().encode("utf-8")
 
 
 def write_csv(path: Path, header: Iterable[Any], rows: Iterable[Iterable[Any]], force: bool = False) -> Path:
-    """The one CSV writer of every table Touchline writes: inert cells, written safely."""
-    return write_bytes(path, csv_bytes(header, rows), force)
+    """The one CSV writer of every table Touchline writes: inert cells, written safely, a row
+    at a time."""
+    return _write_one(path, force, lambda staged, name: staged.write_csv(name, header, rows))
 
 
 __all__ = ["OutputRefused", "Staged", "check_target", "check_folder", "write_bytes", "write_text", "write_csv",

@@ -265,3 +265,36 @@ def test_export_refuses_a_link_at_its_target_even_with_force(capsys, tmp_path):
     assert run(capsys, "export", journal, target)[0] == 2
     assert run(capsys, "export", journal, target, "--force")[0] == 0
     no_temporaries(tmp_path)
+
+
+def test_a_csv_table_is_written_as_its_rows_come_not_held_whole(tmp_path):
+    """A season's history (``touchline history --csv``) goes to disk a row at a time: while
+    the last of 3,000 rows is asked for, its temporary file already holds most of the table.
+    The file put in place holds the bytes ``csv_bytes`` makes of the same rows."""
+    def row(i: int) -> list:
+        return [f"2026-12-{i % 28 + 1:02d}", "=SV Rotstein", i, -i, None, "FC Gruenwald"]
+
+    written_before_the_end: list[int] = []
+
+    def rows():
+        for i in range(3000):
+            if i == 2999:
+                written_before_the_end.extend(p.stat().st_size for p in tmp_path.glob(".history.csv.*.partial"))
+            yield row(i)
+
+    write_csv(tmp_path / "history.csv", ["date", "home", "n", "d", "none", "away"], rows())
+    whole = csv_bytes(["date", "home", "n", "d", "none", "away"], (row(i) for i in range(3000)))
+    assert (tmp_path / "history.csv").read_bytes() == whole
+    assert len(written_before_the_end) == 1 and written_before_the_end[0] > len(whole) // 2, written_before_the_end
+    no_temporaries(tmp_path)
+
+
+def test_a_csv_table_that_fails_midway_leaves_no_file_and_no_temporary(tmp_path):
+    def rows():
+        yield ["a", 1]
+        raise RuntimeError("the listing broke")
+
+    with pytest.raises(RuntimeError):
+        write_csv(tmp_path / "history.csv", ["h", "n"], rows())
+    assert not (tmp_path / "history.csv").exists()
+    no_temporaries(tmp_path)
