@@ -160,8 +160,11 @@ def test_options_map_to_the_rules_options(face):
     assert not o.third_foul_two_cards and face.match_options({"third_foul_two_cards": True}).third_foul_two_cards
 
 
-@pytest.mark.parametrize("size", ["1280x800", "1920x1200"])
+@pytest.mark.parametrize("size", ["1280x800", "1920x1200", "1024x600", "default"])
 def test_a_short_match_through_touches(size, tmp_path):
+    """Also in a 7" tablet's 1024x600 and the window's default 800x600: the bars under the
+    pitch in a row of their own, the panel's buttons two to a row, each request folded to two
+    lines and shown whole at a touch (tests/ui_play_fussball_liga.py)."""
     result = run_scenario(size, tmp_path, "game:fussball_liga")
     assert result["error"] == "", result["error"]
     s = result["summary"]

@@ -53,7 +53,7 @@ def choice_text(summary: Summary, option: str, names: Names | None = None) -> st
     return option_name(option)
 
 
-NARROW_DP = 1000   # below this width the bars under the pitch get a row of their own
+NARROW_DP = 1100   # below this width the bars under the pitch get a row of their own (1024 px: their own row too)
 BAR_DP = 120      # a bar's least width under the board (five Fussball-Liga bars take a row of their own)
 SHORT_DP = 700     # below this height the stepper goes and the keypad is compact (10" tablets: ~600 dp)
 
