@@ -26,7 +26,7 @@ import os
 import secrets
 import stat
 from pathlib import Path
-from typing import Any, BinaryIO, Iterable
+from typing import Any, BinaryIO, Callable, Iterable
 
 from .errors import TouchlineError
 
@@ -157,7 +157,7 @@ class Staged:
         self.temps.clear()
 
 
-def _write_one(path: Path, force: bool, write) -> Path:
+def _write_one(path: Path, force: bool, write: Callable[[Staged, str], Any]) -> Path:
     """One file staged by ``write(staged, name)`` and put in place (see the module's notes)."""
     path = Path(path)
     check_target(path, force)

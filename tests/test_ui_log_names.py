@@ -50,6 +50,9 @@ def test_names_say_team_number_and_name():
     assert names.line("away#4 takes the ball from home#7") == \
         "Harbour Athletic #4 Abe takes the ball from Touchline Rovers #7 Kit"
     assert Names({}, {}).line("GOAL for Home (home#9)") == "GOAL for Home (Home #9)"
+    # A rules' line the panel begins with a capital still names its figure (the Liga's set-up).
+    assert names.line("Away#4 is 1 square from the ball; keep 3 away") == \
+        "Harbour Athletic #4 Abe is 1 square from the ball; keep 3 away"
 
 
 @pytest.mark.parametrize("game", sorted(DRIVERS))

@@ -13,7 +13,6 @@ core's final state.
 from __future__ import annotations
 
 import os
-import re
 
 from ui_harness import MODE, SIZE, Driver, popups, run, tap, widgets
 
@@ -102,15 +101,14 @@ class Scenario(Driver):
         # Names, not ids: no text on screen says "home#7" (tests/test_ui_log_names.py for the log).
         from ui.places import has_place
         from ui.words import FILE_WORDS, PLAYER_ID
-        ANY_CASE_ID = re.compile(PLAYER_ID.pattern, re.IGNORECASE)
         for root in [self.screen(), *popups()]:
             for w in widgets(root):
                 text = getattr(w, "text", None)
                 if not isinstance(text, str) or w.opacity <= 0 or not text:
                     continue
-                # Either case: a capital put on a rules' line ("Away#9 is ...") hid the id from
-                # the panel's naming, so it reached the screen.
-                if PLAYER_ID.search(text) or ANY_CASE_ID.search(text):
+                # Either case (PLAYER_ID's): a capital put on a rules' line ("Away#9 is ...") once
+                # hid the id from the panel's naming, so it reached the screen.
+                if PLAYER_ID.search(text):
                     self.layout.append(f"{name} ({SIZE}): a text names an id: {text[:80]!r}")
                 # A coach's words: no file name, folder or code; no coordinate where the board
                 # prints none (the box editor's and the calibration's own measures aside).

@@ -18,8 +18,9 @@ CAMERA = {"none": "No camera", "device": "USB camera", "demo": "Demo table"}
 TEAM_SIDE = {"home": "Home", "away": "Away"}
 
 
-# A figure as the rules write it ("home#7", companion.teams.PlayerRef), and a request's id.
-PLAYER_ID = re.compile(r"\b(home|away)#(\d{1,2})\b")
+# A figure as the rules write it ("home#7", companion.teams.PlayerRef), and a request's id. Either
+# case: a line the panel begins with a capital ("Away#9 is 1 square from the ball") still names him.
+PLAYER_ID = re.compile(r"\b(home|away)#(\d{1,2})\b", re.IGNORECASE)
 REQUEST_ID = re.compile(r"\brequest c\d+\b")
 
 
@@ -68,8 +69,8 @@ class Names:
         said: set[str] = set()
 
         def one(m: re.Match) -> str:
-            side = m.group(1)
-            out = self.player(m.group(0), side in said)
+            side = m.group(1).lower()
+            out = self.player(m.group(0).lower(), side in said)
             said.add(side)
             return out
         return PLAYER_ID.sub(one, text)

@@ -33,7 +33,6 @@ class ActionPanel:
     def panel(self, screen: Any, view: Any, add: Callable[[Any], None]) -> None:
         from ...widgets.keypad import button, wrap_label
         from ...widgets.steady import button_room
-        from ...words import PLAYER_ID
 
         state: LigaState = view.state
         self._mark(screen, [])
@@ -47,9 +46,8 @@ class ActionPanel:
         # The step's own action first: at 800x600 the panel shows the request and about two
         # more rows, so what ends the step (kick off, set-up done) must not sit under the hints.
         # Until it is open, a hint of what it waits for holds its room (``button_room``): the
-        # button takes the hint's place and nothing under it moves.
-        # The line-up and the kick-off are one step, so their order holds through it: the kick-off
-        # (its short hint in its room until a kicker stands there), then the standard line-up.
+        # button takes the hint's place and nothing under it moves. The line-up and the kick-off
+        # are one step, so the standard line-up stays under the kick-off's room throughout.
         for a in open_.get("kick_off", ()):
             kicker = self._on_spot(state, a.team, state.components.pitch.kick_off_squares[state.end_of(a.team)], sel)
             if kicker is not None:
@@ -69,9 +67,7 @@ class ActionPanel:
             elif state.restart is not None:
                 # What stands between the coach and "set-up done", where the button will come.
                 for i, problem in enumerate(setup_problems(state, state.restart, a.team)[:3]):
-                    # A figure's id keeps its small letter: the panel names "away#9" (ui/words.py),
-                    # while "Away#9" read as no id and reached the coach as it was.
-                    said = (problem if PLAYER_ID.match(problem) else problem[:1].upper() + problem[1:]) + "."
+                    said = problem[:1].upper() + problem[1:] + "."   # the panel names "Away#9" too (ui/words.py)
                     add(button_room(said, colour=PROBLEM) if i == 0 else wrap_label(said, 18, colour=PROBLEM))
             if sel is not None and sel.team is a.team:
                 add(button(f"Move #{sel.number} square by square...",
